@@ -1,0 +1,102 @@
+// The one place that reads the environment (architecture guide, section 4). Every command and the
+// conformance suite get their configuration from loadConfig(); nothing else reads process.env.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+
+/** A run that cannot be carried out: the CLIs print `message` on one line and exit 3. */
+export class ConfigError extends Error {
+  readonly exitCode = 3;
+}
+
+export interface TriggerTarget {
+  id: string;
+  releasePipelineID: string;
+  phaseIDs: string[];
+}
+
+export interface Manifest {
+  gates: string[];
+  experiments: string[];
+  triggers: TriggerTarget[];
+  metricPrefix: string;
+  [key: string]: unknown;
+}
+
+export interface Config {
+  /** Host root of the target, without a trailing slash; undefined means "start the reference server". */
+  baseUrl: string | undefined;
+  /** The SERVICE-API-KEY value; undefined means "a random key per run for the reference". */
+  apiKey: string | undefined;
+  manifestPath: string;
+  manifest: Manifest;
+  strict: boolean;
+  allowRemoteLoad: boolean;
+}
+
+function flag(value: string | undefined, name: string): boolean {
+  if (value === undefined || value === '' || value === '0') return false;
+  if (value === '1') return true;
+  throw new ConfigError(`${name} must be 0 or 1, got ${JSON.stringify(value)}`);
+}
+
+function isStringArray(v: unknown): v is string[] {
+  return Array.isArray(v) && v.every((x) => typeof x === 'string' && x.length > 0);
+}
+
+/** Reads and checks a target manifest; a bad one is a ConfigError naming the first problem. */
+export function loadManifest(path: string): Manifest {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw new ConfigError(`cannot read target manifest ${path}: ${(err as Error).message.split('\n')[0]}`);
+  }
+  const m = raw as Record<string, unknown>;
+  if (typeof m !== 'object' || m === null || Array.isArray(m)) throw new ConfigError(`target manifest ${path}: not a JSON object`);
+  if (!isStringArray(m.gates)) throw new ConfigError(`target manifest ${path}: "gates" must be an array of gate ids`);
+  if (!isStringArray(m.experiments)) throw new ConfigError(`target manifest ${path}: "experiments" must be an array of experiment ids`);
+  if (!Array.isArray(m.triggers)) throw new ConfigError(`target manifest ${path}: "triggers" must be an array`);
+  m.triggers.forEach((t: any, i: number) => {
+    if (typeof t !== 'object' || t === null || typeof t.id !== 'string' || typeof t.releasePipelineID !== 'string' || !isStringArray(t.phaseIDs)) {
+      throw new ConfigError(`target manifest ${path}: triggers[${i}] must be {"id", "releasePipelineID", "phaseIDs": [...]}`);
+    }
+  });
+  if (typeof m.metricPrefix !== 'string' || !/^[A-Za-z0-9_-]{1,20}$/.test(m.metricPrefix)) {
+    throw new ConfigError(`target manifest ${path}: "metricPrefix" must be 1 to 20 letters, digits, _ or -`);
+  }
+  return m as unknown as Manifest;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  let baseUrl = env.CONSOLE_BASE_URL?.trim() || undefined;
+  if (baseUrl !== undefined) {
+    let url: URL;
+    try {
+      url = new URL(baseUrl);
+    } catch {
+      throw new ConfigError(`CONSOLE_BASE_URL is not a URL: ${JSON.stringify(baseUrl)}`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`CONSOLE_BASE_URL must be http or https, got ${url.protocol}`);
+    baseUrl = baseUrl.replace(/\/+$/, '');
+  }
+  const apiKey = env.CONSOLE_API_KEY || undefined;
+  if (baseUrl !== undefined && apiKey === undefined) throw new ConfigError('CONSOLE_API_KEY must be set when CONSOLE_BASE_URL is set');
+  const manifestPath = resolve(env.CONSOLE_FIXTURES || resolve(ROOT, 'fixtures/targets/reference.json'));
+  return {
+    baseUrl,
+    apiKey,
+    manifestPath,
+    manifest: loadManifest(manifestPath),
+    strict: flag(env.CONSOLE_STRICT, 'CONSOLE_STRICT'),
+    allowRemoteLoad: flag(env.CONSOLE_ALLOW_REMOTE_LOAD, 'CONSOLE_ALLOW_REMOTE_LOAD'),
+  };
+}
+
+/** True when the URL's host is on this machine (loopback), the only place load may go by default. */
+export function isLoopback(baseUrl: string): boolean {
+  const host = new URL(baseUrl).hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
