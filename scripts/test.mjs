@@ -1,0 +1,43 @@
+#!/usr/bin/env node
+// `npm test`: the project's own tests, in order, stopping at the first failing stage.
+// Plain .mjs (not .ts) so that it runs before anything else is known to work.
+import { spawnSync } from 'node:child_process';
+
+// Each stage is an npm script; together they are the whole of `npm test` (README, "Project tests").
+const stages = [
+  ['contracts:check', 'generated schemas are fresh and compile under Ajv2020 strict'],
+  ['contracts:lint', 'openapi.yaml is lint-clean under Redocly'],
+  ['typecheck', 'TypeScript strict typecheck'],
+  ['test:unit', 'unit tests (node:test): reference server, scripts, fixtures, contracts'],
+  ['clauses:coverage', 'every stated clause has a conformance test'],
+  ['k6:install', 'k6 built from its Go module (skipped when present)'],
+  ['chromium:install', "Debian's Chromium for the report page test (skipped when present)"],
+  ['conformance:strict', 'the conformance suite against the reference server, --strict'],
+  ['conformance:selftest', 'the suite fails against every injected fault and passes every legal variation'],
+  ['load:smoke', 'k6 smoke of the paging and mutation profiles against the reference'],
+  ['fuzz:smoke', 'seeded fuzz of every operation: no 5xx, nothing persisted by a rejected write'],
+  ['report:test', 'the HTML report in real Chromium'],
+  ['scan:secrets', 'no artifact holds the API key'],
+];
+
+const only = process.argv.slice(2);
+const started = Date.now();
+const results = [];
+for (const [script, what] of stages) {
+  if (only.length > 0 && !only.includes(script)) continue;
+  const t0 = Date.now();
+  console.log(`\n=== npm test: ${script} (${what})`);
+  const r = spawnSync('npm', ['run', '--silent', script], { stdio: 'inherit' });
+  const seconds = ((Date.now() - t0) / 1000).toFixed(1);
+  const ok = r.status === 0;
+  results.push({ script, ok, seconds });
+  if (!ok) break;
+}
+console.log('\n=== npm test summary');
+for (const r of results) console.log(`${r.ok ? 'ok  ' : 'FAIL'} ${r.script.padEnd(22)} ${r.seconds}s`);
+const passed = results.filter((r) => r.ok).length;
+const failed = results.length - passed;
+console.log(`total ${((Date.now() - started) / 1000).toFixed(1)}s`);
+// The plain closing line CI reads: stages passed and failed.
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 && results.length > 0 ? 0 : 1);
