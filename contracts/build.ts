@@ -1,0 +1,223 @@
+// Generates contracts/schemas/ (JSON Schema 2020-12) from contracts/openapi.yaml, the one source of
+// truth for shapes. `--check` regenerates in memory and fails when a committed file is stale, missing
+// or extra, or when a schema does not compile under Ajv2020 strict mode with ajv-formats.
+//
+// Every generated file is self-contained: referenced components are inlined under `$defs`, so that
+// each compiles alone (the conformance suite, the k6 bundle and the reference server each load only
+// what they need). OpenAPI extension keys (x-*) are dropped from the schemas, since Ajv's strict
+// mode rejects unknown keywords; they are kept in index.json instead.
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+export const OPENAPI_PATH = join(HERE, 'openapi.yaml');
+export const SCHEMAS_DIR = join(HERE, 'schemas');
+const ID_BASE = 'https://console-conformance.local/schemas/';
+const COMPONENT_REF = '#/components/schemas/';
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type JsonObject = { [key: string]: Json };
+
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+
+function isObject(v: Json | undefined): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Copies a schema, dropping x-* keys and pointing component refs at `#/$defs/Name`. */
+function rewrite(node: Json, refs: Set<string>): Json {
+  if (Array.isArray(node)) return node.map((n) => rewrite(n, refs));
+  if (!isObject(node)) return node;
+  const out: JsonObject = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key.startsWith('x-')) continue;
+    if (key === '$ref' && typeof value === 'string') {
+      if (!value.startsWith(COMPONENT_REF)) throw new Error(`unsupported $ref ${value}: only ${COMPONENT_REF}* is used in openapi.yaml`);
+      const name = value.slice(COMPONENT_REF.length);
+      refs.add(name);
+      out.$ref = `#/$defs/${name}`;
+      continue;
+    }
+    out[key] = rewrite(value, refs);
+  }
+  return out;
+}
+
+/** A self-contained schema document: `root` plus every component it reaches, under $defs. */
+function document(id: string, root: Json, components: JsonObject, title?: string): JsonObject {
+  const refs = new Set<string>();
+  const body = rewrite(root, refs);
+  const defs: JsonObject = {};
+  const pending = [...refs];
+  while (pending.length > 0) {
+    const name = pending.pop()!;
+    if (name in defs) continue;
+    if (!(name in components)) throw new Error(`$ref to unknown component ${name}`);
+    const found = new Set<string>();
+    defs[name] = rewrite(components[name], found);
+    for (const n of found) if (!(n in defs)) pending.push(n);
+  }
+  const doc: JsonObject = { $schema: 'https://json-schema.org/draft/2020-12/schema', $id: ID_BASE + id };
+  if (title) doc.title = title;
+  Object.assign(doc, isObject(body) ? body : { allOf: [body] });
+  const sorted = Object.keys(defs).sort();
+  if (sorted.length > 0) doc.$defs = Object.fromEntries(sorted.map((k) => [k, defs[k]]));
+  return doc;
+}
+
+function resolveParam(param: JsonObject, spec: JsonObject): JsonObject {
+  const ref = param.$ref;
+  if (typeof ref !== 'string') return param;
+  const name = ref.replace('#/components/parameters/', '');
+  const found = (spec.components as JsonObject).parameters as JsonObject;
+  if (!isObject(found[name])) throw new Error(`unknown parameter ${ref}`);
+  return found[name] as JsonObject;
+}
+
+function successResponse(responses: JsonObject): [string, JsonObject] {
+  const code = Object.keys(responses).find((c) => /^2/.test(c));
+  if (!code) throw new Error('operation without a 2xx response');
+  const schema = (((responses[code] as JsonObject).content as JsonObject)['application/json'] as JsonObject).schema as JsonObject;
+  return [code, schema];
+}
+
+/** All generated files, path relative to schemas/ -> content. */
+export function generate(openapiText: string = readFileSync(OPENAPI_PATH, 'utf8')): Map<string, string> {
+  const spec = parse(openapiText) as JsonObject;
+  const components = (spec.components as JsonObject).schemas as JsonObject;
+  const files = new Map<string, string>();
+  const put = (path: string, value: Json) => files.set(path, JSON.stringify(value, null, 2) + '\n');
+
+  for (const name of Object.keys(components).sort()) {
+    put(`components/${name}.json`, document(`components/${name}.json`, { $ref: COMPONENT_REF + name }, components, name));
+  }
+
+  const index: JsonObject = {};
+  for (const [path, item] of Object.entries(spec.paths as JsonObject)) {
+    for (const method of HTTP_METHODS) {
+      const op = (item as JsonObject)[method];
+      if (!isObject(op)) continue;
+      const opId = op.operationId as string;
+      const entry: JsonObject = {
+        method: method.toUpperCase(),
+        path,
+        section: (op['x-spec-section'] as string) ?? null,
+        clauses: (op['x-clauses'] as Json[]) ?? [],
+      };
+      const params = ((op.parameters as JsonObject[]) ?? []).map((p) => resolveParam(p, spec));
+      for (const where of ['path', 'query'] as const) {
+        const list = params.filter((p) => p.in === where);
+        if (list.length === 0) continue;
+        const properties: JsonObject = {};
+        const required: string[] = [];
+        for (const p of list) {
+          properties[p.name as string] = p.schema as Json;
+          if (p.required) required.push(p.name as string);
+        }
+        const schema: JsonObject = { type: 'object', properties };
+        if (required.length > 0) schema.required = required;
+        const kind = where === 'path' ? 'params' : 'query';
+        const file = `operations/${opId}.${kind}.json`;
+        put(file, document(file, schema, components, `${opId} ${where} parameters`));
+        entry[kind] = file;
+      }
+      const body = ((op.requestBody as JsonObject | undefined)?.content as JsonObject | undefined)?.['application/json'] as JsonObject | undefined;
+      if (body) {
+        const file = `operations/${opId}.body.json`;
+        put(file, document(file, body.schema as Json, components, `${opId} request body`));
+        entry.body = file;
+      }
+      const [status, schema] = successResponse(op.responses as JsonObject);
+      const file = `operations/${opId}.response.json`;
+      put(file, document(file, schema, components, `${opId} ${status} response body`));
+      entry.response = file;
+      entry.successStatus = status;
+      index[opId] = entry;
+    }
+  }
+  put('index.json', {
+    description: 'Generated from contracts/openapi.yaml by contracts/build.ts; do not edit.',
+    operations: Object.fromEntries(Object.keys(index).sort().map((k) => [k, index[k]])),
+    components: Object.keys(components).sort(),
+  });
+  return files;
+}
+
+/** Compiles every schema alone under Ajv2020 strict mode; returns the problems found. */
+export function compileAll(files: Map<string, string>): string[] {
+  const problems: string[] = [];
+  for (const [path, text] of files) {
+    if (path === 'index.json') continue;
+    const ajv = new Ajv2020({ strict: true, allErrors: true });
+    addFormats(ajv);
+    try {
+      ajv.compile(JSON.parse(text));
+    } catch (err) {
+      problems.push(`${path}: ${(err as Error).message}`);
+    }
+  }
+  return problems;
+}
+
+function listFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => relative(dir, join(e.parentPath, e.name)));
+}
+
+function main(argv: string[]): number {
+  if (argv.includes('--help')) {
+    console.log('usage: tsx contracts/build.ts [--check]\n  regenerates contracts/schemas/ from contracts/openapi.yaml;\n  --check fails when schemas/ is stale or a schema does not compile (Ajv2020 strict + ajv-formats)');
+    return 0;
+  }
+  const unknown = argv.filter((a) => a !== '--check');
+  if (unknown.length > 0) {
+    console.error(`contracts/build: unknown argument ${unknown[0]} (see --help)`);
+    return 3;
+  }
+  let files: Map<string, string>;
+  try {
+    files = generate();
+  } catch (err) {
+    console.error(`contracts/build: ${(err as Error).message}`);
+    return 3;
+  }
+  const problems = compileAll(files);
+  if (argv.includes('--check')) {
+    const onDisk = new Set(listFiles(SCHEMAS_DIR));
+    for (const [path, text] of files) {
+      const full = join(SCHEMAS_DIR, path);
+      if (!onDisk.has(path)) problems.push(`${path}: missing (run npm run contracts:build)`);
+      else if (readFileSync(full, 'utf8') !== text) problems.push(`${path}: stale (run npm run contracts:build)`);
+      onDisk.delete(path);
+    }
+    for (const extra of onDisk) problems.push(`${extra}: not generated from openapi.yaml (remove it)`);
+    if (problems.length > 0) {
+      console.error(`contracts:check failed:\n  ${problems.join('\n  ')}`);
+      return 1;
+    }
+    console.log(`contracts:check ok: ${files.size} schema files fresh, all compile under Ajv2020 strict`);
+    return 0;
+  }
+  if (problems.length > 0) {
+    console.error(`contracts/build: schemas do not compile:\n  ${problems.join('\n  ')}`);
+    return 1;
+  }
+  rmSync(SCHEMAS_DIR, { recursive: true, force: true });
+  for (const [path, text] of files) {
+    const full = join(SCHEMAS_DIR, path);
+    mkdirSync(dirname(full), { recursive: true });
+    writeFileSync(full, text);
+  }
+  console.log(`contracts/build: wrote ${files.size} files to ${relative(process.cwd(), SCHEMAS_DIR) || SCHEMAS_DIR}`);
+  return 0;
+}
+
+if (resolve(process.argv[1] ?? '') === fileURLToPath(import.meta.url)) process.exit(main(process.argv.slice(2)));
