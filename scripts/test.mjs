@@ -2,6 +2,7 @@
 // `npm test`: the project's own tests, in order, stopping at the first failing stage.
 // Plain .mjs (not .ts) so that it runs before anything else is known to work.
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 
 // Each stage is an npm script; together they are the whole of `npm test` (README, "Project tests").
 const stages = [
@@ -21,13 +22,17 @@ const stages = [
 ];
 
 const only = process.argv.slice(2);
+// One key for the whole run: every stage's reference server uses it, and the last stage
+// (scan:secrets) looks for it in everything the run wrote. It travels only in the environment.
+const env = { ...process.env };
+if (!env.CONSOLE_BASE_URL && !env.CONSOLE_API_KEY) env.CONSOLE_API_KEY = `cc_test_${randomBytes(24).toString('hex')}`;
 const started = Date.now();
 const results = [];
 for (const [script, what] of stages) {
   if (only.length > 0 && !only.includes(script)) continue;
   const t0 = Date.now();
   console.log(`\n=== npm test: ${script} (${what})`);
-  const r = spawnSync('npm', ['run', '--silent', script], { stdio: 'inherit' });
+  const r = spawnSync('npm', ['run', '--silent', script], { stdio: 'inherit', env });
   const seconds = ((Date.now() - t0) / 1000).toFixed(1);
   const ok = r.status === 0;
   results.push({ script, ok, seconds });
