@@ -1,0 +1,60 @@
+// Configuration is read once and checked: a bad value is a ConfigError (exit 3) naming the problem.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError, isLoopback, loadConfig } from './config.ts';
+
+function manifestFile(content: unknown): string {
+  const dir = mkdtempSync(join(tmpdir(), 'cc-config-'));
+  const path = join(dir, 'manifest.json');
+  writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
+  return path;
+}
+
+test('config: defaults start the reference with the reference manifest', () => {
+  const c = loadConfig({});
+  assert.equal(c.baseUrl, undefined);
+  assert.equal(c.apiKey, undefined);
+  assert.equal(c.strict, false);
+  assert.equal(c.allowRemoteLoad, false);
+  assert.ok(c.manifestPath.endsWith('fixtures/targets/reference.json'));
+  assert.ok(c.manifest.gates.length > 0);
+});
+
+test('config: a base URL needs a key, and loses its trailing slash', () => {
+  assert.throws(() => loadConfig({ CONSOLE_BASE_URL: 'https://staging.example.com' }), ConfigError);
+  const c = loadConfig({ CONSOLE_BASE_URL: 'https://staging.example.com/', CONSOLE_API_KEY: 'k' });
+  assert.equal(c.baseUrl, 'https://staging.example.com');
+});
+
+test('config: rejects a base URL that is not http(s)', () => {
+  assert.throws(() => loadConfig({ CONSOLE_BASE_URL: 'not a url', CONSOLE_API_KEY: 'k' }), /not a URL/);
+  assert.throws(() => loadConfig({ CONSOLE_BASE_URL: 'ftp://x', CONSOLE_API_KEY: 'k' }), /http or https/);
+});
+
+test('config: flags take 0 or 1 only', () => {
+  assert.equal(loadConfig({ CONSOLE_STRICT: '1' }).strict, true);
+  assert.equal(loadConfig({ CONSOLE_ALLOW_REMOTE_LOAD: '1' }).allowRemoteLoad, true);
+  assert.throws(() => loadConfig({ CONSOLE_STRICT: 'yes' }), /CONSOLE_STRICT must be 0 or 1/);
+});
+
+test('config: a bad manifest is a ConfigError naming the problem', () => {
+  assert.throws(() => loadConfig({ CONSOLE_FIXTURES: '/nonexistent/manifest.json' }), /cannot read target manifest/);
+  assert.throws(() => loadConfig({ CONSOLE_FIXTURES: manifestFile('{not json') }), ConfigError);
+  const good = { gates: ['g'], experiments: ['e'], triggers: [{ id: 't', releasePipelineID: 'p', phaseIDs: ['a'] }], metricPrefix: 'cc_' };
+  assert.equal(loadConfig({ CONSOLE_FIXTURES: manifestFile(good) }).manifest.metricPrefix, 'cc_');
+  assert.throws(() => loadConfig({ CONSOLE_FIXTURES: manifestFile({ ...good, gates: 'g' }) }), /"gates"/);
+  assert.throws(() => loadConfig({ CONSOLE_FIXTURES: manifestFile({ ...good, triggers: [{ id: 't' }] }) }), /triggers\[0\]/);
+  assert.throws(() => loadConfig({ CONSOLE_FIXTURES: manifestFile({ ...good, metricPrefix: 'bad prefix!' }) }), /metricPrefix/);
+});
+
+test('config: loopback detection for load safety', () => {
+  assert.equal(isLoopback('http://127.0.0.1:8080'), true);
+  assert.equal(isLoopback('http://127.5.6.7'), true);
+  assert.equal(isLoopback('http://localhost:1'), true);
+  assert.equal(isLoopback('http://[::1]:9'), true);
+  assert.equal(isLoopback('https://staging.example.com'), false);
+  assert.equal(isLoopback('http://10.0.0.1'), false);
+});
