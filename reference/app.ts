@@ -1,0 +1,123 @@
+// build(options) -> a Fastify instance of the reference server, without opening a port (tests use
+// inject()). The CLI (cli.ts) listens on it.
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Ctx } from './context.ts';
+import { HttpError, errorBody } from './errors.ts';
+import { checkSwitches, faultSchema } from './faults.ts';
+import { compileFor, operation } from './schemas.ts';
+import { openDb } from './store/db.ts';
+import { seed } from './store/seed.ts';
+import { gateRoutes } from './routes/gates.ts';
+import { experimentRoutes } from './routes/experiments.ts';
+import { overrideRoutes } from './routes/overrides.ts';
+import { pipelineRoutes } from './routes/pipelines.ts';
+import { triggerRoutes } from './routes/triggers.ts';
+import { metricRoutes } from './routes/metrics.ts';
+
+export interface BuildOptions {
+  apiKey: string;
+  db?: string;
+  seed?: number;
+  scale?: number;
+  faults?: string[];
+  variants?: string[];
+  logger?: boolean;
+  now?: () => number;
+}
+
+/** Largest accepted request body: 1000 overrides fit many times over; beyond it 413. */
+export const BODY_LIMIT = 2 * 1024 * 1024;
+export const DEFAULT_SCALE = 200;
+
+const OPERATIONS = ['addGateRules', 'disableGate', 'enableGate', 'listExperiments', 'listReleasePipelines', 'createMetric', 'updateMetric', 'skipTriggerPhase', 'unpauseTrigger', 'patchExperimentOverrides'];
+const fastifyPath = (p: string) => p.replace(/\{(\w+)\}/g, ':$1');
+const OPERATION_BY_ROUTE = new Map(OPERATIONS.map((id) => [`${operation(id).method} ${fastifyPath(operation(id).path)}`, id]));
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+export function build(opts: BuildOptions): FastifyInstance {
+  const problem = checkSwitches(opts.faults ?? [], opts.variants ?? []);
+  if (problem) throw new Error(problem);
+  if (!opts.apiKey) throw new Error('an API key is required');
+  const faults = new Set(opts.faults ?? []);
+  const variants = new Set(opts.variants ?? []);
+  const db = openDb(opts.db ?? ':memory:');
+  seed(db, { seed: opts.seed ?? 1, scale: opts.scale ?? DEFAULT_SCALE });
+  const ctx: Ctx = { db, fault: (n) => faults.has(n), variant: (n) => variants.has(n), now: opts.now ?? Date.now };
+
+  const app = Fastify({
+    bodyLimit: BODY_LIMIT,
+    // Logs never carry the key: request headers are not logged, and the redact list covers them anyway.
+    logger: opts.logger ? { level: 'info', redact: ['req.headers["service-api-key"]', 'req.query'] } : false,
+    ajv: undefined,
+    routerOptions: { ignoreTrailingSlash: false },
+  });
+  app.decorate('db', db);
+  app.addHook('onClose', async () => db.close());
+
+  // Contract schemas, with the schema-level faults applied when the self-test asks for them.
+  app.setValidatorCompiler(({ schema, httpPart }) => compileFor(httpPart, schema as { $id?: string }) as any);
+  app.addHook('onRoute', (route) => {
+    const id = OPERATION_BY_ROUTE.get(`${route.method} ${route.url}`);
+    if (!id || !route.schema || faults.size === 0) return;
+    const s = route.schema as Record<string, any>;
+    for (const part of ['body', 'querystring', 'params'] as const) if (s[part]) s[part] = faultSchema(id, part, s[part], faults);
+  });
+
+  // Request bodies are JSON only (spec 4.0); an empty body is "no body" (enable and disable take none).
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(['application/json'], { parseAs: 'string' }, (_req, body, done) => {
+    const text = body as string;
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch (err) {
+      done(new HttpError(400, `malformed JSON body: ${(err as Error).message}`), undefined);
+    }
+  });
+
+  const expected = digest(opts.apiKey);
+  app.addHook('onRequest', async (req) => {
+    if (faults.has('auth-missing-key-ok')) return;
+    let key = req.headers['service-api-key'];
+    if (faults.has('auth-query-key-ok') && key === undefined) key = (req.query as Record<string, string>)['SERVICE-API-KEY'];
+    // Constant-time: compare fixed-length digests, so neither content nor length leaks through timing.
+    const ok = typeof key === 'string' && timingSafeEqual(digest(key), expected);
+    if (!ok && !faults.has('auth-any-key')) {
+      throw new HttpError(variants.has('unauthorized-403') ? 403 : 401, key === undefined ? 'SERVICE-API-KEY header is required' : 'SERVICE-API-KEY is not valid');
+    }
+  });
+
+  if (variants.has('extra-response-fields')) {
+    app.addHook('preSerialization', async (_req, _reply, payload: any) => (payload && typeof payload === 'object' && 'message' in payload ? { ...payload, requestId: randomBytes(6).toString('hex') } : payload));
+  }
+
+  app.setNotFoundHandler((req, reply) => {
+    reply.code(404).send(errorBody(404, `no operation ${req.method} ${req.url.split('?')[0]}`));
+  });
+
+  app.setErrorHandler((err: any, req, reply) => {
+    let status: number = err instanceof HttpError ? err.status : typeof err.statusCode === 'number' ? err.statusCode : 500;
+    let message: string = err.message ?? 'error';
+    if (err.validation) {
+      status = 400;
+      message = `invalid ${err.validationContext ?? 'request'}: ${err.validation.map((v: any) => `${v.instancePath || '/'} ${v.message}`).join('; ')}`;
+      if (faults.has('validation-500')) status = 500;
+    }
+    if (status < 400 || status > 599) status = 500;
+    if (status >= 500) req.log.error({ err }, 'unexpected error');
+    if (variants.has('errors-422-other-shape') && status === 400) {
+      return reply.code(422).send({ errors: [{ path: err.validation?.[0]?.instancePath ?? '', detail: message }] });
+    }
+    reply.code(status).send(errorBody(status, status >= 500 && !faults.has('validation-500') ? 'internal error' : message));
+  });
+
+  gateRoutes(app, ctx);
+  experimentRoutes(app, ctx);
+  overrideRoutes(app, ctx);
+  pipelineRoutes(app, ctx);
+  triggerRoutes(app, ctx);
+  metricRoutes(app, ctx);
+  return app;
+}

@@ -1,0 +1,98 @@
+// npm run serve -- [--port N] [--host H] [--db FILE|:memory:] [--api-key K] [--seed N] [--scale N]
+//                  [--fault NAME]... [--variant NAME]... [--log] [--list-faults]
+// Prints one line `listening on http://HOST:PORT` when ready (scripts/lib/reference-process.ts waits for it).
+import { randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { build, DEFAULT_SCALE } from './app.ts';
+import { FAULTS, VARIANTS } from './faults.ts';
+
+const HELP = `usage: npm run serve -- [options]
+
+The reference Console API server (Fastify + SQLite), for the conformance suite and load profiles.
+
+  --port N          port to listen on (default 8080; 0 picks a free port)
+  --host H          address to bind (default 127.0.0.1)
+  --db FILE         SQLite file, kept across restarts (WAL); default :memory:
+  --api-key K       the SERVICE-API-KEY to accept; default $CONSOLE_API_KEY, else a random key printed to stderr
+  --seed N          seed of the generated data (default 1)
+  --scale N         number of experiments to seed (default ${DEFAULT_SCALE})
+  --fault NAME      inject a defect for the suite's self-test (repeatable; see --list-faults)
+  --variant NAME    switch to a legal "not shown" behaviour (repeatable; see --list-faults)
+  --log             log requests (the key is never logged)
+  --list-faults     print the faults and variants as JSON and exit
+  --help            this text`;
+
+function fail(reason: string): never {
+  console.error(`serve: ${reason}`);
+  process.exit(3);
+}
+
+function int(value: string | undefined, name: string, min: number, max: number, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max) fail(`${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(value)}`);
+  return n;
+}
+
+let args;
+try {
+  args = parseArgs({
+    options: {
+      port: { type: 'string' }, host: { type: 'string' }, db: { type: 'string' }, 'api-key': { type: 'string' },
+      seed: { type: 'string' }, scale: { type: 'string' }, fault: { type: 'string', multiple: true },
+      variant: { type: 'string', multiple: true }, log: { type: 'boolean' }, 'list-faults': { type: 'boolean' }, help: { type: 'boolean' },
+    },
+    strict: true,
+  }).values;
+} catch (err) {
+  fail(`${(err as Error).message} (see --help)`);
+}
+if (args.help) {
+  console.log(HELP);
+  process.exit(0);
+}
+if (args['list-faults']) {
+  console.log(JSON.stringify({ faults: FAULTS, variants: VARIANTS }, null, 2));
+  process.exit(0);
+}
+
+const port = int(args.port, '--port', 0, 65535, 8080);
+const host = args.host ?? '127.0.0.1';
+let apiKey = args['api-key'] ?? process.env.CONSOLE_API_KEY;
+if (!apiKey) {
+  apiKey = randomBytes(18).toString('hex');
+  // Only on the user's own terminal, and never on stdout (which tools parse).
+  console.error(`serve: no key given; this run accepts SERVICE-API-KEY ${apiKey}`);
+}
+
+let app;
+try {
+  app = build({
+    apiKey,
+    db: args.db ?? ':memory:',
+    seed: int(args.seed, '--seed', 0, 2 ** 31 - 1, 1),
+    scale: int(args.scale, '--scale', 0, 5_000_000, DEFAULT_SCALE),
+    faults: args.fault ?? [],
+    variants: args.variant ?? [],
+    logger: args.log ?? false,
+  });
+} catch (err) {
+  fail((err as Error).message);
+}
+
+const shutdown = async () => {
+  await app.close();
+  process.exit(0);
+};
+process.once('SIGTERM', shutdown);
+process.once('SIGINT', shutdown);
+
+try {
+  await app.listen({ port, host });
+} catch (err) {
+  fail(`cannot listen on ${host}:${port}: ${(err as Error).message}`);
+}
+const address = app.server.address();
+const bound = typeof address === 'object' && address ? address.port : port;
+const shownHost = host.includes(':') ? `[${host}]` : host;
+console.log(`listening on http://${shownHost}:${bound}`);

@@ -1,0 +1,12 @@
+import type { Db } from './store/db.ts';
+
+/** What every route needs: the database, the injected faults and legal variants (reference/faults.ts). */
+export interface Ctx {
+  db: Db;
+  fault(name: string): boolean;
+  variant(name: string): boolean;
+  now(): number;
+}
+
+/** Who the reference server records as the actor of a write: the API key's holder. */
+export const ACTOR = { id: 'console_api', name: 'Console API', email: 'console-api@example.com' };

@@ -1,0 +1,97 @@
+// Fault injection and legal variations, for the conformance suite's self-test (issue 4).
+// A fault is a defect the suite must catch; a variant is a behaviour the spec allows because it
+// says "not shown", which the suite must accept. Both are off unless named on the command line.
+
+export interface Switch { name: string; description: string; clause: string }
+
+export const FAULTS: Switch[] = [
+  { name: 'auth-any-key', description: 'any SERVICE-API-KEY value is accepted', clause: 'auth.key.required' },
+  { name: 'auth-missing-key-ok', description: 'a request without SERVICE-API-KEY is served', clause: 'auth.key.required' },
+  { name: 'auth-query-key-ok', description: 'the key is accepted from the query string', clause: 'auth.key.headerOnly' },
+  { name: 'wrong-message-add-rules', description: 'add rules answers another message', clause: 'gates.addRules.message' },
+  { name: 'wrong-message-gate-updated', description: 'enable/disable answer another message', clause: 'gates.disable.message' },
+  { name: 'wrong-message-experiments', description: 'list experiments answers another message', clause: 'experiments.list.message' },
+  { name: 'wrong-message-pipelines', description: 'list pipelines answers another message', clause: 'pipelines.list.message' },
+  { name: 'wrong-message-metric-created', description: 'create metric answers another message', clause: 'metrics.create.message' },
+  { name: 'wrong-message-metric-updated', description: 'update metric answers another message', clause: 'metrics.update.message' },
+  { name: 'disable-keeps-enabled', description: 'disable leaves isEnabled true', clause: 'gates.disable.isEnabled' },
+  { name: 'rules-without-id', description: 'added rules come back without id and baseID', clause: 'gates.addRules.rules.fields' },
+  { name: 'rules-environments-omitted', description: 'rules without environments omit the field instead of null', clause: 'gates.addRules.environments.null' },
+  { name: 'metric-name-3-accepted', description: 'a metric name of 3 characters is accepted', clause: 'metrics.create.name.length' },
+  { name: 'metric-name-201-accepted', description: 'a metric name of 201 characters is accepted', clause: 'metrics.create.name.length' },
+  { name: 'metric-name-4-rejected', description: 'a metric name of 4 characters is rejected', clause: 'metrics.create.name.length' },
+  { name: 'metric-description-1001-accepted', description: 'a description of 1001 characters is accepted', clause: 'metrics.create.description.maxLength' },
+  { name: 'overrides-1001-accepted', description: '1001 overrides are accepted', clause: 'overrides.patch.overrides.maxItems' },
+  { name: 'overrides-1000-rejected', description: '1000 overrides are rejected', clause: 'overrides.patch.overrides.maxItems' },
+  { name: 'metric-type-unknown-accepted', description: 'an unknown metric type is accepted', clause: 'metrics.create.type.enum' },
+  { name: 'metric-type-optional', description: 'a metric without type is accepted', clause: 'metrics.create.type.required' },
+  { name: 'phaseid-optional', description: 'skip and unpause without phaseID act on the current phase', clause: 'triggers.skip.phaseID.required' },
+  { name: 'userid-overrides-optional', description: 'overrides without userIDOverrides are accepted', clause: 'overrides.patch.userIDOverrides.required' },
+  { name: 'metric-dryrun-persists', description: 'a dryRun create persists the metric', clause: 'metrics.create.dryRun' },
+  { name: 'metric-update-dryrun-persists', description: 'a dryRun update persists the change', clause: 'metrics.update.dryRun' },
+  { name: 'metric-id-shape-wrong', description: 'metric id is the bare name, not <name>::<type>', clause: 'metric.id.shape' },
+  { name: 'directionality-default-decrease', description: 'directionality defaults to decrease', clause: 'metrics.create.directionality.default' },
+  { name: 'metric-update-ignores-description', description: 'update does not apply description', clause: 'metrics.update.applies' },
+  { name: 'filter-status-ignored', description: 'the status filter is ignored', clause: 'experiments.list.filters' },
+  { name: 'filter-idtype-ignored', description: 'the idType filter is ignored', clause: 'experiments.list.filters' },
+  { name: 'filter-tags-ignored', description: 'the tags filter is ignored', clause: 'experiments.list.filters' },
+  { name: 'page-overlap', description: 'consecutive pages share an item', clause: 'paging.disjointUnion' },
+  { name: 'limit-ignored', description: 'pages hold more items than limit', clause: 'paging.limit' },
+  { name: 'pagination-missing', description: 'list responses lack pagination', clause: 'envelope.pagination' },
+  { name: 'validation-500', description: 'schema violations answer 500', clause: 'errors.badInput.4xx' },
+  { name: 'envelope-data-renamed', description: 'list experiments puts the page under "experiments" instead of "data"', clause: 'envelope.data' },
+  { name: 'created-time-string', description: 'experiments carry createdTime as a string', clause: 'experiment.field.createdTime' },
+  { name: 'overrides-not-persisted', description: 'patched overrides are not stored', clause: 'overrides.patch.persisted' },
+  { name: 'trigger-actions-missing', description: 'skip/unpause responses lack the actions array', clause: 'triggers.skip.response' },
+];
+
+export const VARIANTS: Switch[] = [
+  { name: 'create-metric-201', description: 'create metric answers 201 (spec 4.0 shows 200 only for four other operations)', clause: 'metrics.create.message' },
+  { name: 'errors-422-other-shape', description: 'validation errors answer 422 with {"errors": [{"path", "detail"}]} (spec 7)', clause: 'errors.shape' },
+  { name: 'overrides-toplevel-response', description: 'overrides response has the arrays at the top level, as in the example of 4.11', clause: 'overrides.patch.response' },
+  { name: 'pagination-other-fields', description: 'pagination is {"page", "limit", "hasMore"} (spec 2.1)', clause: 'pagination.fields' },
+  { name: 'order-by-id', description: 'lists are ordered by id (spec 4.4)', clause: 'experiments.list.order' },
+  { name: 'rules-replace', description: 'add rules replaces the existing rules (spec 4.1)', clause: 'gates.addRules.merge' },
+  { name: 'overrides-merge', description: 'patched overrides are appended to the existing ones (spec 4.11)', clause: 'overrides.patch.merge' },
+  { name: 'default-limit-50', description: 'the default page size is 50 (spec 4.4)', clause: 'experiments.list.limit' },
+  { name: 'limit-clamped', description: 'a limit above the maximum is clamped instead of rejected (spec 8)', clause: 'experiments.list.limit' },
+  { name: 'unauthorized-403', description: 'a missing or wrong key answers 403 instead of 401 (spec 7)', clause: 'errors.shape' },
+  { name: 'timestamps-seconds', description: 'experiment timestamps are in seconds (spec 2.2)', clause: 'experiment.timestamps.unit' },
+  { name: 'extra-response-fields', description: 'responses carry fields the spec does not list', clause: 'envelope.message' },
+  { name: 'skip-message-other', description: 'skip answers another message text (spec 4.9)', clause: 'triggers.skip.response' },
+];
+
+type Schema = Record<string, any>;
+
+/** Schema-level faults: the contract's request schema, loosened or tightened. */
+export function faultSchema(operationId: string, part: 'body' | 'querystring' | 'params', schema: Schema, faults: Set<string>): Schema {
+  if (part !== 'body') return schema;
+  const s = structuredClone(schema);
+  delete s.$id; // a changed schema must not be confused with the contract's own in the validator cache
+  const defs = s.$defs ?? {};
+  if (operationId === 'createMetric') {
+    const m = defs.CreateMetricRequest;
+    if (faults.has('metric-name-3-accepted')) m.properties.name.minLength = 3;
+    if (faults.has('metric-name-201-accepted')) m.properties.name.maxLength = 201;
+    if (faults.has('metric-name-4-rejected')) m.properties.name.minLength = 5;
+    if (faults.has('metric-description-1001-accepted')) m.properties.description.maxLength = 1001;
+    if (faults.has('metric-type-unknown-accepted')) delete defs.MetricTypeName.enum;
+    if (faults.has('metric-type-optional')) m.required = m.required.filter((f: string) => f !== 'type');
+  }
+  if (operationId === 'patchExperimentOverrides') {
+    const o = defs.OverridesPatchRequest;
+    if (faults.has('overrides-1001-accepted')) o.properties.overrides.maxItems = 1001;
+    if (faults.has('overrides-1000-rejected')) o.properties.overrides.maxItems = 999;
+    if (faults.has('userid-overrides-optional')) o.required = o.required.filter((f: string) => f !== 'userIDOverrides');
+  }
+  if ((operationId === 'skipTriggerPhase' || operationId === 'unpauseTrigger') && faults.has('phaseid-optional')) {
+    defs.TriggerPhaseRequest.required = [];
+  }
+  return s;
+}
+
+export function checkSwitches(faults: string[], variants: string[]): string | undefined {
+  for (const f of faults) if (!FAULTS.some((x) => x.name === f)) return `unknown fault ${JSON.stringify(f)} (see --list-faults)`;
+  for (const v of variants) if (!VARIANTS.some((x) => x.name === v)) return `unknown variant ${JSON.stringify(v)} (see --list-faults)`;
+  return undefined;
+}

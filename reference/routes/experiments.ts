@@ -1,0 +1,80 @@
+// Spec 4.4: list experiments with filters and paging.
+import type { FastifyInstance } from 'fastify';
+import type { Ctx } from '../context.ts';
+import { badRequest } from '../errors.ts';
+import { listBody, readPage } from '../paging.ts';
+import { routeSchema } from '../schemas.ts';
+
+interface Query {
+  layerID?: string; idType?: string; teamID?: string; status?: string; targetAppID?: string;
+  createdStartDate?: string; createdEndDate?: string; creatorName?: string; creatorID?: string;
+  tags?: string | string[]; limit?: number; page?: number;
+}
+
+const DAY = 86_400_000;
+
+/** YYYY-MM-DD as a UTC day start; the format is checked by the contract, the calendar here. */
+function dayStart(text: string, name: string): number {
+  const t = Date.parse(`${text}T00:00:00Z`);
+  if (Number.isNaN(t) || new Date(t).toISOString().slice(0, 10) !== text) throw badRequest(`${name} is not a calendar date: ${text}`);
+  return t;
+}
+
+/** tags=a,b or tags=a&tags=b (encoding not shown, spec 4.4): an experiment matches when it has every tag. */
+function tagList(tags: Query['tags']): string[] {
+  const raw = tags === undefined ? [] : Array.isArray(tags) ? tags : [tags];
+  return raw.flatMap((t) => t.split(',')).map((t) => t.trim()).filter((t) => t.length > 0);
+}
+
+export function experimentRoutes(app: FastifyInstance, ctx: Ctx): void {
+  // Totals per filter set: experiments never change through this API, so a count is computed once.
+  const totals = new Map<string, number>();
+
+  app.get<{ Querystring: Query }>('/console/v1/experiments', { schema: routeSchema('listExperiments') }, (req) => {
+    const q = req.query;
+    const p = readPage(q, ctx);
+    const where: string[] = [];
+    const args: unknown[] = [];
+    const eq = (column: string, value: string | undefined) => {
+      if (value !== undefined) { where.push(`${column} = ?`); args.push(value); }
+    };
+    eq('layer_id', q.layerID);
+    if (!ctx.fault('filter-idtype-ignored')) eq('id_type', q.idType);
+    eq('team_id', q.teamID);
+    if (!ctx.fault('filter-status-ignored')) eq('status', q.status);
+    eq('target_app_id', q.targetAppID);
+    eq('creator_name', q.creatorName);
+    eq('creator_id', q.creatorID);
+    // Both dates are inclusive UTC calendar days (not shown, spec 4.4).
+    if (q.createdStartDate !== undefined) { where.push('created_time >= ?'); args.push(dayStart(q.createdStartDate, 'createdStartDate')); }
+    if (q.createdEndDate !== undefined) { where.push('created_time < ?'); args.push(dayStart(q.createdEndDate, 'createdEndDate') + DAY); }
+    if (!ctx.fault('filter-tags-ignored')) {
+      for (const tag of tagList(q.tags)) {
+        where.push('EXISTS (SELECT 1 FROM experiment_tags t WHERE t.tag = ? AND t.experiment_id = e.id)');
+        args.push(tag);
+      }
+    }
+    const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
+    const key = JSON.stringify([filter, args]);
+    let total = totals.get(key);
+    if (total === undefined) {
+      total = (ctx.db.prepare(`SELECT count(*) AS n FROM experiments e ${filter}`).get(...args) as { n: number }).n;
+      totals.set(key, total);
+    }
+    const order = ctx.variant('order-by-id') ? 'ORDER BY e.id' : 'ORDER BY e.rank';
+    // Unfiltered, default order: rank is the position, so a deep page is an index seek.
+    const rows = (filter === '' && !ctx.variant('order-by-id')
+      ? ctx.db.prepare('SELECT doc FROM experiments e WHERE e.rank >= ? ORDER BY e.rank LIMIT ?').all(p.offset, ctx.fault('limit-ignored') ? p.limit + 5 : p.limit)
+      : ctx.db.prepare(`SELECT doc FROM experiments e ${filter} ${order} LIMIT ? OFFSET ?`).all(...args, ctx.fault('limit-ignored') ? p.limit + 5 : p.limit, p.offset)) as { doc: string }[];
+    const data = rows.map((r) => {
+      const e = JSON.parse(r.doc);
+      if (ctx.fault('created-time-string')) e.createdTime = String(e.createdTime);
+      if (ctx.variant('timestamps-seconds')) for (const k of ['createdTime', 'lastModifiedTime']) e[k] = Math.floor(e[k] / 1000);
+      return e;
+    });
+    const message = ctx.fault('wrong-message-experiments') ? 'Experiments fetched.' : 'Experiments listed successfully.';
+    const body = listBody(message, data, p, total, ctx);
+    if (ctx.fault('envelope-data-renamed')) { body.experiments = body.data; delete body.data; }
+    return body;
+  });
+}

@@ -1,0 +1,69 @@
+// Spec 4.6 to 4.8: create and update metrics. dryRun validates and answers, and persists nothing.
+import type { FastifyInstance } from 'fastify';
+import { ACTOR, type Ctx } from '../context.ts';
+import { conflict, notFound } from '../errors.ts';
+import { routeSchema } from '../schemas.ts';
+import { getDoc, insertDoc, putDoc } from '../store/db.ts';
+
+type Doc = Record<string, any>;
+
+// Fields kept as sent (not part of the 2.8 table, but accepted by 4.6 and returned as sent).
+const KEPT = ['metricComponentMetrics', 'rollupTimeWindow', 'customRollUpStart', 'customRollUpEnd', 'funnelEventList', 'funnelCountDistinct', 'warehouseNative', 'teamID'];
+
+function newMetric(body: Doc, ctx: Ctx): Doc {
+  const id = ctx.fault('metric-id-shape-wrong') ? body.name : `${body.name}::${body.type}`;
+  const events: Doc[] = body.metricEvents ?? [];
+  const metric: Doc = {
+    id, name: body.name,
+    directionality: body.directionality ?? (ctx.fault('directionality-default-decrease') ? 'decrease' : 'increase'),
+    type: body.type, description: body.description ?? '', isPermanent: body.isPermanent ?? false, isReadOnly: body.isReadOnly ?? false,
+    isHidden: false, isVerified: body.isVerified ?? false, tags: body.tags ?? [], creatorName: ACTOR.name, creatorEmail: ACTOR.email,
+    createdTime: ctx.now(),
+    owner: { name: ACTOR.name, ownerID: ACTOR.id, ownerType: 'SDK_KEY', ownerName: ACTOR.name, ownerEmail: ACTOR.email },
+    lineage: { events: events.map((e) => e.name ?? ''), metrics: [] },
+    team: body.team ?? '', unitTypes: body.unitTypes ?? [],
+    metricEvents: events.map((e) => ({ name: e.name ?? '', type: e.type ?? 'value', criteria: [] })),
+  };
+  for (const k of KEPT) if (k in body) metric[k] = body[k];
+  return metric;
+}
+
+function applyUpdate(metric: Doc, body: Doc, ctx: Ctx): Doc {
+  const m = structuredClone(metric);
+  for (const k of ['name', 'tags', 'isVerified', 'isReadOnly', 'isPermanent', 'warehouseNative', 'unitTypes', 'teamID', 'directionality']) {
+    if (k in body) m[k] = body[k];
+  }
+  if ('description' in body && !ctx.fault('metric-update-ignores-description')) m.description = body.description;
+  // The response types team as a string (spec 2.8); a null team is stored as no team.
+  if ('team' in body) m.team = body.team ?? '';
+  if (body.owner) {
+    if (body.owner.email !== undefined) m.owner.ownerEmail = body.owner.email;
+    if (body.owner.ownerID !== undefined) m.owner.ownerID = body.owner.ownerID;
+  }
+  // The id stays as created when the name changes: it is the metric's handle (spec 4.7 keeps {id} in the path).
+  return m;
+}
+
+export function metricRoutes(app: FastifyInstance, ctx: Ctx): void {
+  app.post<{ Body: Doc }>('/console/v1/metrics', { schema: routeSchema('createMetric') }, (req, reply) => {
+    const metric = newMetric(req.body, ctx);
+    const persist = !req.body.dryRun || ctx.fault('metric-dryrun-persists');
+    ctx.db.transaction(() => {
+      if (getDoc(ctx.db, 'metrics', metric.id)) throw conflict(`metric ${metric.id} already exists`);
+      if (persist) insertDoc(ctx.db, 'metrics', metric.id, metric);
+    })();
+    if (ctx.variant('create-metric-201')) reply.code(201);
+    return { message: ctx.fault('wrong-message-metric-created') ? 'Metric created.' : 'Metric created successfully.', data: metric };
+  });
+
+  app.post<{ Params: { id: string }; Body: Doc }>('/console/v1/metrics/:id', { schema: routeSchema('updateMetric') }, (req) => {
+    const updated = ctx.db.transaction(() => {
+      const metric = getDoc<Doc>(ctx.db, 'metrics', req.params.id);
+      if (!metric) throw notFound('metric', req.params.id);
+      const m = applyUpdate(metric, req.body, ctx);
+      if (!req.body.dryRun || ctx.fault('metric-update-dryrun-persists')) putDoc(ctx.db, 'metrics', metric.id, m);
+      return m;
+    })();
+    return { message: ctx.fault('wrong-message-metric-updated') ? 'Metric saved.' : 'Metric updated successfully.', data: updated };
+  });
+}

@@ -1,0 +1,48 @@
+// SQLite storage of the reference server. Resources are stored as JSON documents (the API's own
+// shape), with the columns that lists filter and order on kept beside them.
+import Database from 'better-sqlite3';
+
+export type Db = Database.Database;
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS gates (id TEXT PRIMARY KEY, doc TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS metrics (id TEXT PRIMARY KEY, doc TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS triggers (id TEXT PRIMARY KEY, doc TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS overrides (experiment_id TEXT PRIMARY KEY, doc TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS pipelines (id TEXT PRIMARY KEY, created_time INTEGER NOT NULL, doc TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS pipelines_order ON pipelines (created_time, id);
+-- rank: position in the default list order (createdTime descending, then id), fixed at seed time
+-- because no operation of the spec creates or deletes experiments; an unfiltered deep page is then
+-- an index seek instead of an OFFSET scan.
+CREATE TABLE IF NOT EXISTS experiments (
+  id TEXT PRIMARY KEY, rank INTEGER NOT NULL UNIQUE, created_time INTEGER NOT NULL, status TEXT NOT NULL,
+  layer_id TEXT, id_type TEXT NOT NULL, team_id TEXT, target_app_id TEXT, creator_name TEXT NOT NULL,
+  creator_id TEXT NOT NULL, doc TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS experiment_tags (experiment_id TEXT NOT NULL, tag TEXT NOT NULL, PRIMARY KEY (tag, experiment_id));
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+`;
+
+export function openDb(path: string): Db {
+  const db = new Database(path);
+  if (path !== ':memory:') db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.exec(SCHEMA);
+  return db;
+}
+
+export type DocTable = 'gates' | 'metrics' | 'triggers';
+
+export function getDoc<T>(db: Db, table: DocTable, id: string): T | undefined {
+  const row = db.prepare(`SELECT doc FROM ${table} WHERE id = ?`).get(id) as { doc: string } | undefined;
+  return row ? (JSON.parse(row.doc) as T) : undefined;
+}
+
+export function putDoc(db: Db, table: DocTable, id: string, doc: unknown): void {
+  db.prepare(`INSERT INTO ${table} (id, doc) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET doc = excluded.doc`).run(id, JSON.stringify(doc));
+}
+
+export function insertDoc(db: Db, table: DocTable, id: string, doc: unknown): boolean {
+  const r = db.prepare(`INSERT OR IGNORE INTO ${table} (id, doc) VALUES (?, ?)`).run(id, JSON.stringify(doc));
+  return r.changes === 1;
+}

@@ -1,0 +1,137 @@
+// Deterministic seed from --seed and --scale. It always creates the ids of the reference target
+// manifest (fixtures/targets/reference.json), so that the suite can run against it unchanged.
+import { readFileSync } from 'node:fs';
+import type { Db } from './db.ts';
+
+interface ManifestTrigger { id: string; releasePipelineID: string; phaseIDs: string[] }
+interface Manifest { gates: string[]; experiments: string[]; triggers: ManifestTrigger[] }
+
+const MANIFEST = JSON.parse(readFileSync(new URL('../../fixtures/targets/reference.json', import.meta.url), 'utf8')) as Manifest;
+
+// Fixed clock for seeded data: the same seed gives the same database on any day.
+const SEED_EPOCH = Date.UTC(2026, 0, 1);
+const DAY = 86_400_000;
+
+export const EXPERIMENT_STATUSES = ['active', 'setup', 'decision_made', 'abandoned', 'archived', 'experiment_stopped', 'assignment_stopped'];
+const ID_TYPES = ['userID', 'stableID', 'companyID'];
+const LAYERS = ['layer_checkout', 'layer_search', 'layer_onboarding', null];
+const TEAMS = ['team_growth', 'team_core', 'team_mobile', null];
+const APPS = ['app_web', 'app_ios', 'app_android'];
+const CREATORS = [['u_ada', 'Ada Lovelace'], ['u_alan', 'Alan Turing'], ['u_grace', 'Grace Hopper'], ['u_edsger', 'Edsger Dijkstra'], ['u_barbara', 'Barbara Liskov']];
+const TAGS = ['checkout', 'pricing', 'mobile', 'growth', 'search', 'q3', 'holdout', 'ux'];
+
+/** mulberry32: a small seeded PRNG, enough for varied, reproducible data. */
+export function prng(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    next,
+    int: (n: number) => Math.floor(next() * n),
+    pick: <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)],
+  };
+}
+
+export function makeGate(id: string, i: number) {
+  const t = SEED_EPOCH - (i + 1) * DAY;
+  return {
+    id, name: id.replace(/_/g, ' '), description: i % 2 ? '' : `Seeded gate ${id}`, idType: 'userID',
+    lastModifierID: 'u_ada', lastModifiedTime: t, lastModifierName: 'Ada Lovelace', lastModifierEmail: 'ada@example.com',
+    creatorID: 'u_ada', createdTime: t, creatorName: 'Ada Lovelace', creatorEmail: i % 3 ? 'ada@example.com' : null,
+    targetApps: [], holdoutIDs: [], tags: ['seed'], team: i % 2 ? 'team_core' : null, isEnabled: i % 2 === 0,
+    status: i % 2 ? 'Launched' : 'In Progress', rules: [], checksPerHour: 100 * (i + 1), type: i % 2 ? 'PERMANENT' : 'TEMPORARY',
+    typeReason: 'NONE', reviewSettings: { requiredReview: false, allowedReviewers: [] }, measureMetricLifts: false,
+    owner: { ownerID: 'u_ada', ownerName: 'Ada Lovelace', ownerType: 'USER', ownerEmail: 'ada@example.com' },
+    monitoringMetrics: [],
+  };
+}
+
+function makeExperiment(id: string, i: number, r: ReturnType<typeof prng>) {
+  const created = SEED_EPOCH - r.int(180) * DAY - r.int(DAY);
+  const status = EXPERIMENT_STATUSES[i % EXPERIMENT_STATUSES.length];
+  const [creatorID, creatorName] = r.pick(CREATORS);
+  const started = status === 'setup' ? null : created + DAY;
+  const tags = TAGS.filter(() => r.next() < 0.3);
+  const exp: Record<string, unknown> = {
+    id, name: `Experiment ${i}`, description: `Seeded experiment ${i}`, idType: r.pick(ID_TYPES),
+    lastModifierID: creatorID, lastModifierName: creatorName, lastModifierEmail: i % 4 ? `${creatorID}@example.com` : null,
+    lastModifiedTime: created + DAY, createdTime: created, creatorID, creatorName, creatorEmail: i % 5 ? `${creatorID}@example.com` : null,
+    targetApps: [r.pick(APPS)], holdoutIDs: [], tags, status, launchedGroupID: status === 'decision_made' ? `grp_${i}_test` : null,
+    startTime: started, endTime: status === 'active' || status === 'setup' ? null : created + 15 * DAY, layerID: r.pick(LAYERS),
+    hypothesis: 'The change improves the primary metric.', primaryMetrics: [{ name: 'conversion', type: 'user' }],
+    primaryMetricTags: [], secondaryMetrics: [], secondaryMetricTags: [],
+    groups: [
+      { name: 'Control', id: `grp_${i}_control`, size: 50, parameterValues: { enabled: false }, description: 'Control group' },
+      { name: 'Test', id: `grp_${i}_test`, size: 50, parameterValues: { enabled: true }, description: 'Test group' },
+    ],
+    allocation: 100, duration: 14, targetingGateID: i % 3 ? '' : 'gate_cc_alpha', defaultConfidenceInterval: '95',
+    bonferroniCorrection: i % 2 === 0, decisionReason: status === 'decision_made' ? 'Shipped test' : null,
+    decisionTime: status === 'decision_made' ? created + 16 * DAY : null,
+    healthChecks: status === 'active' ? [{ name: 'SRM', status: 'WAITING', description: 'Sample ratio mismatch' }] : [],
+    healthCheckStatus: status === 'active' ? 'WAITING' : 'PASSED', inlineTargetingRulesJSON: '{}',
+  };
+  if (i % 2 === 0) exp.owner = { ownerType: 'USER', ownerName: creatorName };
+  return { exp, team: r.pick(TEAMS) };
+}
+
+function makePipeline(id: string, i: number, phaseIDs: string[]) {
+  return {
+    id, name: `Release pipeline ${i}`, creatorID: 'u_grace', createdTime: SEED_EPOCH - (200 - i) * DAY, lastModifierID: 'u_grace',
+    phases: phaseIDs.map((pid, p) => ({
+      id: pid, name: `Phase ${p + 1}`, timeIntervalMs: 3_600_000 * (p + 1),
+      // Every third phase waits for a review, so that a trigger can be paused and unpaused (spec 4.10).
+      requiredReview: p % 3 === 2,
+      rules: [{ id: `${pid}_rule`, name: `Rollout ${p + 1}`, conditions: [{ type: 'country', targetValue: ['US'], operator: 'any' }], environments: p % 2 ? ['production'] : null }],
+    })),
+  };
+}
+
+export function makeTrigger(id: string, pipeline: ReturnType<typeof makePipeline>, gateID: string) {
+  const first = pipeline.phases[0];
+  return {
+    id, releasePipelineID: pipeline.id, creatorID: 'u_grace', createdTime: SEED_EPOCH, description: `Trigger of ${pipeline.id}`,
+    gateID, dynamicConfigID: '', lastModifierID: 'u_grace', lastModifierName: 'Grace Hopper', status: 'IN_PROGRESS',
+    currentPhase: first.name, currentPhaseID: first.id, currentPhaseEndTime: SEED_EPOCH + first.timeIntervalMs,
+    actions: [{ type: 'STARTED', timeMs: SEED_EPOCH, phaseID: first.id, actorID: 'u_grace', actorName: 'Grace Hopper' }],
+  };
+}
+
+export function seed(db: Db, opts: { seed: number; scale: number }): void {
+  const r = prng(opts.seed);
+  const already = db.prepare("SELECT value FROM meta WHERE key = 'seeded'").get();
+  if (already) return; // a persistent --db keeps its data across restarts
+  const insertGate = db.prepare('INSERT INTO gates (id, doc) VALUES (?, ?)');
+  const insertExp = db.prepare(`INSERT INTO experiments (id, rank, created_time, status, layer_id, id_type, team_id, target_app_id, creator_name, creator_id, doc)
+    VALUES (@id, @rank, @created_time, @status, @layer_id, @id_type, @team_id, @target_app_id, @creator_name, @creator_id, @doc)`);
+  const insertTag = db.prepare('INSERT INTO experiment_tags (experiment_id, tag) VALUES (?, ?)');
+  const insertPipeline = db.prepare('INSERT INTO pipelines (id, created_time, doc) VALUES (?, ?, ?)');
+  const insertTrigger = db.prepare('INSERT INTO triggers (id, doc) VALUES (?, ?)');
+  db.transaction(() => {
+    const gateIds = [...MANIFEST.gates, ...Array.from({ length: 8 }, (_, i) => `gate_seed_${i + 1}`)];
+    gateIds.forEach((id, i) => insertGate.run(id, JSON.stringify(makeGate(id, i))));
+
+    const expIds = [...MANIFEST.experiments];
+    for (let i = expIds.length; i < Math.max(opts.scale, expIds.length); i++) expIds.push(`exp_${String(i).padStart(6, '0')}`);
+    const rows = expIds.map((id, i) => ({ id, ...makeExperiment(id, i, r) }));
+    rows.sort((a, b) => (b.exp.createdTime as number) - (a.exp.createdTime as number) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    rows.forEach((row, rank) => {
+      const e = row.exp;
+      insertExp.run({
+        id: row.id, rank, created_time: e.createdTime, status: e.status, layer_id: e.layerID, id_type: e.idType, team_id: row.team,
+        target_app_id: (e.targetApps as string[])[0], creator_name: e.creatorName, creator_id: e.creatorID, doc: JSON.stringify(e),
+      });
+      for (const tag of e.tags as string[]) insertTag.run(row.id, tag);
+    });
+
+    const pipelines = MANIFEST.triggers.map((t, i) => makePipeline(t.releasePipelineID, i, t.phaseIDs));
+    for (let i = pipelines.length; i < 25; i++) pipelines.push(makePipeline(`rp_seed_${i + 1}`, i, [1, 2, 3].map((p) => `ph_seed_${i + 1}_${p}`)));
+    for (const p of pipelines) insertPipeline.run(p.id, p.createdTime, JSON.stringify(p));
+    MANIFEST.triggers.forEach((t, i) => insertTrigger.run(t.id, JSON.stringify(makeTrigger(t.id, pipelines[i], MANIFEST.gates[i % MANIFEST.gates.length]))));
+    db.prepare("INSERT INTO meta (key, value) VALUES ('seeded', ?)").run(JSON.stringify(opts));
+  })();
+}
