@@ -1,0 +1,213 @@
+// The reference server through build() and inject(): every operation, with bad input for each.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { build } from './app.ts';
+
+const KEY = 'test-key-0123456789';
+const H = { 'service-api-key': KEY };
+const J = { ...H, 'content-type': 'application/json' };
+
+function server(extra: Parameters<typeof build>[0] extends infer O ? Partial<O> : never = {}) {
+  return build({ apiKey: KEY, scale: 60, ...extra });
+}
+
+const isError = (body: any, status: number) => body.status === status && typeof body.error === 'string' && typeof body.message === 'string';
+
+test('auth: missing, wrong, empty, padded, case-changed and query-string keys are rejected with 401', async () => {
+  const app = server();
+  const url = '/console/v1/release_pipelines';
+  for (const headers of [{}, { 'service-api-key': 'wrong' }, { 'service-api-key': '' }, { 'service-api-key': ` ${KEY} ` }, { 'service-api-key': KEY.toUpperCase() }]) {
+    const r = await app.inject({ method: 'GET', url, headers });
+    assert.equal(r.statusCode, 401, JSON.stringify(headers));
+    assert.ok(isError(r.json(), 401));
+  }
+  assert.equal((await app.inject({ method: 'GET', url: `${url}?SERVICE-API-KEY=${KEY}` })).statusCode, 401);
+  assert.equal((await app.inject({ method: 'GET', url, headers: H })).statusCode, 200);
+  await app.close();
+});
+
+test('gates: add rules appends, assigns id and baseID, environments null when unset', async () => {
+  const app = server();
+  const r = await app.inject({ method: 'POST', url: '/console/v1/gates/gate_cc_alpha/rules', headers: J, payload: { rules: [{ name: 'r1', passPercentage: 10, conditions: [{ type: 'country', targetValue: ['US'], operator: 'any' }] }] } });
+  assert.equal(r.statusCode, 200);
+  const body = r.json();
+  assert.equal(body.message, 'Gate rules added successfully.');
+  const rule = body.data.rules.at(-1);
+  assert.ok(rule.id && rule.baseID);
+  assert.equal(rule.environments, null);
+  const again = await app.inject({ method: 'POST', url: '/console/v1/gates/gate_cc_alpha/rules', headers: J, payload: { rules: [{ name: 'r2', environments: ['production'] }] } });
+  assert.deepEqual(again.json().data.rules.map((x: any) => x.name).slice(-2), ['r1', 'r2']);
+  await app.close();
+});
+
+test('gates: bad input for add rules is 400, unknown gate 404, nothing persisted', async () => {
+  const app = server();
+  for (const payload of [{ rules: 'x' }, { rules: [{ passPercentage: 'ten' }] }, { rules: [], extra: 1 }]) {
+    const r = await app.inject({ method: 'POST', url: '/console/v1/gates/gate_cc_beta/rules', headers: J, payload });
+    assert.equal(r.statusCode, 400, JSON.stringify(payload));
+    assert.ok(isError(r.json(), 400));
+  }
+  assert.equal((await app.inject({ method: 'POST', url: '/console/v1/gates/nope/rules', headers: J, payload: { rules: [] } })).statusCode, 404);
+  const after = await app.inject({ method: 'PUT', url: '/console/v1/gates/gate_cc_beta/enable', headers: H });
+  assert.deepEqual(after.json().data.rules, []);
+  await app.close();
+});
+
+test('gates: disable sets isEnabled false, enable true, with owner and monitoringMetrics', async () => {
+  const app = server();
+  const d = await app.inject({ method: 'PUT', url: '/console/v1/gates/gate_cc_alpha/disable', headers: H });
+  assert.equal(d.statusCode, 200);
+  assert.equal(d.json().message, 'Gate updated successfully.');
+  assert.equal(d.json().data.isEnabled, false);
+  assert.ok(d.json().data.owner && Array.isArray(d.json().data.monitoringMetrics));
+  const e = await app.inject({ method: 'PUT', url: '/console/v1/gates/gate_cc_alpha/enable', headers: H });
+  assert.equal(e.json().data.isEnabled, true);
+  assert.equal((await app.inject({ method: 'PUT', url: '/console/v1/gates/nope/enable', headers: H })).statusCode, 404);
+  await app.close();
+});
+
+test('experiments: pages are disjoint, their union is the full list, filters equal the filtered list', async () => {
+  const app = server();
+  const get = async (qs: string) => (await app.inject({ method: 'GET', url: `/console/v1/experiments?${qs}`, headers: H })).json();
+  const full = await get('limit=100');
+  assert.equal(full.message, 'Experiments listed successfully.');
+  assert.equal(full.data.length, 60);
+  const ids: string[] = [];
+  for (let page = 1; page <= 7; page++) ids.push(...(await get(`limit=9&page=${page}`)).data.map((e: any) => e.id));
+  assert.deepEqual(ids, full.data.map((e: any) => e.id));
+  const active = await get('limit=100&status=active');
+  assert.deepEqual(active.data.map((e: any) => e.id), full.data.filter((e: any) => e.status === 'active').map((e: any) => e.id));
+  const tagged = await get('limit=100&tags=checkout,q3');
+  assert.deepEqual(tagged.data.map((e: any) => e.id), full.data.filter((e: any) => e.tags.includes('checkout') && e.tags.includes('q3')).map((e: any) => e.id));
+  const day = new Date(full.data[5].createdTime).toISOString().slice(0, 10);
+  const onDay = await get(`limit=100&createdStartDate=${day}&createdEndDate=${day}`);
+  assert.deepEqual(onDay.data.map((e: any) => e.id), full.data.filter((e: any) => new Date(e.createdTime).toISOString().slice(0, 10) === day).map((e: any) => e.id));
+  assert.deepEqual((await get('page=99')).data, []);
+  await app.close();
+});
+
+test('experiments: bad query is 400', async () => {
+  const app = server();
+  for (const qs of ['status=running', 'limit=0', 'limit=101', 'limit=abc', 'page=0', 'createdStartDate=2026-02-30', 'createdEndDate=01/02/2026']) {
+    const r = await app.inject({ method: 'GET', url: `/console/v1/experiments?${qs}`, headers: H });
+    assert.equal(r.statusCode, 400, qs);
+    assert.ok(isError(r.json(), 400));
+  }
+  await app.close();
+});
+
+test('pipelines: paged, message and pagination', async () => {
+  const app = server();
+  const r = (await app.inject({ method: 'GET', url: '/console/v1/release_pipelines?limit=10&page=3', headers: H })).json();
+  assert.equal(r.message, 'List pipelines success');
+  assert.equal(r.data.length, 5);
+  assert.deepEqual(r.pagination, { itemsPerPage: 10, pageNumber: 3, totalItems: 25, nextPage: null, previousPage: 2 });
+  await app.close();
+});
+
+test('overrides: both arrays required, at most 1000, replaced and persisted', async () => {
+  const app = server();
+  const url = '/console/v1/experiments/exp_cc_overrides_1/overrides';
+  const item = { type: 'gate', id: 'gate_cc_alpha', groupID: 'grp_0_test' };
+  assert.equal((await app.inject({ method: 'PATCH', url, headers: J, payload: { overrides: Array(1001).fill(item), userIDOverrides: [] } })).statusCode, 400);
+  assert.equal((await app.inject({ method: 'PATCH', url, headers: J, payload: { overrides: [] } })).statusCode, 400);
+  assert.equal((await app.inject({ method: 'PATCH', url, headers: J, payload: { userIDOverrides: [] } })).statusCode, 400);
+  const ok = await app.inject({ method: 'PATCH', url, headers: J, payload: { overrides: Array(1000).fill(item), userIDOverrides: [{ groupID: 'g', ids: ['u1'] }] } });
+  assert.equal(ok.statusCode, 200);
+  assert.equal(ok.json().data.overrides.length, 1000);
+  assert.equal((await app.inject({ method: 'PATCH', url: '/console/v1/experiments/nope/overrides', headers: J, payload: { overrides: [], userIDOverrides: [] } })).statusCode, 404);
+  await app.close();
+});
+
+test('triggers: skip moves to the next phase, pauses on review, unpause resumes, wrong phase 409', async () => {
+  const app = server();
+  const put = (op: string, phaseID?: string) => app.inject({ method: 'PUT', url: `/console/v1/release_pipeline_triggers/trg_cc_2/${op}`, headers: J, payload: phaseID === undefined ? {} : { phaseID } });
+  assert.equal((await put('skip')).statusCode, 400);
+  assert.equal((await put('skip', 'ph_cc_2_3')).statusCode, 409);
+  assert.equal((await put('unpause', 'ph_cc_2_1')).statusCode, 409);
+  const s1 = (await put('skip', 'ph_cc_2_1')).json().data;
+  assert.equal(s1.currentPhaseID, 'ph_cc_2_2');
+  assert.ok(s1.actions.length >= 2);
+  const s2 = (await put('skip', 'ph_cc_2_2')).json().data;
+  assert.equal(s2.status, 'PAUSED'); // phase 3 requires review
+  const u = (await put('unpause', 'ph_cc_2_3')).json().data;
+  assert.equal(u.status, 'IN_PROGRESS');
+  assert.equal((await app.inject({ method: 'PUT', url: '/console/v1/release_pipeline_triggers/nope/skip', headers: J, payload: { phaseID: 'x' } })).statusCode, 404);
+  await app.close();
+});
+
+test('metrics: bounds of name and description, type enum, id shape, default directionality, duplicates 409', async () => {
+  const app = server();
+  const post = (payload: unknown) => app.inject({ method: 'POST', url: '/console/v1/metrics', headers: J, payload: payload as object });
+  assert.equal((await post({ name: 'abc', type: 'sum' })).statusCode, 400);
+  assert.equal((await post({ name: 'a'.repeat(201), type: 'sum' })).statusCode, 400);
+  assert.equal((await post({ name: 'abcd', type: 'median' })).statusCode, 400);
+  assert.equal((await post({ name: 'abcd' })).statusCode, 400);
+  assert.equal((await post({ name: 'abcd', type: 'sum', description: 'd'.repeat(1001) })).statusCode, 400);
+  assert.equal((await post({ name: 'abcd', type: 'sum', unknownField: true })).statusCode, 400);
+  const ok = await post({ name: 'a'.repeat(200), type: 'sum', description: 'd'.repeat(1000) });
+  assert.equal(ok.statusCode, 200);
+  assert.equal(ok.json().data.id, `${'a'.repeat(200)}::sum`);
+  assert.equal(ok.json().data.directionality, 'increase');
+  assert.equal((await post({ name: 'a'.repeat(200), type: 'sum' })).statusCode, 409);
+  await app.close();
+});
+
+test('metrics: dryRun create and update persist nothing; update applies fields', async () => {
+  const app = server();
+  const dry = await app.inject({ method: 'POST', url: '/console/v1/metrics', headers: J, payload: { name: 'dry_metric', type: 'mean', dryRun: true } });
+  assert.equal(dry.statusCode, 200);
+  assert.equal((await app.inject({ method: 'POST', url: '/console/v1/metrics/dry_metric::mean', headers: J, payload: {} })).statusCode, 404);
+  assert.equal((await app.inject({ method: 'POST', url: '/console/v1/metrics', headers: J, payload: { name: 'dry_metric', type: 'mean' } })).statusCode, 200);
+  const upd = await app.inject({ method: 'POST', url: '/console/v1/metrics/dry_metric::mean', headers: J, payload: { description: 'new', directionality: 'decrease', tags: ['t'] } });
+  assert.equal(upd.json().message, 'Metric updated successfully.');
+  assert.equal(upd.json().data.description, 'new');
+  const dryUpd = await app.inject({ method: 'POST', url: '/console/v1/metrics/dry_metric::mean', headers: J, payload: { description: 'not saved', dryRun: true } });
+  assert.equal(dryUpd.json().data.description, 'not saved');
+  const after = await app.inject({ method: 'POST', url: '/console/v1/metrics/dry_metric::mean', headers: J, payload: {} });
+  assert.equal(after.json().data.description, 'new');
+  await app.close();
+});
+
+test('bad transport: malformed JSON 400, wrong content type 415, oversize 413, unknown route 404, never 5xx', async () => {
+  const app = server();
+  const url = '/console/v1/metrics';
+  const bad = await app.inject({ method: 'POST', url, headers: J, payload: '{nope' });
+  assert.equal(bad.statusCode, 400);
+  assert.ok(isError(bad.json(), 400));
+  const plain = await app.inject({ method: 'POST', url, headers: { ...H, 'content-type': 'text/plain' }, payload: 'x' });
+  assert.equal(plain.statusCode, 415);
+  assert.ok(isError(plain.json(), 415));
+  const huge = await app.inject({ method: 'POST', url, headers: J, payload: JSON.stringify({ name: 'x'.repeat(3 * 1024 * 1024), type: 'sum' }) });
+  assert.equal(huge.statusCode, 413);
+  assert.ok(isError(huge.json(), 413));
+  const unknown = await app.inject({ method: 'GET', url: '/console/v1/nothing', headers: H });
+  assert.equal(unknown.statusCode, 404);
+  assert.ok(isError(unknown.json(), 404));
+  await app.close();
+});
+
+test('faults and variants change behaviour; unknown names are refused', async () => {
+  assert.throws(() => server({ faults: ['no-such-fault'] }), /unknown fault/);
+  const faulty = server({ faults: ['metric-name-3-accepted', 'disable-keeps-enabled'] });
+  assert.equal((await faulty.inject({ method: 'POST', url: '/console/v1/metrics', headers: J, payload: { name: 'abc', type: 'sum' } })).statusCode, 200);
+  assert.equal((await faulty.inject({ method: 'PUT', url: '/console/v1/gates/gate_cc_alpha/disable', headers: H })).json().data.isEnabled, true);
+  await faulty.close();
+  const variant = server({ variants: ['create-metric-201', 'overrides-toplevel-response'] });
+  assert.equal((await variant.inject({ method: 'POST', url: '/console/v1/metrics', headers: J, payload: { name: 'abcd', type: 'sum' } })).statusCode, 201);
+  const o = await variant.inject({ method: 'PATCH', url: '/console/v1/experiments/exp_cc_overrides_2/overrides', headers: J, payload: { overrides: [], userIDOverrides: [] } });
+  assert.deepEqual(o.json(), { overrides: [], userIDOverrides: [] });
+  await variant.close();
+});
+
+test('seed: deterministic for a seed, includes the manifest ids', async () => {
+  const a = server({ seed: 7 });
+  const b = server({ seed: 7 });
+  const q = { method: 'GET' as const, url: '/console/v1/experiments?limit=100', headers: H };
+  assert.deepEqual((await a.inject(q)).json().data, (await b.inject(q)).json().data);
+  const ids = new Set<string>();
+  for (let page = 1; page <= 3; page++) for (const e of (await a.inject({ ...q, url: `${q.url}&page=${page}` })).json().data) ids.add(e.id);
+  for (const id of ['exp_cc_overrides_1', 'exp_cc_overrides_2', 'exp_cc_overrides_3']) assert.ok(ids.has(id), id);
+  await a.close();
+  await b.close();
+});
