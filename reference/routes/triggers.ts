@@ -13,13 +13,13 @@ type Doc = Record<string, any>;
 export function triggerRoutes(app: FastifyInstance, ctx: Ctx): void {
   const action = (type: string, phaseID: string) => ({ type, timeMs: ctx.now(), phaseID, actorID: ACTOR.id, actorName: ACTOR.name });
 
-  function change(id: string, phaseID: string | undefined, op: 'skip' | 'unpause'): Doc {
+  function change(id: string, requested: string | undefined, op: 'skip' | 'unpause'): Doc {
     return ctx.db.transaction(() => {
       const t = getDoc<Doc>(ctx.db, 'triggers', id);
       if (!t) throw notFound('release pipeline trigger', id);
       if (t.status === 'COMPLETED') throw conflict(`trigger ${id} is completed`);
       // Only reachable under the self-test fault phaseid-optional: a missing phaseID acts on the current phase.
-      if (phaseID === undefined) phaseID = t.currentPhaseID;
+      const phaseID: string = requested ?? t.currentPhaseID;
       if (phaseID !== t.currentPhaseID) throw conflict(`phase ${JSON.stringify(phaseID)} is not the current phase of trigger ${id} (${t.currentPhaseID})`);
       if (op === 'unpause') {
         if (t.status !== 'PAUSED') throw conflict(`trigger ${id} is not paused (${t.status})`);
