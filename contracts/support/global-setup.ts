@@ -1,0 +1,13 @@
+// For direct `npx playwright test` runs: with no CONSOLE_BASE_URL, start the reference server and hand
+// its address and key to the workers through the environment. `npm run conformance` does this itself.
+import { loadConfig } from '../../scripts/lib/config.ts';
+import { startReference } from '../../scripts/lib/reference-process.ts';
+
+export default async function globalSetup() {
+  const config = loadConfig();
+  if (config.baseUrl) return undefined;
+  const server = await startReference({ apiKey: config.apiKey });
+  process.env.CONSOLE_BASE_URL = server.baseUrl;
+  process.env.CONSOLE_API_KEY = server.apiKey;
+  return async () => server.stop();
+}

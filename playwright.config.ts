@@ -1,0 +1,26 @@
+// The conformance suite: Playwright API tests, no browser. Run it with `npm run conformance`.
+import { defineConfig } from '@playwright/test';
+
+export default defineConfig({
+  testDir: 'contracts/conformance',
+  testMatch: '**/*.spec.ts',
+  globalSetup: './contracts/support/global-setup.ts',
+  // Two workers fit two cores; no retries: a flaky check is a bug to fix, not to hide.
+  workers: 2,
+  retries: 0,
+  fullyParallel: true,
+  timeout: 60_000,
+  outputDir: 'test-results',
+  reporter: [
+    ['list'],
+    ['junit', { outputFile: 'reports/junit.xml' }],
+    ['html', { outputFolder: 'playwright-report', open: 'never' }],
+    ['./contracts/support/reporter.ts'],
+  ],
+  use: {
+    // Traces and videos would record request headers, and so the key.
+    trace: 'off',
+    video: 'off',
+    screenshot: 'off',
+  },
+});

@@ -1,0 +1,80 @@
+// npm run conformance -- [--strict] [playwright args...]
+// Runs the Playwright conformance suite against CONSOLE_BASE_URL, or against a reference server it
+// starts itself. Exit codes (architecture guide, section 3): 0 pass; 1 contract failure (a stated
+// clause violated, or an inferred one under --strict); 3 the run could not be carried out.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConfigError, ROOT, loadConfig } from './lib/config.ts';
+import { startReference, type ReferenceServer } from './lib/reference-process.ts';
+
+const HELP = `usage: npm run conformance -- [--strict] [playwright test options]
+
+Runs the conformance suite. Target: CONSOLE_BASE_URL and CONSOLE_API_KEY, else a reference server
+started on a free loopback port. Manifest: CONSOLE_FIXTURES (default fixtures/targets/reference.json).
+
+  --strict      inferred clauses fail instead of warn (also CONSOLE_STRICT=1)
+  --help        this text
+  anything else is passed to \`playwright test\` (e.g. --grep metrics, --repeat-each 3, --shard 1/2)
+
+exit codes: 0 pass, 1 contract failure, 3 run could not be carried out`;
+
+function fail3(reason: string): never {
+  console.error(`conformance: ${reason}`);
+  process.exit(3);
+}
+
+async function preflight(baseUrl: string, apiKey: string): Promise<void> {
+  let status: number;
+  try {
+    const r = await fetch(`${baseUrl}/console/v1/release_pipelines?limit=1`, { headers: { 'SERVICE-API-KEY': apiKey }, signal: AbortSignal.timeout(15000) });
+    status = r.status;
+  } catch (err) {
+    fail3(`target ${baseUrl} unreachable: ${(err as Error).message}`);
+  }
+  if (status === 401 || status === 403) fail3(`target ${baseUrl} rejected the key (HTTP ${status}): check CONSOLE_API_KEY`);
+}
+
+async function main(): Promise<number> {
+  const args = process.argv.slice(2);
+  if (args.includes('--help') || args.includes('-h')) {
+    console.log(HELP);
+    return 0;
+  }
+  const strict = args.includes('--strict');
+  const passThrough = args.filter((a) => a !== '--strict');
+  const env = { ...process.env };
+  if (strict) env.CONSOLE_STRICT = '1';
+  let config;
+  try {
+    config = loadConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) fail3(err.message);
+    throw err;
+  }
+  let server: ReferenceServer | undefined;
+  if (!config.baseUrl) {
+    try {
+      server = await startReference({ apiKey: config.apiKey, stderr: 'ignore' });
+    } catch (err) {
+      fail3(`cannot start the reference server: ${(err as Error).message}`);
+    }
+    env.CONSOLE_BASE_URL = server.baseUrl;
+    env.CONSOLE_API_KEY = server.apiKey;
+    console.log(`conformance: reference server at ${server.baseUrl}`);
+  }
+  try {
+    await preflight(env.CONSOLE_BASE_URL!, env.CONSOLE_API_KEY!);
+    const report = join(ROOT, 'reports/conformance.json');
+    rmSync(report, { force: true });
+    const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '-c', join(ROOT, 'playwright.config.ts'), ...passThrough], { cwd: ROOT, env, stdio: 'inherit' });
+    if (!existsSync(report)) fail3(`the suite did not run to the end (playwright exit ${r.status}); see its output above`);
+    const summary = JSON.parse(readFileSync(report, 'utf8')).summary;
+    if (summary.tests.total === 0) fail3('no test ran (check --grep / --shard)');
+    return summary.verdict === 'pass' ? 0 : 1;
+  } finally {
+    await server?.stop();
+  }
+}
+
+main().then((code) => process.exit(code), (err) => fail3((err as Error).message));
