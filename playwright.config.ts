@@ -1,5 +1,9 @@
 // The conformance suite: Playwright API tests, no browser. Run it with `npm run conformance`.
+import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { loadConfig } from './scripts/lib/config.ts';
+
+const { reportsDir } = loadConfig();
 
 export default defineConfig({
   testDir: 'contracts/conformance',
@@ -10,11 +14,11 @@ export default defineConfig({
   retries: 0,
   fullyParallel: true,
   timeout: 60_000,
-  outputDir: 'test-results',
+  outputDir: join(reportsDir, 'test-results'),
   reporter: [
     ['list'],
-    ['junit', { outputFile: 'reports/junit.xml' }],
-    ['html', { outputFolder: 'playwright-report', open: 'never' }],
+    ['junit', { outputFile: join(reportsDir, 'junit.xml') }],
+    ['html', { outputFolder: join(reportsDir, 'playwright-report'), open: 'never' }],
     ['./contracts/support/reporter.ts'],
   ],
   use: {

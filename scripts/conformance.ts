@@ -65,7 +65,7 @@ async function main(): Promise<number> {
   }
   try {
     await preflight(env.CONSOLE_BASE_URL!, env.CONSOLE_API_KEY!);
-    const report = join(ROOT, 'reports/conformance.json');
+    const report = join(config.reportsDir, 'conformance.json');
     rmSync(report, { force: true });
     const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '-c', join(ROOT, 'playwright.config.ts'), ...passThrough], { cwd: ROOT, env, stdio: 'inherit' });
     if (!existsSync(report)) fail3(`the suite did not run to the end (playwright exit ${r.status}); see its output above`);

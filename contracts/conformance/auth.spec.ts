@@ -56,7 +56,7 @@ test.describe('auth', () => {
     }
   });
 
-  test('auth: the right key is accepted on a read [spec 5]', checks('stated', 'auth.key.required'), async ({ t }) => {
+  test('auth: the right key is accepted on a read under /console/v1/ [spec 5, 9]', checks('stated', 'auth.key.required', 'versioning.path'), async ({ t }) => {
     const r = await t.call('GET', '/console/v1/release_pipelines');
     expect(r.status, 'list pipelines with the right key').toBe(200);
   });

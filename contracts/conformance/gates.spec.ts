@@ -1,12 +1,13 @@
 // Spec 2.2, 2.3, 3, 4.1 to 4.3: add rules to a gate, enable and disable it. Only manifest gates are touched.
 import { checks, expect, observe, test } from '../support/target.ts';
 import { expectClientError, expectMessage, expectSuccess } from '../support/checks.ts';
+import { clausesUnder } from '../support/clauses.ts';
 
 const gate = (gates: string[], i: number) => gates[i % gates.length];
 const condition = { type: 'country', targetValue: ['US', 'CA'], operator: 'any' };
 
 test.describe('gates', () => {
-  test('gates: add rules answers the gate with its rules and the spec message [spec 4.1]', checks('stated', 'gates.addRules.message', 'gates.addRules.response.gate', 'gates.addRules.rules.fields'), async ({ t }) => {
+  test('gates: add rules answers the gate with its rules and the spec message [spec 4.1]', checks('stated', 'gates.addRules.message', 'gates.addRules.response.gate', 'gates.addRules.rules.fields', 'gates.addRules.body', 'requests.json'), async ({ t }) => {
     const id = gate(t.manifest.gates, 0);
     const name = `cc rule ${t.runId}`;
     const body = expectSuccess('addGateRules', await t.call('POST', `/console/v1/gates/${id}/rules`, { data: { rules: [{ name, passPercentage: 25, conditions: [condition], environments: ['production'] }] } }));
@@ -51,6 +52,16 @@ test.describe('gates', () => {
     expectMessage(body, 'Gate updated successfully.');
     expect(body.data.id).toBe(id);
     observe(info, 'gates.enable.state', { isEnabled: body.data.isEnabled, status: body.data.status });
+  });
+
+  test('gates: every field of the returned gate, its rules and conditions has its spec type [spec 2.2 to 2.4]', checks('stated', ...clausesUnder('gate.field.'), ...clausesUnder('gateRule.field.'), ...clausesUnder('condition.field.')), async ({ t }) => {
+    const id = gate(t.manifest.gates, 0);
+    const body = expectSuccess('addGateRules', await t.call('POST', `/console/v1/gates/${id}/rules`, { data: { rules: [{ name: `cc fields ${t.runId}`, passPercentage: 50, conditions: [{ ...condition, field: 'country', customID: 'cc' }], environments: null, returnValue: { on: true }, completedAutomatedRollouts: [{ time: 1, passPercent: 10 }], pendingAutomatedRollouts: [{ time: 2, passPercent: 20 }] }] } }));
+    expect(body.data.rules.length, 'the gate has rules to check').toBeGreaterThan(0);
+    // Owner and monitoringMetrics are present in enable/disable responses (spec 2.2).
+    const disabled = expectSuccess('disableGate', await t.call('PUT', `/console/v1/gates/${gate(t.manifest.gates, 1)}/disable`));
+    expect(typeof disabled.data.owner, 'owner in a disable response').toBe('object');
+    expect(Array.isArray(disabled.data.monitoringMetrics), 'monitoringMetrics in a disable response').toBe(true);
   });
 
   test('gates: an unknown gate id is rejected with a 4xx [inferred]', checks('inferred', 'errors.unknownId.404'), async ({ t }, info) => {

@@ -2,6 +2,7 @@
 // persisted, spec 4.6), so they can run against a real server again and again; created metrics carry
 // the manifest prefix and the run id.
 import { checks, expect, observe, test, type T } from '../support/target.ts';
+import { clausesUnder } from '../support/clauses.ts';
 import { METRIC_TYPES, expectClientError, expectMessage, expectNotAccepted, expectSuccess, metricName } from '../support/checks.ts';
 
 const PATH = '/console/v1/metrics';
@@ -9,7 +10,7 @@ const create = (t: T, data: unknown) => t.call('POST', PATH, { data });
 const update = (t: T, id: string, data: unknown) => t.call('POST', `${PATH}/${encodeURIComponent(id)}`, { data });
 
 test.describe('metrics', () => {
-  test('metrics: a created metric has id <name>::<type>, default directionality increase and the spec message [spec 2.8, 4.6]', checks('stated', 'metrics.create.message', 'metric.id.shape', 'metrics.create.directionality.default'), async ({ t }) => {
+  test('metrics: a created metric has id <name>::<type>, default directionality increase and the spec message [spec 2.8, 4.6]', checks('stated', 'metrics.create.message', 'metric.id.shape', 'metrics.create.directionality.default', ...clausesUnder('metric.field.')), async ({ t }) => {
     const name = metricName(t.manifest.metricPrefix, t.runId, 24, '_created');
     const body = expectSuccess('createMetric', await create(t, { name, type: 'sum', description: 'conformance', tags: ['cc'] }));
     expectMessage(body, 'Metric created successfully.');

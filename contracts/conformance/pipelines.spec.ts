@@ -2,6 +2,7 @@
 import { checks, expect, observe, test, type T } from '../support/target.ts';
 import { expectMessage, expectSuccess } from '../support/checks.ts';
 import { largestLimit, walk } from '../support/paging.ts';
+import { clausesUnder } from '../support/clauses.ts';
 
 const PATH = '/console/v1/release_pipelines';
 const get = (t: T) => (query: string) => t.call('GET', query);
@@ -22,8 +23,10 @@ test.describe('pipelines', () => {
     expect([...small.ids].sort()).toEqual([...full.ids].sort());
   });
 
-  test('pipelines: every pipeline of the manifest is listed with its phases [spec 2.6]', checks('stated', 'pipelines.list.message'), async ({ t }) => {
-    const full = await walk(get(t), PATH, await largestLimit(get(t), PATH));
+  test('pipelines: every pipeline has the spec types, and the manifest pipelines are listed with their phases [spec 2.6]', checks('stated', ...clausesUnder('pipeline.field.')), async ({ t }) => {
+    const limit = await largestLimit(get(t), PATH);
+    const full = await walk(get(t), PATH, limit);
+    for (let page = 1; page <= full.pages; page++) expectSuccess('listReleasePipelines', await t.call('GET', `${PATH}?limit=${limit}&page=${page}`));
     for (const trigger of t.manifest.triggers) {
       const p = full.items.find((x) => x.id === trigger.releasePipelineID);
       expect(p, `pipeline ${trigger.releasePipelineID} of the manifest is listed`).toBeTruthy();

@@ -45,19 +45,20 @@ export default class ConformanceReporter implements Reporter {
     const known = catalogue();
     const byClause = new Map<string, Ran[]>();
     for (const r of this.ran) for (const c of r.clauses) byClause.set(c, [...(byClause.get(c) ?? []), r]);
-    const ids = new Set([...known.keys(), ...byClause.keys()]);
+    const ids = new Set([...known.keys(), ...byClause.keys(), ...this.ran.flatMap((r) => r.observations.map((o) => o.clause))]);
     const clauses = [...ids].sort().map((id) => {
       const entry = known.get(id);
       const tests = byClause.get(id) ?? [];
+      // Observations of an open clause may come from any test, annotated with the clause or not.
+      const observations = this.ran.flatMap((t) => t.observations.filter((o) => o.clause === id).map((o) => ({ test: t.title, value: o.value })));
       const level: Level = entry?.level ?? tests[0]?.level ?? 'stated';
       let status: Status;
-      if (tests.length === 0) status = 'uncovered';
+      if (tests.length === 0) status = observations.length > 0 ? 'observed' : 'uncovered';
       else if (tests.some((t) => !t.ok && t.level === 'stated')) status = 'fail';
       else if (tests.some((t) => !t.ok && t.level === 'inferred')) status = strict ? 'fail' : 'warn';
       else if (level === 'open' || tests.every((t) => t.level === 'open')) status = 'observed';
       else status = 'pass';
       const evidence = tests.filter((t) => !t.ok).map((t) => ({ test: t.title, error: t.error, exchanges: t.exchanges.slice(-3) }));
-      const observations = tests.flatMap((t) => t.observations.filter((o) => o.clause === id).map((o) => o.value));
       return { id, section: entry?.section ?? null, level, status, text: entry?.text ?? null, tests: [...new Set(tests.map((t) => t.title))], evidence, observations };
     });
     const failures = this.ran.filter((r) => !r.ok).map((r) => ({ test: r.title, level: r.level, clauses: r.clauses, error: r.error, exchanges: r.exchanges.slice(-3), counts: r.level === 'stated' || strict }));
@@ -76,7 +77,7 @@ export default class ConformanceReporter implements Reporter {
       playwrightStatus: result.status,
     };
     const observations = Object.fromEntries(clauses.filter((c) => c.observations.length > 0).map((c) => [c.id, c.observations]));
-    const dir = join(ROOT, 'reports');
+    const dir = config?.reportsDir ?? join(ROOT, 'reports');
     mkdirSync(dir, { recursive: true });
     const write = (name: string, value: unknown) => writeFileSync(join(dir, name), redactText(JSON.stringify(value, null, 2), key) + '\n');
     write('conformance.json', { summary, clauses, failures });

@@ -34,6 +34,8 @@ export interface Config {
   manifest: Manifest;
   strict: boolean;
   allowRemoteLoad: boolean;
+  /** Where a run writes its reports: CONSOLE_REPORTS_DIR (used by the self-test), default reports/. */
+  reportsDir: string;
 }
 
 function flag(value: string | undefined, name: string): boolean {
@@ -92,6 +94,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     manifest: loadManifest(manifestPath),
     strict: flag(env.CONSOLE_STRICT, 'CONSOLE_STRICT'),
     allowRemoteLoad: flag(env.CONSOLE_ALLOW_REMOTE_LOAD, 'CONSOLE_ALLOW_REMOTE_LOAD'),
+    reportsDir: resolve(env.CONSOLE_REPORTS_DIR || resolve(ROOT, 'reports')),
   };
 }
 

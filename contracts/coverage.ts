@@ -1,0 +1,60 @@
+// npm run clauses:coverage -- [--write]
+// Fails when a stated clause of contracts/clauses.yaml has no conformance test naming it; prints the
+// counts by level. --write fills each clause's checkedBy with the titles of the tests that name it.
+// The tests are listed by Playwright itself (`playwright test --list`), with their annotations.
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseDocument } from 'yaml';
+import { ROOT } from '../scripts/lib/config.ts';
+
+if (process.argv.includes('--help')) {
+  console.log('usage: npm run clauses:coverage -- [--write]\n  fails when a stated clause has no test; --write fills checkedBy in contracts/clauses.yaml');
+  process.exit(0);
+}
+
+// Listing needs no target: the config is loaded, but no test runs.
+const list = spawnSync(process.execPath, [join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '--list', '--reporter=json', '-c', join(ROOT, 'playwright.config.ts')], {
+  cwd: ROOT, encoding: 'utf8', env: { ...process.env, CONSOLE_BASE_URL: 'http://127.0.0.1:9', CONSOLE_API_KEY: 'listing-only' }, maxBuffer: 64 * 1024 * 1024,
+});
+if (list.status !== 0) {
+  console.error(`clauses:coverage: cannot list the tests: ${(list.stderr || list.stdout).split('\n').slice(0, 5).join(' ')}`);
+  process.exit(3);
+}
+const report = JSON.parse(list.stdout);
+const byClause = new Map<string, Set<string>>();
+function visit(suite: any, path: string[]): void {
+  for (const spec of suite.specs ?? []) {
+    for (const test of spec.tests ?? []) {
+      for (const a of test.annotations ?? []) {
+        if (a.type !== 'clause') continue;
+        const titles = byClause.get(a.description) ?? new Set<string>();
+        titles.add(spec.title);
+        byClause.set(a.description, titles);
+      }
+    }
+  }
+  for (const child of suite.suites ?? []) visit(child, [...path, child.title]);
+}
+for (const s of report.suites ?? []) visit(s, [s.title]);
+
+const path = join(ROOT, 'contracts/clauses.yaml');
+const doc = parseDocument(readFileSync(path, 'utf8'));
+const clauses = (doc.toJS() as { clauses: { id: string; level: string }[] }).clauses;
+const known = new Set(clauses.map((c) => c.id));
+const unknown = [...byClause.keys()].filter((id) => !known.has(id));
+const missing = clauses.filter((c) => c.level === 'stated' && !byClause.has(c.id));
+const levels = ['stated', 'inferred', 'open'].map((l) => {
+  const cs = clauses.filter((c) => c.level === l);
+  return `${l} ${cs.filter((c) => byClause.has(c.id)).length}/${cs.length}`;
+});
+console.log(`clauses:coverage: ${clauses.length} clauses; with tests: ${levels.join(', ')}`);
+if (process.argv.includes('--write')) {
+  const seq = doc.get('clauses') as any;
+  seq.items.forEach((item: any) => item.set('checkedBy', [...(byClause.get(item.get('id')) ?? [])].sort()));
+  writeFileSync(path, doc.toString({ lineWidth: 200 }));
+  console.log('clauses:coverage: checkedBy written to contracts/clauses.yaml');
+}
+if (unknown.length > 0) console.error(`clauses:coverage: tests name clauses that are not in clauses.yaml: ${unknown.join(', ')}`);
+if (missing.length > 0) console.error(`clauses:coverage: stated clauses without a test:\n  ${missing.map((c) => c.id).join('\n  ')}`);
+process.exit(unknown.length > 0 || missing.length > 0 ? 1 : 0);

@@ -1,0 +1,80 @@
+// npm run scan:secrets -- [--key K | --key-file F] [DIR...]
+// Looks through everything a run wrote for the API key: raw, URL-encoded, base64 and hex. The key is
+// never printed; only the files holding it are. Exit 0 clean, 1 found, 3 cannot scan.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { ConfigError, ROOT, loadConfig } from './lib/config.ts';
+
+const HELP = `usage: npm run scan:secrets -- [--key K | --key-file F] [DIR...]
+
+Scans DIRs (default: reports/, test-results/, playwright-report/) for the API key, raw and encoded
+(URL, base64, hex). The key defaults to CONSOLE_API_KEY. Exit 0 clean, 1 key found, 3 cannot scan.`;
+
+/** The forms a key can take in a file. */
+export function keyForms(key: string): string[] {
+  const b64 = Buffer.from(key).toString('base64');
+  return [...new Set([key, encodeURIComponent(key), b64, b64.replace(/=+$/, ''), Buffer.from(key).toString('base64url'), Buffer.from(key).toString('hex')])];
+}
+
+function* files(dir: string): Generator<string> {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* files(path);
+    else if (entry.isFile()) yield path;
+  }
+}
+
+/** Files under `dirs` that hold any form of `key`. */
+export function scan(dirs: string[], key: string): { scanned: number; found: string[] } {
+  const forms = keyForms(key).map((f) => Buffer.from(f));
+  let scanned = 0;
+  const found: string[] = [];
+  for (const dir of dirs) {
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) continue;
+    for (const file of files(dir)) {
+      scanned++;
+      const bytes = readFileSync(file);
+      if (forms.some((f) => bytes.includes(f))) found.push(file);
+    }
+  }
+  return { scanned, found };
+}
+
+function main(argv: string[]): number {
+  if (argv.includes('--help')) {
+    console.log(HELP);
+    return 0;
+  }
+  let key: string | undefined;
+  const dirs: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--key') key = argv[++i];
+    else if (argv[i] === '--key-file') key = readFileSync(argv[++i], 'utf8').trim();
+    else if (argv[i].startsWith('--')) return fail(`unknown option ${argv[i]} (see --help)`);
+    else dirs.push(argv[i]);
+  }
+  try {
+    key ??= loadConfig().apiKey;
+  } catch (err) {
+    if (err instanceof ConfigError) return fail(err.message);
+    throw err;
+  }
+  if (!key) return fail('no key to look for: set CONSOLE_API_KEY or pass --key');
+  if (key.length < 8) return fail('the key is shorter than 8 characters: too short to scan for without false alarms');
+  const targets = dirs.length > 0 ? dirs : ['reports', 'test-results', 'playwright-report'].map((d) => join(ROOT, d));
+  if (!targets.some((d) => existsSync(d))) return fail(`nothing to scan: none of ${targets.map((d) => relative(ROOT, d) || d).join(', ')} exists`);
+  const { scanned, found } = scan(targets, key);
+  if (found.length > 0) {
+    console.error(`scan:secrets: the API key appears in ${found.length} of ${scanned} files:\n  ${found.map((f) => relative(ROOT, f)).join('\n  ')}`);
+    return 1;
+  }
+  console.log(`scan:secrets: ${scanned} files scanned, no trace of the API key (raw, URL, base64, hex)`);
+  return 0;
+}
+
+function fail(reason: string): number {
+  console.error(`scan:secrets: ${reason}`);
+  return 3;
+}
+
+if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()!)) process.exit(main(process.argv.slice(2)));
