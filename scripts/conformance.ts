@@ -14,6 +14,8 @@ Runs the conformance suite. Target: CONSOLE_BASE_URL and CONSOLE_API_KEY, else a
 started on a free loopback port. Manifest: CONSOLE_FIXTURES (default fixtures/targets/reference.json).
 
   --strict      inferred clauses fail instead of warn (also CONSOLE_STRICT=1)
+  --observations-baseline FILE
+                a previous run's reports/observations.json: every difference is reported as drift
   --help        this text
   anything else is passed to \`playwright test\` (e.g. --grep metrics, --repeat-each 3, --shard 1/2)
 
@@ -42,8 +44,12 @@ async function main(): Promise<number> {
     return 0;
   }
   const strict = args.includes('--strict');
-  const passThrough = args.filter((a) => a !== '--strict');
+  const at = args.indexOf('--observations-baseline');
+  const baseline = at >= 0 ? args[at + 1] : undefined;
+  if (at >= 0 && (!baseline || !existsSync(baseline))) fail3(`--observations-baseline: no file ${JSON.stringify(baseline ?? '')}`);
+  const passThrough = args.filter((a, i) => a !== '--strict' && i !== at && i !== at + 1);
   const env = { ...process.env };
+  if (baseline) env.CONSOLE_OBSERVATIONS_BASELINE = baseline;
   if (strict) env.CONSOLE_STRICT = '1';
   let config;
   try {

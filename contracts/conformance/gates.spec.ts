@@ -72,7 +72,7 @@ test.describe('gates', () => {
       await t.call('POST', `/console/v1/gates/${missing}/rules`, { data: { rules: [] } }),
     ];
     for (const r of replies) expectClientError(r, 'unknown gate');
-    observe(info, 'errors.shape', { unknownId: replies[0].status, body: replies[0].body });
+    observe(info, 'errors.shape', { unknownId: replies[0].status, bodyKeys: Object.keys(replies[0].body ?? {}).sort() });
   });
 
   test('gates: add rules rejects rules of the wrong type [inferred]', checks('inferred', 'errors.badInput.4xx', 'writes.rejectedPersistNothing'), async ({ t }) => {

@@ -28,7 +28,9 @@ test.describe.serial('triggers', () => {
     expect(body.data.id).toBe(done!.trigger.id);
     expect(body.data.releasePipelineID).toBe(done!.trigger.releasePipelineID);
     expect(Array.isArray(body.data.actions) && body.data.actions.length > 0, 'the trigger carries its actions').toBe(true);
-    observe(info, 'triggers.status', { afterSkip: body.data.status, message: body.message });
+    observe(info, 'triggers.skip.message', body.message);
+    // The status after a skip depends on the phase reached: recorded as evidence, not compared for drift.
+    test.info().annotations.push({ type: 'note', description: `status after skip: ${body.data.status}` });
   });
 
   test('triggers: unpause of a paused trigger answers 200 with the trigger [spec 4.10]', checks('stated', 'triggers.unpause.status200', 'triggers.unpause.response'), async ({ t }, info) => {

@@ -76,11 +76,28 @@ export default class ConformanceReporter implements Reporter {
       byLevel: Object.fromEntries((['stated', 'inferred', 'open'] as Level[]).map((l) => [l, clauses.filter((c) => c.level === l).length])),
       playwrightStatus: result.status,
     };
-    const observations = Object.fromEntries(clauses.filter((c) => c.observations.length > 0).map((c) => [c.id, c.observations]));
+    // What each open clause looked like this run (distinct values), and drift against a previous run.
+    const observations: Record<string, unknown[]> = {};
+    for (const c of clauses) {
+      const values = [...new Set(c.observations.map((o: { value: unknown }) => JSON.stringify(o.value)))].sort();
+      if (values.length > 0) observations[c.id] = values.map((v) => JSON.parse(v));
+    }
+    const drift: { clause: string; before: unknown; now: unknown }[] = [];
+    if (config?.observationsBaseline) {
+      let before: Record<string, unknown[]> = {};
+      try {
+        before = JSON.parse(readFileSync(config.observationsBaseline, 'utf8'));
+      } catch (err) {
+        console.error(`conformance: cannot read the previous observations ${config.observationsBaseline}: ${(err as Error).message}`);
+      }
+      for (const id of new Set([...Object.keys(before), ...Object.keys(observations)])) {
+        if (JSON.stringify(before[id] ?? null) !== JSON.stringify(observations[id] ?? null)) drift.push({ clause: id, before: before[id] ?? null, now: observations[id] ?? null });
+      }
+    }
     const dir = config?.reportsDir ?? join(ROOT, 'reports');
     mkdirSync(dir, { recursive: true });
     const write = (name: string, value: unknown) => writeFileSync(join(dir, name), redactText(JSON.stringify(value, null, 2), key) + '\n');
-    write('conformance.json', { summary, clauses, failures });
+    write('conformance.json', { summary: { ...summary, drift: drift.length }, clauses, failures, drift });
     write('observations.json', observations);
 
     const line = (l: Level) => {
@@ -94,6 +111,7 @@ export default class ConformanceReporter implements Reporter {
       console.log(`\n${f.counts ? 'FAIL' : 'WARN'} [${f.level}] ${f.clauses.join(', ')} :: ${f.test}\n  ${(f.error ?? '').split('\n')[0]}`);
       if (last) console.log(`  ${last.method} ${last.path} -> ${last.status}\n  ${last.curl}`);
     }
+    for (const d of drift) console.log(`DRIFT ${d.clause}: was ${JSON.stringify(d.before)}, now ${JSON.stringify(d.now)}`);
     console.log(`\nconformance: ${summary.verdict.toUpperCase()}: ${summary.tests.passed}/${summary.tests.total} tests passed; reports/conformance.json written`);
   }
 }

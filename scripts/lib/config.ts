@@ -36,6 +36,8 @@ export interface Config {
   allowRemoteLoad: boolean;
   /** Where a run writes its reports: CONSOLE_REPORTS_DIR (used by the self-test), default reports/. */
   reportsDir: string;
+  /** A previous run's observations.json, to report drift against (CONSOLE_OBSERVATIONS_BASELINE). */
+  observationsBaseline: string | undefined;
 }
 
 function flag(value: string | undefined, name: string): boolean {
@@ -95,6 +97,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     strict: flag(env.CONSOLE_STRICT, 'CONSOLE_STRICT'),
     allowRemoteLoad: flag(env.CONSOLE_ALLOW_REMOTE_LOAD, 'CONSOLE_ALLOW_REMOTE_LOAD'),
     reportsDir: resolve(env.CONSOLE_REPORTS_DIR || resolve(ROOT, 'reports')),
+    observationsBaseline: env.CONSOLE_OBSERVATIONS_BASELINE ? resolve(env.CONSOLE_OBSERVATIONS_BASELINE) : undefined,
   };
 }
 
