@@ -44,7 +44,7 @@ export function build(opts: BuildOptions): FastifyInstance {
   const variants = new Set(opts.variants ?? []);
   const db = openDb(opts.db ?? ':memory:');
   seed(db, { seed: opts.seed ?? 1, scale: opts.scale ?? DEFAULT_SCALE });
-  const ctx: Ctx = { db, fault: (n) => faults.has(n), variant: (n) => variants.has(n), now: opts.now ?? Date.now };
+  const ctx: Ctx = { db, fault: (n) => faults.has(n), variant: (n) => variants.has(n), now: opts.now ?? Date.now, pristine: faults.size === 0 && variants.size === 0 };
 
   const app = Fastify({
     bodyLimit: BODY_LIMIT,

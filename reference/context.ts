@@ -6,6 +6,8 @@ export interface Ctx {
   fault(name: string): boolean;
   variant(name: string): boolean;
   now(): number;
+  /** No fault and no variant is on: responses may be assembled from stored JSON without re-encoding. */
+  pristine: boolean;
 }
 
 /** Who the reference server records as the actor of a write: the API key's holder. */
