@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, ROOT, loadConfig } from './lib/config.ts';
-import { startReference, type ReferenceServer } from './lib/reference-process.ts';
+import { referenceUnlessTarget } from './lib/reference-process.ts';
 
 const HELP = `usage: npm run conformance -- [--strict] [playwright test options]
 
@@ -58,17 +58,8 @@ async function main(): Promise<number> {
     if (err instanceof ConfigError) fail3(err.message);
     throw err;
   }
-  let server: ReferenceServer | undefined;
-  if (!config.baseUrl) {
-    try {
-      server = await startReference({ apiKey: config.apiKey, stderr: 'ignore' });
-    } catch (err) {
-      fail3(`cannot start the reference server: ${(err as Error).message}`);
-    }
-    env.CONSOLE_BASE_URL = server.baseUrl;
-    env.CONSOLE_API_KEY = server.apiKey;
-    console.log(`conformance: reference server at ${server.baseUrl}`);
-  }
+  const server = await referenceUnlessTarget(config, env).catch((err: Error) => fail3(err.message));
+  if (server) console.log(`conformance: reference server at ${server.baseUrl}`);
   try {
     await preflight(env.CONSOLE_BASE_URL!, env.CONSOLE_API_KEY!);
     const report = join(config.reportsDir, 'conformance.json');

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { ConfigError, ROOT, loadConfig } from './lib/config.ts';
-import { startReference, type ReferenceServer } from './lib/reference-process.ts';
+import { referenceUnlessTarget } from './lib/reference-process.ts';
 import { writeReport, type Stage } from './report/html.ts';
 
 const HELP = `usage: npm run verify -- [--strict] [--skip-load] [--profile smoke|baseline|stress]
@@ -58,17 +58,8 @@ async function main(): Promise<number> {
   mkdirSync(config.reportsDir, { recursive: true });
   for (const old of ['conformance.json', 'observations.json', 'junit.xml', 'index.html', 'playwright-report', 'test-results']) rmSync(join(config.reportsDir, old), { recursive: true, force: true });
 
-  let server: ReferenceServer | undefined;
-  if (!config.baseUrl) {
-    console.log('verify: [1/3] starting the reference server (no CONSOLE_BASE_URL set)');
-    try {
-      server = await startReference({ apiKey: config.apiKey, stderr: 'ignore' });
-    } catch (err) {
-      fail3(`cannot start the reference server: ${(err as Error).message}`);
-    }
-    env.CONSOLE_BASE_URL = server.baseUrl;
-    env.CONSOLE_API_KEY = server.apiKey;
-  }
+  if (!config.baseUrl) console.log('verify: [1/3] starting the reference server (no CONSOLE_BASE_URL set)');
+  const server = await referenceUnlessTarget(config, env).catch((err: Error) => fail3(err.message));
   const stages: Stage[] = [];
   let code = 0;
   try {

@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { ROOT } from './config.ts';
+import { ConfigError, ROOT, type Config } from './config.ts';
 
 export interface ReferenceServer {
   baseUrl: string;
@@ -76,4 +76,22 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Refer
         setTimeout(() => child.kill('SIGKILL'), 5000).unref();
       }),
   };
+}
+
+/**
+ * The target of a command: with CONSOLE_BASE_URL set, nothing to start; otherwise a reference server,
+ * whose address and key are written into `env` for the child processes (which read them through
+ * the config module). A server that will not start is a ConfigError: the run cannot be carried out.
+ */
+export async function referenceUnlessTarget(config: Config, env: NodeJS.ProcessEnv): Promise<ReferenceServer | undefined> {
+  if (config.baseUrl) return undefined;
+  let server: ReferenceServer;
+  try {
+    server = await startReference({ apiKey: config.apiKey, stderr: 'ignore' });
+  } catch (err) {
+    throw new ConfigError(`cannot start the reference server: ${(err as Error).message}`);
+  }
+  env.CONSOLE_BASE_URL = server.baseUrl;
+  env.CONSOLE_API_KEY = server.apiKey;
+  return server;
 }
