@@ -47,7 +47,7 @@ async function main(): Promise<number> {
   const at = args.indexOf('--observations-baseline');
   const baseline = at >= 0 ? args[at + 1] : undefined;
   if (at >= 0 && (!baseline || !existsSync(baseline))) fail3(`--observations-baseline: no file ${JSON.stringify(baseline ?? '')}`);
-  const passThrough = args.filter((a, i) => a !== '--strict' && i !== at && i !== at + 1);
+  const passThrough = args.filter((a, i) => a !== '--strict' && (at < 0 || (i !== at && i !== at + 1)));
   const env = { ...process.env };
   if (baseline) env.CONSOLE_OBSERVATIONS_BASELINE = baseline;
   if (strict) env.CONSOLE_STRICT = '1';

@@ -38,6 +38,8 @@ export default class ConformanceReporter implements Reporter {
   }
 
   onEnd(result: FullResult): void {
+    // `playwright test --list` (clauses:coverage) runs no test: leave the last run's reports alone.
+    if (this.ran.length === 0) return;
     let config: ReturnType<typeof loadConfig> | undefined;
     try { config = loadConfig(); } catch { /* reported by the wrapper */ }
     const strict = config?.strict ?? false;
@@ -54,14 +56,15 @@ export default class ConformanceReporter implements Reporter {
       const level: Level = entry?.level ?? tests[0]?.level ?? 'stated';
       let status: Status;
       if (tests.length === 0) status = observations.length > 0 ? 'observed' : 'uncovered';
-      else if (tests.some((t) => !t.ok && t.level === 'stated')) status = 'fail';
+      // An open test only records; when it fails, a stated check inside it (status, schema) failed.
+      else if (tests.some((t) => !t.ok && t.level !== 'inferred')) status = 'fail';
       else if (tests.some((t) => !t.ok && t.level === 'inferred')) status = strict ? 'fail' : 'warn';
       else if (level === 'open' || tests.every((t) => t.level === 'open')) status = 'observed';
       else status = 'pass';
       const evidence = tests.filter((t) => !t.ok).map((t) => ({ test: t.title, error: t.error, exchanges: t.exchanges.slice(-3) }));
       return { id, section: entry?.section ?? null, level, status, text: entry?.text ?? null, tests: [...new Set(tests.map((t) => t.title))], evidence, observations };
     });
-    const failures = this.ran.filter((r) => !r.ok).map((r) => ({ test: r.title, level: r.level, clauses: r.clauses, error: r.error, exchanges: r.exchanges.slice(-3), counts: r.level === 'stated' || strict }));
+    const failures = this.ran.filter((r) => !r.ok).map((r) => ({ test: r.title, level: r.level, clauses: r.clauses, error: r.error, exchanges: r.exchanges.slice(-3), counts: r.level !== 'inferred' || strict }));
     const count = (s: Status) => clauses.filter((c) => c.status === s).length;
     const contractFailure = failures.some((f) => f.counts);
     const summary = {
@@ -90,7 +93,8 @@ export default class ConformanceReporter implements Reporter {
       } catch (err) {
         console.error(`conformance: cannot read the previous observations ${config.observationsBaseline}: ${(err as Error).message}`);
       }
-      for (const id of new Set([...Object.keys(before), ...Object.keys(observations)])) {
+      // Only what this run observed: a filtered run (--grep, --shard) says nothing of the rest.
+      for (const id of Object.keys(observations)) {
         if (JSON.stringify(before[id] ?? null) !== JSON.stringify(observations[id] ?? null)) drift.push({ clause: id, before: before[id] ?? null, now: observations[id] ?? null });
       }
     }
