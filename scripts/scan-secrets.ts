@@ -7,13 +7,36 @@ import { ConfigError, ROOT, loadConfig } from './lib/config.ts';
 
 const HELP = `usage: npm run scan:secrets -- [--key K | --key-file F] [DIR...]
 
-Scans DIRs (default: reports/, test-results/, playwright-report/) for the API key, raw and encoded
-(URL, base64, hex). The key defaults to CONSOLE_API_KEY. Exit 0 clean, 1 key found, 3 cannot scan.`;
+Scans DIRs for the API key, raw and encoded (URL, base64 at any alignment, hex), and prints the
+files that hold it, never the key. Default DIRs: reports/ (with the k6 outputs in reports/load/ and
+server logs), test-results/, playwright-report/, blob-report/ (those that exist).
 
-/** The forms a key can take in a file. */
+  --key K        the key to look for (default: $CONSOLE_API_KEY)
+  --key-file F   read the key from file F
+  --help         this text
+
+Exit 0 clean, 1 the key was found, 3 cannot scan (no key, no folder to scan).`;
+
+/**
+ * Base64 text of the key wherever it sits in a larger encoded blob (a header line, a HAR entry, a
+ * trace): the key starts at byte offset 0, 1 or 2 of a 3-byte group, and only the characters made
+ * from the key's bits alone are fixed, so each alignment gives one fragment to look for.
+ */
+function base64Fragments(key: string): string[] {
+  const bytes = Buffer.from(key);
+  const out: string[] = [];
+  for (const shift of [0, 1, 2]) {
+    const text = Buffer.concat([Buffer.alloc(shift), bytes]).toString('base64');
+    const fragment = text.slice(Math.ceil((shift * 8) / 6), Math.floor(((shift + bytes.length) * 8) / 6));
+    out.push(fragment, fragment.replace(/\+/g, '-').replace(/\//g, '_'));
+  }
+  return out;
+}
+
+/** The forms a key can take in a file: raw, URL-encoded, base64 (any alignment, standard and URL alphabet), hex. */
 export function keyForms(key: string): string[] {
-  const b64 = Buffer.from(key).toString('base64');
-  return [...new Set([key, encodeURIComponent(key), b64, b64.replace(/=+$/, ''), Buffer.from(key).toString('base64url'), Buffer.from(key).toString('hex')])];
+  const hex = Buffer.from(key).toString('hex');
+  return [...new Set([key, encodeURIComponent(key), ...base64Fragments(key), hex, hex.toUpperCase()])];
 }
 
 function* files(dir: string): Generator<string> {
@@ -48,8 +71,19 @@ function main(argv: string[]): number {
   let key: string | undefined;
   const dirs: string[] = [];
   for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--key') key = argv[++i];
-    else if (argv[i] === '--key-file') key = readFileSync(argv[++i], 'utf8').trim();
+    if (argv[i] === '--key') {
+      key = argv[++i];
+      if (!key) return fail('--key needs a value');
+    }
+    else if (argv[i] === '--key-file') {
+      const file = argv[++i];
+      if (!file) return fail('--key-file needs a file name');
+      try {
+        key = readFileSync(file, 'utf8').trim();
+      } catch (err) {
+        return fail(`cannot read --key-file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      }
+    }
     else if (argv[i].startsWith('--')) return fail(`unknown option ${argv[i]} (see --help)`);
     else dirs.push(argv[i]);
   }
@@ -61,7 +95,7 @@ function main(argv: string[]): number {
   }
   if (!key) return fail('no key to look for: set CONSOLE_API_KEY or pass --key');
   if (key.length < 8) return fail('the key is shorter than 8 characters: too short to scan for without false alarms');
-  const targets = dirs.length > 0 ? dirs : ['reports', 'test-results', 'playwright-report'].map((d) => join(ROOT, d));
+  const targets = dirs.length > 0 ? dirs : ['reports', 'test-results', 'playwright-report', 'blob-report'].map((d) => join(ROOT, d));
   if (!targets.some((d) => existsSync(d))) return fail(`nothing to scan: none of ${targets.map((d) => relative(ROOT, d) || d).join(', ')} exists`);
   const { scanned, found } = scan(targets, key);
   if (found.length > 0) {
