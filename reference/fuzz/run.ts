@@ -1,0 +1,181 @@
+// npm run fuzz -- [--runs N] [--seed S]     (npm run fuzz:smoke: 1,500 seeded requests, part of npm test)
+// Sends malformed requests to every operation of the reference server (build() + inject(), no port)
+// and checks after each one: no 5xx, no crash, errors in the one error shape, a request the contract
+// rejects is rejected, and nothing persisted by a rejected write (a digest of the database file,
+// read through a separate read-only connection, unchanged). Prints counts by status and category.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import fc from 'fast-check';
+import type Database from 'better-sqlite3';
+import { build } from '../app.ts';
+import { randomApiKey } from '../../scripts/lib/reference-process.ts';
+import { caseArbitrary, type FuzzCase } from './cases.ts';
+import { FUZZ_METRIC, loadOperations } from './contract.ts';
+import { dbDigest, openReadOnly } from './digest.ts';
+import { judge, type ViolationKind } from './oracle.ts';
+
+const HELP = `usage: npm run fuzz -- [--runs N] [--seed S] [--examples N]
+
+Property-based fuzz (fast-check) of every operation of the reference server, in process (no port).
+Categories: wrong types, missing and extra fields, oversize strings and arrays, deep nesting, numbers
+out of range, invalid JSON, invalid UTF-8, huge bodies, odd ids, bad query values, content types,
+duplicate headers, wrong methods, bad keys.
+
+  --runs N       requests to send (default 10000; npm run fuzz:smoke sends 1500)
+  --seed S       fast-check seed (default: random, printed, so a run can be repeated)
+  --examples N   repro examples printed per kind of violation (default 2)
+  --help         this text
+
+Exit 0 when every property holds, 1 when one does not (each kind printed with a repro, key
+redacted), 3 when the options are wrong.`;
+
+function fail(reason: string): never {
+  console.error(`fuzz: ${reason}`);
+  process.exit(3);
+}
+
+function int(value: string | undefined, name: string, fallback: number, min: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < min) fail(`${name} must be an integer of at least ${min}, got ${JSON.stringify(value)}`);
+  return n;
+}
+
+let values;
+try {
+  values = parseArgs({ options: { runs: { type: 'string' }, seed: { type: 'string' }, examples: { type: 'string' }, help: { type: 'boolean' } }, strict: true, allowPositionals: false }).values;
+} catch (err) {
+  fail(`${(err as Error).message} (see --help)`);
+}
+if (values.help) {
+  console.log(HELP);
+  process.exit(0);
+}
+const runs = int(values.runs, '--runs', 10_000, 1);
+const seed = int(values.seed, '--seed', Math.floor(Math.random() * 2 ** 31), -(2 ** 31));
+const examples = int(values.examples, '--examples', 2, 0);
+
+interface Violation { kind: ViolationKind; reason: string; c: FuzzCase }
+
+const apiKey = randomApiKey();
+const dir = mkdtempSync(join(tmpdir(), 'cc-fuzz-'));
+const file = join(dir, 'fuzz.db');
+const app = build({ apiKey, db: file, seed: 1 });
+await app.ready();
+const serverDb = (app as unknown as { db: Database.Database }).db;
+const totalChanges = serverDb.prepare('SELECT total_changes()').pluck();
+
+const created = await app.inject({ method: 'POST', url: '/console/v1/metrics', headers: { 'service-api-key': apiKey, 'content-type': 'application/json' }, payload: JSON.stringify(FUZZ_METRIC) });
+if (created.statusCode >= 300) fail(`cannot create the metric update-metric is fuzzed on: ${created.statusCode} ${created.body.slice(0, 200)}`);
+
+const ro = openReadOnly(file);
+let baseline = dbDigest(ro);
+const violations: Violation[] = [];
+let crashed: unknown;
+// An exception escaping the server is recorded against the request that caused it, not lost; the
+// exit code is 1 even if the run itself cannot finish after it.
+process.on('uncaughtException', (err) => { crashed = err; process.exitCode = 1; });
+process.on('unhandledRejection', (err) => { crashed = err; process.exitCode = 1; });
+
+/** A request the server never answers is a failure too (and would otherwise let the event loop drain). */
+const ANSWER_MS = 30_000;
+function answerWithin<T>(p: Promise<T>, c: FuzzCase): Promise<T> {
+  let timer: NodeJS.Timeout;
+  return Promise.race([p, new Promise<T>((_, reject) => { timer = setTimeout(() => reject(new Error(`no answer within ${ANSWER_MS} ms to ${c.method} ${c.url.slice(0, 80)}`)), ANSWER_MS); })]).finally(() => clearTimeout(timer));
+}
+
+const byStatus = new Map<number, number>();
+const byCategory = new Map<string, { n: number; rejected: number; accepted: number; violations: number }>();
+const arb = caseArbitrary({ apiKey, operations: loadOperations() });
+const started = Date.now();
+let sent = 0;
+let digests = 0;
+
+for (let chunk = 0; sent < runs; chunk++) {
+  // Chunks keep memory flat (huge bodies are generated 100 at a time) and stay reproducible from the seed.
+  let cases: FuzzCase[];
+  try {
+    cases = fc.sample(arb, { seed: seed + chunk, numRuns: Math.min(100, runs - sent) });
+  } catch (err) {
+    // A broken generator is the fuzz's own bug: say so loudly, never end as if all were well.
+    console.error(`fuzz: internal error generating cases (seed ${seed + chunk}): ${(err as Error).stack}`);
+    process.exit(1);
+  }
+  for (const c of cases) {
+    sent++;
+    const before = totalChanges.get() as number;
+    const cat = byCategory.get(c.category) ?? { n: 0, rejected: 0, accepted: 0, violations: 0 };
+    byCategory.set(c.category, cat);
+    cat.n++;
+    let found: { kind: ViolationKind; reason: string }[];
+    let status = 0;
+    try {
+      const res = await answerWithin(app.inject({ method: c.method as any, url: c.url, headers: c.headers, payload: c.payload }), c);
+      status = res.statusCode;
+      found = judge(c, { status, headers: res.headers, body: res.body }, apiKey);
+    } catch (err) {
+      found = [{ kind: 'crash', reason: `inject threw: ${(err as Error).message}` }];
+    }
+    if (crashed) {
+      found.push({ kind: 'crash', reason: `uncaught: ${(crashed as Error)?.message ?? crashed}` });
+      crashed = undefined;
+    }
+    byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
+    if (status >= 200 && status < 300) cat.accepted++;
+    else cat.rejected++;
+    // total_changes() moves on any row written by the server's connection; only then is the (slower)
+    // digest worth computing. An accepted write moves the baseline; a rejected one must not change it.
+    if ((totalChanges.get() as number) !== before) {
+      const now = dbDigest(ro);
+      digests++;
+      if (!(status >= 200 && status < 300) && now !== baseline) found.push({ kind: 'persisted-by-rejected-write', reason: `status ${status}, and the database changed` });
+      baseline = now;
+    }
+    for (const v of found) violations.push({ ...v, c });
+    if (found.length > 0) cat.violations++;
+  }
+}
+
+// The server is still alive and answering after everything it was sent.
+const health = await app.inject({ method: 'GET', url: '/console/v1/release_pipelines?limit=1', headers: { 'service-api-key': apiKey } }).catch((err: Error) => ({ statusCode: 0, body: err.message }));
+if (health.statusCode !== 200) violations.push({ kind: 'crash', reason: `the server no longer answers a valid request: ${health.statusCode}`, c: { category: 'health', op: 'listReleasePipelines', method: 'GET', url: '/console/v1/release_pipelines?limit=1', headers: {}, expect: 'either' } });
+const seconds = (Date.now() - started) / 1000;
+await app.close();
+ro.close();
+rmSync(dir, { recursive: true, force: true });
+
+const redactHeaders = (h: FuzzCase['headers']) => JSON.stringify(h).split(apiKey).join('<redacted>');
+const show = (p: FuzzCase['payload']) => {
+  if (p === undefined) return '(none)';
+  const text = Buffer.isBuffer(p) ? p.toString('latin1') : p;
+  return `${JSON.stringify(text.slice(0, 200))}${text.length > 200 ? ` ... (${text.length} chars)` : ''}`;
+};
+
+console.log(`fuzz: ${sent} requests in ${seconds.toFixed(1)} s (${Math.round(sent / seconds)}/s), seed ${seed}, ${digests} database digests`);
+console.log(`by status: ${[...byStatus.entries()].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s || 'none'}=${n}`).join(' ')}`);
+console.log('by category:                 sent   4xx/other  2xx  violating');
+for (const [name, c] of [...byCategory.entries()].sort()) console.log(`  ${name.padEnd(24)} ${String(c.n).padStart(7)} ${String(c.rejected).padStart(10)} ${String(c.accepted).padStart(5)} ${String(c.violations).padStart(9)}`);
+
+if (violations.length === 0) {
+  console.log('fuzz: every property held: no 5xx, no crash, errors in the error shape, malformed requests rejected, nothing persisted by a rejected write');
+  process.exit(0);
+}
+const groups = new Map<string, Violation[]>();
+for (const v of violations) {
+  const key = `${v.kind} ${v.c.category} ${v.c.op}`;
+  groups.set(key, [...(groups.get(key) ?? []), v]);
+}
+console.log(`\nfuzz: ${violations.length} violations in ${groups.size} groups (kind, category, operation):`);
+for (const [key, list] of groups) {
+  console.log(`\n  ${key}: ${list.length}`);
+  for (const v of list.slice(0, examples)) {
+    console.log(`    ${v.reason.split(apiKey).join('<redacted>')}`);
+    console.log(`      ${v.c.method} ${v.c.url.length > 200 ? `${v.c.url.slice(0, 200)}... (${v.c.url.length} chars)` : v.c.url}`);
+    console.log(`      headers ${redactHeaders(v.c.headers)}`);
+    console.log(`      body ${show(v.c.payload)}`);
+  }
+}
+console.log(`\nrepeat with: npm run fuzz -- --runs ${runs} --seed ${seed}`);
+process.exit(1);
