@@ -31,10 +31,11 @@ export function experimentRoutes(app: FastifyInstance, ctx: Ctx): void {
   // Totals per filter set: experiments never change through this API, so a count is computed once.
   const totals = new Map<string, number>();
   // Prepared once per distinct SQL text: preparing is a large share of a small query's cost.
+  // pluck(): rows come back as the doc strings themselves, without a row object each.
   const statements = new Map<string, Statement<unknown[]>>();
   const stmt = (sql: string) => {
     let s = statements.get(sql);
-    if (!s) statements.set(sql, (s = ctx.db.prepare(sql)));
+    if (!s) statements.set(sql, (s = ctx.db.prepare(sql).pluck()));
     return s;
   };
 
@@ -66,22 +67,25 @@ export function experimentRoutes(app: FastifyInstance, ctx: Ctx): void {
     const key = JSON.stringify([filter, args]);
     let total = totals.get(key);
     if (total === undefined) {
-      total = (stmt(`SELECT count(*) AS n FROM experiments e ${filter}`).get(...args) as { n: number }).n;
+      total = stmt(`SELECT count(*) FROM experiments e ${filter}`).get(...args) as number;
       totals.set(key, total);
     }
     const order = ctx.variant('order-by-id') ? 'ORDER BY e.id' : 'ORDER BY e.rank';
     // Unfiltered, default order: rank is the position, so a deep page is an index seek.
     const rows = (filter === '' && !ctx.variant('order-by-id')
       ? stmt('SELECT doc FROM experiments e WHERE e.rank >= ? ORDER BY e.rank LIMIT ?').all(p.offset, ctx.fault('limit-ignored') ? p.limit + 5 : p.limit)
-      : stmt(`SELECT doc FROM experiments e ${filter} ${order} LIMIT ? OFFSET ?`).all(...args, ctx.fault('limit-ignored') ? p.limit + 5 : p.limit, p.offset)) as { doc: string }[];
+      : stmt(`SELECT doc FROM experiments e ${filter} ${order} LIMIT ? OFFSET ?`).all(...args, ctx.fault('limit-ignored') ? p.limit + 5 : p.limit, p.offset)) as string[];
     const message = ctx.fault('wrong-message-experiments') ? 'Experiments fetched.' : 'Experiments listed successfully.';
     if (ctx.pristine) {
       // The stored documents are the API's JSON already: splice them in instead of parsing and re-encoding.
       const pg = JSON.stringify(pagination(p, total, ctx));
-      return reply.type('application/json; charset=utf-8').send(`{"message":${JSON.stringify(message)},"data":[${rows.map((r) => r.doc).join(',')}],"pagination":${pg}}`);
+      reply.type('application/json; charset=utf-8').send(`{"message":${JSON.stringify(message)},"data":[${rows.join(',')}],"pagination":${pg}}`);
+      // Not `return reply`: a sync handler's return value is sent again, and Fastify builds an
+      // "already sent" error object (a stack trace) for it on every request.
+      return;
     }
-    const data = rows.map((r) => {
-      const e = JSON.parse(r.doc);
+    const data = rows.map((doc) => {
+      const e = JSON.parse(doc);
       if (ctx.fault('created-time-string')) e.createdTime = String(e.createdTime);
       if (ctx.variant('timestamps-seconds')) for (const k of ['createdTime', 'lastModifiedTime']) e[k] = Math.floor(e[k] / 1000);
       return e;
