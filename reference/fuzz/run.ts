@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import fc from 'fast-check';
 import type Database from 'better-sqlite3';
+import type { FastifyInstance } from 'fastify';
 import { build } from '../app.ts';
 import { randomApiKey } from '../../scripts/lib/reference-process.ts';
 import { caseArbitrary, type FuzzCase } from './cases.ts';
@@ -61,17 +62,28 @@ interface Violation { kind: ViolationKind; reason: string; c: FuzzCase }
 
 const apiKey = randomApiKey();
 const dir = mkdtempSync(join(tmpdir(), 'cc-fuzz-'));
-const file = join(dir, 'fuzz.db');
-const app = build({ apiKey, db: file, seed: 1 });
-await app.ready();
-const serverDb = (app as unknown as { db: Database.Database }).db;
-const totalChanges = serverDb.prepare('SELECT total_changes()').pluck();
+/** Requests per server: a fresh seed every so often keeps triggers skippable and accepted oversize
+ * writes (rules are appended, never removed) from making every later request slower. */
+const EPOCH = 1000;
 
-const created = await app.inject({ method: 'POST', url: '/console/v1/metrics', headers: { 'service-api-key': apiKey, 'content-type': 'application/json' }, payload: JSON.stringify(FUZZ_METRIC) });
-if (created.statusCode >= 300) fail(`cannot create the metric update-metric is fuzzed on: ${created.statusCode} ${created.body.slice(0, 200)}`);
+interface Epoch { app: FastifyInstance; ro: Database.Database; totalChanges: () => number; baseline: string }
 
-const ro = openReadOnly(file);
-let baseline = dbDigest(ro);
+async function newEpoch(n: number): Promise<Epoch> {
+  const file = join(dir, `fuzz-${n}.db`);
+  const app = build({ apiKey, db: file, seed: 1 });
+  await app.ready();
+  const changes = (app as unknown as { db: Database.Database }).db.prepare('SELECT total_changes()').pluck();
+  const created = await app.inject({ method: 'POST', url: '/console/v1/metrics', headers: { 'service-api-key': apiKey, 'content-type': 'application/json' }, payload: JSON.stringify(FUZZ_METRIC) });
+  if (created.statusCode >= 300) fail(`cannot create the metric update-metric is fuzzed on: ${created.statusCode} ${created.body.slice(0, 200)}`);
+  const ro = openReadOnly(file);
+  return { app, ro, totalChanges: () => changes.get() as number, baseline: dbDigest(ro) };
+}
+
+async function endEpoch(e: Epoch): Promise<void> {
+  await e.app.close();
+  e.ro.close();
+}
+
 const violations: Violation[] = [];
 let crashed: unknown;
 // An exception escaping the server is recorded against the request that caused it, not lost; the
@@ -93,7 +105,13 @@ const started = Date.now();
 let sent = 0;
 let digests = 0;
 
+let epoch = await newEpoch(0);
 for (let chunk = 0; sent < runs; chunk++) {
+  if (sent > 0 && sent % EPOCH === 0) {
+    await endEpoch(epoch);
+    epoch = await newEpoch(sent / EPOCH);
+    console.log(`fuzz: ${sent} requests sent, ${violations.length} violations so far (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  }
   // Chunks keep memory flat (huge bodies are generated 100 at a time) and stay reproducible from the seed.
   let cases: FuzzCase[];
   try {
@@ -105,14 +123,14 @@ for (let chunk = 0; sent < runs; chunk++) {
   }
   for (const c of cases) {
     sent++;
-    const before = totalChanges.get() as number;
+    const before = epoch.totalChanges();
     const cat = byCategory.get(c.category) ?? { n: 0, rejected: 0, accepted: 0, violations: 0 };
     byCategory.set(c.category, cat);
     cat.n++;
     let found: { kind: ViolationKind; reason: string }[];
     let status = 0;
     try {
-      const res = await answerWithin(app.inject({ method: c.method as any, url: c.url, headers: c.headers, payload: c.payload }), c);
+      const res = await answerWithin(epoch.app.inject({ method: c.method as any, url: c.url, headers: c.headers, payload: c.payload }), c);
       status = res.statusCode;
       found = judge(c, { status, headers: res.headers, body: res.body }, apiKey);
     } catch (err) {
@@ -127,11 +145,11 @@ for (let chunk = 0; sent < runs; chunk++) {
     else cat.rejected++;
     // total_changes() moves on any row written by the server's connection; only then is the (slower)
     // digest worth computing. An accepted write moves the baseline; a rejected one must not change it.
-    if ((totalChanges.get() as number) !== before) {
-      const now = dbDigest(ro);
+    if (epoch.totalChanges() !== before) {
+      const now = dbDigest(epoch.ro);
       digests++;
-      if (!(status >= 200 && status < 300) && now !== baseline) found.push({ kind: 'persisted-by-rejected-write', reason: `status ${status}, and the database changed` });
-      baseline = now;
+      if (!(status >= 200 && status < 300) && now !== epoch.baseline) found.push({ kind: 'persisted-by-rejected-write', reason: `status ${status}, and the database changed` });
+      epoch.baseline = now;
     }
     for (const v of found) violations.push({ ...v, c });
     if (found.length > 0) cat.violations++;
@@ -139,11 +157,10 @@ for (let chunk = 0; sent < runs; chunk++) {
 }
 
 // The server is still alive and answering after everything it was sent.
-const health = await app.inject({ method: 'GET', url: '/console/v1/release_pipelines?limit=1', headers: { 'service-api-key': apiKey } }).catch((err: Error) => ({ statusCode: 0, body: err.message }));
+const health = await epoch.app.inject({ method: 'GET', url: '/console/v1/release_pipelines?limit=1', headers: { 'service-api-key': apiKey } }).catch((err: Error) => ({ statusCode: 0, body: err.message }));
 if (health.statusCode !== 200) violations.push({ kind: 'crash', reason: `the server no longer answers a valid request: ${health.statusCode}`, c: { category: 'health', op: 'listReleasePipelines', method: 'GET', url: '/console/v1/release_pipelines?limit=1', headers: {}, expect: 'either' } });
 const seconds = (Date.now() - started) / 1000;
-await app.close();
-ro.close();
+await endEpoch(epoch);
 rmSync(dir, { recursive: true, force: true });
 
 const redactHeaders = (h: FuzzCase['headers']) => JSON.stringify(h).split(apiKey).join('<redacted>');
