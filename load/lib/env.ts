@@ -1,0 +1,13 @@
+// What a k6 script knows about its run, from __ENV only (k6 cannot import scripts/lib/config.ts; the
+// names are those of the architecture guide, section 4). scripts/load.ts sets every one of them.
+export const BASE_URL: string = (__ENV.CONSOLE_BASE_URL || 'http://127.0.0.1:8080').replace(/\/+$/, '');
+// The key is read here and only put into request headers; it is never logged or returned from setup().
+export const API_KEY: string = __ENV.CONSOLE_API_KEY || '';
+export const PROFILE: string = __ENV.LOAD_PROFILE || 'smoke';
+export const REPORT_DIR: string = __ENV.LOAD_REPORT_DIR || 'reports/load';
+export const DATA_DIR: string = __ENV.LOAD_DATA_DIR || './data';
+export const KEY_HEADER = 'SERVICE-API-KEY';
+export const REDACTED = '<redacted>';
+
+export const PROFILES = ['smoke', 'baseline', 'stress'];
+if (PROFILES.indexOf(PROFILE) < 0) throw new Error(`LOAD_PROFILE must be one of ${PROFILES.join(', ')}, got ${PROFILE}`);

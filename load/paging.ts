@@ -1,0 +1,202 @@
+// k6 paging profile (issue 5): walks experiments (each limit, each filter) and release pipelines page
+// by page, like a dashboard (page 1, a filter, sometimes page 2) and an export job (every page) would,
+// plus a deep page. Run it with `npm run load:paging -- --profile smoke|baseline|stress`.
+import exec from 'k6/execution';
+import { Counter } from 'k6/metrics';
+import { checkSuccess, checkThat } from './lib/checks.ts';
+import { DATA_DIR } from './lib/env.ts';
+import { calibrate, call, query } from './lib/http.ts';
+import { arrival, pick, profileSeconds } from './lib/profiles.ts';
+import { makeHandleSummary } from './lib/summary.ts';
+import { checkTarget } from './lib/target.ts';
+import { endpointThresholds, TREND_STATS } from './lib/thresholds.ts';
+
+// Written by fixtures/generate.ts; open() runs in the init context only.
+const DATA = JSON.parse(open(`${DATA_DIR}/paging.json`)) as { limits: number[]; exportLimit: number; seed: number };
+
+const pagesWalked = new Counter('paging_pages_walked');
+
+const SECONDS = profileSeconds(4, 60, 120);
+const EXPORT_PAGES = pick(5, 40, 60);
+
+export const options = {
+  scenarios: {
+    dashboard: arrival('dashboard', pick(10, 20, 20), SECONDS, pick(4, 10, 60)),
+    deep: arrival('deepPage', pick(5, 10, 10), SECONDS, pick(3, 6, 40)),
+    export: { executor: 'per-vu-iterations', exec: 'exportWalk', vus: 1, iterations: pick(1, 3, 4), maxDuration: `${SECONDS + 5}s` },
+    // Constant in every profile: the ruler the baseline compare divides by (docs/load.md).
+    calibration: { executor: 'constant-arrival-rate', exec: 'calibration', rate: 5, timeUnit: '1s', duration: `${SECONDS}s`, preAllocatedVUs: 1, maxVUs: 4 },
+  },
+  thresholds: {
+    http_req_failed: ['rate<0.01'],
+    checks: [pick('rate==1', 'rate>0.999', 'rate>0.99')],
+    ...endpointThresholds({
+      'listExperiments.page1': { p95: pick(500, 300, 1500), p99: pick(1000, 600, 3000) },
+      'listExperiments.filter': { p95: pick(500, 300, 1500), p99: pick(1000, 600, 3000) },
+      'listExperiments.deep': { p95: pick(500, 300, 1500), p99: pick(1000, 600, 3000) },
+      'listExperiments.walk': { p95: pick(800, 500, 2000), p99: pick(1500, 1000, 4000) },
+      listReleasePipelines: { p95: pick(500, 300, 1500), p99: pick(1000, 600, 3000) },
+      calibration: { p95: pick(300, 100, 1000), p99: pick(600, 200, 2000) },
+    }, pick(0, 0.001, 0.01)),
+  },
+  summaryTrendStats: TREND_STATS,
+  // The summary must not wait on slow stragglers forever: every profile stops by itself.
+  setupTimeout: '30s',
+  teardownTimeout: '10s',
+};
+
+interface Filter { name: string; params: Record<string, string>; matches: (e: any) => boolean }
+interface Setup { filters: { name: string; params: Record<string, string> }[]; deepPage: number; deepLimit: number }
+
+const DAY = 86_400_000;
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/**
+ * Filter values are learned from the target's own first page, so the profile needs no knowledge of
+ * the data. teamID is left out: experiments do not return their team (spec 2.5), so no value is known.
+ */
+function learnFilters(items: any[]): Setup['filters'] {
+  const first = <T>(f: (e: any) => T | null | undefined): T | undefined => {
+    for (const e of items) {
+      const v = f(e);
+      if (v !== null && v !== undefined && v !== '') return v;
+    }
+    return undefined;
+  };
+  const out: Setup['filters'] = [];
+  const add = (name: string, value: string | undefined, extra: Record<string, string> = {}) => {
+    if (value !== undefined) out.push({ name, params: { [name]: value, ...extra } });
+  };
+  add('status', first((e) => e.status));
+  add('idType', first((e) => e.idType));
+  add('layerID', first((e) => e.layerID));
+  add('targetAppID', first((e) => (Array.isArray(e.targetApps) && typeof e.targetApps[0] === 'string' ? e.targetApps[0] : undefined)));
+  add('creatorID', first((e) => e.creatorID));
+  add('creatorName', first((e) => e.creatorName));
+  add('tags', first((e) => (Array.isArray(e.tags) ? e.tags[0] : undefined)));
+  // Timestamps' unit is not shown (spec 2.2); a value above 1e12 is taken as milliseconds, else seconds.
+  const created = first((e) => e.createdTime);
+  if (typeof created === 'number') {
+    const ms = created > 1e12 ? created : created * 1000;
+    add('createdStartDate', isoDay(ms - 7 * DAY), { createdEndDate: isoDay(ms) });
+  }
+  return out;
+}
+
+function matcher(f: { name: string; params: Record<string, string> }): (e: any) => boolean {
+  const v = f.params[f.name];
+  switch (f.name) {
+    case 'targetAppID': return (e) => Array.isArray(e.targetApps) && e.targetApps.indexOf(v) >= 0;
+    case 'tags': return (e) => Array.isArray(e.tags) && e.tags.indexOf(v) >= 0;
+    case 'createdStartDate': {
+      // Whatever the bounds' inclusivity (not shown, 4.4), an item outside the days' span is wrong.
+      const lo = Date.parse(`${f.params.createdStartDate}T00:00:00Z`);
+      const hi = Date.parse(`${f.params.createdEndDate}T00:00:00Z`) + DAY;
+      return (e) => {
+        const ms = e.createdTime > 1e12 ? e.createdTime : e.createdTime * 1000;
+        return ms >= lo && ms < hi;
+      };
+    }
+    default: return (e) => e[f.name] === v;
+  }
+}
+
+function listExperiments(endpoint: string, params: Record<string, string | number | undefined>): any[] | undefined {
+  const res = call('GET', `/console/v1/experiments${query(params)}`, { endpoint });
+  const body = checkSuccess('listExperiments', endpoint, res);
+  if (!body) return undefined;
+  const limit = Number(params.limit ?? 20); // the reference's default (docs/development.md); a smaller page is fine
+  checkThat(endpoint, 'page holds at most limit items', body.data.length <= limit);
+  return body.data;
+}
+
+export function setup(): Setup {
+  checkTarget();
+  const res = call('GET', `/console/v1/experiments${query({ limit: 100 })}`, { endpoint: 'setup' });
+  const body = checkSuccess('listExperiments', 'setup', res);
+  if (!body || body.data.length === 0) exec.test.abort('the target lists no experiments: the paging profile needs some');
+  const deepLimit = 20;
+  // totalItems is the reference's pagination field (a "not shown" item, spec 2.1); without it the last
+  // page is found by doubling then bisecting, which needs no pagination fields at all.
+  let last: number;
+  const total = body.pagination?.totalItems;
+  if (typeof total === 'number') {
+    last = Math.max(1, Math.ceil(total / deepLimit));
+  } else {
+    const nonEmpty = (p: number) => (checkSuccess('listExperiments', 'setup', call('GET', `/console/v1/experiments${query({ limit: deepLimit, page: p })}`, { endpoint: 'setup' }))?.data.length ?? 0) > 0;
+    let hi = 2;
+    while (nonEmpty(hi) && hi < 1 << 20) hi *= 2;
+    let lo = hi / 2;
+    while (hi - lo > 1) {
+      const mid = Math.floor((lo + hi) / 2);
+      if (nonEmpty(mid)) lo = mid; else hi = mid;
+    }
+    last = lo;
+  }
+  // "Deep" is 90% of the way down: far from the first pages, still a full page.
+  return { filters: learnFilters(body.data), deepPage: Math.max(1, Math.floor(last * 0.9)), deepLimit };
+}
+
+/** A dashboard view: page 1 unfiltered, or one filter at one limit, sometimes its page 2; now and then the pipelines. */
+export function dashboard(s: Setup): void {
+  const i = exec.scenario.iterationInTest;
+  const slot = i % (s.filters.length + 1);
+  if (slot === 0) {
+    listExperiments('listExperiments.page1', {});
+  } else {
+    const f = s.filters[slot - 1];
+    const limit = DATA.limits[Math.floor(i / (s.filters.length + 1)) % DATA.limits.length];
+    const match = matcher(f);
+    const page1 = listExperiments('listExperiments.filter', { ...f.params, limit });
+    if (page1) checkThat('listExperiments.filter', `every item matches filter ${f.name}`, page1.every(match));
+    if (page1 && page1.length === limit && i % 3 === 0) {
+      const page2 = listExperiments('listExperiments.filter', { ...f.params, limit, page: 2 });
+      if (page2) {
+        checkThat('listExperiments.filter', `every item matches filter ${f.name}`, page2.every(match));
+        const seen: Record<string, true> = {};
+        for (const e of page1) seen[e.id] = true;
+        checkThat('listExperiments.filter', 'page 2 shares no item with page 1', page2.every((e: any) => !seen[e.id]));
+      }
+    }
+  }
+  if (i % 5 === 0) {
+    const body = checkSuccess('listReleasePipelines', 'listReleasePipelines', call('GET', `/console/v1/release_pipelines${query({ limit: 10 })}`, { endpoint: 'listReleasePipelines' }));
+    if (body) checkThat('listReleasePipelines', 'page holds at most limit items', body.data.length <= 10);
+  }
+}
+
+export function deepPage(s: Setup): void {
+  const items = listExperiments('listExperiments.deep', { limit: s.deepLimit, page: s.deepPage });
+  if (items) checkThat('listExperiments.deep', 'deep page is a full page', items.length === s.deepLimit);
+}
+
+/** An export job: every page of the pipelines, then experiments page by page up to a bound; no page repeats an item. */
+export function exportWalk(): void {
+  const seen: Record<string, true> = {};
+  let dup = 0;
+  for (let page = 1; page <= 1000; page++) {
+    const body = checkSuccess('listReleasePipelines', 'listReleasePipelines', call('GET', `/console/v1/release_pipelines${query({ limit: DATA.exportLimit, page })}`, { endpoint: 'listReleasePipelines' }));
+    if (!body) break;
+    pagesWalked.add(1);
+    for (const p of body.data) (seen[p.id] ? dup++ : (seen[p.id] = true));
+    if (body.data.length < DATA.exportLimit) break;
+  }
+  checkThat('listReleasePipelines', 'pages share no item', dup === 0);
+  const ids: Record<string, true> = {};
+  dup = 0;
+  for (let page = 1; page <= EXPORT_PAGES; page++) {
+    const items = listExperiments('listExperiments.walk', { limit: DATA.exportLimit, page });
+    if (!items) break;
+    pagesWalked.add(1);
+    for (const e of items) (ids[e.id] ? dup++ : (ids[e.id] = true));
+    if (items.length < DATA.exportLimit) break;
+  }
+  checkThat('listExperiments.walk', 'pages share no item', dup === 0);
+}
+
+export function calibration(): void {
+  const res = calibrate();
+  checkThat('calibration', 'a request without the key is answered 401 (spec 5)', res.status === 401);
+}
+
+export const handleSummary = makeHandleSummary('paging');

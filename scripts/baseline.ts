@@ -1,0 +1,263 @@
+// npm run baseline:update | baseline:compare -- [options]
+// Baselines of the k6 load profiles: `update` copies the last run's figures into
+// load/baselines/<script>.json; `compare` sets a run (or the merged runs of several machines) against
+// them, per endpoint, normalised by the calibration request timed in the same run (docs/load.md),
+// writes reports/load/compare.json and exits 2 on a regression.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { ConfigError, ROOT } from './lib/config.ts';
+
+export interface Figures { p50: number; p95: number; p99: number; count: number; rps: number; errorRate: number; avg?: number; max?: number }
+/** What compare needs of a run: load/lib/summary.ts writes it as summary.json; a baseline keeps the same fields. */
+export interface RunSummary { format: string; script: string; profile: string; durationMs: number; endpoints: Record<string, Figures>; runners?: number; [k: string]: unknown }
+
+export interface Tolerance {
+  /** A latency regresses when (run / calibration) exceeds (baseline / its calibration) by more than this factor. */
+  p50: number; p95: number; p99: number;
+  /** Differences smaller than this many milliseconds are noise, whatever the ratio. */
+  minDeltaMs: number;
+  /** Throughput regresses below this share of the baseline's. */
+  rps: number;
+  /** Error rate regresses above the baseline's plus this. */
+  errorRate: number;
+  /** Samples needed before p95 (minP95Count) and p99 (minP99Count) are judged. */
+  minP95Count: number; minP99Count: number;
+}
+
+export const DEFAULT_TOLERANCE: Tolerance = { p50: 2, p95: 2.5, p99: 3, minDeltaMs: 5, rps: 0.8, errorRate: 0.01, minP95Count: 20, minP99Count: 100 };
+export const CALIBRATION = 'calibration';
+
+const BASELINES = join(ROOT, 'load/baselines');
+
+export interface EndpointRow {
+  endpoint: string; p50: number; p95: number; p99: number; rps: number; errorRate: number; count: number;
+  baseline: { p50: number; p95: number; p99: number; rps: number; errorRate: number; count: number } | null;
+  ratio: { p50: number; p95: number; p99: number; rps: number } | null;
+  regression: boolean; reason: string;
+}
+export interface ProfileResult {
+  script: string; profile: string; baselineFile: string; baselineProfile: string | null; verdict: 'pass' | 'regression' | 'no-baseline'; reason: string;
+  calibration: { p50: number; p95: number; p99: number; rps: number; errorRate: number; baseline: Figures | null; scale: number | null };
+  endpoints: EndpointRow[];
+}
+export interface CompareResult { verdict: 'pass' | 'regression' | 'no-baseline'; tolerance: Tolerance; profiles: Record<string, ProfileResult> }
+
+function readJson<T>(file: string): T {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as T;
+  } catch (err) {
+    throw new ConfigError(`cannot read ${file}: ${(err as Error).message.split('\n')[0]}`);
+  }
+}
+
+function readSummary(file: string): RunSummary {
+  const s = readJson<RunSummary>(file);
+  if (typeof s !== 'object' || s === null || typeof s.script !== 'string' || typeof s.endpoints !== 'object') throw new ConfigError(`${file} is not a load summary (written by load/lib/summary.ts)`);
+  return s;
+}
+
+const round = (n: number, d = 3) => Math.round(n * 10 ** d) / 10 ** d;
+
+/**
+ * Merges the summaries of several runners of one script (k6-operator parallelism, or runs on
+ * several machines at once): counts and throughputs add up, error rates are weighted by count, and
+ * percentiles are the count-weighted mean of the runners' percentiles. That last is an
+ * approximation (a summary keeps no samples); it is exact when the runners see one distribution,
+ * which is what an execution-segmented TestRun gives. The maximum is kept as the maximum.
+ */
+export function mergeSummaries(summaries: RunSummary[]): RunSummary {
+  if (summaries.length === 0) throw new ConfigError('--merge needs at least one summary');
+  const { script, profile } = summaries[0];
+  for (const s of summaries) {
+    if (s.script !== script || s.profile !== profile) throw new ConfigError(`cannot merge ${s.script}/${s.profile} with ${script}/${profile}: one script and profile per merge`);
+  }
+  const names = [...new Set(summaries.flatMap((s) => Object.keys(s.endpoints)))].sort();
+  const endpoints: Record<string, Figures> = {};
+  for (const name of names) {
+    const parts = summaries.map((s) => s.endpoints[name]).filter((e): e is Figures => e !== undefined && e.count > 0);
+    const count = parts.reduce((n, e) => n + e.count, 0);
+    const weighted = (k: 'p50' | 'p95' | 'p99' | 'errorRate' | 'avg') => (count === 0 ? 0 : parts.reduce((n, e) => n + (e[k] ?? 0) * e.count, 0) / count);
+    endpoints[name] = {
+      p50: weighted('p50'), p95: weighted('p95'), p99: weighted('p99'), avg: weighted('avg'),
+      max: Math.max(0, ...parts.map((e) => e.max ?? 0)), count, rps: parts.reduce((n, e) => n + e.rps, 0), errorRate: weighted('errorRate'),
+    };
+  }
+  return {
+    format: summaries[0].format, script, profile, durationMs: Math.max(...summaries.map((s) => s.durationMs)),
+    runners: summaries.reduce((n, s) => n + (s.runners ?? 1), 0), endpoints,
+  };
+}
+
+/** Compares one run's summary with a baseline (null: none), normalised by each one's calibration. */
+export function compareSummary(run: RunSummary, baseline: RunSummary | null, baselineFile: string, tol: Tolerance = DEFAULT_TOLERANCE): ProfileResult {
+  const cal = run.endpoints[CALIBRATION];
+  const baseCal = baseline?.endpoints[CALIBRATION] ?? null;
+  let verdictReason = '';
+  let usable = baseline !== null;
+  if (!baseline) verdictReason = `no baseline at ${baselineFile}: run npm run baseline:update`;
+  else if (baseline.profile !== run.profile) { usable = false; verdictReason = `the baseline is of profile ${baseline.profile}, the run of ${run.profile}: not comparable`; }
+  else if (!cal || !baseCal || cal.p50 <= 0 || baseCal.p50 <= 0) { usable = false; verdictReason = 'the calibration endpoint is missing from the run or the baseline'; }
+  // How much slower this machine answered the trivial request than the baseline's machine did.
+  const scale = usable ? cal.p50 / baseCal!.p50 : null;
+  const rows: EndpointRow[] = [];
+  for (const name of Object.keys(run.endpoints).sort()) {
+    if (name === CALIBRATION) continue;
+    const e = run.endpoints[name];
+    const b = usable ? baseline!.endpoints[name] : undefined;
+    const row: EndpointRow = {
+      endpoint: name, p50: round(e.p50), p95: round(e.p95), p99: round(e.p99), rps: round(e.rps), errorRate: round(e.errorRate, 5), count: e.count,
+      baseline: b ? { p50: round(b.p50), p95: round(b.p95), p99: round(b.p99), rps: round(b.rps), errorRate: round(b.errorRate, 5), count: b.count } : null,
+      ratio: null, regression: false, reason: '',
+    };
+    if (!b || scale === null) {
+      row.reason = usable ? 'no such endpoint in the baseline' : verdictReason;
+      rows.push(row);
+      continue;
+    }
+    // ratio > 1: slower than the baseline after allowing for the machine (calibration) difference.
+    const r = (k: 'p50' | 'p95' | 'p99') => (b[k] > 0 ? e[k] / (b[k] * scale) : 1);
+    row.ratio = { p50: round(r('p50')), p95: round(r('p95')), p99: round(r('p99')), rps: round(b.rps > 0 ? e.rps / b.rps : 1) };
+    const reasons: string[] = [];
+    const judge = (k: 'p50' | 'p95' | 'p99', limit: number, minCount: number) => {
+      if (Math.min(e.count, b.count) < minCount) return;
+      if (r(k) > limit && e[k] - b[k] * scale > tol.minDeltaMs) reasons.push(`${k} ${round(e[k], 1)} ms is ${round(r(k), 2)}x the calibrated baseline ${round(b[k] * scale, 1)} ms (tolerance ${limit}x)`);
+    };
+    judge('p50', tol.p50, 1);
+    judge('p95', tol.p95, tol.minP95Count);
+    judge('p99', tol.p99, tol.minP99Count);
+    if (b.count >= tol.minP95Count && b.rps > 0 && e.rps < b.rps * tol.rps) reasons.push(`throughput ${round(e.rps, 1)}/s is below ${tol.rps} of the baseline ${round(b.rps, 1)}/s`);
+    if (e.errorRate > b.errorRate + tol.errorRate) reasons.push(`error rate ${round(e.errorRate * 100, 2)}% is above the baseline ${round(b.errorRate * 100, 2)}% + ${tol.errorRate * 100}%`);
+    row.regression = reasons.length > 0;
+    row.reason = reasons.join('; ');
+    rows.push(row);
+  }
+  const regression = rows.some((r) => r.regression);
+  return {
+    script: run.script, profile: run.profile, baselineFile, baselineProfile: baseline?.profile ?? null,
+    verdict: !usable ? 'no-baseline' : regression ? 'regression' : 'pass', reason: verdictReason,
+    calibration: {
+      p50: round(cal?.p50 ?? 0), p95: round(cal?.p95 ?? 0), p99: round(cal?.p99 ?? 0), rps: round(cal?.rps ?? 0), errorRate: round(cal?.errorRate ?? 0, 5),
+      baseline: baseCal, scale: scale === null ? null : round(scale),
+    },
+    endpoints: rows,
+  };
+}
+
+export interface CompareOptions { scripts?: string[]; reportsDir?: string; baselinesDir?: string; merge?: string[]; tolerance?: Tolerance; out?: string }
+
+/** Compares the last runs (or the merged files) with the baselines; writes reports/load/compare.json. */
+export function compareRun(o: CompareOptions = {}): CompareResult {
+  const reportsDir = o.reportsDir ?? join(ROOT, 'reports');
+  const baselinesDir = o.baselinesDir ?? BASELINES;
+  const tol = o.tolerance ?? DEFAULT_TOLERANCE;
+  let runs: RunSummary[];
+  if (o.merge?.length) {
+    const byScript = new Map<string, RunSummary[]>();
+    for (const f of o.merge) {
+      const s = readSummary(resolve(f));
+      byScript.set(s.script, [...(byScript.get(s.script) ?? []), s]);
+    }
+    runs = [...byScript.values()].map(mergeSummaries);
+  } else {
+    const scripts = o.scripts ?? ['paging', 'mutation'];
+    runs = scripts.map((s) => join(reportsDir, 'load', s, 'summary.json')).filter((f) => existsSync(f)).map(readSummary);
+    if (runs.length === 0) throw new ConfigError(`no load run to compare under ${join(reportsDir, 'load')}: run npm run load:smoke first`);
+  }
+  const profiles: Record<string, ProfileResult> = {};
+  for (const run of runs) {
+    const file = join(baselinesDir, `${run.script}.json`);
+    profiles[run.script] = compareSummary(run, existsSync(file) ? readSummary(file) : null, file, tol);
+  }
+  const all = Object.values(profiles);
+  const verdict = all.some((p) => p.verdict === 'regression') ? 'regression' : all.some((p) => p.verdict === 'pass') ? 'pass' : 'no-baseline';
+  const result: CompareResult = { verdict, tolerance: tol, profiles };
+  const out = o.out ?? join(reportsDir, 'load', 'compare.json');
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, JSON.stringify(result, null, 2) + '\n');
+  return result;
+}
+
+export function printCompare(r: CompareResult): void {
+  for (const p of Object.values(r.profiles)) {
+    console.log(`compare ${p.script} (${p.profile}): ${p.verdict}${p.reason ? ` - ${p.reason}` : ''}${p.calibration.scale !== null ? ` (calibration: this run ${p.calibration.scale}x the baseline's)` : ''}`);
+    for (const e of p.endpoints.filter((x) => x.regression)) console.log(`  REGRESSION ${e.endpoint}: ${e.reason}`);
+  }
+  console.log(`compare verdict: ${r.verdict}`);
+}
+
+/** Writes load/baselines/<script>.json from a run's summary: the figures only, and where they came from. */
+export function updateBaseline(script: string, reportsDir = join(ROOT, 'reports'), baselinesDir = BASELINES): string {
+  const run = readSummary(join(reportsDir, 'load', script, 'summary.json'));
+  const baseline = {
+    format: run.format, script: run.script, profile: run.profile, durationMs: run.durationMs, recordedAt: run.finishedAt ?? new Date().toISOString(),
+    machine: { cpus: availableParallelism(), cpu: cpus()[0]?.model ?? 'unknown', node: process.version },
+    endpoints: run.endpoints,
+  };
+  mkdirSync(baselinesDir, { recursive: true });
+  const file = join(baselinesDir, `${script}.json`);
+  writeFileSync(file, JSON.stringify(baseline, null, 2) + '\n');
+  return file;
+}
+
+const HELP = `usage: npm run baseline:update -- [--script paging|mutation]
+       npm run baseline:compare -- [--merge A.json B.json ...] [--out FILE] [--tolerance-p95 X]
+
+update   writes load/baselines/<script>.json from reports/load/<script>/summary.json (the last run);
+         both scripts unless --script is given.
+compare  compares reports/load/<script>/summary.json (or, with --merge, the summaries of several
+         runners merged per script) with load/baselines/<script>.json, per endpoint: p50, p95, p99,
+         throughput and error rate, latencies normalised by the run's calibration request.
+         Writes reports/load/compare.json (or --out). Tolerances: --tolerance-p50/-p95/-p99 X (factor,
+         default ${DEFAULT_TOLERANCE.p50}/${DEFAULT_TOLERANCE.p95}/${DEFAULT_TOLERANCE.p99}), --min-delta-ms N (default ${DEFAULT_TOLERANCE.minDeltaMs}).
+
+Exit codes: 0 pass or no baseline; 2 regression; 3 cannot be done (no run, unreadable file, bad option).`;
+
+function cli(argv: string[]): number {
+  const [command, ...rest] = argv;
+  if (command === '--help' || command === '-h' || rest.includes('--help')) {
+    console.log(HELP);
+    return 0;
+  }
+  const { values, positionals } = parseArgs({
+    args: rest, allowPositionals: true, strict: true,
+    options: { script: { type: 'string' }, merge: { type: 'boolean' }, out: { type: 'string' }, 'tolerance-p50': { type: 'string' }, 'tolerance-p95': { type: 'string' }, 'tolerance-p99': { type: 'string' }, 'min-delta-ms': { type: 'string' } },
+  });
+  const num = (v: string | undefined, name: string, fallback: number) => {
+    if (v === undefined) return fallback;
+    const n = Number(v);
+    if (!Number.isFinite(n) || n <= 0) throw new ConfigError(`${name} must be a positive number, got ${JSON.stringify(v)}`);
+    return n;
+  };
+  if (values.script !== undefined && !['paging', 'mutation'].includes(values.script)) throw new ConfigError(`--script must be paging or mutation, got ${JSON.stringify(values.script)}`);
+  if (command === 'update') {
+    for (const s of values.script ? [values.script] : ['paging', 'mutation']) console.log(`baseline: wrote ${updateBaseline(s)}`);
+    return 0;
+  }
+  if (command === 'compare') {
+    if (positionals.length && !values.merge) throw new ConfigError(`unexpected ${positionals[0]}: files are given with --merge`);
+    if (values.merge && positionals.length === 0) throw new ConfigError('--merge needs one or more summary files');
+    const tolerance = {
+      ...DEFAULT_TOLERANCE,
+      p50: num(values['tolerance-p50'], '--tolerance-p50', DEFAULT_TOLERANCE.p50),
+      p95: num(values['tolerance-p95'], '--tolerance-p95', DEFAULT_TOLERANCE.p95),
+      p99: num(values['tolerance-p99'], '--tolerance-p99', DEFAULT_TOLERANCE.p99),
+      minDeltaMs: num(values['min-delta-ms'], '--min-delta-ms', DEFAULT_TOLERANCE.minDeltaMs),
+    };
+    const result = compareRun({ scripts: values.script ? [values.script] : undefined, merge: values.merge ? positionals : undefined, tolerance, out: values.out ? resolve(values.out) : undefined });
+    printCompare(result);
+    return result.verdict === 'regression' ? 2 : 0;
+  }
+  throw new ConfigError(`first argument must be update or compare, got ${JSON.stringify(command)} (see --help)`);
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  try {
+    process.exit(cli(process.argv.slice(2)));
+  } catch (err) {
+    console.error(`baseline: ${(err as Error).message.split('\n')[0]}`);
+    process.exit(3);
+  }
+}
