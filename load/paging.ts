@@ -114,7 +114,8 @@ export function setup(): Setup {
   checkTarget();
   const res = call('GET', `/console/v1/experiments${query({ limit: 100 })}`, { endpoint: 'setup' });
   const body = checkSuccess('listExperiments', 'setup', res);
-  if (!body || body.data.length === 0) exec.test.abort('the target lists no experiments: the paging profile needs some');
+  if (!body) exec.test.abort('list experiments (page 1, limit 100) failed its checks: see the check failure above');
+  if (body.data.length === 0) exec.test.abort('the target lists no experiments: the paging profile needs some');
   const deepLimit = 20;
   // totalItems is the reference's pagination field (a "not shown" item, spec 2.1); without it the last
   // page is found by doubling then bisecting, which needs no pagination fields at all.

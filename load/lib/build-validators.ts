@@ -12,7 +12,8 @@ import standaloneModule from 'ajv/dist/standalone/index.js';
 import { build } from 'esbuild';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
-const standaloneCode = (standaloneModule as unknown as { default: typeof standaloneModule }).default ?? standaloneModule;
+// CommonJS default export seen through NodeNext interop: the function is on .default under tsx.
+const standaloneCode = ((standaloneModule as unknown as { default?: unknown }).default ?? standaloneModule) as (ajv: Ajv2020, refs: Record<string, string>) => string;
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const SCHEMAS = join(ROOT, 'contracts/schemas');

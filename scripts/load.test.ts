@@ -1,0 +1,33 @@
+// scripts/load.ts refuses what it must refuse before any load is sent: exit 3 with one line.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { ROOT } from './lib/config.ts';
+
+function load(args: string[], env: Record<string, string>) {
+  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'scripts/load.ts'), ...args], { cwd: ROOT, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env } });
+  return { status: r.status, stderr: r.stderr.trim(), stdout: r.stdout };
+}
+
+test('a target that is not loopback is refused unless CONSOLE_ALLOW_REMOTE_LOAD=1', () => {
+  const r = load(['paging'], { CONSOLE_BASE_URL: 'https://staging.example.com', CONSOLE_API_KEY: 'k_remote_secret' });
+  assert.equal(r.status, 3);
+  assert.equal(r.stderr, 'load: refusing to load staging.example.com: it is not loopback; set CONSOLE_ALLOW_REMOTE_LOAD=1 to allow it');
+  assert.ok(!r.stderr.includes('k_remote_secret') && !r.stdout.includes('k_remote_secret'));
+});
+
+test('a bad profile, a bad script name and an unknown option are exit 3 with a reason', () => {
+  assert.match(load(['paging', '--profile', 'huge'], {}).stderr, /^load: --profile must be smoke, baseline or stress, got "huge"$/);
+  assert.equal(load(['paging', '--profile', 'huge'], {}).status, 3);
+  assert.equal(load(['everything'], {}).status, 3);
+  assert.equal(load(['paging', '--frobnicate'], {}).status, 3);
+  assert.equal(load(['smoke', '--profile', 'stress'], {}).status, 3);
+});
+
+test('--help describes the commands and exit codes', () => {
+  const r = load(['paging', '--help'], {});
+  assert.equal(r.status, 0);
+  assert.match(r.stdout, /npm run load:smoke/);
+  assert.match(r.stdout, /Exit codes: 0 pass; 1 a threshold crossed/);
+});
