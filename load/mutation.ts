@@ -66,7 +66,7 @@ export const options = {
   teardownTimeout: '10s',
 };
 
-// k6 drops scenarios set to undefined only if they are absent: remove them.
+// A manifest without gates, experiments or triggers leaves that scenario out; k6 wants it absent, not undefined.
 for (const k of Object.keys(options.scenarios)) if ((options.scenarios as any)[k] === undefined) delete (options.scenarios as any)[k];
 
 export function setup(): void {

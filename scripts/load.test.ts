@@ -31,3 +31,9 @@ test('--help describes the commands and exit codes', () => {
   assert.match(r.stdout, /npm run load:smoke/);
   assert.match(r.stdout, /Exit codes: 0 pass; 1 a threshold crossed/);
 });
+
+test('a missing k6 is exit 3 with the reason, before any server starts', () => {
+  const r = load(['smoke'], { K6_BIN: '/nonexistent/k6' });
+  assert.equal(r.status, 3);
+  assert.equal(r.stderr, 'load: K6_BIN=/nonexistent/k6 is not an executable file');
+});

@@ -3,7 +3,7 @@
 // reports/load/<script>/{summary.json,junit.xml,dashboard.html}. docs/load.md has the whole story.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { generate, newRunId } from '../fixtures/generate.ts';
 import { buildValidators } from '../load/lib/build-validators.ts';
@@ -44,7 +44,7 @@ function parse(argv: string[]): Args | 'help' {
   if (values.help) return 'help';
   const scripts: Script[] = which === 'smoke' ? [...SCRIPTS] : SCRIPTS.includes(which as Script) ? [which as Script] : [];
   if (scripts.length === 0) throw new ConfigError(`first argument must be paging, mutation or smoke, got ${JSON.stringify(which)} (see --help)`);
-  const profile = which === 'smoke' ? values.profile ?? 'smoke' : values.profile ?? 'smoke';
+  const profile = values.profile ?? 'smoke';
   if (!['smoke', 'baseline', 'stress'].includes(profile)) throw new ConfigError(`--profile must be smoke, baseline or stress, got ${JSON.stringify(profile)}`);
   if (which === 'smoke' && profile !== 'smoke') throw new ConfigError('load:smoke runs the smoke profile only; use load:paging or load:mutation with --profile');
   const seed = Number(values.seed ?? 1);
@@ -154,8 +154,8 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (err) => {
-    const msg = err instanceof ConfigError || (err as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? (err as Error).message : `${(err as Error).message}`;
-    console.error(`load: ${msg.split('\n')[0]}`);
+    // Every failure before or around k6 (bad option, config, k6 missing, reference not starting) is exit 3.
+    console.error(`load: ${(err as Error).message.split('\n')[0]}`);
     process.exit(3);
   },
 );
