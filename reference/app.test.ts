@@ -211,3 +211,38 @@ test('seed: deterministic for a seed, includes the manifest ids', async () => {
   await a.close();
   await b.close();
 });
+
+test('robustness: invalid UTF-8 and over-deep JSON are 400, huge page numbers are 400, a page past the end is empty', async () => {
+  const app = server();
+  const rules = '/console/v1/gates/gate_cc_alpha/rules';
+  const latin1 = Buffer.concat([Buffer.from('{"rules":[{"name":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}]}')]);
+  const bad = await app.inject({ method: 'POST', url: rules, headers: J, payload: latin1 });
+  assert.equal(bad.statusCode, 400);
+  assert.match(bad.json().message, /UTF-8/);
+  const deep = `{"rules":[{"name":"d","returnValue":{"v":${'['.repeat(50_000)}${']'.repeat(50_000)}}}]}`;
+  const nested = await app.inject({ method: 'POST', url: rules, headers: J, payload: deep });
+  assert.equal(nested.statusCode, 400);
+  assert.match(nested.json().message, /nested deeper/);
+  // Brackets inside strings are text, not nesting.
+  const text = await app.inject({ method: 'POST', url: rules, headers: J, payload: { rules: [{ name: '['.repeat(500) }] } });
+  assert.equal(text.statusCode, 200);
+  assert.equal((await app.inject({ method: 'PUT', url: '/console/v1/gates/gate_cc_alpha/enable', headers: H })).json().data.rules.length, 1);
+  for (const qs of ['page=1e20', 'page=9007199254740992', 'status=active&page=1e20']) {
+    const r = await app.inject({ method: 'GET', url: `/console/v1/experiments?${qs}`, headers: H });
+    assert.equal(r.statusCode, 400, qs);
+  }
+  const far = (await app.inject({ method: 'GET', url: '/console/v1/experiments?status=active&limit=100&page=9007199254740991', headers: H })).json();
+  assert.deepEqual(far.data, []);
+  assert.equal(far.pagination.nextPage, null);
+  await app.close();
+});
+
+test('metrics: a 200-character name gives an id over 200 characters that update still reaches', async () => {
+  const app = server();
+  const name = 'n'.repeat(200);
+  assert.equal((await app.inject({ method: 'POST', url: '/console/v1/metrics', headers: J, payload: { name, type: 'sum' } })).statusCode, 200);
+  const r = await app.inject({ method: 'POST', url: `/console/v1/metrics/${name}::sum`, headers: J, payload: { description: 'long' } });
+  assert.equal(r.statusCode, 200);
+  assert.equal(r.json().data.description, 'long');
+  await app.close();
+});

@@ -1,8 +1,9 @@
 // build(options) -> a Fastify instance of the reference server, without opening a port (tests use
 // inject()). The CLI (cli.ts) listens on it.
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Ctx } from './context.ts';
+import { parseJsonBody } from './body.ts';
 import { HttpError, errorBody } from './errors.ts';
 import { checkSwitches, faultSchema } from './faults.ts';
 import { compileFor, operation } from './schemas.ts';
@@ -29,6 +30,8 @@ export interface BuildOptions {
 /** Largest accepted request body: 1000 overrides fit many times over; beyond it 413. */
 export const BODY_LIMIT = 2 * 1024 * 1024;
 export const DEFAULT_SCALE = 200;
+/** Longest path parameter (an id) accepted; longer is 414. */
+export const MAX_PARAM_LENGTH = 512;
 
 const OPERATIONS = ['addGateRules', 'disableGate', 'enableGate', 'listExperiments', 'listReleasePipelines', 'createMetric', 'updateMetric', 'skipTriggerPhase', 'unpauseTrigger', 'patchExperimentOverrides'];
 const fastifyPath = (p: string) => p.replace(/\{(\w+)\}/g, ':$1');
@@ -50,8 +53,15 @@ export function build(opts: BuildOptions): FastifyInstance {
     bodyLimit: BODY_LIMIT,
     // Logs never carry the key: request headers are not logged, and the redact list covers them anyway.
     logger: opts.logger ? { level: 'info', redact: ['req.headers["service-api-key"]', 'req.query'] } : false,
-    ajv: undefined,
-    routerOptions: { ignoreTrailingSlash: false },
+    // Metric ids are `<name>::<type>` with names up to 200 characters (spec 4.6); the default
+    // limit of 100 would turn a long-named metric's update into an error.
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: MAX_PARAM_LENGTH },
+    // Errors the router raises before any route or hook runs (a URL that does not decode, an id
+    // over the limit): in the one error shape too, not Fastify's own.
+    frameworkErrors: (err, _req, reply) => {
+      const status: 400 | 414 = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
+      (reply as FastifyReply).code(status).send(errorBody(status, status === 414 ? `a path parameter is longer than ${MAX_PARAM_LENGTH} characters` : 'the URL does not decode'));
+    },
   });
   app.decorate('db', db);
   app.addHook('onClose', async () => db.close());
@@ -65,15 +75,13 @@ export function build(opts: BuildOptions): FastifyInstance {
     for (const part of ['body', 'querystring', 'params'] as const) if (s[part]) s[part] = faultSchema(id, part, s[part], faults);
   });
 
-  // Request bodies are JSON only (spec 4.0); an empty body is "no body" (enable and disable take none).
+  // Request bodies are JSON only (spec 4.0), checked and parsed in body.ts.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser(['application/json'], { parseAs: 'string' }, (_req, body, done) => {
-    const text = body as string;
-    if (text.trim() === '') return done(null, undefined);
+  app.addContentTypeParser(['application/json'], { parseAs: 'buffer' }, (_req, body, done) => {
     try {
-      done(null, JSON.parse(text));
+      done(null, parseJsonBody(body as Buffer));
     } catch (err) {
-      done(new HttpError(400, `malformed JSON body: ${(err as Error).message}`), undefined);
+      done(err as Error, undefined);
     }
   });
 

@@ -2,9 +2,10 @@
 //                  [--fault NAME]... [--variant NAME]... [--log] [--list-faults]
 // Prints one line `listening on http://HOST:PORT` when ready (scripts/lib/reference-process.ts waits for it).
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
 import { build, DEFAULT_SCALE } from './app.ts';
-import { FAULTS, VARIANTS } from './faults.ts';
+import { FAULTS, VARIANTS, checkSwitches } from './faults.ts';
 
 const HELP = `usage: npm run serve -- [options]
 
@@ -23,7 +24,8 @@ The reference Console API server (Fastify + SQLite), for the conformance suite a
   --help            this text`;
 
 function fail(reason: string): never {
-  console.error(`serve: ${reason}`);
+  // One line: node:util's parseArgs explains some mistakes over several.
+  console.error(`serve: ${reason.trim().replace(/\s*\n\s*/g, ' ')}`);
   process.exit(3);
 }
 
@@ -56,26 +58,23 @@ if (args['list-faults']) {
   process.exit(0);
 }
 
+// All of the configuration is checked before anything is started or printed.
 const port = int(args.port, '--port', 0, 65535, 8080);
 const host = args.host ?? '127.0.0.1';
-let apiKey = args['api-key'] ?? process.env.CONSOLE_API_KEY;
-if (!apiKey) {
-  apiKey = randomBytes(18).toString('hex');
-  // Only on the user's own terminal, and never on stdout (which tools parse).
-  console.error(`serve: no key given; this run accepts SERVICE-API-KEY ${apiKey}`);
-}
+if (!isIP(host) && !/^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$/.test(host)) fail(`--host must be an IP address or a host name, got ${JSON.stringify(host)}`);
+const seedValue = int(args.seed, '--seed', 0, 2 ** 31 - 1, 1);
+const scale = int(args.scale, '--scale', 0, 5_000_000, DEFAULT_SCALE);
+const faults = args.fault ?? [];
+const variants = args.variant ?? [];
+const switchProblem = checkSwitches(faults, variants);
+if (switchProblem) fail(switchProblem);
+if (args['api-key'] === '') fail('--api-key must not be empty');
+const givenKey = args['api-key'] ?? process.env.CONSOLE_API_KEY;
+const apiKey = givenKey || randomBytes(18).toString('hex');
 
 let app;
 try {
-  app = build({
-    apiKey,
-    db: args.db ?? ':memory:',
-    seed: int(args.seed, '--seed', 0, 2 ** 31 - 1, 1),
-    scale: int(args.scale, '--scale', 0, 5_000_000, DEFAULT_SCALE),
-    faults: args.fault ?? [],
-    variants: args.variant ?? [],
-    logger: args.log ?? false,
-  });
+  app = build({ apiKey, db: args.db ?? ':memory:', seed: seedValue, scale, faults, variants, logger: args.log ?? false });
 } catch (err) {
   fail((err as Error).message);
 }
@@ -96,3 +95,5 @@ const address = app.server.address();
 const bound = typeof address === 'object' && address ? address.port : port;
 const shownHost = host.includes(':') ? `[${host}]` : host;
 console.log(`listening on http://${shownHost}:${bound}`);
+// A generated key is told once, only on the user's own terminal, never on stdout (which tools parse).
+if (!givenKey) console.error(`serve: no key given; this run accepts SERVICE-API-KEY ${apiKey}`);

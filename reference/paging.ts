@@ -8,12 +8,16 @@ export const MAX_LIMIT = 100;
 
 export interface Page { limit: number; page: number; offset: number }
 
+/** A page that starts at or after the last item holds nothing; the store is not asked (its offsets are 64-bit). */
+export const pastTheEnd = (p: Page, total: number) => p.offset >= total;
+
 export function readPage(query: { limit?: number; page?: number }, ctx: Ctx): Page {
   let limit = query.limit ?? (ctx.variant('default-limit-50') ? 50 : DEFAULT_LIMIT);
   const page = query.page ?? 1;
   if (limit > MAX_LIMIT && ctx.variant('limit-clamped')) limit = MAX_LIMIT;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw badRequest(`limit must be an integer from 1 to ${MAX_LIMIT}`);
-  if (!Number.isInteger(page) || page < 1) throw badRequest('page must be an integer from 1');
+  // Safe integers only: a page like 1e20 has no exact successor or predecessor for the pagination fields.
+  if (!Number.isSafeInteger(page) || page < 1) throw badRequest(`page must be an integer from 1 to ${Number.MAX_SAFE_INTEGER}`);
   // Fault page-overlap: each page starts one item early, so consecutive pages share an item.
   const offset = Math.max(0, (page - 1) * limit - (ctx.fault('page-overlap') && page > 1 ? 1 : 0));
   return { limit, page, offset };

@@ -3,7 +3,7 @@ import type { Statement } from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import type { Ctx } from '../context.ts';
 import { badRequest } from '../errors.ts';
-import { listBody, pagination, readPage } from '../paging.ts';
+import { listBody, pagination, pastTheEnd, readPage } from '../paging.ts';
 import { routeSchema } from '../schemas.ts';
 
 interface Query {
@@ -72,7 +72,8 @@ export function experimentRoutes(app: FastifyInstance, ctx: Ctx): void {
     }
     const order = ctx.variant('order-by-id') ? 'ORDER BY e.id' : 'ORDER BY e.rank';
     // Unfiltered, default order: rank is the position, so a deep page is an index seek.
-    const rows = (filter === '' && !ctx.variant('order-by-id')
+    const rows = (pastTheEnd(p, total) ? []
+      : filter === '' && !ctx.variant('order-by-id')
       ? stmt('SELECT doc FROM experiments e WHERE e.rank >= ? ORDER BY e.rank LIMIT ?').all(p.offset, ctx.fault('limit-ignored') ? p.limit + 5 : p.limit)
       : stmt(`SELECT doc FROM experiments e ${filter} ${order} LIMIT ? OFFSET ?`).all(...args, ctx.fault('limit-ignored') ? p.limit + 5 : p.limit, p.offset)) as string[];
     const message = ctx.fault('wrong-message-experiments') ? 'Experiments fetched.' : 'Experiments listed successfully.';

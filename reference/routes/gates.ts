@@ -22,6 +22,15 @@ function loadGate(ctx: Ctx, id: string): Gate {
   return gate;
 }
 
+/**
+ * A condition as stored and returned. Which condition fields a request must carry is not shown
+ * (spec 2.4), so none is required; the response's type, targetValue and operator are always there:
+ * absent ones become "", [] and `any` (the one operator value shown).
+ */
+function toCondition(input: Record<string, any>): Gate {
+  return { ...input, type: input.type ?? '', targetValue: input.targetValue ?? [], operator: input.operator ?? 'any' };
+}
+
 /** A rule as stored and returned: id and baseID assigned when absent, environments null when unset (spec 2.3). */
 function toRule(input: Record<string, any>, ctx: Ctx): Gate {
   const id = input.id ?? `rule_${randomUUID()}`;
@@ -30,7 +39,7 @@ function toRule(input: Record<string, any>, ctx: Ctx): Gate {
     baseID: ctx.fault('rules-without-id') ? undefined : input.baseID ?? id,
     name: input.name ?? '',
     passPercentage: input.passPercentage ?? 0,
-    conditions: input.conditions ?? [],
+    conditions: (input.conditions ?? []).map(toCondition),
     environments: input.environments ?? null,
   };
   if (ctx.fault('rules-environments-omitted') && input.environments === undefined) delete rule.environments;

@@ -1,7 +1,7 @@
 // Spec 4.5: list release pipelines, paged like experiments.
 import type { FastifyInstance } from 'fastify';
 import type { Ctx } from '../context.ts';
-import { listBody, readPage } from '../paging.ts';
+import { listBody, pastTheEnd, readPage } from '../paging.ts';
 import { routeSchema } from '../schemas.ts';
 
 export function pipelineRoutes(app: FastifyInstance, ctx: Ctx): void {
@@ -9,7 +9,7 @@ export function pipelineRoutes(app: FastifyInstance, ctx: Ctx): void {
     const p = readPage(req.query, ctx);
     const total = (ctx.db.prepare('SELECT count(*) AS n FROM pipelines').get() as { n: number }).n;
     const order = ctx.variant('order-by-id') ? 'id DESC' : 'created_time, id';
-    const rows = ctx.db.prepare(`SELECT doc FROM pipelines ORDER BY ${order} LIMIT ? OFFSET ?`).all(ctx.fault('limit-ignored') ? p.limit + 5 : p.limit, p.offset) as { doc: string }[];
+    const rows = pastTheEnd(p, total) ? [] : ctx.db.prepare(`SELECT doc FROM pipelines ORDER BY ${order} LIMIT ? OFFSET ?`).all(ctx.fault('limit-ignored') ? p.limit + 5 : p.limit, p.offset) as { doc: string }[];
     const message = ctx.fault('wrong-message-pipelines') ? 'Pipelines listed successfully.' : 'List pipelines success';
     return listBody(message, rows.map((r) => JSON.parse(r.doc)), p, total, ctx);
   });

@@ -1,0 +1,147 @@
+// The server's command line, as a user runs it: --help, bad arguments (one line, exit 3), the one
+// stdout line `listening on ...`, SIGTERM shutting down cleanly, and --db FILE persisting across
+// restarts in WAL mode.
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+
+const CLI = fileURLToPath(new URL('./cli.ts', import.meta.url));
+const node = (args: string[], env: NodeJS.ProcessEnv = {}) => {
+  const { CONSOLE_API_KEY: _, ...rest } = process.env;
+  return { cmd: process.execPath, args: ['--import', 'tsx', CLI, ...args], env: { ...rest, ...env } };
+};
+
+function run(args: string[]) {
+  const c = node(args);
+  return spawnSync(c.cmd, c.args, { env: c.env, encoding: 'utf8', timeout: 30_000 });
+}
+
+/** run(), without waiting: the bad-argument cases start together (each is mostly tsx start-up). */
+function runAsync(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const c = node(args);
+  const child = spawn(c.cmd, c.args, { env: c.env });
+  const r = { status: null as number | null, stdout: '', stderr: '' };
+  child.stdout.on('data', (d) => (r.stdout += d));
+  child.stderr.on('data', (d) => (r.stderr += d));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ ...r, status: code })));
+}
+
+// Servers this file started: killed at the end whatever happened, so a failed assertion cannot
+// leave one running (and the test runner waiting for it).
+const started: ReturnType<typeof spawn>[] = [];
+after(() => {
+  for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
+
+/** Resolves when `read()` matches `re` (checked on every chunk), with the first group. */
+function waitFor(stream: NodeJS.ReadableStream, read: () => string, re: RegExp): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`timed out waiting for ${re}: ${read()}`)), 20_000);
+    const check = () => {
+      const m = re.exec(read());
+      if (m) { clearTimeout(timer); stream.off('data', check); resolve(m[1]); }
+    };
+    stream.on('data', check);
+    check();
+  });
+}
+
+/** Starts the server; resolves with its URL, the process and what it printed, once it listens. */
+function start(args: string[], env: NodeJS.ProcessEnv = {}) {
+  const c = node(['--port', '0', '--scale', '50', ...args], env);
+  const child = spawn(c.cmd, c.args, { env: c.env });
+  started.push(child);
+  const out = { stdout: '', stderr: '' };
+  child.stderr.on('data', (d) => (out.stderr += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const url = new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', (d) => {
+      out.stdout += d;
+      const m = /^listening on (http:\/\/\S+)$/m.exec(out.stdout);
+      if (m) resolve(m[1]);
+    });
+    child.on('exit', (code) => reject(new Error(`exited ${code} before listening: ${out.stderr}`)));
+  });
+  return { child, out, url, exited };
+}
+
+test('--help prints usage and exits 0', () => {
+  const r = run(['--help']);
+  assert.equal(r.status, 0);
+  assert.match(r.stdout, /usage: npm run serve/);
+  assert.match(r.stdout, /--fault NAME/);
+});
+
+test('bad arguments: one line on stderr, exit 3', async () => {
+  const cases = [['--port', 'abc'], ['--port', '70000'], ['--scale', '-1'], ['--fault', 'no-such-fault'], ['--variant', 'nope'], ['--bogus'], ['--seed', '1.5'], ['--db', '/nonexistent-dir/x/console.db'], ['--host', 'not a host!']];
+  const results = await Promise.all(cases.map(runAsync));
+  for (const [i, args] of cases.entries()) {
+    const r = results[i];
+    assert.equal(r.status, 3, `${args.join(' ')}: ${r.stderr}`);
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    assert.match(r.stderr, /^serve: /);
+    assert.equal(r.stdout, '');
+  }
+});
+
+test('--list-faults prints the faults and variants as JSON', () => {
+  const r = run(['--list-faults']);
+  assert.equal(r.status, 0);
+  const list = JSON.parse(r.stdout);
+  assert.ok(list.faults.length >= 30 && list.variants.length >= 10);
+});
+
+test('without a key, a random key is printed once on stderr and accepted; CONSOLE_API_KEY is used when set', async () => {
+  const s = start([]);
+  const url = await s.url;
+  const key = await waitFor(s.child.stderr!, () => s.out.stderr, /SERVICE-API-KEY (\S+)\n/);
+  assert.ok(key && key.length >= 32, s.out.stderr);
+  assert.ok(!s.out.stdout.includes(key), 'the key is never on stdout');
+  assert.equal((await fetch(`${url}/console/v1/release_pipelines`, { headers: { 'SERVICE-API-KEY': key } })).status, 200);
+  s.child.kill('SIGTERM');
+  assert.equal(await s.exited, 0);
+
+  const e = start([], { CONSOLE_API_KEY: 'env-key-0123456789' });
+  const eurl = await e.url;
+  assert.equal((await fetch(`${eurl}/console/v1/release_pipelines`, { headers: { 'SERVICE-API-KEY': 'env-key-0123456789' } })).status, 200);
+  assert.ok(!e.out.stderr.includes('env-key'), 'a given key is not echoed');
+  e.child.kill('SIGINT');
+  assert.equal(await e.exited, 0);
+});
+
+test('--db FILE: WAL, one stdout line, SIGTERM exits 0, and writes survive a restart', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ref-cli-'));
+  const file = join(dir, 'console.db');
+  const headers = { 'SERVICE-API-KEY': 'cli-key-0123456789', 'content-type': 'application/json' };
+  try {
+    const first = start(['--db', file, '--api-key', 'cli-key-0123456789']);
+    const url = await first.url;
+    const d = await fetch(`${url}/console/v1/gates/gate_cc_beta/disable`, { method: 'PUT', headers: { 'SERVICE-API-KEY': headers['SERVICE-API-KEY'] } });
+    assert.equal((await d.json()).data.isEnabled, false);
+    const m = await fetch(`${url}/console/v1/metrics`, { method: 'POST', headers, body: JSON.stringify({ name: 'cc_kept', type: 'sum' }) });
+    assert.equal(m.status, 200);
+    first.child.kill('SIGTERM');
+    assert.equal(await first.exited, 0);
+    assert.equal(first.out.stdout.trim().split('\n').length, 1, first.out.stdout);
+
+    const db = new Database(file, { readonly: true });
+    assert.equal(db.pragma('journal_mode', { simple: true }), 'wal');
+    db.close();
+
+    const second = start(['--db', file, '--api-key', 'cli-key-0123456789']);
+    const url2 = await second.url;
+    const g = await fetch(`${url2}/console/v1/gates/gate_cc_beta/rules`, { method: 'POST', headers, body: JSON.stringify({ rules: [] }) });
+    assert.equal((await g.json()).data.isEnabled, false, 'the disable of the first run is still there');
+    const again = await fetch(`${url2}/console/v1/metrics`, { method: 'POST', headers, body: JSON.stringify({ name: 'cc_kept', type: 'sum' }) });
+    assert.equal(again.status, 409, 'the metric of the first run is still there');
+    second.child.kill('SIGTERM');
+    assert.equal(await second.exited, 0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

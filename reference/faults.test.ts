@@ -1,0 +1,131 @@
+// Every fault and every variant of reference/faults.ts has a real, observable effect: one probe per
+// switch, run against a clean server and against a server with only that switch on; the two
+// observations must differ. (The suite's self-test checks that the suite notices; this checks that
+// there is something to notice.)
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { FastifyInstance } from 'fastify';
+import { build } from './app.ts';
+import { FAULTS, VARIANTS } from './faults.ts';
+
+const KEY = 'test-key-faults-0123';
+const H = { 'service-api-key': KEY };
+const J = { ...H, 'content-type': 'application/json' };
+const GATE = '/console/v1/gates/gate_cc_alpha';
+const OVERRIDES = '/console/v1/experiments/exp_cc_overrides_1/overrides';
+const SKIP = '/console/v1/release_pipeline_triggers/trg_cc_1/skip';
+const item = { type: 'gate', id: 'gate_cc_alpha', groupID: 'grp_0_test' };
+
+type Probe = (app: FastifyInstance) => Promise<unknown>;
+
+const get = async (app: FastifyInstance, url: string, headers: Record<string, string> = H) => app.inject({ method: 'GET', url, headers });
+const body = async (app: FastifyInstance, method: 'POST' | 'PUT' | 'PATCH', url: string, payload?: unknown) =>
+  app.inject({ method, url, headers: payload === undefined ? H : J, ...(payload === undefined ? {} : { payload: payload as object }) });
+const list = async (app: FastifyInstance, qs: string) => (await get(app, `/console/v1/experiments?${qs}`)).json();
+const createMetric = (app: FastifyInstance, payload: object) => body(app, 'POST', '/console/v1/metrics', payload);
+const status = async (r: Promise<{ statusCode: number }>) => (await r).statusCode;
+
+const FAULT_PROBES: Record<string, Probe> = {
+  'auth-any-key': (app) => status(get(app, '/console/v1/release_pipelines', { 'service-api-key': 'wrong' })),
+  'auth-missing-key-ok': (app) => status(get(app, '/console/v1/release_pipelines', {})),
+  'auth-query-key-ok': (app) => status(get(app, `/console/v1/release_pipelines?SERVICE-API-KEY=${KEY}`, {})),
+  'wrong-message-add-rules': async (app) => (await body(app, 'POST', `${GATE}/rules`, { rules: [] })).json().message,
+  'wrong-message-gate-updated': async (app) => (await body(app, 'PUT', `${GATE}/enable`)).json().message,
+  'wrong-message-experiments': async (app) => (await list(app, '')).message,
+  'wrong-message-pipelines': async (app) => (await get(app, '/console/v1/release_pipelines')).json().message,
+  'wrong-message-metric-created': async (app) => (await createMetric(app, { name: 'probe', type: 'sum' })).json().message,
+  'wrong-message-metric-updated': async (app) => {
+    await createMetric(app, { name: 'probe', type: 'sum' });
+    return (await body(app, 'POST', '/console/v1/metrics/probe::sum', {})).json().message;
+  },
+  'disable-keeps-enabled': async (app) => (await body(app, 'PUT', `${GATE}/disable`)).json().data.isEnabled,
+  'rules-without-id': async (app) => typeof (await body(app, 'POST', `${GATE}/rules`, { rules: [{ name: 'r' }] })).json().data.rules.at(-1).id,
+  'rules-environments-omitted': async (app) => 'environments' in (await body(app, 'POST', `${GATE}/rules`, { rules: [{ name: 'r' }] })).json().data.rules.at(-1),
+  'metric-name-3-accepted': (app) => status(createMetric(app, { name: 'abc', type: 'sum' })),
+  'metric-name-201-accepted': (app) => status(createMetric(app, { name: 'n'.repeat(201), type: 'sum' })),
+  'metric-name-4-rejected': (app) => status(createMetric(app, { name: 'abcd', type: 'sum' })),
+  'metric-description-1001-accepted': (app) => status(createMetric(app, { name: 'probe', type: 'sum', description: 'd'.repeat(1001) })),
+  'overrides-1001-accepted': (app) => status(body(app, 'PATCH', OVERRIDES, { overrides: Array(1001).fill(item), userIDOverrides: [] })),
+  'overrides-1000-rejected': (app) => status(body(app, 'PATCH', OVERRIDES, { overrides: Array(1000).fill(item), userIDOverrides: [] })),
+  'metric-type-unknown-accepted': (app) => status(createMetric(app, { name: 'probe', type: 'median' })),
+  'metric-type-optional': (app) => status(createMetric(app, { name: 'probe' })),
+  'phaseid-optional': (app) => status(body(app, 'PUT', SKIP, {})),
+  'userid-overrides-optional': (app) => status(body(app, 'PATCH', OVERRIDES, { overrides: [] })),
+  'metric-dryrun-persists': async (app) => {
+    await createMetric(app, { name: 'probe', type: 'sum', dryRun: true });
+    return status(createMetric(app, { name: 'probe', type: 'sum' }));
+  },
+  'metric-update-dryrun-persists': async (app) => {
+    await createMetric(app, { name: 'probe', type: 'sum', description: 'first' });
+    await body(app, 'POST', '/console/v1/metrics/probe::sum', { description: 'dry', dryRun: true });
+    return (await body(app, 'POST', '/console/v1/metrics/probe::sum', {})).json().data.description;
+  },
+  'metric-id-shape-wrong': async (app) => (await createMetric(app, { name: 'probe', type: 'sum' })).json().data.id,
+  'directionality-default-decrease': async (app) => (await createMetric(app, { name: 'probe', type: 'sum' })).json().data.directionality,
+  'metric-update-ignores-description': async (app) => {
+    await createMetric(app, { name: 'probe', type: 'sum' });
+    return (await body(app, 'POST', '/console/v1/metrics/probe::sum', { description: 'changed' })).json().data.description;
+  },
+  'filter-status-ignored': async (app) => [...new Set((await list(app, 'status=active&limit=100')).data.map((e: any) => e.status))].sort(),
+  'filter-idtype-ignored': async (app) => [...new Set((await list(app, 'idType=userID&limit=100')).data.map((e: any) => e.idType))].sort(),
+  'filter-tags-ignored': async (app) => (await list(app, 'tags=checkout&limit=100')).data.every((e: any) => e.tags.includes('checkout')),
+  'page-overlap': async (app) => (await list(app, 'limit=5&page=2')).data.map((e: any) => e.id),
+  'limit-ignored': async (app) => (await list(app, 'limit=5')).data.length,
+  'pagination-missing': async (app) => 'pagination' in (await list(app, '')),
+  'validation-500': (app) => status(get(app, '/console/v1/experiments?status=running')),
+  'envelope-data-renamed': async (app) => Object.keys(await list(app, '')).sort(),
+  'created-time-string': async (app) => typeof (await list(app, '')).data[0].createdTime,
+  'overrides-not-persisted': async (app) => (await body(app, 'PATCH', OVERRIDES, { overrides: [item], userIDOverrides: [] })).json().data.overrides.length,
+  'trigger-actions-missing': async (app) => Array.isArray((await body(app, 'PUT', SKIP, { phaseID: 'ph_cc_1_1' })).json().data.actions),
+};
+
+const VARIANT_PROBES: Record<string, Probe> = {
+  'create-metric-201': (app) => status(createMetric(app, { name: 'probe', type: 'sum' })),
+  'errors-422-other-shape': async (app) => {
+    const r = await createMetric(app, { name: 'abc', type: 'sum' });
+    return [r.statusCode, Object.keys(r.json()).sort()];
+  },
+  'overrides-toplevel-response': async (app) => Object.keys((await body(app, 'PATCH', OVERRIDES, { overrides: [], userIDOverrides: [] })).json()).sort(),
+  'pagination-other-fields': async (app) => Object.keys((await list(app, '')).pagination).sort(),
+  'order-by-id': async (app) => (await list(app, 'limit=10')).data.map((e: any) => e.id),
+  'rules-replace': async (app) => {
+    await body(app, 'POST', `${GATE}/rules`, { rules: [{ name: 'a' }] });
+    return (await body(app, 'POST', `${GATE}/rules`, { rules: [{ name: 'b' }] })).json().data.rules.length;
+  },
+  'overrides-merge': async (app) => {
+    await body(app, 'PATCH', OVERRIDES, { overrides: [item], userIDOverrides: [] });
+    return (await body(app, 'PATCH', OVERRIDES, { overrides: [item], userIDOverrides: [] })).json().data.overrides.length;
+  },
+  'default-limit-50': async (app) => (await list(app, '')).data.length,
+  'limit-clamped': (app) => status(get(app, '/console/v1/experiments?limit=101')),
+  'unauthorized-403': (app) => status(get(app, '/console/v1/release_pipelines', {})),
+  'timestamps-seconds': async (app) => (await list(app, '')).data[0].createdTime > 1e11,
+  'extra-response-fields': async (app) => Object.keys(await list(app, '')).sort(),
+  'skip-message-other': async (app) => (await body(app, 'PUT', SKIP, { phaseID: 'ph_cc_1_1' })).json().message,
+};
+
+test('every fault and variant has a probe, and no probe names an unknown switch', () => {
+  assert.deepEqual(Object.keys(FAULT_PROBES).sort(), FAULTS.map((f) => f.name).sort());
+  assert.deepEqual(Object.keys(VARIANT_PROBES).sort(), VARIANTS.map((v) => v.name).sort());
+  assert.ok(FAULTS.length >= 30 && VARIANTS.length >= 10);
+  for (const s of [...FAULTS, ...VARIANTS]) assert.ok(s.description && s.clause, s.name);
+});
+
+async function observe(probe: Probe, opts: { faults?: string[]; variants?: string[] }): Promise<unknown> {
+  const app = build({ apiKey: KEY, scale: 80, ...opts });
+  try {
+    return await probe(app);
+  } finally {
+    await app.close();
+  }
+}
+
+for (const [kind, probes] of [['fault', FAULT_PROBES], ['variant', VARIANT_PROBES]] as const) {
+  test(`each ${kind} changes what a client observes`, async () => {
+    for (const [name, probe] of Object.entries(probes)) {
+      const clean = await observe(probe, {});
+      const switched = await observe(probe, kind === 'fault' ? { faults: [name] } : { variants: [name] });
+      assert.notDeepEqual(switched, clean, `${kind} ${name}: observed ${JSON.stringify(switched)} both with and without it`);
+    }
+  });
+}

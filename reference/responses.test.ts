@@ -1,0 +1,109 @@
+// What the reference server answers satisfies the contract: every operation's success response
+// validates against contracts/schemas/operations/<operationId>.response.json (Ajv2020 strict, the
+// same files the suite uses), with its success status; every error is the one error shape.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { build } from './app.ts';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+const SCHEMAS = new URL('../contracts/schemas/', import.meta.url);
+const index = JSON.parse(readFileSync(new URL('index.json', SCHEMAS), 'utf8')) as { operations: Record<string, { response: string; successStatus: string }> };
+const ajv = addFormats(new Ajv2020({ strict: true, allErrors: true }));
+
+function check(operationId: string, r: LightMyRequestResponse): void {
+  const op = index.operations[operationId];
+  const expected = op.successStatus === '2XX' ? r.statusCode >= 200 && r.statusCode < 300 : String(r.statusCode) === op.successStatus;
+  assert.ok(expected, `${operationId}: status ${r.statusCode} (contract: ${op.successStatus}) ${r.body.slice(0, 300)}`);
+  const validate = ajv.getSchema(op.response) ?? (ajv.addSchema(JSON.parse(readFileSync(new URL(op.response, SCHEMAS), 'utf8')), op.response), ajv.getSchema(op.response)!);
+  assert.ok(validate(r.json()), `${operationId}: ${ajv.errorsText(validate.errors)}`);
+}
+
+const KEY = 'test-key-responses-01';
+const H = { 'service-api-key': KEY };
+const J = { ...H, 'content-type': 'application/json' };
+const send = (app: FastifyInstance, method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, payload?: object) =>
+  app.inject({ method, url, headers: payload ? J : H, ...(payload ? { payload } : {}) });
+
+const fullRule = {
+  name: 'everything', passPercentage: 25, environments: ['production', 'staging'], returnValue: { color: 'blue' },
+  conditions: [{ type: 'custom_field', targetValue: ['a', 'b'], operator: 'any', field: 'plan', customID: 'c1' }, { type: 'public' }],
+  pendingAutomatedRollouts: [{ time: 1_800_000_000_000, passPercent: 50 }],
+};
+const fullMetric = {
+  name: 'cc_full_metric', type: 'ratio', description: 'all fields', directionality: 'decrease', tags: ['t1'], isVerified: true,
+  isReadOnly: false, isPermanent: true, unitTypes: ['userID'], metricEvents: [{ name: 'purchase', type: 'value' }],
+  rollupTimeWindow: 'custom', customRollUpStart: 0, customRollUpEnd: 7, funnelEventList: [{ name: 'step1' }], funnelCountDistinct: 'users',
+  team: 'team_core', teamID: 'team_core', warehouseNative: { aggregation: 'sum', metricSourceName: 'orders', valueColumn: 'amount' },
+};
+
+test('every operation answers its success status and a body the contract accepts', async () => {
+  const app = build({ apiKey: KEY, scale: 60 });
+  check('addGateRules', await send(app, 'POST', '/console/v1/gates/gate_cc_alpha/rules', { rules: [fullRule, { name: 'bare' }] }));
+  check('disableGate', await send(app, 'PUT', '/console/v1/gates/gate_cc_alpha/disable'));
+  check('enableGate', await send(app, 'PUT', '/console/v1/gates/gate_cc_alpha/enable'));
+  for (const qs of ['', 'limit=100', 'limit=7&page=3', 'page=999', 'status=archived&tags=checkout', 'createdStartDate=2025-09-01&createdEndDate=2025-12-31']) {
+    check('listExperiments', await send(app, 'GET', `/console/v1/experiments?${qs}`));
+  }
+  for (const qs of ['', 'limit=10&page=2', 'page=9']) check('listReleasePipelines', await send(app, 'GET', `/console/v1/release_pipelines?${qs}`));
+  check('createMetric', await send(app, 'POST', '/console/v1/metrics', { name: 'cc_dry_metric', type: 'sum', dryRun: true }));
+  check('createMetric', await send(app, 'POST', '/console/v1/metrics', fullMetric));
+  check('createMetric', await send(app, 'POST', '/console/v1/metrics', { name: 'cc_min_metric', type: 'event_count_custom' }));
+  check('updateMetric', await send(app, 'POST', '/console/v1/metrics/cc_full_metric::ratio', {
+    name: 'cc_renamed', description: 'new', tags: [], isVerified: false, team: null, teamID: null, directionality: 'increase',
+    owner: { email: 'o@example.com', ownerID: 'u_o' }, warehouseNative: { aggregation: 'count' },
+  }));
+  check('updateMetric', await send(app, 'POST', '/console/v1/metrics/cc_full_metric::ratio', { dryRun: true, description: 'not kept' }));
+  check('skipTriggerPhase', await send(app, 'PUT', '/console/v1/release_pipeline_triggers/trg_cc_3/skip', { phaseID: 'ph_cc_3_1' }));
+  check('skipTriggerPhase', await send(app, 'PUT', '/console/v1/release_pipeline_triggers/trg_cc_3/skip', { phaseID: 'ph_cc_3_2' }));
+  check('unpauseTrigger', await send(app, 'PUT', '/console/v1/release_pipeline_triggers/trg_cc_3/unpause', { phaseID: 'ph_cc_3_3' }));
+  check('patchExperimentOverrides', await send(app, 'PATCH', '/console/v1/experiments/exp_cc_overrides_3/overrides', {
+    overrides: [{ type: 'gate', id: 'gate_cc_alpha', groupID: 'grp_2_test', environment: 'production' }],
+    userIDOverrides: [{ groupID: 'grp_2_control', ids: ['u1', 'u2'], environment: 'staging', unitType: 'userID' }],
+  }));
+  await app.close();
+});
+
+test('a trigger skipped through its last phase is completed, and still satisfies the contract', async () => {
+  const app = build({ apiKey: KEY, scale: 30 });
+  let r;
+  for (let phase = 1; phase <= 12; phase++) {
+    const url = `/console/v1/release_pipeline_triggers/trg_cc_4/`;
+    if (phase % 3 === 0) check('unpauseTrigger', await send(app, 'PUT', `${url}unpause`, { phaseID: `ph_cc_4_${phase}` }));
+    r = await send(app, 'PUT', `${url}skip`, { phaseID: `ph_cc_4_${phase}` });
+    check('skipTriggerPhase', r);
+  }
+  assert.equal(r!.json().data.status, 'COMPLETED');
+  const after = await send(app, 'PUT', '/console/v1/release_pipeline_triggers/trg_cc_4/skip', { phaseID: 'ph_cc_4_12' });
+  assert.equal(after.statusCode, 409);
+  await app.close();
+});
+
+test('every error is {"status", "error", "message"} and nothing else, with status equal to the HTTP status', async () => {
+  const app = build({ apiKey: KEY, scale: 30 });
+  const cases = [
+    app.inject({ method: 'GET', url: '/console/v1/experiments' }),
+    send(app, 'GET', '/console/v1/experiments?limit=0'),
+    send(app, 'PUT', '/console/v1/gates/nope/enable'),
+    send(app, 'DELETE' as 'GET', '/console/v1/gates/gate_cc_alpha/enable'),
+    send(app, 'PUT', '/console/v1/gates/%E2%82/enable'),
+    send(app, 'POST', `/console/v1/metrics/${'m'.repeat(600)}::sum`, {}),
+    send(app, 'PUT', '/console/v1/release_pipeline_triggers/trg_cc_1/unpause', { phaseID: 'ph_cc_1_1' }),
+    app.inject({ method: 'POST', url: '/console/v1/metrics', headers: { ...H, 'content-type': 'application/xml' }, payload: '<m/>' }),
+    app.inject({ method: 'POST', url: '/console/v1/metrics', headers: J, payload: '{"name": "abcd", "type": "sum"' }),
+  ];
+  const seen = new Set<number>();
+  for (const r of await Promise.all(cases)) {
+    const body = r.json();
+    assert.deepEqual(Object.keys(body).sort(), ['error', 'message', 'status'], r.body);
+    assert.equal(body.status, r.statusCode);
+    assert.ok(r.statusCode >= 400 && r.statusCode < 500, r.body);
+    assert.ok(!body.message.includes('\n'));
+    seen.add(r.statusCode);
+  }
+  assert.deepEqual([...seen].sort(), [400, 401, 404, 409, 414, 415]);
+  await app.close();
+});
