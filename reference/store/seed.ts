@@ -1,7 +1,7 @@
 // Deterministic seed from --seed and --scale. It always creates the ids of the reference target
 // manifest (fixtures/targets/reference.json), so that the suite can run against it unchanged.
 import { readFileSync } from 'node:fs';
-import type { Db } from './db.ts';
+import { ensureFilterIndexes, type Db } from './db.ts';
 
 interface ManifestTrigger { id: string; releasePipelineID: string; phaseIDs: string[] }
 interface Manifest { gates: string[]; experiments: string[]; triggers: ManifestTrigger[] }
@@ -104,7 +104,7 @@ export function makeTrigger(id: string, pipeline: ReturnType<typeof makePipeline
 export function seed(db: Db, opts: { seed: number; scale: number }): void {
   const r = prng(opts.seed);
   const already = db.prepare("SELECT value FROM meta WHERE key = 'seeded'").get();
-  if (already) return; // a persistent --db keeps its data across restarts
+  if (already) return ensureFilterIndexes(db); // a persistent --db keeps its data across restarts
   const insertGate = db.prepare('INSERT INTO gates (id, doc) VALUES (?, ?)');
   const insertExp = db.prepare(`INSERT INTO experiments (id, rank, created_time, status, layer_id, id_type, team_id, target_app_id, creator_name, creator_id, doc)
     VALUES (@id, @rank, @created_time, @status, @layer_id, @id_type, @team_id, @target_app_id, @creator_name, @creator_id, @doc)`);
@@ -132,6 +132,7 @@ export function seed(db: Db, opts: { seed: number; scale: number }): void {
     for (let i = pipelines.length; i < 25; i++) pipelines.push(makePipeline(`rp_seed_${i + 1}`, i, [1, 2, 3].map((p) => `ph_seed_${i + 1}_${p}`)));
     for (const p of pipelines) insertPipeline.run(p.id, p.createdTime, JSON.stringify(p));
     MANIFEST.triggers.forEach((t, i) => insertTrigger.run(t.id, JSON.stringify(makeTrigger(t.id, pipelines[i], MANIFEST.gates[i % MANIFEST.gates.length]))));
+    ensureFilterIndexes(db);
     db.prepare("INSERT INTO meta (key, value) VALUES ('seeded', ?)").run(JSON.stringify(opts));
   })();
 }
