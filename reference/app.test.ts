@@ -246,3 +246,17 @@ test('metrics: a 200-character name gives an id over 200 characters that update 
   assert.equal(r.json().data.description, 'long');
   await app.close();
 });
+
+test('logs: with logging on, the key appears nowhere, neither from the header nor from a query string', async () => {
+  const { PassThrough } = await import('node:stream');
+  const stream = new PassThrough();
+  let log = '';
+  stream.on('data', (d) => (log += d));
+  const app = server({ logger: true, logStream: stream });
+  await app.inject({ method: 'GET', url: '/console/v1/release_pipelines', headers: H });
+  await app.inject({ method: 'GET', url: `/console/v1/release_pipelines?limit=5&SERVICE-API-KEY=${KEY}&page=1` });
+  await app.inject({ method: 'POST', url: '/console/v1/metrics', headers: J, payload: { name: 'abc', type: 'sum' } });
+  await app.close();
+  assert.match(log, /release_pipelines\?limit=5&SERVICE-API-KEY=\[redacted\]&page=1/);
+  assert.ok(!log.includes(KEY), 'the key was logged');
+});
