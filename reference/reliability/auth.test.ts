@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../../scripts/lib/config.ts';
 import { FUZZ_METRIC, loadOperations } from '../fuzz/contract.ts';
+import { build } from '../app.ts';
 import { startServer, type Server } from './server.ts';
 
 let server: Server;
@@ -89,3 +90,20 @@ for (const op of operations) {
     }
   });
 }
+
+test('auth: the server itself refuses a key padded with spaces or tabs, should a proxy pass them through', async () => {
+  // Over HTTP the parser strips them (above); in process nothing does, so this is the server's own check.
+  const key = 'cc_padded_key_0123456789abcdef';
+  const app = build({ apiKey: key });
+  try {
+    for (const padded of [` ${key}`, `${key} `, `\t${key}`, `${key}\t`, ` ${key} `]) {
+      const r = await app.inject({ method: 'GET', url: '/console/v1/release_pipelines', headers: { 'service-api-key': padded } });
+      assert.equal(r.statusCode, 401, JSON.stringify(padded));
+      assert.deepEqual(Object.keys(r.json()).sort(), ['error', 'message', 'status']);
+    }
+    const ok = await app.inject({ method: 'GET', url: '/console/v1/release_pipelines', headers: { 'service-api-key': key } });
+    assert.equal(ok.statusCode, 200);
+  } finally {
+    await app.close();
+  }
+});
