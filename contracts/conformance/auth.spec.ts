@@ -1,17 +1,19 @@
 // Spec 4.0 and 5: every operation requires SERVICE-API-KEY, sent in the header only.
 import { checks, expect, test } from '../support/target.ts';
 import { expectClientError, expectNotAccepted } from '../support/checks.ts';
+import type { Reply } from '../support/evidence.ts';
 
 // One request per operation, valid in everything but the key; ids from the manifest.
-function requests(m: { gates: string[]; experiments: string[]; triggers: { id: string; phaseIDs: string[] }[] }) {
+function requests(m: { gates: string[]; experiments: string[]; triggers: { id: string; phaseIDs: string[] }[]; metricPrefix: string }, runId: string) {
+  const metric = `${m.metricPrefix}${runId}_auth`;
   return [
     ['addGateRules', 'POST', `/console/v1/gates/${m.gates[0]}/rules`, { rules: [] }],
     ['disableGate', 'PUT', `/console/v1/gates/${m.gates[0]}/disable`, undefined],
     ['enableGate', 'PUT', `/console/v1/gates/${m.gates[0]}/enable`, undefined],
     ['listExperiments', 'GET', '/console/v1/experiments', undefined],
     ['listReleasePipelines', 'GET', '/console/v1/release_pipelines', undefined],
-    ['createMetric', 'POST', '/console/v1/metrics', { name: 'cc_auth_probe', type: 'sum', dryRun: true }],
-    ['updateMetric', 'POST', '/console/v1/metrics/cc_auth_probe::sum', { dryRun: true }],
+    ['createMetric', 'POST', '/console/v1/metrics', { name: metric, type: 'sum', dryRun: true }],
+    ['updateMetric', 'POST', `/console/v1/metrics/${metric}::sum`, { dryRun: true }],
     ['skipTriggerPhase', 'PUT', `/console/v1/release_pipeline_triggers/${m.triggers[0]?.id ?? 'none'}/skip`, { phaseID: 'not-a-phase' }],
     ['unpauseTrigger', 'PUT', `/console/v1/release_pipeline_triggers/${m.triggers[0]?.id ?? 'none'}/unpause`, { phaseID: 'not-a-phase' }],
     ['patchExperimentOverrides', 'PATCH', `/console/v1/experiments/${m.experiments[0]}/overrides`, { overrides: [], userIDOverrides: [] }],
@@ -20,7 +22,7 @@ function requests(m: { gates: string[]; experiments: string[]; triggers: { id: s
 
 test.describe('auth', () => {
   test('auth: every operation rejects a request without the key [spec 5]', checks('stated', 'auth.key.required'), async ({ t }) => {
-    for (const [op, method, path, data] of requests(t.manifest)) {
+    for (const [op, method, path, data] of requests(t.manifest, t.runId)) {
       const r = await t.raw(method, path, { data });
       expectNotAccepted(r, `${op} without SERVICE-API-KEY`);
     }
@@ -30,7 +32,7 @@ test.describe('auth', () => {
     // No whitespace-padded key: HTTP strips a header value's surrounding whitespace (RFC 9110 5.5),
     // so a padded key is the right key on the wire.
     const wrong = [`${t.apiKey}x`, '', t.apiKey.slice(0, -1), t.apiKey.toUpperCase() === t.apiKey ? t.apiKey.toLowerCase() : t.apiKey.toUpperCase()];
-    for (const [op, method, path, data] of requests(t.manifest)) {
+    for (const [op, method, path, data] of requests(t.manifest, t.runId)) {
       for (const key of wrong) {
         if (key === t.apiKey) continue;
         const r = await t.raw(method, path, { data, headers: { 'SERVICE-API-KEY': key } });
@@ -40,7 +42,7 @@ test.describe('auth', () => {
   });
 
   test('auth: a key sent only in the query string is not accepted [spec 5]', checks('stated', 'auth.key.headerOnly'), async ({ t }) => {
-    for (const [op, method, path, data] of requests(t.manifest)) {
+    for (const [op, method, path, data] of requests(t.manifest, t.runId)) {
       const sep = path.includes('?') ? '&' : '?';
       for (const name of ['SERVICE-API-KEY', 'service-api-key', 'apiKey']) {
         const r = await t.raw(method, `${path}${sep}${name}=${encodeURIComponent(t.apiKey)}`, { data });
@@ -50,7 +52,7 @@ test.describe('auth', () => {
   });
 
   test('auth: a rejected key gets a 4xx, never a 5xx [inferred]', checks('inferred', 'errors.badInput.4xx'), async ({ t }) => {
-    for (const [op, method, path, data] of requests(t.manifest)) {
+    for (const [op, method, path, data] of requests(t.manifest, t.runId)) {
       expectClientError(await t.raw(method, path, { data }), `${op} without key`);
       expectClientError(await t.raw(method, path, { data, headers: { 'SERVICE-API-KEY': 'wrong' } }), `${op} with a wrong key`);
     }
@@ -59,5 +61,13 @@ test.describe('auth', () => {
   test('auth: the right key is accepted on a read under /console/v1/ [spec 5, 9]', checks('stated', 'auth.key.required', 'versioning.path'), async ({ t }) => {
     const r = await t.call('GET', '/console/v1/release_pipelines');
     expect(r.status, 'list pipelines with the right key').toBe(200);
+  });
+
+  test('auth: the key never comes back in a response body or header [inferred]', checks('inferred', 'auth.key.notEchoed'), async ({ t }) => {
+    const leaks = (r: Reply) => r.text.includes(t.apiKey) || Object.values(r.headers).some((v) => v.includes(t.apiKey));
+    for (const [op, method, path, data] of requests(t.manifest, t.runId)) {
+      expect(leaks(await t.call(method, path, { data })), `${op} with the key: the key is in the response`).toBe(false);
+      expect(leaks(await t.raw(method, `${path}?SERVICE-API-KEY=${encodeURIComponent(t.apiKey)}`, { data })), `${op} with the key in the query: the key is in the response`).toBe(false);
+    }
   });
 });

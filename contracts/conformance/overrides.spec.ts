@@ -1,46 +1,54 @@
-// Spec 2.9, 4.11 and 8: partially update experiment overrides, at most 1000 items. Manifest experiments only.
-import { checks, expect, observe, test } from '../support/target.ts';
-import { expectClientError, expectNotAccepted, expectSuccess } from '../support/checks.ts';
+// Spec 2.9, 4.11 and 8: partially update experiment overrides, at most 1000 items. Manifest experiments
+// only: experiments[0] takes the 1000-item patch, [1] the rejected and observed ones, [2] the merge check.
+import { checks, expect, test, type T } from '../support/target.ts';
+import { overrideItems } from '../support/bodies.ts';
+import { expectClientError, expectNotAccepted, expectSuccess, expectValidRequest, outcome } from '../support/checks.ts';
+import { clausesUnder } from '../support/clauses.ts';
 
-const overrides = (n: number, gate: string) => Array.from({ length: n }, (_, i) => ({ type: 'gate', id: gate, groupID: `group_${i % 4}` }));
-/** The resulting arrays, from either shape the spec describes (4.11: envelope, or top-level arrays). */
-const resulting = (body: any) => (body && 'overrides' in body ? body : body?.data ?? {});
+const path = (t: T, i: number) => `/console/v1/experiments/${encodeURIComponent(t.manifest.experiments[i % t.manifest.experiments.length])}/overrides`;
+/** The resulting arrays, from either shape spec 4.11 describes: the envelope's data, or the arrays at the top level. */
+const resulting = (body: any) => (body && Array.isArray(body.overrides) ? body : body?.data ?? {});
 
 test.describe('overrides', () => {
-  test('overrides: 1000 overrides are accepted and returned [spec 4.11, 8]', checks('stated', 'overrides.patch.overrides.maxItems', 'overrides.patch.response'), async ({ t }) => {
-    const path = `/console/v1/experiments/${t.manifest.experiments[0]}/overrides`;
-    const body = expectSuccess('patchExperimentOverrides', await t.call('PATCH', path, { data: { overrides: overrides(1000, t.manifest.gates[0]), userIDOverrides: [{ groupID: 'group_0', ids: [`cc_user_${t.runId}`] }] } }));
-    const r = resulting(body);
+  test('overrides: 1000 overrides with every item field are accepted and returned [spec 2.9, 4.11, 8]', checks('stated', 'overrides.patch.overrides.maxItems', 'overrides.patch.response', 'overrides.patch.path', ...clausesUnder('override.field.'), ...clausesUnder('userIDOverride.field.')), async ({ t }) => {
+    const user = `cc_user_${t.runId}`;
+    const body = { overrides: overrideItems(1000, t.manifest.gates[0], `cc_${t.runId}`), userIDOverrides: [{ groupID: `cc_${t.runId}_group_0`, ids: [user], environment: 'production', unitType: 'userID' }] };
+    expectValidRequest('patchExperimentOverrides', body);
+    const r = resulting(expectSuccess('patchExperimentOverrides', await t.call('PATCH', path(t, 0), { data: body })));
     expect(Array.isArray(r.overrides) ? r.overrides.length : -1, 'the resulting overrides hold the 1000 sent').toBeGreaterThanOrEqual(1000);
+    expect(r.overrides.filter((o: any) => o.groupID?.startsWith(`cc_${t.runId}_group_`)).length, 'every override sent is in the result').toBe(1000);
+    expect(r.userIDOverrides.some((u: any) => Array.isArray(u.ids) && u.ids.includes(user)), 'the user id override sent is in the result').toBe(true);
   });
 
   test('overrides: 1001 overrides are not accepted [spec 8]', checks('stated', 'overrides.patch.overrides.maxItems'), async ({ t }) => {
-    const path = `/console/v1/experiments/${t.manifest.experiments[1 % t.manifest.experiments.length]}/overrides`;
-    expectNotAccepted(await t.call('PATCH', path, { data: { overrides: overrides(1001, t.manifest.gates[0]), userIDOverrides: [] } }), '1001 overrides');
+    expectNotAccepted(await t.call('PATCH', path(t, 1), { data: { overrides: overrideItems(1001, t.manifest.gates[0]), userIDOverrides: [] } }), '1001 overrides');
   });
 
   test('overrides: overrides and userIDOverrides are each required [spec 4.11]', checks('stated', 'overrides.patch.overrides.required', 'overrides.patch.userIDOverrides.required'), async ({ t }) => {
-    const path = `/console/v1/experiments/${t.manifest.experiments[1 % t.manifest.experiments.length]}/overrides`;
-    expectNotAccepted(await t.call('PATCH', path, { data: { userIDOverrides: [] } }), 'without overrides');
-    expectNotAccepted(await t.call('PATCH', path, { data: { overrides: [] } }), 'without userIDOverrides');
+    expectNotAccepted(await t.call('PATCH', path(t, 1), { data: { userIDOverrides: [] } }), 'without overrides');
+    expectNotAccepted(await t.call('PATCH', path(t, 1), { data: { overrides: [] } }), 'without userIDOverrides');
   });
 
-  test('overrides: the response shows the overrides sent; merge or replace is observed [spec 4.11]', checks('stated', 'overrides.patch.persisted', 'overrides.patch.merge'), async ({ t }, info) => {
-    const path = `/console/v1/experiments/${t.manifest.experiments[2 % t.manifest.experiments.length]}/overrides`;
+  test('overrides: the result holds the overrides sent, and keeps them for the next patch or not (merge is observed) [spec 4.11]', checks('stated', 'overrides.patch.persisted', 'overrides.patch.merge'), async ({ t }) => {
     const first = { type: 'gate', id: t.manifest.gates[0], groupID: `cc_first_${t.runId}` };
     const second = { type: 'gate', id: t.manifest.gates[0], groupID: `cc_second_${t.runId}` };
-    const a = resulting(expectSuccess('patchExperimentOverrides', await t.call('PATCH', path, { data: { overrides: [first], userIDOverrides: [] } })));
-    expect(a.overrides.some((o: any) => o.groupID === first.groupID), 'the resulting overrides include the one sent').toBe(true);
-    const b = resulting(expectSuccess('patchExperimentOverrides', await t.call('PATCH', path, { data: { overrides: [second], userIDOverrides: [] } })));
-    expect(b.overrides.some((o: any) => o.groupID === second.groupID), 'the resulting overrides include the one sent').toBe(true);
-    observe(info, 'overrides.patch.merge', b.overrides.some((o: any) => o.groupID === first.groupID) ? 'merged' : 'replaced');
+    const a = resulting(expectSuccess('patchExperimentOverrides', await t.call('PATCH', path(t, 2), { data: { overrides: [first], userIDOverrides: [] } })));
+    expect(a.overrides?.some((o: any) => o.groupID === first.groupID), 'the resulting overrides include the one sent').toBe(true);
+    const reply = await t.call('PATCH', path(t, 2), { data: { overrides: [second], userIDOverrides: [] } });
+    const b = resulting(expectSuccess('patchExperimentOverrides', reply));
+    expect(b.overrides?.some((o: any) => o.groupID === second.groupID), 'the resulting overrides include the one sent').toBe(true);
+    t.observe('overrides.patch.merge', 'second patch', b.overrides.some((o: any) => o.groupID === first.groupID) ? 'merged' : 'replaced', reply);
+  });
+
+  test('overrides: item values and required item fields the spec leaves open are observed [spec 4.11, not shown]', checks('open', 'overrides.patch.items.values'), async ({ t }) => {
+    t.observe('overrides.patch.items.values', 'type layer', outcome(await t.call('PATCH', path(t, 1), { data: { overrides: [{ type: 'layer', id: 'cc_layer', groupID: 'g' }], userIDOverrides: [] } })).status);
+    t.observe('overrides.patch.items.values', 'override without groupID', outcome(await t.call('PATCH', path(t, 1), { data: { overrides: [{ type: 'gate', id: t.manifest.gates[0] }], userIDOverrides: [] } })).status);
   });
 
   test('overrides: bad bodies and an unknown experiment get a 4xx [inferred]', checks('inferred', 'errors.badInput.4xx', 'errors.unknownId.404'), async ({ t }) => {
-    const path = `/console/v1/experiments/${t.manifest.experiments[1 % t.manifest.experiments.length]}/overrides`;
-    expectClientError(await t.call('PATCH', path, { data: { overrides: overrides(1001, 'g'), userIDOverrides: [] } }), '1001 overrides');
-    expectClientError(await t.call('PATCH', path, { data: { overrides: 'x', userIDOverrides: [] } }), 'overrides not an array');
-    expectClientError(await t.call('PATCH', path, { data: { overrides: [], userIDOverrides: [{ ids: 'u1' }] } }), 'ids not an array');
+    expectClientError(await t.call('PATCH', path(t, 1), { data: { overrides: overrideItems(1001, 'g'), userIDOverrides: [] } }), '1001 overrides');
+    expectClientError(await t.call('PATCH', path(t, 1), { data: { overrides: 'x', userIDOverrides: [] } }), 'overrides not an array');
+    expectClientError(await t.call('PATCH', path(t, 1), { data: { overrides: [], userIDOverrides: [{ ids: 'u1' }] } }), 'ids not an array');
     expectClientError(await t.call('PATCH', `/console/v1/experiments/cc_missing_${t.runId}/overrides`, { data: { overrides: [], userIDOverrides: [] } }), 'unknown experiment');
   });
 });

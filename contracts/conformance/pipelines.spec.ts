@@ -1,32 +1,51 @@
 // Spec 2.6 and 4.5: list release pipelines, paged like experiments. Read-only.
-import { checks, expect, observe, test, type T } from '../support/target.ts';
-import { expectMessage, expectSuccess } from '../support/checks.ts';
+import { checks, expect, test, type T } from '../support/target.ts';
+import { expectMessage, expectSuccess, ok2xx } from '../support/checks.ts';
 import { largestLimit, walk } from '../support/paging.ts';
 import { clausesUnder } from '../support/clauses.ts';
 
 const PATH = '/console/v1/release_pipelines';
 const get = (t: T) => (query: string) => t.call('GET', query);
+const sorted = (ids: string[]) => [...ids].sort();
 
 test.describe('pipelines', () => {
-  test('pipelines: list answers 200, the spec message and pagination [spec 4.5]', checks('stated', 'pipelines.list.status200', 'pipelines.list.message', 'pipelines.list.pagination', 'envelope.pagination'), async ({ t }, info) => {
-    const body = expectSuccess('listReleasePipelines', await t.call('GET', PATH));
+  test('pipelines: list answers 200, the spec message and pagination [spec 4.5]', checks('stated', 'pipelines.list.status200', 'pipelines.list.message', 'pipelines.list.pagination', 'pipelines.list.path', 'envelope.pagination', 'pagination.fields'), async ({ t }) => {
+    const reply = await t.call('GET', PATH);
+    const body = expectSuccess('listReleasePipelines', reply);
     expectMessage(body, 'List pipelines success');
-    observe(info, 'pagination.fields', Object.keys(body.pagination ?? {}).sort());
+    expect(typeof body.pagination === 'object' && body.pagination !== null && !Array.isArray(body.pagination), 'pagination is an object').toBe(true);
+    t.observe('pagination.fields', 'listReleasePipelines', Object.keys(body.pagination).sort(), reply);
   });
 
-  test('pipelines: pages hold at most limit, are disjoint, and their union is the full list [inferred]', checks('inferred', 'paging.disjointUnion', 'paging.limit'), async ({ t }) => {
+  test('pipelines: limit bounds a page and page numbers select pages [spec 4.5]', checks('stated', 'pipelines.list.query.limit', 'pipelines.list.query.page'), async ({ t }) => {
+    const one = expectSuccess('listReleasePipelines', await t.call('GET', `${PATH}?limit=2&page=1`));
+    const two = expectSuccess('listReleasePipelines', await t.call('GET', `${PATH}?limit=2&page=2`));
+    expect(one.data.length, 'page of limit 2').toBeLessThanOrEqual(2);
+    expect(two.data.length, 'page of limit 2').toBeLessThanOrEqual(2);
+    if (one.data.length === 2 && two.data.length > 0) expect(two.data.map((p: any) => p.id), 'page 2 holds other pipelines than page 1').not.toEqual(one.data.map((p: any) => p.id));
+  });
+
+  test('pipelines: pages hold at most limit, are disjoint, and their union is the full list [inferred]', checks('inferred', 'paging.disjointUnion', 'paging.limit', 'paging.beyondLast'), async ({ t }) => {
     const limit = await largestLimit(get(t), PATH);
     const full = await walk(get(t), PATH, limit);
+    expect(full.complete, 'the full list ended within the page bound').toBe(true);
     const small = await walk(get(t), PATH, 4);
     for (const size of small.pageSizes) expect(size).toBeLessThanOrEqual(4);
     expect(new Set(small.ids).size, 'no pipeline on two pages').toBe(small.ids.length);
-    expect([...small.ids].sort()).toEqual([...full.ids].sort());
+    expect(sorted(small.ids), 'the pages together hold exactly the full list').toEqual(sorted(full.ids));
+    const past = await t.call('GET', `${PATH}?limit=4&page=${Math.ceil(full.ids.length / 4) + 2}`);
+    if (ok2xx(past)) expect(past.body?.data ?? [], 'a page past the last holds no items').toEqual([]);
   });
 
   test('pipelines: every pipeline has the spec types, and the manifest pipelines are listed with their phases [spec 2.6]', checks('stated', ...clausesUnder('pipeline.field.')), async ({ t }) => {
     const limit = await largestLimit(get(t), PATH);
-    const full = await walk(get(t), PATH, limit);
-    for (let page = 1; page <= full.pages; page++) expectSuccess('listReleasePipelines', await t.call('GET', `${PATH}?limit=${limit}&page=${page}`));
+    const replies: any[] = [];
+    const full = await walk(async (q) => {
+      const r = await t.call('GET', q);
+      if (ok2xx(r) && r.body?.data?.length) replies.push(r);
+      return r;
+    }, PATH, limit);
+    for (const r of replies) expectSuccess('listReleasePipelines', r);
     for (const trigger of t.manifest.triggers) {
       const p = full.items.find((x) => x.id === trigger.releasePipelineID);
       expect(p, `pipeline ${trigger.releasePipelineID} of the manifest is listed`).toBeTruthy();

@@ -1,7 +1,7 @@
 // Named checks shared by the resource files: each failure message says what was expected and what came.
 import { expect } from '@playwright/test';
 import type { Reply } from './evidence.ts';
-import { isSuccess, OPERATIONS, responseErrors } from './validators.ts';
+import { isSuccess, OPERATIONS, requestErrors, responseErrors } from './validators.ts';
 
 /** status_code_conformance + response_schema_conformance: a success of the operation, in its schema. */
 export function expectSuccess(operationId: string, reply: Reply): any {
@@ -36,3 +36,17 @@ export function metricName(prefix: string, runId: string, length: number, salt =
   if (base.length >= length) return `${prefix}${runId}${salt}`.slice(0, length);
   return base + 'x'.repeat(length - base.length);
 }
+
+/** Precondition: the body the test is about to send is valid per the contract (else the test, not the target, is wrong). */
+export function expectValidRequest(operationId: string, body: unknown): void {
+  expect(requestErrors(operationId, body), `test precondition: this ${operationId} body is valid per contracts/schemas`).toEqual([]);
+}
+
+/** A status as the observations record it: exact, so that drift shows a change from 400 to 422. */
+export function outcome(reply: Reply): { status: number; bodyKeys: string[] } {
+  const body = reply.body;
+  return { status: reply.status, bodyKeys: body && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body).sort() : [] };
+}
+
+/** Whether a status is a success. */
+export const ok2xx = (reply: Reply) => reply.status >= 200 && reply.status < 300;

@@ -13,7 +13,14 @@ export interface Exchange {
   curl: string;
 }
 
-export interface Reply { status: number; body: any; exchange: Exchange }
+export interface Reply {
+  status: number;
+  body: any;
+  /** The response's own headers and raw text (not kept in the evidence: checks on them say what they found). */
+  headers: Record<string, string>;
+  text: string;
+  exchange: Exchange;
+}
 
 const MAX_SHOWN = 4000;
 
@@ -39,13 +46,20 @@ export interface CallOptions { data?: unknown; headers?: Record<string, string>;
 export async function call(request: APIRequestContext, info: TestInfo, ctx: { baseUrl: string; apiKey: string }, method: string, path: string, opts: CallOptions = {}): Promise<Reply> {
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
   if ((opts.data !== undefined || opts.rawBody !== undefined) && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/json';
-  const response = await request.fetch(ctx.baseUrl + path, {
-    method,
-    headers,
-    data: opts.rawBody ?? (opts.data === undefined ? undefined : JSON.stringify(opts.data)),
-    failOnStatusCode: false,
-    maxRedirects: 0,
-  });
+  let response;
+  try {
+    response = await request.fetch(ctx.baseUrl + path, {
+      method,
+      headers,
+      data: opts.rawBody ?? (opts.data === undefined ? undefined : JSON.stringify(opts.data)),
+      failOnStatusCode: false,
+      maxRedirects: 0,
+    });
+  } catch (err) {
+    // Playwright's network errors carry a call log that lists the request headers, key included:
+    // only a redacted copy may reach the reports.
+    throw new Error(redactText(`${method} ${path}: ${(err as Error).message}`, ctx.apiKey));
+  }
   const text = await response.text();
   let body: unknown = text;
   try {
@@ -64,7 +78,7 @@ export async function call(request: APIRequestContext, info: TestInfo, ctx: { ba
   };
   const json = redactText(JSON.stringify(exchange), ctx.apiKey);
   await info.attach('exchange', { body: json, contentType: 'application/json' });
-  return { status: exchange.status, body, exchange: JSON.parse(json) };
+  return { status: exchange.status, body, headers: response.headers(), text, exchange: JSON.parse(json) };
 }
 
 export { REDACTED };

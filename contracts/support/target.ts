@@ -1,9 +1,10 @@
 // The suite's fixtures: the target (from scripts/lib/config.ts, read once per worker) and a `t`
-// helper that makes recorded calls with or without the key. Tests receive them by name.
+// helper that makes recorded calls with or without the key, and records observations of open
+// clauses and clauses a run could not cover. Tests receive them by name.
 import { test as base, type TestInfo } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
 import { loadConfig, type Manifest } from '../../scripts/lib/config.ts';
-import { call, type CallOptions, type Reply } from './evidence.ts';
+import { call, type CallOptions, type Exchange, type Reply } from './evidence.ts';
 import { KEY_HEADER } from './redact.ts';
 
 export type Level = 'stated' | 'inferred' | 'open';
@@ -17,11 +18,23 @@ export interface Target {
   strict: boolean;
 }
 
+/** What an observation or an uncovered note carries, written by the reporter (annotations are strings). */
+export interface Observation { clause: string; aspect: string; value: unknown; evidence?: Pick<Exchange, 'method' | 'path' | 'status' | 'curl'> }
+export interface Uncovered { clause: string; reason: string }
+
 export interface T extends Target {
   /** A call with the right key. */
   call(method: string, path: string, opts?: CallOptions): Promise<Reply>;
   /** A call with exactly the headers given (no key unless given). */
   raw(method: string, path: string, opts?: CallOptions): Promise<Reply>;
+  /**
+   * Records what the target does where the spec says "not shown" (an open clause): never a failure.
+   * `aspect` names which side of the clause this is (one clause may be seen from several tests); the
+   * evidence is `reply`'s exchange, or else the last exchange of the test.
+   */
+  observe(clause: string, aspect: string, value: unknown, reply?: Reply): void;
+  /** The target gave this run no way to check `clause` (e.g. the manifest's triggers are finished): a warning, never a failure. */
+  uncovered(clause: string, reason: string): void;
 }
 
 export const test = base.extend<{ t: T }, { target: Target }>({
@@ -34,10 +47,24 @@ export const test = base.extend<{ t: T }, { target: Target }>({
     { scope: 'worker' },
   ],
   t: async ({ request, target }, use, info) => {
+    let last: Exchange | undefined;
+    const record = async (p: Promise<Reply>) => {
+      const r = await p;
+      last = r.exchange;
+      return r;
+    };
     await use({
       ...target,
-      call: (method, path, opts = {}) => call(request, info, target, method, path, { ...opts, headers: { [KEY_HEADER]: target.apiKey, ...(opts.headers ?? {}) } }),
-      raw: (method, path, opts = {}) => call(request, info, target, method, path, opts),
+      call: (method, path, opts = {}) => record(call(request, info, target, method, path, { ...opts, headers: { [KEY_HEADER]: target.apiKey, ...(opts.headers ?? {}) } })),
+      raw: (method, path, opts = {}) => record(call(request, info, target, method, path, opts)),
+      observe: (clause, aspect, value, reply) => {
+        const e = reply?.exchange ?? last;
+        const o: Observation = { clause, aspect, value, evidence: e && { method: e.method, path: e.path, status: e.status, curl: e.curl } };
+        info.annotations.push({ type: 'observation', description: JSON.stringify(o) });
+      },
+      uncovered: (clause, reason) => {
+        info.annotations.push({ type: 'uncovered', description: JSON.stringify({ clause, reason } satisfies Uncovered) });
+      },
     });
   },
 });
@@ -49,7 +76,4 @@ export function checks(level: Level, ...clauses: string[]) {
   return { tag: [`@${level}`], annotation: clauses.map((id) => ({ type: 'clause', description: id })) };
 }
 
-/** Records what the target does where the spec says "not shown" (an open clause): never a failure. */
-export function observe(info: TestInfo, clause: string, value: unknown): void {
-  info.annotations.push({ type: 'observation', description: JSON.stringify({ clause, value }) });
-}
+export type { TestInfo };

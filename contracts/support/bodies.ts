@@ -1,0 +1,104 @@
+// Request bodies that use every field the spec lists (4.6 to 4.8, 2.9), for the "every field is
+// accepted" checks. They are values, not shapes: each test first asks the contract
+// (contracts/schemas, via requestErrors) whether the body is valid, so a drift between these values
+// and openapi.yaml shows up as a failing precondition, not as a false alarm against the target.
+
+const criterion = (column: string) => ({ type: 'value', column, condition: 'in', values: ['a', 'b'], nullVacuousOverride: false });
+
+/** Every field of the warehouseNative object (spec 4.8), each with a value of its stated type. */
+export function fullWarehouseNative(): Record<string, unknown> {
+  return {
+    aggregation: 'count',
+    metricSourceName: 'cc_source',
+    criteria: [criterion('country')],
+    waitForCohortWindow: false,
+    denominatorCriteria: [criterion('platform')],
+    denominatorAggregation: 'count',
+    denominatorCustomRollupEnd: 14,
+    denominatorCustomRollupStart: 0,
+    denominatorMetricSourceName: 'cc_source_denominator',
+    denominatorRollupTimeWindow: 'custom',
+    denominatorValueColumn: 'value',
+    funnelCalculationWindow: 7,
+    funnelCountDistinct: 'sessions',
+    funnelEvents: [{ criteria: [criterion('step')], metricSourceName: 'cc_source', name: 'cc_step', sessionIdentifierField: 'session_id' }],
+    funnelStartCriteria: 'start_event',
+    metricDimensionColumns: ['country'],
+    metricBakeDays: 1,
+    numeratorAggregation: 'count',
+    valueColumn: 'value',
+    valueThreshold: 10,
+    allowNullRatioDenominator: false,
+    funnelStrictOrdering: true,
+    funnelUseExposureAsFirstEvent: false,
+    funnelTimestampAllowanceMs: 1000,
+    funnelTimeToConvert: false,
+    winsorizationHigh: 0.99,
+    winsorizationLow: 0.01,
+    winsorizationHighDenominator: 0.99,
+    winsorizationLowDenominator: 0.01,
+    cupedAttributionWindow: 7,
+    rollupTimeWindow: 'custom',
+    customRollUpStart: 0,
+    customRollUpEnd: 14,
+    onlyIncludeUsersWithConversionEvent: false,
+    denominatorCustomRollupMeasureInMinutes: false,
+    customRollupMeasureInMinutes: false,
+    percentile: 95,
+    useLogTransform: false,
+    useSecondaryRetentionEvent: false,
+    retentionEnd: 7,
+    retentionLength: 7,
+    logTransformBase: 10,
+    cap: 1000,
+    surrogateMetricMSE: 0.5,
+  };
+}
+
+/** A create-metric body with every field of spec 4.6. team and teamID are null ("Enterprise"): a null is valid everywhere. */
+export function fullCreateMetric(name: string, type = 'user_warehouse'): Record<string, unknown> {
+  return {
+    name,
+    type,
+    isVerified: false,
+    isReadOnly: false,
+    unitTypes: ['userID', 'stableID'],
+    metricEvents: [{ name: 'cc_event', type: 'value' }],
+    metricComponentMetrics: [],
+    description: 'every field of spec 4.6',
+    directionality: 'decrease',
+    tags: ['cc'],
+    isPermanent: false,
+    rollupTimeWindow: 'custom',
+    customRollUpStart: 0,
+    customRollUpEnd: 14,
+    funnelEventList: [{ name: 'cc_step', type: 'event_dau' }],
+    funnelCountDistinct: 'users',
+    warehouseNative: fullWarehouseNative(),
+    team: null,
+    teamID: null,
+  };
+}
+
+/** An update-metric body with every field of spec 4.7 (name unchanged: whether a new name changes the id is not shown). */
+export function fullUpdateMetric(name: string, owner: { email: string; ownerID: string }): Record<string, unknown> {
+  return {
+    name,
+    description: 'every field of spec 4.7',
+    tags: ['cc', 'full'],
+    isVerified: true,
+    isReadOnly: false,
+    isPermanent: false,
+    warehouseNative: fullWarehouseNative(),
+    unitTypes: ['userID'],
+    team: null,
+    teamID: null,
+    directionality: 'increase',
+    owner,
+  };
+}
+
+/** `n` valid Override items (spec 2.9) naming `gate`, spread over four groups, one in three with an environment. */
+export function overrideItems(n: number, gate: string, tag = 'cc'): Record<string, string>[] {
+  return Array.from({ length: n }, (_, i) => ({ type: 'gate', id: gate, groupID: `${tag}_group_${i % 4}`, ...(i % 3 === 0 ? { environment: 'production' } : {}) }));
+}

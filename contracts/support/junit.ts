@@ -1,0 +1,35 @@
+// reports/junit.xml from the suite's own results, so that a CI reading JUnit sees the same verdict as
+// conformance.json: a failure element only where the run fails (stated, or inferred under --strict);
+// an inferred violation in default mode is a passing test case with its warning in system-out.
+import type { Ran } from './reporter.ts';
+
+const esc = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
+const seconds = (ms: number) => (ms / 1000).toFixed(3);
+
+function details(r: Ran): string {
+  const last = r.exchanges.at(-1);
+  const lines = [`clauses: ${r.clauses.join(', ')}`, `level: ${r.level}`, r.error ?? ''];
+  if (last) lines.push(`${last.method} ${last.path} -> ${last.status}`, `sent: ${JSON.stringify(last.requestBody ?? null).slice(0, 1000)}`, `got: ${JSON.stringify(last.responseBody ?? null).slice(0, 1000)}`, last.curl);
+  return lines.join('\n');
+}
+
+function testcase(r: Ran): string {
+  const props = [`<property name="level" value="${r.level}"/>`, ...r.clauses.map((c) => `<property name="clause" value="${esc(c)}"/>`)].join('');
+  const head = `    <testcase classname="${esc(r.file)}" name="${esc(r.title)}" time="${seconds(r.durationMs)}"><properties>${props}</properties>`;
+  if (r.ok) return `${head}</testcase>`;
+  const text = esc(details(r));
+  if (r.counts) return `${head}<failure type="${r.level}" message="${esc((r.error ?? '').split('\n')[0].slice(0, 300))}">${text}</failure></testcase>`;
+  return `${head}<system-out>WARN (inferred, not strict)\n${text}</system-out></testcase>`;
+}
+
+export function junitXml(ran: Ran[], run: { strict: boolean; durationMs: number }): string {
+  const files = [...new Set(ran.map((r) => r.file))].sort();
+  const suites = files.map((file) => {
+    const mine = ran.filter((r) => r.file === file);
+    const failures = mine.filter((r) => !r.ok && r.counts).length;
+    const time = mine.reduce((s, r) => s + r.durationMs, 0);
+    return `  <testsuite name="${esc(file)}" tests="${mine.length}" failures="${failures}" errors="0" skipped="0" time="${seconds(time)}">\n${mine.map(testcase).join('\n')}\n  </testsuite>`;
+  });
+  const failures = ran.filter((r) => !r.ok && r.counts).length;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="console-conformance${run.strict ? ' (strict)' : ''}" tests="${ran.length}" failures="${failures}" errors="0" time="${seconds(run.durationMs)}">\n${suites.join('\n')}\n</testsuites>\n`;
+}
