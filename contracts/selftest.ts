@@ -1,61 +1,98 @@
 // npm run conformance:selftest: proof that the suite catches faults and never fails a legal server.
-// The reference server is started with each injected fault (the suite must fail, exit 1 under
-// --strict) and each legal "not shown" variation (the suite must pass, exit 0 under --strict).
+// The reference server is started with each injected fault (the suite must fail under --strict: a
+// counting failure, not a crash) and each legal "not shown" variation (the suite must pass under
+// --strict), and clean (must pass, twice in a row against the same server). Prints both counts.
 // The names come from the server's own list (`serve --list-faults`), never from its code.
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+//
+// Budget (npm test): at most 5 minutes on 2 cores. So each fault runs only the suite files declared
+// for it below, stopping at the first failure, with one Playwright worker, two runs at a time; each
+// variant runs the whole suite (it must pass all of it). Playwright is run directly with the suite's
+// own reporter (no HTML report), and the verdict is read from the conformance.json it writes, exactly
+// as `npm run conformance` does (its exit codes are tested in scripts/exit-codes.test.ts).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../scripts/lib/config.ts';
-import { startReference } from '../scripts/lib/reference-process.ts';
+import { startReference, type ReferenceServer } from '../scripts/lib/reference-process.ts';
 
 interface Switch { name: string; description: string; clause: string }
 
-const HELP = `usage: npm run conformance:selftest -- [--only NAME[,NAME]]
+const HELP = `usage: npm run conformance:selftest -- [--only NAME[,NAME]] [--lanes N]
 
-Runs the conformance suite (--strict) against the reference server with each fault (must fail) and
-each legal variant (must pass), and against the clean server (must pass). Prints both counts.`;
+Runs the conformance suite (strict) against the reference server with each fault (must fail) and
+each legal variant (must pass), and against the clean server twice (must pass both times).
+  --only NAME,...  only these faults or variants (and no clean runs)
+  --lanes N        runs at a time (default 2, one per core)
+exit codes: 0 every fault caught and every variant passed, 1 otherwise, 3 could not run`;
 
-// The suite files that exercise each fault; variants run the whole suite (they must pass all of it).
+// The suite files that exercise each fault (by name pattern). A fault with no entry runs the whole suite.
 const FILES: [RegExp, string[]][] = [
   [/^auth-/, ['auth']],
-  [/add-rules|gate-updated|disable-|rules-/, ['gates']],
-  [/experiments|filter-|created-time|envelope-data/, ['experiments']],
-  [/pipelines/, ['pipelines']],
+  [/add-rules|gate-updated|disable-|^rules-/, ['gates']],
   [/page-overlap|limit-ignored|pagination-missing/, ['experiments', 'pipelines']],
+  [/experiments|^filter-|created-time|envelope-data/, ['experiments']],
+  [/pipelines/, ['pipelines']],
   [/metric|directionality/, ['metrics']],
   [/overrides/, ['overrides']],
-  [/phaseid|trigger-/, ['triggers']],
+  [/phaseid|^trigger-/, ['triggers']],
   [/validation-500/, ['negative', 'metrics']],
 ];
 
 function filesFor(fault: string): string[] {
   const match = FILES.find(([re]) => re.test(fault));
-  if (!match) throw new Error(`selftest: no suite files declared for fault ${fault}`);
-  return match[1].map((f) => `contracts/conformance/${f}.spec.ts`);
+  return match ? match[1].map((f) => `contracts/conformance/${f}.spec.ts`) : [];
 }
 
 function listSwitches(): { faults: Switch[]; variants: Switch[] } {
   const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'reference/cli.ts'), '--list-faults'], { cwd: ROOT, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`serve --list-faults failed: ${r.stderr}`);
+  if (r.status !== 0) throw new Error(`serve --list-faults failed: ${r.stderr.split('\n')[0]}`);
   return JSON.parse(r.stdout);
 }
 
-async function runSuite(opts: { faults?: string[]; variants?: string[]; files?: string[] }): Promise<{ code: number | null; failed: string[] }> {
-  const server = await startReference({ faults: opts.faults, variants: opts.variants, stderr: 'ignore' });
+interface Outcome { verdict: 'pass' | 'fail' | 'no report'; failed: string[]; tests: number }
+
+/** One strict run of the suite (or of `files`) against `server`; the verdict from its conformance.json. */
+function runSuite(server: ReferenceServer, files: string[], stopAtFirstFailure: boolean): Promise<Outcome> {
   const reports = mkdtempSync(join(tmpdir(), 'cc-selftest-'));
-  try {
-    const env = { ...process.env, CONSOLE_BASE_URL: server.baseUrl, CONSOLE_API_KEY: server.apiKey, CONSOLE_REPORTS_DIR: reports };
-    const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'scripts/conformance.ts'), '--strict', ...(opts.files ?? [])], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
-    let failed: string[] = [];
-    try {
-      failed = JSON.parse(readFileSync(join(reports, 'conformance.json'), 'utf8')).failures.map((f: { test: string }) => f.test);
-    } catch {
-      failed = [`no report: ${r.stderr?.split('\n')[0]}`];
+  const env: NodeJS.ProcessEnv = { ...process.env, CONSOLE_BASE_URL: server.baseUrl, CONSOLE_API_KEY: server.apiKey, CONSOLE_REPORTS_DIR: reports, CONSOLE_STRICT: "1" };
+  delete env.CONSOLE_OBSERVATIONS_BASELINE;
+  const args = [join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '-c', join(ROOT, 'playwright.config.ts'), '--reporter', './contracts/support/reporter.ts', '--workers', '1', ...(stopAtFirstFailure ? ['--max-failures', '1'] : []), ...files];
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('exit', () => {
+      const path = join(reports, 'conformance.json');
+      let out: Outcome = { verdict: 'no report', failed: [stderr.split('\n').find((l) => l.trim()) ?? 'no output'], tests: 0 };
+      if (existsSync(path)) {
+        const report = JSON.parse(readFileSync(path, 'utf8'));
+        out = { verdict: report.summary.verdict, failed: report.failures.filter((f: { counts: boolean }) => f.counts).map((f: { test: string }) => f.test), tests: report.summary.tests.total };
+      }
+      rmSync(reports, { recursive: true, force: true });
+      resolve(out);
+    });
+  });
+}
+
+/** Runs `jobs` with at most `lanes` at a time, printing each line as it finishes. */
+async function pool<T>(jobs: (() => Promise<T>)[], lanes: number): Promise<T[]> {
+  const results: T[] = new Array(jobs.length);
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(lanes, jobs.length) }, async () => {
+    while (next < jobs.length) {
+      const i = next++;
+      results[i] = await jobs[i]();
     }
-    return { code: r.status, failed };
+  }));
+  return results;
+}
+
+async function withServer<T>(opts: { faults?: string[]; variants?: string[] }, body: (s: ReferenceServer) => Promise<T>): Promise<T> {
+  const server = await startReference({ ...opts, stderr: 'ignore' });
+  try {
+    return await body(server);
   } finally {
-    rmSync(reports, { recursive: true, force: true });
     await server.stop();
   }
 }
@@ -67,35 +104,52 @@ async function main(): Promise<number> {
     return 0;
   }
   const onlyAt = args.indexOf('--only');
-  const only = onlyAt >= 0 ? new Set((args[onlyAt + 1] ?? '').split(',')) : undefined;
-  const { faults, variants } = listSwitches();
+  const only = onlyAt >= 0 ? new Set((args[onlyAt + 1] ?? '').split(',').filter(Boolean)) : undefined;
+  const lanesAt = args.indexOf('--lanes');
+  const lanes = lanesAt >= 0 ? Number(args[lanesAt + 1]) : 2;
+  if (!Number.isInteger(lanes) || lanes < 1) throw new Error(`--lanes must be a positive integer, got ${args[lanesAt + 1]}`);
+  const { faults: allFaults, variants: allVariants } = listSwitches();
+  const faults = allFaults.filter((x) => !only || only.has(x.name));
+  const variants = allVariants.filter((x) => !only || only.has(x.name));
+  if (only) for (const n of only) if (![...allFaults, ...allVariants].some((x) => x.name === n)) throw new Error(`--only: no fault or variant named ${n}`);
   const started = Date.now();
-  let caught = 0;
-  let accepted = 0;
   const problems: string[] = [];
 
+  type Job = () => Promise<boolean>;
+  const jobs: Job[] = [];
   if (!only) {
-    const clean = await runSuite({});
-    console.log(`${clean.code === 0 ? 'ok  ' : 'BAD '} clean server: suite ${clean.code === 0 ? 'passes' : `fails (${clean.failed.join('; ')})`}`);
-    if (clean.code !== 0) problems.push('the suite fails the clean reference server');
+    // Twice against one server: the suite leaves the target able to pass it again (runs.repeatable).
+    jobs.push(() => withServer({}, async (s) => {
+      const first = await runSuite(s, [], false);
+      const second = first.verdict === 'pass' ? await runSuite(s, [], false) : first;
+      const ok = first.verdict === 'pass' && second.verdict === 'pass';
+      console.log(`${ok ? 'ok  ' : 'BAD '} clean server      ${ok ? `passes twice in a row (${first.tests} tests)` : `FAILS: ${(first.verdict === 'pass' ? second : first).failed.join('; ')}`}`);
+      if (!ok) problems.push('the suite fails the clean reference server (or its second run)');
+      return ok;
+    }));
   }
-  for (const f of faults.filter((x) => !only || only.has(x.name))) {
-    const r = await runSuite({ faults: [f.name], files: filesFor(f.name) });
-    const ok = r.code === 1;
-    if (ok) caught++;
-    else problems.push(`fault ${f.name} not caught (exit ${r.code})`);
-    console.log(`${ok ? 'ok  ' : 'BAD '} fault   ${f.name.padEnd(34)} ${ok ? `caught by: ${r.failed[0]}` : `NOT caught (exit ${r.code})`}`);
+  for (const v of variants) {
+    jobs.push(() => withServer({ variants: [v.name] }, async (s) => {
+      const r = await runSuite(s, [], false);
+      const ok = r.verdict === 'pass' && r.tests > 0;
+      console.log(`${ok ? 'ok  ' : 'BAD '} variant ${v.name.padEnd(34)} ${ok ? 'passes' : `FAILS: ${r.failed.join('; ')}`}`);
+      if (!ok) problems.push(`variant ${v.name} (${v.description}) fails: ${r.failed.join('; ')}`);
+      return ok;
+    }));
   }
-  for (const v of variants.filter((x) => !only || only.has(x.name))) {
-    const r = await runSuite({ variants: [v.name] });
-    const ok = r.code === 0;
-    if (ok) accepted++;
-    else problems.push(`variant ${v.name} failed: ${r.failed.join('; ')}`);
-    console.log(`${ok ? 'ok  ' : 'BAD '} variant ${v.name.padEnd(34)} ${ok ? 'passes' : `FAILS: ${r.failed.join('; ')}`}`);
-  }
-  const nf = faults.filter((x) => !only || only.has(x.name)).length;
-  const nv = variants.filter((x) => !only || only.has(x.name)).length;
-  console.log(`\nselftest: ${caught} of ${nf} faults caught, ${accepted} of ${nv} legal variants passed (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+  const faultJobs: Job[] = faults.map((f) => () => withServer({ faults: [f.name] }, async (s) => {
+    const files = filesFor(f.name);
+    const r = await runSuite(s, files, true);
+    const ok = r.verdict === 'fail' && r.failed.length > 0;
+    console.log(`${ok ? 'ok  ' : 'BAD '} fault   ${f.name.padEnd(34)} ${ok ? `caught by: ${r.failed[0]}` : `NOT caught (${r.verdict}${files.length ? `, files ${files.map((x) => x.split('/').pop()).join(' ')}` : ''})`}`);
+    if (!ok) problems.push(`fault ${f.name} (${f.description}) not caught`);
+    return ok;
+  }));
+  // Variants first: they are the long runs, so the short fault runs fill the lanes at the end.
+  const results = await pool([...jobs, ...faultJobs], lanes);
+  const caught = results.slice(jobs.length).filter(Boolean).length;
+  const accepted = variants.length === 0 ? 0 : results.slice(only ? 0 : 1, jobs.length).filter(Boolean).length;
+  console.log(`\nselftest: ${caught} of ${faults.length} faults caught, ${accepted} of ${variants.length} legal variants passed${only ? '' : results[0] ? ', clean server passed twice' : ', clean server FAILED'} (${((Date.now() - started) / 1000).toFixed(0)} s)`);
   for (const p of problems) console.log(`  ${p}`);
   return problems.length === 0 ? 0 : 1;
 }

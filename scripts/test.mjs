@@ -9,10 +9,14 @@ const stages = [
   ['contracts:check', 'generated schemas are fresh and compile under Ajv2020 strict'],
   ['contracts:lint', 'openapi.yaml is lint-clean under Redocly'],
   ['typecheck', 'TypeScript strict typecheck'],
-  ['test:unit', 'unit tests (node:test): contract, clauses, reference server, scripts'],
+  // Before the unit tests: some of them run the real k6 (baseline merge of two runners).
+  ['k6:install', 'k6 built from its Go module into .tools/bin (skipped when already there)'],
+  ['test:unit', 'unit tests (node:test): contract, clauses, reference server, reliability, scripts'],
   ['clauses:coverage', 'every stated clause of contracts/clauses.yaml has a conformance test'],
+  ['fuzz:smoke', 'seeded fuzz of the reference server: no 5xx, error shape, nothing persisted'],
   ['conformance:strict', 'the conformance suite against the reference server, --strict'],
   ['conformance:selftest', 'the suite fails against every injected fault and passes every legal variant'],
+  ['load:smoke', 'k6 paging and mutation smoke profiles against the reference, compared with the baselines'],
   ['scan:secrets', 'nothing the run wrote holds the API key'],
 ];
 
