@@ -129,11 +129,11 @@ export default class ConformanceReporter implements Reporter {
     write('conformance.json', JSON.stringify({ summary, clauses, failures, drift }, null, 2) + '\n');
     write('observations.json', JSON.stringify(observations satisfies Observations, null, 2) + '\n');
     write('junit.xml', junitXml(ran, { strict, durationMs: summary.durationMs }));
-    console.log(redactText(matrix(clauses, summary, failures, drift, allUncovered, strict), key));
+    console.log(redactText(matrix(clauses, summary, failures, drift, allUncovered, strict, shownPath(join(dir, 'conformance.json'))), key));
   }
 }
 
-function matrix(clauses: { level: Level; status: Status }[], summary: any, failures: any[], drift: any[], uncovered: { clause: string; reason: string }[], strict: boolean): string {
+function matrix(clauses: { level: Level; status: Status }[], summary: any, failures: any[], drift: any[], uncovered: { clause: string; reason: string }[], strict: boolean, written: string): string {
   const out = [`\nClause matrix (${strict ? 'strict' : 'default'} mode):`, `  ${'level'.padEnd(9)} ${'total'.padStart(5)}  ${['pass', 'fail', 'warn', 'observed', 'uncovered'].map((s) => s.padStart(10)).join('')}`];
   for (const l of LEVELS) {
     const cs = clauses.filter((c) => c.level === l);
@@ -146,6 +146,12 @@ function matrix(clauses: { level: Level; status: Status }[], summary: any, failu
   }
   for (const u of uncovered) out.push(`WARN [not covered] ${u.clause}: ${u.reason}`);
   for (const d of drift) out.push(`DRIFT ${d.clause}: was ${JSON.stringify(d.before)}, now ${JSON.stringify(d.now)}`);
-  out.push('', `conformance: ${summary.verdict.toUpperCase()}: ${summary.tests.passed}/${summary.tests.total} tests passed, ${summary.tests.failedCounting} failing the run; ${summary.clauses.fail} clauses fail, ${summary.clauses.warn} warn, ${summary.clauses.uncovered} uncovered; reports/conformance.json written`);
+  out.push('', `conformance: ${summary.verdict.toUpperCase()}: ${summary.tests.passed}/${summary.tests.total} tests passed, ${summary.tests.failedCounting} failing the run; ${summary.clauses.fail} clauses fail, ${summary.clauses.warn} warn, ${summary.clauses.uncovered} uncovered; ${written} written`);
   return out.join('\n');
+}
+
+/** A path as the user would type it from where they are: relative inside the tree, absolute outside. */
+function shownPath(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel.startsWith('..') ? path : rel;
 }
