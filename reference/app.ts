@@ -38,6 +38,17 @@ export const MAX_PARAM_LENGTH = 512;
 const OPERATIONS = ['addGateRules', 'disableGate', 'enableGate', 'listExperiments', 'listReleasePipelines', 'createMetric', 'updateMetric', 'skipTriggerPhase', 'unpauseTrigger', 'patchExperimentOverrides'];
 const fastifyPath = (p: string) => p.replace(/\{(\w+)\}/g, ':$1');
 const OPERATION_BY_ROUTE = new Map(OPERATIONS.map((id) => [`${operation(id).method} ${fastifyPath(operation(id).path)}`, id]));
+/** Each path of the contract as a pattern over the raw request path, with the methods it declares. */
+const PATH_METHODS = [...new Set(OPERATIONS.map((id) => operation(id).path))].map((path) => ({
+  pattern: new RegExp(`^${path.replace(/\{\w+\}/g, '[^/]+')}$`),
+  allow: OPERATIONS.filter((id) => operation(id).path === path).map((id) => operation(id).method).join(', '),
+}));
+
+/** The methods declared for a request path, or undefined when the contract has no such path. */
+export function allowedMethods(url: string): string | undefined {
+  const path = url.split('?')[0];
+  return PATH_METHODS.find((p) => p.pattern.test(path))?.allow;
+}
 
 /** The URL with the value of any SERVICE-API-KEY query parameter replaced. */
 export const redactUrl = (url: string) => url.replace(/([?&]SERVICE-API-KEY=)[^&#]*/gi, '$1[redacted]');
@@ -112,6 +123,14 @@ export function build(opts: BuildOptions): FastifyInstance {
     app.addHook('preSerialization', async (_req, _reply, payload: any) => (payload && typeof payload === 'object' && 'message' in payload ? { ...payload, requestId: randomBytes(6).toString('hex') } : payload));
   }
 
+  // A path of the contract with a method it does not declare is 405 with Allow (RFC 9110, 15.5.6),
+  // answered here, after the key and before any body handling (a method such as QUERY without a
+  // content type would otherwise be a 400); any other path is 404. Fastify answers HEAD for GET routes.
+  app.addHook('onRequest', (req, reply, done) => {
+    const allow = req.is404 ? allowedMethods(req.url) : undefined;
+    if (!allow) return done();
+    reply.code(405).header('allow', allow).send(errorBody(405, `${req.method} is not allowed on ${req.url.split('?')[0]}; allowed: ${allow}`));
+  });
   app.setNotFoundHandler((req, reply) => {
     reply.code(404).send(errorBody(404, `no operation ${req.method} ${req.url.split('?')[0]}`));
   });

@@ -97,7 +97,7 @@ const VARIANT_PROBES: Record<string, Probe> = {
     return (await body(app, 'PATCH', OVERRIDES, { overrides: [item], userIDOverrides: [] })).json().data.overrides.length;
   },
   'default-limit-50': async (app) => (await list(app, '')).data.length,
-  'limit-clamped': (app) => status(get(app, '/console/v1/experiments?limit=101')),
+  'paging-out-of-range-400': async (app) => Promise.all(['limit=101', 'limit=0', 'page=0', 'page=-3'].map((q) => status(get(app, `/console/v1/experiments?${q}`)))),
   'unauthorized-403': (app) => status(get(app, '/console/v1/release_pipelines', {})),
   'timestamps-seconds': async (app) => (await list(app, '')).data[0].createdTime > 1e11,
   'extra-response-fields': async (app) => Object.keys(await list(app, '')).sort(),

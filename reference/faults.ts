@@ -54,7 +54,7 @@ export const VARIANTS: Switch[] = [
   { name: 'rules-replace', description: 'add rules replaces the existing rules (spec 4.1)', clause: 'gates.addRules.merge' },
   { name: 'overrides-merge', description: 'patched overrides are appended to the existing ones (spec 4.11)', clause: 'overrides.patch.merge' },
   { name: 'default-limit-50', description: 'the default page size is 50 (spec 4.4)', clause: 'experiments.list.limit' },
-  { name: 'limit-clamped', description: 'a limit above the maximum is clamped instead of rejected (spec 8)', clause: 'experiments.list.limit' },
+  { name: 'paging-out-of-range-400', description: 'a limit outside 1 to 100 or a page below 1 is rejected with 400 instead of clamped (spec 4.4, 8)', clause: 'experiments.list.limit' },
   { name: 'unauthorized-403', description: 'a missing or wrong key answers 403 instead of 401 (spec 7)', clause: 'errors.shape' },
   { name: 'timestamps-seconds', description: 'experiment timestamps are in seconds (spec 2.2)', clause: 'experiment.timestamps.unit' },
   { name: 'extra-response-fields', description: 'responses carry fields the spec does not list', clause: 'envelope.message' },

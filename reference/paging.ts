@@ -1,5 +1,8 @@
-// Paging of list operations. Default and maximum of limit and the pagination fields are "not shown"
-// (spec 4.4, 2.1, 8): the reference uses default 20, maximum 100, pages numbered from 1.
+// Paging of list operations. Default and maximum of limit, the first page number and the
+// pagination fields are "not shown" (spec 4.4, 2.1, 8): the reference uses default 20, pages
+// numbered from 1, and clamps any integer limit to 1..100 and page to 1..2^53 - 1, so every request
+// the contract allows (`limit`, `page`: integer) is answered; the pagination object tells the limit
+// and page used. Variant paging-out-of-range-400 rejects out-of-range values instead.
 import type { Ctx } from './context.ts';
 import { badRequest } from './errors.ts';
 
@@ -8,16 +11,22 @@ export const MAX_LIMIT = 100;
 
 export interface Page { limit: number; page: number; offset: number }
 
+const clamp = (n: number, low: number, high: number) => Math.min(Math.max(n, low), high);
+
 /** A page that starts at or after the last item holds nothing; the store is not asked (its offsets are 64-bit). */
 export const pastTheEnd = (p: Page, total: number) => p.offset >= total;
 
 export function readPage(query: { limit?: number; page?: number }, ctx: Ctx): Page {
   let limit = query.limit ?? (ctx.variant('default-limit-50') ? 50 : DEFAULT_LIMIT);
-  const page = query.page ?? 1;
-  if (limit > MAX_LIMIT && ctx.variant('limit-clamped')) limit = MAX_LIMIT;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw badRequest(`limit must be an integer from 1 to ${MAX_LIMIT}`);
-  // Safe integers only: a page like 1e20 has no exact successor or predecessor for the pagination fields.
-  if (!Number.isSafeInteger(page) || page < 1) throw badRequest(`page must be an integer from 1 to ${Number.MAX_SAFE_INTEGER}`);
+  let page = query.page ?? 1;
+  if (ctx.variant('paging-out-of-range-400')) {
+    if (limit < 1 || limit > MAX_LIMIT) throw badRequest(`limit must be an integer from 1 to ${MAX_LIMIT}`);
+    if (page < 1 || page > Number.MAX_SAFE_INTEGER) throw badRequest(`page must be an integer from 1 to ${Number.MAX_SAFE_INTEGER}`);
+  }
+  // Safe integers only for page: a page like 1e20 has no exact successor or predecessor for the
+  // pagination fields, and is past the end of any list anyway.
+  limit = clamp(limit, 1, MAX_LIMIT);
+  page = clamp(page, 1, Number.MAX_SAFE_INTEGER);
   // Fault page-overlap: each page starts one item early, so consecutive pages share an item.
   const offset = Math.max(0, (page - 1) * limit - (ctx.fault('page-overlap') && page > 1 ? 1 : 0));
   return { limit, page, offset };
