@@ -1,9 +1,9 @@
 // The exit codes of the architecture guide, through the real commands: 3 with a one-line reason when
-// a run cannot be carried out, 1 on a contract failure, 0 on a pass.
+// a run cannot be carried out, 1 on a contract failure, 2 on a performance regression, 0 on a pass.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from './lib/config.ts';
@@ -12,10 +12,17 @@ import { startReference } from './lib/reference-process.ts';
 function run(script: string, args: string[], env: Record<string, string>) {
   const reports = mkdtempSync(join(tmpdir(), 'cc-exit-'));
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONSOLE_')));
-  return spawnSync(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, script), ...args], {
+  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, script), ...args], {
     cwd: ROOT, encoding: 'utf8', env: { ...clean, CONSOLE_REPORTS_DIR: reports, ...env },
   });
+  return Object.assign(r, { reports });
 }
+
+/** verify's own account of a run (reports/verify.json). */
+const verifyJson = (reports: string) => JSON.parse(readFileSync(join(reports, 'verify.json'), 'utf8'));
+const stage = (reports: string, name: string) => verifyJson(reports).stages.find((s: { name: string }) => s.name === name);
+// One test of metrics: enough for a real conformance stage in a few seconds.
+const ONE_METRIC_TEST = 'metrics: a created metric has id';
 
 const oneLine = (stderr: string) => stderr.trim().split('\n').filter((l) => !l.includes('npm warn')).length;
 
@@ -57,5 +64,65 @@ test('conformance exits 1 on a stated violation and 0 on the clean server', asyn
     } finally {
       await server.stop();
     }
+  }
+});
+
+test('verify --help exits 0 and names every option', () => {
+  const r = run('scripts/verify.ts', ['--help'], {});
+  assert.equal(r.status, 0);
+  for (const o of ['--strict', '--skip-load', '--profile', '--baselines', '--observations-baseline', '--grep']) assert.ok(r.stdout.includes(o), o);
+});
+
+test('verify exits 3 with one line, before any server starts, when k6 is missing and cannot be installed', () => {
+  const r = run('scripts/verify.ts', [], { K6_BIN: '/nonexistent/k6' });
+  assert.equal(r.status, 3, r.stdout + r.stderr);
+  assert.match(r.stderr, /k6 is missing and cannot be installed: K6_BIN=\/nonexistent\/k6 is not an executable file/);
+  assert.equal(oneLine(r.stderr), 1, r.stderr);
+  assert.ok(!existsSync(join(r.reports, 'verify.json')), 'nothing ran');
+  assert.doesNotMatch(r.stdout, /conformance suite against/);
+});
+
+test('verify --skip-load exits 1 on a stated violation and 0 on the clean server, with load not run', async () => {
+  for (const [faults, expected] of [[['wrong-message-metric-created'], 1], [[], 0]] as const) {
+    const server = await startReference({ faults: [...faults], stderr: 'ignore' });
+    try {
+      // K6_BIN would fail if verify looked for k6: --skip-load must not need it.
+      const r = run('scripts/verify.ts', ['--skip-load', '--grep', ONE_METRIC_TEST], { CONSOLE_BASE_URL: server.baseUrl, CONSOLE_API_KEY: server.apiKey, K6_BIN: '/nonexistent/k6' });
+      assert.equal(r.status, expected, `faults ${faults.join(',') || 'none'}: ${r.stdout.slice(-1500)}${r.stderr}`);
+      assert.equal(stage(r.reports, 'load').status, 'skipped');
+      assert.equal(stage(r.reports, 'conformance').exitCode, expected);
+      assert.ok(!existsSync(join(r.reports, 'load')), 'no load output');
+      assert.equal(verifyJson(r.reports).exitCode, expected);
+      const page = readFileSync(join(r.reports, 'index.html'), 'utf8');
+      assert.match(page, expected ? /class="verdict v-FAIL"/ : /class="verdict v-PASS"/);
+      assert.ok(!page.includes(server.apiKey), 'the key is not on the page');
+    } finally {
+      await server.stop();
+    }
+  }
+});
+
+test('verify exits 2 when the load regresses against a (deliberately strict) baseline, confirmed by a second run', async () => {
+  // The committed smoke baseline of paging with ten times its throughput: a real run cannot keep up.
+  const baselines = mkdtempSync(join(tmpdir(), 'cc-strict-baseline-'));
+  const paging = JSON.parse(readFileSync(join(ROOT, 'load/baselines/paging.json'), 'utf8'));
+  for (const [name, e] of Object.entries<{ rps: number }>(paging.endpoints)) if (name !== 'calibration') e.rps *= 10;
+  writeFileSync(join(baselines, 'paging.json'), JSON.stringify(paging));
+  const server = await startReference({ stderr: 'ignore' });
+  try {
+    const r = run('scripts/verify.ts', ['--baselines', baselines, '--grep', ONE_METRIC_TEST], { CONSOLE_BASE_URL: server.baseUrl, CONSOLE_API_KEY: server.apiKey });
+    assert.equal(r.status, 2, r.stdout.slice(-3000) + r.stderr);
+    const load = stage(r.reports, 'load');
+    assert.equal(load.status, 'regression');
+    assert.match(load.detail, /paging regression confirmed by a second run/);
+    const compare = JSON.parse(readFileSync(join(r.reports, 'load/compare.json'), 'utf8'));
+    assert.equal(compare.profiles.paging.verdict, 'regression');
+    assert.equal(compare.profiles.mutation.verdict, 'no-baseline', 'no mutation baseline in the strict folder');
+    assert.ok(compare.profiles.paging.endpoints.some((e: { reason: string }) => /throughput/.test(e.reason)));
+    assert.match(r.stdout, /verdict   REGRESSION \(exit 2\)/);
+    assert.match(readFileSync(join(r.reports, 'index.html'), 'utf8'), /class="verdict v-REGRESSION"/);
+    assert.ok(existsSync(join(r.reports, 'load/paging/timeseries.json')), 'throughput over time from the k6 CSV output');
+  } finally {
+    await server.stop();
   }
 });

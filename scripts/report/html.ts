@@ -1,79 +1,128 @@
-// reports/index.html: one self-contained page (no CDN, inline CSS and JS) from reports/conformance.json
-// and reports/observations.json: the verdict, what ran against what, the clause matrix by section and
-// level (filterable by status), each failure with its evidence, and the observations of open clauses.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+// reports/index.html: one self-contained page (inline CSS, inline SVG charts, a few lines of inline
+// script; no CDN, no request anywhere) from what a run left in reports/: the verdict, what ran against
+// what, failures with their evidence, the clause matrix by section and level (filterable), load
+// against the baseline, observations and drift. Written by `npm run verify`; `npm run report`
+// rewrites it from reports/ as it is.
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { esc } from './escape.ts';
+import { readInputs, type ReportInputs } from './inputs.ts';
+import { clausesSection } from './section-clauses.ts';
+import { failuresSection } from './section-failures.ts';
+import { loadSection } from './section-load.ts';
+import { observationsSection } from './section-observations.ts';
+import { runSection, verdictOf } from './section-run.ts';
 
-const esc = (v: unknown) => String(v ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-const pre = (v: unknown) => `<pre>${esc(typeof v === 'string' ? v : JSON.stringify(v, null, 2))}</pre>`;
+const CSS = `
+:root{--pass:#2e7d32;--fail:#c62828;--warn:#ef6c00;--observed:#1565c0;--uncovered:#757575;--line:#ddd;--bg2:#f6f7f9}
+*{box-sizing:border-box}body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;color:#1f2328;background:#fff}
+main{max-width:1240px;margin:0 auto;padding:1.2rem 1.5rem 4rem}
+nav.toc{background:#fff;border-bottom:1px solid var(--line);padding:.45rem 1.5rem;font-size:13px}
+nav.toc a{margin-right:1rem;color:#0b5cad;text-decoration:none}
+h1{font-size:1.6rem;margin:.4rem 0}h2{font-size:1.25rem;margin:2rem 0 .5rem;border-bottom:1px solid var(--line);padding-bottom:.2rem}h3{font-size:1.05rem;margin:1.2rem 0 .4rem}
+.verdict{display:inline-block;padding:.1em .6em;border-radius:6px;color:#fff;font-size:1.4rem;vertical-align:middle}
+.v-PASS{background:var(--pass)}.v-FAIL{background:var(--fail)}.v-REGRESSION{background:var(--warn)}.v-NOT-RUN{background:#555}
+.meaning{margin:.2rem 0;font-size:1.05rem}.headline{font-size:1.05rem;margin:.3rem 0 0;padding:.5rem .7rem;background:var(--bg2);border-radius:6px}
+table{border-collapse:collapse;width:100%;margin:.4rem 0 1rem}td,th{border:1px solid var(--line);padding:4px 7px;text-align:left;vertical-align:top}
+th{background:var(--bg2);font-weight:600}table.meta{width:auto}table.meta th{width:11rem}
+.num{text-align:right;white-space:nowrap}.small{font-size:12px}.muted{color:#6a737d}.ok{color:var(--pass)}.bad{color:var(--fail);font-weight:600}
+.status{white-space:nowrap;font-weight:600}.s-pass .status{color:var(--pass)}.s-fail .status{color:var(--fail)}.s-warn .status{color:var(--warn)}.s-observed .status{color:var(--observed)}.s-uncovered .status{color:var(--uncovered)}
+tr.s-fail td{background:#fdecea}tr.s-warn td{background:#fff4e5}
+.chip{display:inline-block;border-radius:10px;padding:0 .5em;font-size:12px;color:#fff;margin:1px 0;white-space:nowrap}
+.chip.s-pass{background:var(--pass)}.chip.s-fail{background:var(--fail)}.chip.s-warn{background:var(--warn)}.chip.s-observed{background:var(--observed)}.chip.s-uncovered{background:var(--uncovered)}
+.grid td:first-child a{color:inherit}.grid tr.w-fail td:first-child{border-left:4px solid var(--fail)}.grid tr.w-warn td:first-child{border-left:4px solid var(--warn)}
+.filters{margin:.3rem 0 .5rem;display:flex;gap:.35rem;align-items:center;flex-wrap:wrap}
+button.filter{font:inherit;border:1px solid #bbb;background:#fff;border-radius:14px;padding:.1rem .7rem;cursor:pointer}
+button.filter[aria-pressed=true]{background:#1f2328;color:#fff;border-color:#1f2328}
+tr.sec-head th{background:#eef1f5;font-size:13px}tr[hidden]{display:none}
+#stages .status{text-transform:uppercase}.stage-pass .status{color:var(--pass)}.stage-fail .status,.stage-error .status{color:var(--fail)}.stage-regression .status{color:var(--warn)}.stage-skipped .status{color:var(--uncovered)}
+details.failure{border:1px solid var(--line);border-left:4px solid var(--fail);border-radius:4px;margin:.4rem 0;padding:.3rem .6rem}
+details.failure.k-WARN{border-left-color:var(--warn)}details.failure summary{cursor:pointer}
+.tag{display:inline-block;border-radius:4px;padding:0 .4em;font-size:12px;font-weight:700;color:#fff;background:#555}
+.tag.k-FAIL,.tag.v-regression{background:var(--fail)}.tag.k-WARN,.tag.k-DRIFT{background:var(--warn)}.tag.v-pass{background:var(--pass)}.tag.v-no-baseline,.tag.v-not-compared{background:var(--uncovered)}
+pre{background:var(--bg2);padding:6px 8px;overflow:auto;max-height:280px;margin:.2rem 0 .5rem;font-size:12px;white-space:pre-wrap;word-break:break-word}
+pre.curl{background:#1f2328;color:#e6edf3}.label{font-size:12px;color:#6a737d;margin-top:.4rem}
+blockquote{margin:.2rem 0 .4rem;padding:.2rem .6rem;border-left:3px solid #bbb;color:#333;background:#fafafa}
+.cols{display:grid;grid-template-columns:1fr 1fr;gap:10px}.exchange{border-top:1px dashed var(--line);margin-top:.5rem;padding-top:.3rem}
+.http-2xx{color:var(--pass)}.http-4xx{color:var(--warn)}.http-5xx{color:var(--fail)}
+ul.values{margin:0;padding-left:1.1rem}tr.drifted td{background:#fff4e5}
+tr.regressed td{background:#fdecea}.profile{margin-bottom:1.5rem}
+.charts{display:flex;flex-wrap:wrap;gap:1rem}figure{margin:0}figcaption{font-size:12px;color:#6a737d}
+svg.chart{max-width:100%;height:auto;font:11px system-ui,sans-serif}svg .grid{stroke:#e3e3e3}svg .muted{fill:#888}svg .val{font-size:10px}
+footer{margin-top:2rem;font-size:12px;color:#6a737d}
+`;
 
-export interface Stage { name: string; status: 'pass' | 'fail' | 'error' | 'not run'; detail: string }
+// Filters the clause matrix by status and level, and opens a failure when a link points at it.
+const SCRIPT = `
+(function () {
+  var status = 'all', level = 'all';
+  function apply() {
+    var rows = document.querySelectorAll('#matrix tr.clause'), shown = 0, sections = {};
+    rows.forEach(function (tr) {
+      var ok = (status === 'all' || tr.dataset.status === status) && (level === 'all' || tr.dataset.level === level);
+      tr.hidden = !ok;
+      if (ok) { shown++; sections[tr.dataset.section] = true; }
+    });
+    document.querySelectorAll('#matrix tr.sec-head').forEach(function (tr) { tr.hidden = !sections[tr.dataset.section]; });
+    var out = document.getElementById('shown');
+    if (out) out.textContent = shown + ' of ' + rows.length + ' shown';
+  }
+  document.querySelectorAll('button.filter').forEach(function (b) {
+    b.addEventListener('click', function () {
+      status = b.dataset.status;
+      document.querySelectorAll('button.filter').forEach(function (x) { x.setAttribute('aria-pressed', String(x === b)); });
+      apply();
+    });
+  });
+  var sel = document.getElementById('level-filter');
+  if (sel) sel.addEventListener('change', function () { level = sel.value; apply(); });
+  function openTarget() {
+    var el = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    if (el && el.tagName === 'DETAILS') { el.open = true; el.scrollIntoView(); }
+  }
+  window.addEventListener('hashchange', openTarget);
+  openTarget();
+})();
+`;
 
-export function renderReport(reportsDir: string, stages: Stage[], meta: Record<string, string>): string {
-  const conf = JSON.parse(readFileSync(join(reportsDir, 'conformance.json'), 'utf8'));
-  const verdict = stages.every((s) => s.status === 'pass' || s.status === 'not run') ? 'PASS' : 'FAIL';
-  const clauses: any[] = conf.clauses;
-  const sections = [...new Set(clauses.map((c) => String(c.section ?? '?')))].sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
-  const rows = clauses
-    .slice()
-    .sort((a, b) => String(a.section).localeCompare(String(b.section), 'en', { numeric: true }) || a.id.localeCompare(b.id))
-    .map((c) => `<tr class="st-${c.status}" data-status="${esc(c.status)}"><td>${esc(c.section)}</td><td><code>${esc(c.id)}</code></td><td>${esc(c.level)}</td><td class="status">${esc(c.status)}</td><td>${esc(c.text)}</td><td>${c.tests.length}</td></tr>`)
-    .join('\n');
-  const matrix = sections
-    .map((s) => {
-      const cs = clauses.filter((c) => String(c.section) === s);
-      const n = (st: string) => cs.filter((c) => c.status === st).length;
-      return `<tr><td>${esc(s)}</td><td>${cs.length}</td><td>${n('pass')}</td><td class="${n('fail') ? 'bad' : ''}">${n('fail')}</td><td>${n('warn')}</td><td>${n('observed')}</td><td>${n('uncovered')}</td></tr>`;
-    })
-    .join('\n');
-  const failures = (conf.failures as any[])
-    .map((f) => {
-      const spec = f.clauses.map((id: string) => clauses.find((c) => c.id === id)).filter(Boolean).map((c: any) => `<li><code>${esc(c.id)}</code> (spec ${esc(c.section)}, ${esc(c.level)}): ${esc(c.text)}</li>`).join('');
-      const ex = (f.exchanges as any[]).map((e) => `<div class="ex"><b>${esc(e.method)} ${esc(e.path)} → ${esc(e.status)}</b>${pre(e.curl)}<div class="cols"><div>sent${pre(e.requestBody ?? '')}</div><div>received${pre(e.responseBody ?? '')}</div></div></div>`).join('');
-      return `<details class="failure"><summary>${f.counts ? 'FAIL' : 'WARN'} [${esc(f.level)}] ${esc(f.test)}</summary><p>${esc(f.error)}</p><ul>${spec}</ul>${ex}</details>`;
-    })
-    .join('\n');
-  const observed = clauses.filter((c) => c.observations?.length).map((c) => `<tr><td><code>${esc(c.id)}</code></td><td>${esc(c.text)}</td><td>${pre(c.observations.map((o: any) => o.value ?? o))}</td></tr>`).join('\n');
-  const drift = (conf.drift as any[] | undefined) ?? [];
+function filesSection(i: ReportInputs): string {
+  const l = i.links;
+  const items = [
+    l.playwright && `<li><a href="${esc(l.playwright)}">Playwright HTML report</a> of the conformance tests</li>`,
+    l.conformance && `<li><a href="${esc(l.conformance)}">conformance.json</a>: every clause with status, tests and evidence</li>`,
+    l.observations && `<li><a href="${esc(l.observations)}">observations.json</a>: give it to the next run for drift</li>`,
+    l.junit && `<li><a href="${esc(l.junit)}">junit.xml</a>: one case per conformance test</li>`,
+    ...i.load.flatMap((r) => [r.dashboard && `<li><a href="${esc(r.dashboard)}">k6 web dashboard: ${esc(r.script)}</a></li>`]),
+    l.compare && `<li><a href="${esc(l.compare)}">load/compare.json</a>: the load compare, per endpoint</li>`,
+  ].filter(Boolean);
+  return `<section id="files"><h2>Files of this run</h2><ul>${items.join('')}</ul></section>`;
+}
+
+export function renderPage(i: ReportInputs): string {
+  const verdict = verdictOf(i);
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>console-conformance report: ${verdict}</title>
-<style>
-body{font:14px/1.4 system-ui,sans-serif;margin:2rem;color:#222;max-width:1200px}
-h1 .v{padding:.1em .5em;border-radius:4px;color:#fff}.PASS{background:#2e7d32}.FAIL{background:#c62828}
-table{border-collapse:collapse;width:100%;margin:.5rem 0 1.5rem}td,th{border:1px solid #ddd;padding:4px 6px;text-align:left;vertical-align:top}
-th{background:#f5f5f5}.st-fail .status,.bad{color:#c62828;font-weight:bold}.st-warn .status{color:#ef6c00}.st-pass .status{color:#2e7d32}
-.st-uncovered .status{color:#888}pre{background:#f7f7f7;padding:6px;overflow:auto;max-height:300px;margin:.3rem 0}
-.cols{display:grid;grid-template-columns:1fr 1fr;gap:8px}details{margin:.5rem 0;border:1px solid #eee;padding:.4rem}summary{cursor:pointer;font-weight:600}
-</style></head><body>
-<h1>Conformance <span class="v ${verdict}">${verdict}</span></h1>
-<table><tr><th>target</th><td>${esc(meta.target)}</td></tr><tr><th>manifest</th><td>${esc(meta.manifest)}</td></tr>
-<tr><th>mode</th><td>${conf.summary.strict ? 'strict (inferred clauses fail)' : 'default (inferred clauses warn)'}</td></tr>
-<tr><th>when</th><td>${esc(conf.summary.startedAt)} (${(conf.summary.durationMs / 1000).toFixed(1)} s)</td></tr>
-<tr><th>versions</th><td>${esc(meta.versions)}</td></tr></table>
-<h2>Stages</h2><table><tr><th>stage</th><th>status</th><th>detail</th></tr>
-${stages.map((s) => `<tr><td>${esc(s.name)}</td><td class="${s.status === 'pass' ? '' : 'bad'}">${esc(s.status)}</td><td>${esc(s.detail)}</td></tr>`).join('\n')}</table>
-<h2>Clauses by section</h2><table><tr><th>section</th><th>clauses</th><th>pass</th><th>fail</th><th>warn</th><th>observed</th><th>uncovered</th></tr>${matrix}</table>
-<h2>Failures (${conf.failures.length})</h2>${failures || '<p>None.</p>'}
-<h2>Observations of open clauses</h2><table><tr><th>clause</th><th>spec</th><th>observed</th></tr>${observed}</table>
-<h2>Drift against the previous run</h2>${drift.length ? pre(drift) : '<p>None.</p>'}
-<h2>Clause matrix</h2>
-<p><label>status <select id="filter"><option value="">all</option><option>pass</option><option>fail</option><option>warn</option><option>observed</option><option>uncovered</option></select></label>
-Links: <a href="playwright-report/index.html">Playwright report</a> · <a href="conformance.json">conformance.json</a> · <a href="junit.xml">junit.xml</a></p>
-<table id="matrix"><tr><th>section</th><th>clause</th><th>level</th><th>status</th><th>spec text</th><th>tests</th></tr>
-${rows}</table>
-<script>
-document.getElementById('filter').addEventListener('change', function (e) {
-  var v = e.target.value;
-  document.querySelectorAll('#matrix tr[data-status]').forEach(function (tr) { tr.style.display = !v || tr.dataset.status === v ? '' : 'none'; });
-});
-</script>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
+<title>Console API conformance: ${esc(verdict)}</title>
+<style>${CSS}</style></head><body>
+<nav class="toc"><a href="#top">verdict</a><a href="#failures">failures</a><a href="#clauses">clauses</a><a href="#load">load</a><a href="#observations">observations &amp; drift</a><a href="#matrix-title">matrix</a><a href="#files">files</a></nav>
+<main>
+${runSection(i)}
+${failuresSection(i)}
+${clausesSection(i)}
+${loadSection(i)}
+${observationsSection(i)}
+${filesSection(i)}
+<footer>Written by console-conformance (npm run verify). The API key is redacted from every exchange and the page holds no request to anywhere.</footer>
+</main>
+<script>${SCRIPT}</script>
 </body></html>
 `;
 }
 
-export function writeReport(reportsDir: string, stages: Stage[], meta: Record<string, string>): string | undefined {
-  if (!existsSync(join(reportsDir, 'conformance.json'))) return undefined;
+/** Writes reportsDir/index.html from what is in reportsDir; returns its path. */
+export function writeReport(reportsDir: string): string {
   const path = join(reportsDir, 'index.html');
-  writeFileSync(path, renderReport(reportsDir, stages, meta));
+  writeFileSync(path, renderPage(readInputs(reportsDir)));
   return path;
 }

@@ -1,0 +1,77 @@
+// Charts as inline SVG, generated here: the page must work offline and from a file (no CDN, no
+// chart library to inline), and two simple chart kinds are all it needs.
+import { esc, fmtMs } from './escape.ts';
+import type { EndpointRow } from './inputs.ts';
+import type { TimeSeries } from './timeseries.ts';
+
+const PALETTE = ['#1565c0', '#ef6c00', '#2e7d32', '#6a1b9a', '#c62828', '#00838f', '#8d6e63', '#ad1457', '#546e7a', '#9e9d24'];
+
+/** A round number at or above `max`, so the axis reads 0, 5, 10 rather than 0, 4.7, 9.4. */
+function niceMax(max: number): number {
+  if (max <= 0) return 1;
+  const p = 10 ** Math.floor(Math.log10(max));
+  for (const m of [1, 2, 2.5, 5, 10]) if (m * p >= max) return m * p;
+  return 10 * p;
+}
+
+/**
+ * Requests per second over the run, one line per endpoint and a thicker line for the total.
+ * `series.buckets[i].requests` are counts per bucket; dividing by the bucket length gives a rate.
+ */
+export function throughputChart(series: TimeSeries, title: string): string {
+  if (series.buckets.length === 0) return '<p class="muted">No request samples were captured.</p>';
+  const W = 760, H = 240, L = 48, R = 170, T = 14, B = 34;
+  const perSec = 1000 / series.bucketMs;
+  const total = series.buckets.map((b) => Object.values(b.requests).reduce((n, c) => n + c, 0) * perSec);
+  const yMax = niceMax(Math.max(...total));
+  // The last bucket is usually partial: plot it where it starts, like the others.
+  const xMax = Math.max(series.bucketMs, (series.buckets.length - 1) * series.bucketMs);
+  const x = (t: number) => L + ((W - L - R) * t) / xMax;
+  const y = (v: number) => T + (H - T - B) * (1 - v / yMax);
+  const line = (values: number[]) => values.map((v, i) => `${x(series.buckets[i].t).toFixed(1)},${y(v).toFixed(1)}`).join(' ');
+  const lines = series.endpoints.map((e, i) => {
+    const color = PALETTE[i % PALETTE.length];
+    const values = series.buckets.map((b) => (b.requests[e] ?? 0) * perSec);
+    return { e, color, svg: `<polyline fill="none" stroke="${color}" stroke-width="1.5" points="${line(values)}"><title>${esc(e)}</title></polyline>` };
+  });
+  const yTicks = [0, yMax / 2, yMax].map((v) => `<line x1="${L}" x2="${W - R}" y1="${y(v)}" y2="${y(v)}" class="grid"/><text x="${L - 6}" y="${y(v) + 4}" text-anchor="end">${esc(+v.toFixed(1))}</text>`);
+  const xTicks = [0, xMax / 2, xMax].map((t) => `<text x="${x(t)}" y="${H - B + 16}" text-anchor="middle">${esc((t / 1000).toFixed(t < 10000 ? 1 : 0))} s</text>`);
+  const legend = [{ e: 'total', color: '#222' }, ...lines].map((l, i) => `<g transform="translate(${W - R + 12},${T + 4 + i * 16})"><rect width="10" height="10" fill="${l.color}"/><text x="14" y="9">${esc(l.e)}</text></g>`);
+  return `<svg class="chart" role="img" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" aria-label="${esc(title)}">
+<title>${esc(title)}</title>
+${yTicks.join('')}${xTicks.join('')}
+<text x="12" y="${T + (H - T - B) / 2}" transform="rotate(-90 12 ${T + (H - T - B) / 2})" text-anchor="middle">requests/s</text>
+${lines.map((l) => l.svg).join('\n')}
+<polyline fill="none" stroke="#222" stroke-width="2.5" points="${line(total)}"><title>total</title></polyline>
+${legend.join('')}
+</svg>`;
+}
+
+/**
+ * p95 latency per endpoint: this run against what the baseline predicts on this machine (baseline
+ * p95 x calibration scale, docs/load.md "Calibration"). A regressing endpoint's bar is red.
+ */
+export function latencyChart(rows: EndpointRow[], scale: number | null, title: string): string {
+  if (rows.length === 0) return '';
+  const W = 760, L = 230, R = 70, ROW = 30, T = 22;
+  const expected = (r: EndpointRow) => (r.baseline && scale !== null ? r.baseline.p95 * scale : null);
+  const xMax = niceMax(Math.max(...rows.map((r) => Math.max(r.p95, expected(r) ?? 0))));
+  const H = T + rows.length * ROW + 24;
+  const w = (v: number) => ((W - L - R) * v) / xMax;
+  const bars = rows.map((r, i) => {
+    const top = T + i * ROW;
+    const e = expected(r);
+    const runColor = r.regression ? '#c62828' : '#1565c0';
+    return `<g><text x="${L - 8}" y="${top + 15}" text-anchor="end">${esc(r.endpoint)}</text>
+<rect x="${L}" y="${top + 2}" width="${w(r.p95).toFixed(1)}" height="11" fill="${runColor}"><title>${esc(`${r.endpoint}: p95 ${fmtMs(r.p95)} ms this run`)}</title></rect>
+<text x="${(L + w(r.p95) + 4).toFixed(1)}" y="${top + 12}" class="val">${esc(fmtMs(r.p95))}</text>
+${e === null ? `<text x="${L}" y="${top + 25}" class="muted">no baseline</text>` : `<rect x="${L}" y="${top + 15}" width="${w(e).toFixed(1)}" height="8" fill="#9e9e9e"><title>${esc(`${r.endpoint}: p95 ${fmtMs(e)} ms expected from the baseline`)}</title></rect><text x="${(L + w(e) + 4).toFixed(1)}" y="${top + 23}" class="val muted">${esc(fmtMs(e))}</text>`}</g>`;
+  });
+  return `<svg class="chart" role="img" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" aria-label="${esc(title)}">
+<title>${esc(title)}</title>
+<g transform="translate(${L},10)"><rect width="10" height="10" fill="#1565c0"/><text x="14" y="9">p95 this run (ms)</text><rect x="150" width="10" height="8" fill="#9e9e9e"/><text x="164" y="9">p95 expected from the baseline, calibrated</text></g>
+${bars.join('\n')}
+<line x1="${L}" x2="${L}" y1="${T}" y2="${H - 20}" class="grid"/>
+<text x="${W - R}" y="${H - 6}" text-anchor="end" class="muted">scale 0 to ${esc(xMax)} ms</text>
+</svg>`;
+}

@@ -1,0 +1,99 @@
+// The report page's building blocks: everything from the target is escaped, the matrix carries what
+// the filter needs, load rows show the calibrated baseline, k6 samples fold into buckets; and
+// verify's progress reader counts the list reporter's lines.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readTestLine, type TestProgress } from '../lib/progress.ts';
+import { renderPage } from './html.ts';
+import { readInputs } from './inputs.ts';
+import { bucketize, splitCsv } from './timeseries.ts';
+
+const HOSTILE = '<script>alert(1)</script>"\'&';
+
+function reportsWith(files: Record<string, unknown>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'cc-report-'));
+  for (const [name, v] of Object.entries(files)) writeFileSync(join(dir, name), JSON.stringify(v));
+  return dir;
+}
+
+const conformance = {
+  summary: {
+    verdict: 'fail', strict: false, target: 'http://127.0.0.1:1', manifest: 'fixtures/targets/reference.json', startedAt: '2026-01-01T00:00:00.000Z', durationMs: 1000,
+    tests: { total: 2, passed: 1, failed: 1, failedCounting: 1 },
+    clauses: { total: 2, pass: 1, fail: 1, warn: 0, observed: 0, uncovered: 0 },
+    byLevel: { stated: { pass: 1, fail: 1, warn: 0, observed: 0, uncovered: 0 }, inferred: { pass: 0, fail: 0, warn: 0, observed: 0, uncovered: 0 }, open: { pass: 0, fail: 0, warn: 0, observed: 0, uncovered: 0 } },
+    drift: 1,
+  },
+  clauses: [
+    { id: 'metrics.create.message', section: '4.6', level: 'stated', status: 'fail', text: `message ${HOSTILE}`, tests: ['t1'], evidence: [], observations: [] },
+    { id: 'envelope.data', section: '2.1', level: 'stated', status: 'pass', text: 'data', tests: ['t2'], evidence: [], observations: [] },
+  ],
+  failures: [{ test: 't1', file: 'contracts/conformance/metrics.spec.ts', level: 'stated', clauses: ['metrics.create.message'], counts: true, error: `\u001b[31mexpected\u001b[39m ${HOSTILE}`,
+    exchanges: [{ method: 'POST', path: '/console/v1/metrics', requestHeaders: { 'SERVICE-API-KEY': '<redacted>' }, requestBody: { name: HOSTILE }, status: 201, responseBody: { message: HOSTILE }, curl: `curl -sS -X POST 'http://127.0.0.1:1/console/v1/metrics' -H "SERVICE-API-KEY: $CONSOLE_API_KEY"` }] }],
+  drift: [{ clause: 'errors.shape', aspect: 'unknown gate', before: { status: 404 }, now: { status: HOSTILE } }],
+};
+
+test('report: text from the target and the spec is escaped everywhere', () => {
+  const page = renderPage(readInputs(reportsWith({ 'conformance.json': conformance })));
+  assert.ok(!page.includes('<script>alert(1)'), 'no raw markup from the run');
+  assert.ok(page.includes('&lt;script&gt;alert(1)&lt;/script&gt;'));
+  assert.equal((page.match(/<script>/g) ?? []).length, 1, 'the page\'s own script only');
+  assert.ok(!page.includes('\u001b'), 'terminal colours are stripped');
+  assert.match(page, /<pre class="error">expected &lt;script&gt;/);
+});
+
+test('report: the matrix rows carry status, level and section; the failure links to its evidence', () => {
+  const page = renderPage(readInputs(reportsWith({ 'conformance.json': conformance })));
+  assert.match(page, /<tr class="clause s-fail" data-status="fail" data-level="stated" data-section="4\.6">/);
+  assert.match(page, /href="#failure-1" class="evidence-link"/);
+  assert.match(page, /<details class="failure k-FAIL" id="failure-1"/);
+  assert.match(page, /4\.6 Create metric/);
+  assert.match(page, /id="drift"/);
+  assert.match(page, /Content-Security-Policy" content="default-src 'none'/);
+  assert.match(page, /Load<\/h2><p class="muted">No load run/);
+});
+
+test('report: a load row shows the baseline scaled by the calibration, and a regression in red', () => {
+  const dir = reportsWith({ 'conformance.json': conformance });
+  const compare = {
+    verdict: 'regression', tolerance: { p50: 2, p95: 2.5, p99: 3, minDeltaMs: 5, rps: 0.8 },
+    profiles: { paging: { script: 'paging', profile: 'smoke', baselineFile: '/x/load/baselines/paging.json', baselineProfile: 'smoke', verdict: 'regression', reason: '',
+      calibration: { p50: 2, p95: 4, p99: 5, rps: 5, errorRate: 0, scale: 2 },
+      endpoints: [{ endpoint: 'listExperiments.deep', p50: 10, p95: 40, p99: 50, rps: 5, errorRate: 0, count: 21, baseline: { p50: 2, p95: 4, p99: 5, rps: 5, errorRate: 0, count: 20 }, ratio: { p50: 2.5, p95: 5, p99: 5, rps: 1 }, regression: true, reason: 'p95 40 ms is 5x' }] } },
+  };
+  const summary = { script: 'paging', profile: 'smoke', durationMs: 4000, thresholdsOk: true, checks: { passes: 10, fails: 0 }, endpoints: { 'listExperiments.deep': { p50: 10, p95: 40, p99: 50, count: 21, rps: 5, errorRate: 0 } }, thresholds: [] };
+  mkdirSync(join(dir, 'load/paging'), { recursive: true });
+  writeFileSync(join(dir, 'load/compare.json'), JSON.stringify(compare));
+  writeFileSync(join(dir, 'load/paging/summary.json'), JSON.stringify(summary));
+  const page = renderPage(readInputs(dir));
+  assert.match(page, /<tr class="regressed" data-endpoint="listExperiments\.deep">/);
+  // baseline p95 4 ms x scale 2 = 8 ms expected; the ratio 5x as compare computed it.
+  assert.match(page, /40\.0<div class="muted small">8\.00 · 5\.00×/);
+  assert.match(page, /regression<\/b>: p95 40 ms is 5x/);
+});
+
+test('timeseries: samples fold into buckets per endpoint, with a p95 per bucket', () => {
+  const s = bucketize('paging', [
+    { time: 1000, endpoint: 'a', duration: 1 }, { time: 1100, endpoint: 'a', duration: 3 }, { time: 1200, endpoint: 'b', duration: 2 },
+    { time: 2600, endpoint: 'a', duration: 9 },
+  ]);
+  assert.equal(s.bucketMs, 250);
+  assert.equal(s.buckets.length, 7);
+  assert.deepEqual(s.buckets[0].requests, { a: 2, b: 1 });
+  assert.equal(s.buckets[0].p95, 3);
+  assert.deepEqual(s.buckets[6].requests, { a: 1 });
+  assert.deepEqual(s.endpoints, ['a', 'b']);
+  assert.deepEqual(splitCsv('http_req_duration,1,"a,""b""",x'), ['http_req_duration', '1', 'a,"b"', 'x']);
+});
+
+test('progress: the list reporter\'s lines count as tests done, failures apart', () => {
+  const p: TestProgress = { total: null, done: 0, failed: 0 };
+  assert.equal(readTestLine(p, 'Running 64 tests using 2 workers'), 'other');
+  assert.equal(readTestLine(p, '  ✓   1 contracts/conformance/auth.spec.ts:24:3 › auth › x (202ms)'), 'test-passed');
+  assert.equal(readTestLine(p, '  ✘   2 contracts/conformance/metrics.spec.ts:16:3 › metrics › y (20ms)'), 'test-failed');
+  assert.equal(readTestLine(p, '  1) contracts/conformance/metrics.spec.ts:16:3 › metrics › y'), 'other');
+  assert.deepEqual(p, { total: 64, done: 2, failed: 1 });
+});

@@ -1,0 +1,77 @@
+// The clause matrix: a grid of spec sections by level (how many clauses of each status), then every
+// clause grouped by section, filterable by status and level (the page's script, html.ts).
+import { bySection, esc } from './escape.ts';
+import type { Clause, ClauseStatus, ReportInputs } from './inputs.ts';
+import { sectionLabel } from './sections.ts';
+
+export const STATUSES: ClauseStatus[] = ['fail', 'warn', 'pass', 'observed', 'uncovered'];
+const LEVELS = ['stated', 'inferred', 'open'] as const;
+
+const STATUS_MEANING: Record<ClauseStatus, string> = {
+  pass: 'checked, and the target keeps it',
+  fail: 'violated: fails the run',
+  warn: 'an inferred clause violated: a warning (a failure under --strict)',
+  observed: 'open ("not shown" in the spec): what the target does is recorded, never judged',
+  uncovered: 'no test reached it in this run',
+};
+
+function chips(cs: Clause[]): string {
+  if (cs.length === 0) return '<span class="muted">–</span>';
+  return STATUSES.map((s) => [s, cs.filter((c) => c.status === s).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([s, n]) => `<span class="chip s-${s}" title="${n} ${s}">${n} ${s}</span>`)
+    .join(' ');
+}
+
+/** Ids of the failures (in the order of the failures section) that give evidence for each clause. */
+export function failureAnchors(i: ReportInputs): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  (i.conformance?.failures ?? []).forEach((f, n) => {
+    for (const c of f.clauses) out.set(c, [...(out.get(c) ?? []), n + 1]);
+  });
+  return out;
+}
+
+export function clausesSection(i: ReportInputs): string {
+  const clauses = i.conformance?.clauses ?? [];
+  if (clauses.length === 0) return '<section id="clauses"><h2>Clauses</h2><p class="muted">No conformance results in this run.</p></section>';
+  const sections = [...new Set(clauses.map((c) => c.section ?? '?'))].sort(bySection);
+  const anchors = failureAnchors(i);
+  const ops = (s: string) => (i.sectionNames[s] ? ` <span class="muted">(${esc(i.sectionNames[s])})</span>` : '');
+
+  const grid = sections.map((s) => {
+    const cs = clauses.filter((c) => (c.section ?? '?') === s);
+    const worst = STATUSES.find((st) => cs.some((c) => c.status === st)) ?? 'pass';
+    return `<tr class="w-${worst}"><td><a href="#sec-${esc(s)}">${esc(sectionLabel(s))}</a>${ops(s)}</td>${LEVELS.map((l) => `<td>${chips(cs.filter((c) => c.level === l))}</td>`).join('')}</tr>`;
+  });
+
+  const count = (s: ClauseStatus) => clauses.filter((c) => c.status === s).length;
+  const buttons = [`<button type="button" class="filter" data-status="all" aria-pressed="true">all <b>${clauses.length}</b></button>`]
+    .concat(STATUSES.map((s) => `<button type="button" class="filter s-${s}" data-status="${s}" aria-pressed="false" title="${esc(STATUS_MEANING[s])}">${s} <b>${count(s)}</b></button>`))
+    .join('');
+  const levelSelect = `<label>level <select id="level-filter"><option value="all">all</option>${LEVELS.map((l) => `<option value="${l}">${l}</option>`).join('')}</select></label>`;
+
+  const rows = sections.map((s) => {
+    const cs = clauses.filter((c) => (c.section ?? '?') === s).sort((a, b) => a.id.localeCompare(b.id));
+    const head = `<tr class="sec-head" id="sec-${esc(s)}" data-section="${esc(s)}"><th colspan="5">${esc(sectionLabel(s))}${ops(s)}</th></tr>`;
+    const body = cs.map((c) => {
+      const refs = (anchors.get(c.id) ?? []).map((n) => `<a href="#failure-${n}" class="evidence-link">evidence ${n}</a>`).join(' ');
+      const why = c.uncovered?.length ? `<div class="muted small">not covered: ${esc(c.uncovered.join('; '))}</div>` : '';
+      const tests = c.tests.length ? `<span title="${esc(c.tests.join('\n'))}">${c.tests.length}</span>` : '0';
+      return `<tr class="clause s-${esc(c.status)}" data-status="${esc(c.status)}" data-level="${esc(c.level)}" data-section="${esc(s)}"><td><code>${esc(c.id)}</code></td><td>${esc(c.level)}</td><td class="status">${esc(c.status)} ${refs}</td><td>${esc(c.text ?? '')}${why}</td><td class="num">${tests}</td></tr>`;
+    });
+    return [head, ...body].join('\n');
+  });
+
+  return `<section id="clauses"><h2>Clauses by spec section and level</h2>
+<p class="muted">Every requirement of the spec is a clause (contracts/clauses.yaml). <b>stated</b>: the spec says it; <b>inferred</b>: a defect any user would see, a warning unless --strict; <b>open</b>: "not shown", only observed.</p>
+<table id="grid" class="grid"><thead><tr><th>spec section</th><th>stated</th><th>inferred</th><th>open</th></tr></thead><tbody>
+${grid.join('\n')}
+</tbody></table>
+<h3 id="matrix-title">Clause matrix</h3>
+<div class="filters" role="group" aria-label="filter clauses by status">${buttons} ${levelSelect} <span id="shown" class="muted">${clauses.length} of ${clauses.length} shown</span></div>
+<table id="matrix"><thead><tr><th>clause</th><th>level</th><th>status</th><th>spec text (verbatim; for inferred, the inference)</th><th>tests</th></tr></thead><tbody>
+${rows.join('\n')}
+</tbody></table>
+</section>`;
+}

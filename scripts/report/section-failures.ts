@@ -1,0 +1,35 @@
+// Each failed test with its evidence: the error, the spec text of the clauses it checks, and the last
+// exchanges it made (request, response, a curl line; the key was redacted before the reporter wrote
+// them, contracts/support/evidence.ts). Collapsed: a release manager opens the one they care about.
+import { esc, pre, stripAnsi } from './escape.ts';
+import type { Exchange, ReportInputs } from './inputs.ts';
+import { sectionLabel } from './sections.ts';
+
+function exchange(e: Exchange, n: number): string {
+  const headers = e.requestHeaders && Object.keys(e.requestHeaders).length ? pre(e.requestHeaders) : '';
+  return `<div class="exchange"><div class="ex-line"><span class="muted">exchange ${n}</span> <code>${esc(e.method)} ${esc(e.path)}</code> → <b class="http-${Math.floor(e.status / 100)}xx">${esc(e.status)}</b></div>
+<div class="label">curl (the key is left as $CONSOLE_API_KEY)</div>${pre(e.curl, 'curl')}
+<div class="cols"><div><div class="label">request${headers ? ' headers and body' : ' body'}</div>${headers}${pre(e.requestBody ?? '(no body)')}</div><div><div class="label">response body</div>${pre(e.responseBody ?? '(empty)')}</div></div></div>`;
+}
+
+export function failuresSection(i: ReportInputs): string {
+  const failures = i.conformance?.failures ?? [];
+  const clauses = new Map((i.conformance?.clauses ?? []).map((c) => [c.id, c]));
+  const counting = failures.filter((f) => f.counts).length;
+  const items = failures.map((f, n) => {
+    const kind = f.counts ? 'FAIL' : 'WARN';
+    const spec = f.clauses.map((id) => {
+      const c = clauses.get(id);
+      return `<li><code>${esc(id)}</code>${c ? ` <span class="muted">spec ${esc(sectionLabel(c.section))}, ${esc(c.level)}</span><blockquote>${esc(c.text ?? '')}</blockquote>` : ''}</li>`;
+    });
+    return `<details class="failure k-${kind}" id="failure-${n + 1}" data-clauses="${esc(f.clauses.join(' '))}"><summary><span class="tag k-${kind}">${kind}</span> <span class="muted">[${esc(f.level)}]</span> ${esc(f.test)} <span class="muted">${esc(f.clauses.join(', '))}</span></summary>
+<div class="failure-body"><div class="label">what went wrong</div>${pre(stripAnsi(f.error ?? '(no message)'), 'error')}
+<div class="label">spec</div><ul class="spec">${spec.join('')}</ul>
+<div class="muted small">test: ${esc(f.file)}</div>
+${f.exchanges.length ? f.exchanges.map((e, k) => exchange(e, k + 1)).join('\n') : '<p class="muted">No HTTP exchange recorded.</p>'}</div></details>`;
+  });
+  const heading = failures.length === 0 ? 'Failures' : `Failures (${counting} failing the run${failures.length > counting ? `, ${failures.length - counting} warnings` : ''})`;
+  return `<section id="failures"><h2>${heading}</h2>
+${items.length ? `<p class="muted">Open one to see the spec text, the error and the exchanges that show it.</p>\n${items.join('\n')}` : '<p class="ok">No test failed.</p>'}
+</section>`;
+}

@@ -1,0 +1,65 @@
+// Load: per k6 profile, latency percentiles per endpoint against the baseline (calibrated for this
+// machine, docs/load.md "Baselines and the compare"), throughput over time, and links to k6's own
+// outputs (web dashboard export, JUnit, summary).
+import { esc, fmtMs, fmtPct, fmtRatio } from './escape.ts';
+import { latencyChart, throughputChart } from './charts.ts';
+import type { EndpointRow, LoadRun, ProfileCompare, ReportInputs } from './inputs.ts';
+
+function rowsFromSummary(run: LoadRun): EndpointRow[] {
+  return Object.entries(run.summary?.endpoints ?? {}).sort(([a], [b]) => a.localeCompare(b)).map(([endpoint, e]) => ({
+    endpoint, p50: e.p50, p95: e.p95, p99: e.p99, rps: e.rps, errorRate: e.errorRate, count: e.count, baseline: null, ratio: null, regression: false, reason: '',
+  }));
+}
+
+function table(rows: EndpointRow[], scale: number | null): string {
+  const exp = (r: EndpointRow, k: 'p50' | 'p95' | 'p99') => (r.baseline && scale !== null ? r.baseline[k] * scale : null);
+  const cell = (r: EndpointRow, k: 'p50' | 'p95' | 'p99') => `<td class="num">${esc(fmtMs(r[k]))}<div class="muted small">${esc(fmtMs(exp(r, k)))}${r.ratio ? ` · ${esc(fmtRatio(r.ratio[k]))}` : ''}</div></td>`;
+  return `<table class="load-table"><thead><tr><th>endpoint</th><th class="num">requests</th><th class="num">req/s<div class="muted small">baseline</div></th><th class="num">p50 ms<div class="muted small">expected · ratio</div></th><th class="num">p95 ms<div class="muted small">expected · ratio</div></th><th class="num">p99 ms<div class="muted small">expected · ratio</div></th><th class="num">errors</th><th>against the baseline</th></tr></thead><tbody>
+${rows
+  .map((r) => `<tr class="${r.regression ? 'regressed' : ''}" data-endpoint="${esc(r.endpoint)}"><td><code>${esc(r.endpoint)}</code></td><td class="num">${esc(r.count)}</td><td class="num">${esc(r.rps.toFixed(1))}<div class="muted small">${r.baseline ? esc(r.baseline.rps.toFixed(1)) : '–'}</div></td>${cell(r, 'p50')}${cell(r, 'p95')}${cell(r, 'p99')}<td class="num">${esc(fmtPct(r.errorRate))}</td><td>${r.regression ? `<b class="bad">regression</b>: ${esc(r.reason)}` : r.baseline ? '<span class="ok">within tolerance</span>' : '<span class="muted">no baseline</span>'}</td></tr>`)
+  .join('\n')}
+</tbody></table>`;
+}
+
+function profileBlock(run: LoadRun, cmp: ProfileCompare | undefined, i: ReportInputs): string {
+  const s = run.summary;
+  const rows = cmp ? cmp.endpoints.slice().sort((a, b) => Number(b.regression) - Number(a.regression) || a.endpoint.localeCompare(b.endpoint)) : rowsFromSummary(run);
+  const scale = cmp?.calibration.scale ?? null;
+  const verdict = cmp?.verdict ?? 'not compared';
+  const failedThresholds = (s?.thresholds ?? []).filter((t) => !t.ok);
+  const facts = [
+    s ? `profile <b>${esc(s.profile)}</b>, ${esc((s.durationMs / 1000).toFixed(1))} s` : '',
+    s?.checks ? `checks ${esc(s.checks.passes)} passed, <span class="${s.checks.fails ? 'bad' : ''}">${esc(s.checks.fails)} failed</span>` : '',
+    s ? (s.thresholdsOk === false ? `<span class="bad">${failedThresholds.length} threshold${failedThresholds.length === 1 ? '' : 's'} crossed</span>` : 'thresholds held') : '',
+    scale !== null ? `calibration: this machine ${esc(fmtRatio(scale))} the baseline's` : '',
+    cmp?.reason ? esc(cmp.reason) : '',
+  ].filter(Boolean);
+  const links = [
+    run.dashboard ? `<a href="${esc(run.dashboard)}">k6 web dashboard</a>` : '',
+    run.junit ? `<a href="${esc(run.junit)}">JUnit</a>` : '',
+    run.summary ? `<a href="load/${esc(run.script)}/summary.json">summary.json</a>` : '',
+    cmp ? `<span class="muted">baseline ${esc(cmp.baselineFile.replace(/^.*\/(load\/baselines\/)/, '$1'))}</span>` : '',
+  ].filter(Boolean);
+  return `<div class="profile" id="load-${esc(run.script)}" data-verdict="${esc(verdict)}">
+<h3>${esc(run.script)} <span class="tag v-${esc(verdict)}">${esc(verdict)}</span></h3>
+<p>${facts.join(' · ')}</p>
+${failedThresholds.length ? `<ul class="bad">${failedThresholds.map((t) => `<li><code>${esc(t.metric)}</code> ${esc(t.threshold)}</li>`).join('')}</ul>` : ''}
+<p class="links">${links.join(' · ')}</p>
+${table(rows, scale)}
+<div class="charts"><figure><figcaption>p95 latency per endpoint: this run and what the baseline predicts on this machine</figcaption>${latencyChart(rows, scale, `${run.script}: p95 per endpoint against the baseline`)}</figure>
+<figure><figcaption>throughput over time (requests per second, from k6's request samples)</figcaption>${run.series ? throughputChart(run.series, `${run.script}: requests per second over time`) : '<p class="muted">No time series (k6 CSV output) for this run.</p>'}</figure></div>
+</div>`;
+}
+
+export function loadSection(i: ReportInputs): string {
+  const skipped = i.verify?.options.skipLoad;
+  if (i.load.length === 0) {
+    return `<section id="load"><h2>Load</h2><p class="muted">${skipped ? 'Not run (--skip-load).' : 'No load run in this report.'}</p></section>`;
+  }
+  const cmp = i.compare;
+  const tol = cmp?.tolerance;
+  return `<section id="load"><h2>Load against the baseline${cmp ? ` <span class="tag v-${esc(cmp.verdict)}">${esc(cmp.verdict)}</span>` : ''}</h2>
+<p class="muted">Per endpoint: this run's latency, and below it what the committed baseline predicts on this machine (baseline × calibration scale) and the ratio. ${tol ? `A latency regresses above ${esc(tol.p50)}× (p50), ${esc(tol.p95)}× (p95), ${esc(tol.p99)}× (p99) and by more than ${esc(tol.minDeltaMs)} ms; throughput below ${esc(tol.rps)}× the baseline's.` : ''}</p>
+${i.load.map((run) => profileBlock(run, cmp?.profiles[run.script], i)).join('\n')}
+</section>`;
+}

@@ -1,0 +1,63 @@
+// The top of the page: the verdict in one word and one line, what was run against what, the stages.
+import { esc } from './escape.ts';
+import type { ReportInputs } from './inputs.ts';
+
+export type Verdict = 'PASS' | 'FAIL' | 'REGRESSION' | 'NOT RUN';
+
+const MEANING: Record<Verdict, string> = {
+  PASS: 'the target keeps the contract, and load is within the baseline’s tolerance',
+  FAIL: 'a stated clause is violated (or an inferred one, under --strict): exit code 1',
+  REGRESSION: 'the contract holds, but load regressed beyond the baseline’s tolerance: exit code 2',
+  'NOT RUN': 'the run could not be carried out: exit code 3 (see the stages)',
+};
+
+/** The verdict: verify's exit code when verify ran, else what the reports say on their own. */
+export function verdictOf(i: ReportInputs): Verdict {
+  if (i.verify) return (['PASS', 'FAIL', 'REGRESSION', 'NOT RUN'] as const)[i.verify.exitCode] ?? 'NOT RUN';
+  if (!i.conformance) return 'NOT RUN';
+  if (i.conformance.summary.verdict === 'fail') return 'FAIL';
+  return i.compare?.verdict === 'regression' ? 'REGRESSION' : 'PASS';
+}
+
+function headline(i: ReportInputs): string {
+  const parts: string[] = [];
+  const c = i.conformance?.summary;
+  if (c) {
+    parts.push(`${c.clauses.total} clauses: ${c.clauses.pass} pass, ${c.clauses.fail} fail, ${c.clauses.warn} warn, ${c.clauses.observed} observed, ${c.clauses.uncovered} not covered`);
+    parts.push(`${c.tests.passed} of ${c.tests.total} tests passed`);
+    if (c.drift) parts.push(`${c.drift} drift`);
+  } else parts.push('no conformance results');
+  if (i.compare) {
+    const regressions = Object.values(i.compare.profiles).flatMap((p) => p.endpoints.filter((e) => e.regression));
+    parts.push(`load ${i.compare.verdict}${regressions.length ? ` (${regressions.length} endpoint${regressions.length > 1 ? 's' : ''} regressed)` : ''}`);
+  } else parts.push('load not run');
+  return parts.join(' · ');
+}
+
+export function runSection(i: ReportInputs): string {
+  const verdict = verdictOf(i);
+  const v = i.verify;
+  const c = i.conformance?.summary;
+  const target = v ? `${v.target.url}${v.target.reference ? ' (the reference server, started by verify)' : ''}` : c?.target ?? 'unknown';
+  const rows: [string, string][] = [
+    ['target', esc(target)],
+    ['manifest', esc(v?.manifest ?? c?.manifest ?? 'unknown')],
+    ['mode', esc((v?.options.strict ?? c?.strict) ? 'strict: inferred clauses fail' : 'default: inferred clauses warn')],
+    ['load profile', esc(v ? (v.options.skipLoad ? 'not run (--skip-load)' : `${v.options.profile}${v.target.reference ? ', each script against a fresh reference server' : ''}`) : i.load.map((l) => l.summary?.profile).filter(Boolean)[0] ?? 'not run')],
+    ...(v?.options.grep ? [['conformance tests', `only those matching <code>${esc(v.options.grep)}</code> (--grep)`] as [string, string]] : []),
+    ['drift compared with', esc(v?.options.observationsBaseline ?? 'no previous run given')],
+    ['started', esc(v?.startedAt ?? c?.startedAt ?? 'unknown') + (v ? ` (took ${(v.durationMs / 1000).toFixed(1)} s)` : '')],
+    ['versions', esc(v ? Object.entries(v.versions).map(([k, x]) => `${k} ${x}`).join(', ') : 'unknown')],
+  ];
+  const stages = v?.stages ?? [];
+  return `<header id="top">
+<h1>Console API v1 conformance <span id="verdict" class="verdict v-${esc(verdict.replace(' ', '-'))}">${esc(verdict)}</span></h1>
+<p class="meaning">${esc(MEANING[verdict])}</p>
+<p id="headline" class="headline">${esc(headline(i))}</p>
+</header>
+<section id="run"><h2>What was run against what</h2>
+<table class="meta">${rows.map(([k, x]) => `<tr><th>${esc(k)}</th><td>${x}</td></tr>`).join('')}</table>
+${stages.length ? `<table id="stages"><tr><th>stage</th><th>result</th><th>exit</th><th>time</th><th>detail</th></tr>
+${stages.map((s) => `<tr class="stage-${esc(s.status)}"><td>${esc(s.name)}</td><td class="status">${esc(s.status)}</td><td>${esc(s.exitCode ?? '–')}</td><td>${esc(s.seconds.toFixed(1))} s</td><td>${esc(s.detail)}</td></tr>`).join('\n')}</table>` : ''}
+</section>`;
+}

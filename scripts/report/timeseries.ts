@@ -1,0 +1,130 @@
+// Throughput over time of a k6 run. k6's end-of-test summary keeps totals only, so verify asks k6 for
+// its CSV output (K6_OUT=csv=..., K6_CSV_TIME_FORMAT=unix_milli) and this module folds the request
+// samples into buckets: requests per endpoint per bucket and the p95 latency of each bucket. The CSV
+// is deleted afterwards: it is compressed, so the secret scan could not read it, and the buckets are
+// all the report needs.
+import { createReadStream, writeFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { createGunzip } from 'node:zlib';
+
+export interface Bucket {
+  /** Milliseconds since the first sample. */
+  t: number;
+  /** Requests per endpoint tag in this bucket. */
+  requests: Record<string, number>;
+  /** p95 of http_req_duration over every request of the bucket, in ms (null when none). */
+  p95: number | null;
+}
+
+export interface TimeSeries {
+  format: 'console-conformance.timeseries/1';
+  script: string;
+  bucketMs: number;
+  durationMs: number;
+  endpoints: string[];
+  buckets: Bucket[];
+}
+
+/** Splits one CSV line as Go's encoding/csv writes it (fields with a comma or quote are quoted). */
+export function splitCsv(line: string): string[] {
+  const out: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (quoted) {
+      if (c === '"' && line[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') {
+      out.push(field);
+      field = '';
+    } else field += c;
+  }
+  out.push(field);
+  return out;
+}
+
+/** The `endpoint` tag from k6's extra_tags column (`endpoint=x&other=y`); untagged requests are "other". */
+function endpointOf(extraTags: string): string {
+  for (const pair of extraTags.split('&')) {
+    const [k, v] = pair.split('=');
+    if (k === 'endpoint' && v) return decodeURIComponent(v);
+  }
+  return 'other';
+}
+
+function p95(values: number[]): number | null {
+  if (values.length === 0) return null;
+  const sorted = values.slice().sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(0.95 * sorted.length) - 1)];
+}
+
+/** A bucket size that gives a chart of about 30 to 60 points whatever the run's length. */
+export function bucketFor(durationMs: number): number {
+  for (const ms of [250, 500, 1000, 2000, 5000, 10000, 30000]) if (durationMs / ms <= 60) return ms;
+  return 60000;
+}
+
+export interface Sample { time: number; endpoint: string; duration: number }
+
+/** Folds request samples (one per request: its time, endpoint tag and duration) into buckets. */
+export function bucketize(script: string, samples: Sample[]): TimeSeries {
+  if (samples.length === 0) return { format: 'console-conformance.timeseries/1', script, bucketMs: 1000, durationMs: 0, endpoints: [], buckets: [] };
+  // A loop, not Math.min(...): a baseline run has more samples than a call has room for arguments.
+  let start = Infinity;
+  let end = -Infinity;
+  for (const s of samples) {
+    start = Math.min(start, s.time);
+    end = Math.max(end, s.time);
+  }
+  const bucketMs = bucketFor(end - start);
+  const n = Math.floor((end - start) / bucketMs) + 1;
+  const buckets: Bucket[] = Array.from({ length: n }, (_, i) => ({ t: i * bucketMs, requests: {}, p95: null }));
+  const durations: number[][] = Array.from({ length: n }, () => []);
+  for (const s of samples) {
+    const i = Math.floor((s.time - start) / bucketMs);
+    buckets[i].requests[s.endpoint] = (buckets[i].requests[s.endpoint] ?? 0) + 1;
+    durations[i].push(s.duration);
+  }
+  buckets.forEach((b, i) => {
+    const v = p95(durations[i]);
+    b.p95 = v === null ? null : Math.round(v * 1000) / 1000;
+  });
+  const endpoints = [...new Set(samples.map((s) => s.endpoint))].sort();
+  return { format: 'console-conformance.timeseries/1', script, bucketMs, durationMs: end - start, endpoints, buckets };
+}
+
+/** Reads k6's CSV output (gzipped when the name ends in .gz) and keeps one sample per request. */
+export async function readK6Csv(file: string): Promise<Sample[]> {
+  const raw = createReadStream(file);
+  const input = file.endsWith('.gz') ? raw.pipe(createGunzip()) : raw;
+  const lines = createInterface({ input, crlfDelay: Infinity });
+  let header: string[] | undefined;
+  let col = { name: 0, time: 1, value: 2, tags: -1 };
+  const samples: Sample[] = [];
+  for await (const line of lines) {
+    if (!line) continue;
+    if (!header) {
+      header = splitCsv(line);
+      col = { name: header.indexOf('metric_name'), time: header.indexOf('timestamp'), value: header.indexOf('metric_value'), tags: header.indexOf('extra_tags') };
+      if (col.name < 0 || col.time < 0 || col.value < 0) throw new Error(`${file}: not a k6 CSV output (no metric_name/timestamp/metric_value header)`);
+      continue;
+    }
+    // http_req_duration has one row per request, with the request's tags: enough for both counts and latency.
+    if (!line.startsWith('http_req_duration,')) continue;
+    const f = splitCsv(line);
+    samples.push({ time: Number(f[col.time]), endpoint: col.tags >= 0 ? endpointOf(f[col.tags] ?? '') : 'other', duration: Number(f[col.value]) });
+  }
+  return samples;
+}
+
+/** CSV in, timeseries.json out. */
+export async function writeTimeSeries(script: string, csvFile: string, outFile: string): Promise<TimeSeries> {
+  const series = bucketize(script, await readK6Csv(csvFile));
+  writeFileSync(outFile, JSON.stringify(series) + '\n');
+  return series;
+}
