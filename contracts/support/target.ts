@@ -9,11 +9,17 @@ import { KEY_HEADER } from './redact.ts';
 
 export type Level = 'stated' | 'inferred' | 'open';
 
+/** 12 characters: milliseconds in base 36 and 4 random hex digits (metric names keep their salt within 30). */
+const newRunId = () => `${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
+
 export interface Target {
   baseUrl: string;
   apiKey: string;
   manifest: Manifest;
-  /** Unique per worker and run: created metric names carry it, so runs never collide. */
+  /**
+   * Unique per test (and per repetition of a test): created metric names carry it, so neither runs
+   * nor two tests of one worker (`--workers 1`, `--repeat-each`) ever create the same metric twice.
+   */
   runId: string;
   strict: boolean;
 }
@@ -42,7 +48,7 @@ export const test = base.extend<{ t: T }, { target: Target }>({
     async ({}, use) => {
       const c = loadConfig();
       if (!c.baseUrl || !c.apiKey) throw new Error('no target: run through `npm run conformance`, which starts the reference server or reads CONSOLE_BASE_URL');
-      await use({ baseUrl: c.baseUrl, apiKey: c.apiKey, manifest: c.manifest, runId: `${Date.now().toString(36)}${randomBytes(2).toString('hex')}`, strict: c.strict });
+      await use({ baseUrl: c.baseUrl, apiKey: c.apiKey, manifest: c.manifest, runId: newRunId(), strict: c.strict });
     },
     { scope: 'worker' },
   ],
@@ -55,6 +61,7 @@ export const test = base.extend<{ t: T }, { target: Target }>({
     };
     await use({
       ...target,
+      runId: newRunId(),
       call: (method, path, opts = {}) => record(call(request, info, target, method, path, { ...opts, headers: { [KEY_HEADER]: target.apiKey, ...(opts.headers ?? {}) } })),
       raw: (method, path, opts = {}) => record(call(request, info, target, method, path, opts)),
       observe: (clause, aspect, value, reply) => {
