@@ -17,6 +17,7 @@ const stages = [
   ['conformance:strict', 'the conformance suite against the reference server, --strict'],
   ['conformance:selftest', 'the suite fails against every injected fault and passes every legal variant'],
   ['load:smoke', 'k6 paging and mutation smoke profiles against the reference, compared with the baselines'],
+  ['report:test', 'reports/index.html of a real verify run (one injected fault) in Debian Chromium: verdict, filters, failure evidence, load, no network'],
   ['scan:secrets', 'nothing the run wrote holds the API key'],
 ];
 

@@ -58,6 +58,6 @@ export function runSection(i: ReportInputs): string {
 <section id="run"><h2>What was run against what</h2>
 <table class="meta">${rows.map(([k, x]) => `<tr><th>${esc(k)}</th><td>${x}</td></tr>`).join('')}</table>
 ${stages.length ? `<table id="stages"><tr><th>stage</th><th>result</th><th>exit</th><th>time</th><th>detail</th></tr>
-${stages.map((s) => `<tr class="stage-${esc(s.status)}"><td>${esc(s.name)}</td><td class="status">${esc(s.status)}</td><td>${esc(s.exitCode ?? '–')}</td><td>${esc(s.seconds.toFixed(1))} s</td><td>${esc(s.detail)}</td></tr>`).join('\n')}</table>` : ''}
+${stages.map((s) => `<tr class="stage-${esc(s.status)}"><td>${esc(s.name)}</td><td class="status">${esc(s.status)}</td><td>${esc(s.exitCode ?? '–')}</td><td class="num">${esc(s.seconds.toFixed(1))} s</td><td>${esc(s.detail)}</td></tr>`).join('\n')}</table>` : ''}
 </section>`;
 }
