@@ -119,3 +119,19 @@ test('load: percentiles per endpoint against the baseline, throughput over time,
   expect(hrefs).toEqual(expect.arrayContaining(['load/paging/dashboard.html', 'load/mutation/dashboard.html', 'playwright-report/index.html']));
   await page.locator('#load-paging').screenshot({ path: join(ROOT, 'docs/report-load.png') });
 });
+
+test('open clauses show what the target did, and drift against the previous run is listed', async ({ page }) => {
+  await open(page);
+  const observations = JSON.parse(readFileSync(join(dir, 'observations.json'), 'utf8'));
+  await expect(page.locator('#observed tbody tr')).toHaveCount(Object.keys(observations).length);
+  const drift = conformance().drift as { clause: string; aspect: string; before: unknown; now: unknown }[];
+  // The previous run's pagination was {page, limit, hasMore} (variant pagination-other-fields); this one's is the reference's.
+  const pagination = drift.filter((d) => d.clause === 'pagination.fields');
+  expect(pagination.map((d) => d.aspect).sort(), JSON.stringify(drift)).toEqual(['listExperiments', 'listReleasePipelines']);
+  expect(pagination[0].before).toEqual(['hasMore', 'limit', 'page']);
+  await expect(page.locator('#drift tbody tr')).toHaveCount(drift.length);
+  await expect(page.locator('#drift tbody tr', { hasText: 'pagination.fields' })).toHaveCount(2);
+  await expect(page.locator('#drift')).toContainText('"hasMore"');
+  await expect(page.locator('#observed tr.drifted')).not.toHaveCount(0);
+  await expect(page.locator('#run table.meta')).toContainText('report-test-previous/observations.json');
+});

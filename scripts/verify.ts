@@ -189,7 +189,7 @@ async function main(): Promise<number> {
   const targetUrl = confEnv.CONSOLE_BASE_URL!;
   say(`conformance suite against ${targetUrl}${server ? ' (the reference server, started by verify)' : ''}`);
   const confArgs = [...(opts.strict ? ['--strict'] : []), ...(observationsBaseline ? ['--observations-baseline', observationsBaseline] : []), ...(opts.grep ? ['--grep', opts.grep] : [])];
-  if (observationsBaseline) console.log(`verify: drift against ${relative(ROOT, observationsBaseline) || observationsBaseline}`);
+  if (observationsBaseline) console.log(`verify: drift against ${shortPath(observationsBaseline)}`);
   const progress: TestProgress = { total: null, done: 0, failed: 0 };
   const ticker = new Ticker();
   const tc = Date.now();
