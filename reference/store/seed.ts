@@ -115,18 +115,23 @@ export function seed(db: Db, opts: { seed: number; scale: number }): void {
     const gateIds = [...MANIFEST.gates, ...Array.from({ length: 8 }, (_, i) => `gate_seed_${i + 1}`)];
     gateIds.forEach((id, i) => insertGate.run(id, JSON.stringify(makeGate(id, i))));
 
-    const expIds = [...MANIFEST.experiments];
-    for (let i = expIds.length; i < Math.max(opts.scale, expIds.length); i++) expIds.push(`exp_${String(i).padStart(6, '0')}`);
-    const rows = expIds.map((id, i) => ({ id, ...makeExperiment(id, i, r) }));
-    rows.sort((a, b) => (b.exp.createdTime as number) - (a.exp.createdTime as number) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    rows.forEach((row, rank) => {
-      const e = row.exp;
+    // One experiment at a time, in PRNG order, so that seeding 100,000 never holds them all in memory
+    // (the whole array left the server at 320 MB resident, npm run reliability:memory). Rows get a
+    // provisional negative rank, then their rank in the list order is set in one statement.
+    const experimentCount = Math.max(opts.scale, MANIFEST.experiments.length);
+    for (let i = 0; i < experimentCount; i++) {
+      const id = i < MANIFEST.experiments.length ? MANIFEST.experiments[i] : `exp_${String(i).padStart(6, '0')}`;
+      const { exp: e, team } = makeExperiment(id, i, r);
       insertExp.run({
-        id: row.id, rank, created_time: e.createdTime, status: e.status, layer_id: e.layerID, id_type: e.idType, team_id: row.team,
+        id, rank: -1 - i, created_time: e.createdTime, status: e.status, layer_id: e.layerID, id_type: e.idType, team_id: team,
         target_app_id: (e.targetApps as string[])[0], creator_name: e.creatorName, creator_id: e.creatorID, doc: JSON.stringify(e),
       });
-      for (const tag of e.tags as string[]) insertTag.run(row.id, tag);
-    });
+      for (const tag of e.tags as string[]) insertTag.run(id, tag);
+    }
+    // rank: position in the list order, createdTime descending, then id (BINARY collation: the ids are ASCII).
+    db.exec(`UPDATE experiments SET rank = o.position FROM
+      (SELECT id, row_number() OVER (ORDER BY created_time DESC, id) - 1 AS position FROM experiments) AS o
+      WHERE experiments.id = o.id`);
 
     const pipelines = MANIFEST.triggers.map((t, i) => makePipeline(t.releasePipelineID, i, t.phaseIDs));
     for (let i = pipelines.length; i < 25; i++) pipelines.push(makePipeline(`rp_seed_${i + 1}`, i, [1, 2, 3].map((p) => `ph_seed_${i + 1}_${p}`)));
