@@ -126,3 +126,31 @@ test('verify exits 2 when the load regresses against a (deliberately strict) bas
     await server.stop();
   }
 });
+
+test('verify: an inferred clause violated warns (exit 0) by default and fails (exit 1) under --strict', async () => {
+  const server = await startReference({ faults: ['limit-ignored'], stderr: 'ignore' });
+  try {
+    for (const [args, expected, status] of [[[], 0, 'warn'], [['--strict'], 1, 'fail']] as const) {
+      const r = run('scripts/verify.ts', [...args, '--skip-load', '--grep', 'experiments: pages are disjoint'], { CONSOLE_BASE_URL: server.baseUrl, CONSOLE_API_KEY: server.apiKey });
+      assert.equal(r.status, expected, `${args.join(' ') || 'default'}: ${r.stdout.slice(-1500)}${r.stderr}`);
+      const clause = JSON.parse(readFileSync(join(r.reports, 'conformance.json'), 'utf8')).clauses.find((c: { id: string }) => c.id === 'paging.limit');
+      assert.equal(clause.status, status);
+      assert.equal(verifyJson(r.reports).options.strict, args.length > 0);
+    }
+  } finally {
+    await server.stop();
+  }
+});
+
+test('verify exits 3 with one line for a bad --profile, a missing --baselines folder or --observations-baseline file', () => {
+  for (const [args, message] of [
+    [['--profile', 'huge'], /--profile must be smoke, baseline or stress, got "huge"/],
+    [['--baselines', '/nonexistent/baselines'], /--baselines: no folder/],
+    [['--observations-baseline', '/nonexistent/observations.json'], /--observations-baseline: no file/],
+  ] as const) {
+    const r = run('scripts/verify.ts', [...args], {});
+    assert.equal(r.status, 3, args.join(' '));
+    assert.match(r.stderr, message);
+    assert.equal(oneLine(r.stderr), 1, r.stderr);
+  }
+});

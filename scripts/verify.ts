@@ -6,13 +6,15 @@
 // could not be carried out; when several apply, 1 before 3 before 2 (a contract failure is a fact
 // whatever else happened; a run with a stage missing cannot be called a regression).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { compareRun, printCompare, type CompareResult } from './baseline.ts';
 import { ConfigError, ROOT, loadConfig, type Config } from './lib/config.ts';
+import { loadFailureKind } from './lib/load-outcome.ts';
+import { prepareReports } from './lib/previous-run.ts';
 import { readTestLine, Ticker, type TestProgress } from './lib/progress.ts';
 import { randomApiKey, referenceUnlessTarget } from './lib/reference-process.ts';
 import { renderPage } from './report/html.ts';
@@ -34,8 +36,9 @@ junit.xml, verify.json, load/), scans reports/ for the API key and prints a one-
                                 size of the load profiles (default smoke, a few seconds each; the
                                 committed baselines are smoke: another profile compares as no-baseline)
   --baselines DIR               compare with the baselines in DIR instead of load/baselines/
-  --observations-baseline FILE  report drift against this observations.json (default: the previous
-                                run's reports/observations.json when it was against the same target)
+  --observations-baseline FILE  report drift against this observations.json (default:
+                                CONSOLE_OBSERVATIONS_BASELINE, else the previous run's when it was of
+                                the whole suite against the same target)
   --grep PATTERN                only the conformance tests whose title matches (passed to Playwright)
   --help                        this text
 
@@ -117,38 +120,11 @@ function runTsx(script: string, args: string[], env: NodeJS.ProcessEnv, onLine: 
   return new Promise((done) => child.on('close', (code, signal) => done(code ?? (signal ? 3 : 0))));
 }
 
-/** The target a previous run was against, so that drift is only reported between like runs. */
-const targetId = (v: Pick<VerifyRun, 'target' | 'manifest'>) => `${v.target.reference ? 'reference' : v.target.url} ${v.manifest}`;
-
-/** Clears the last run's outputs; keeps its observations aside when they can serve for drift. */
-function prepareReports(dir: string, current: Pick<VerifyRun, 'target' | 'manifest'>): string | undefined {
-  mkdirSync(dir, { recursive: true });
-  const prevDir = join(dir, 'previous');
-  rmSync(prevDir, { recursive: true, force: true });
-  let previous: string | undefined;
+function readSummary(reportsDir: string, script: string) {
   try {
-    const last = JSON.parse(readFileSync(join(dir, 'verify.json'), 'utf8')) as VerifyRun;
-    if (targetId(last) === targetId(current) && existsSync(join(dir, 'observations.json'))) {
-      mkdirSync(prevDir, { recursive: true });
-      previous = join(prevDir, 'observations.json');
-      renameSync(join(dir, 'observations.json'), previous);
-    }
+    return JSON.parse(readFileSync(join(reportsDir, 'load', script, 'summary.json'), 'utf8'));
   } catch {
-    // no previous verify run here (or an unreadable one): nothing to compare with
-  }
-  for (const old of ['verify.json', 'conformance.json', 'observations.json', 'junit.xml', 'index.html', 'playwright-report', 'test-results', 'load']) rmSync(join(dir, old), { recursive: true, force: true });
-  return previous;
-}
-
-/** k6 exit 1 (threshold crossed): a contract matter (checks, errors) or only latency thresholds? */
-function loadFailureKind(reportsDir: string, script: string): 1 | 2 {
-  try {
-    const s = JSON.parse(readFileSync(join(reportsDir, 'load', script, 'summary.json'), 'utf8'));
-    const crossed: { metric: string }[] = (s.thresholds ?? []).filter((t: { ok: boolean }) => !t.ok);
-    const latencyOnly = crossed.length > 0 && crossed.every((t) => t.metric.startsWith('http_req_duration'));
-    return latencyOnly && (s.checks?.fails ?? 0) === 0 ? 2 : 1;
-  } catch {
-    return 1;
+    return undefined;
   }
 }
 
@@ -169,6 +145,7 @@ async function main(): Promise<number> {
   // one scan covers everything written. It travels in the environment only.
   if (!env.CONSOLE_BASE_URL?.trim() && !env.CONSOLE_API_KEY) env.CONSOLE_API_KEY = randomApiKey();
   const config: Config = loadConfig(env);
+  if (!opts.observationsBaseline && config.observationsBaseline && !existsSync(config.observationsBaseline)) throw new ConfigError(`CONSOLE_OBSERVATIONS_BASELINE: no file ${config.observationsBaseline}`);
   const key = config.apiKey!;
   const k6 = opts.skipLoad ? undefined : ensureK6();
 
@@ -177,7 +154,8 @@ async function main(): Promise<number> {
   const reportsDir = config.reportsDir;
   const manifest = shortPath(config.manifestPath);
   const previous = prepareReports(reportsDir, { target: { url: config.baseUrl ?? '', reference: !config.baseUrl }, manifest });
-  const observationsBaseline = opts.observationsBaseline ?? previous;
+  // The option, else CONSOLE_OBSERVATIONS_BASELINE (the nightly workflow restores one), else the previous run here.
+  const observationsBaseline = opts.observationsBaseline ?? config.observationsBaseline ?? previous;
   const stages: StageResult[] = [];
   const total = opts.skipLoad ? 3 : 4;
   let step = 0;
@@ -233,7 +211,7 @@ async function main(): Promise<number> {
       // k6's CSV output gives one sample per request: the throughput-over-time chart (report/timeseries.ts).
       const k6Env = { ...loadEnv, K6_OUT: `csv=${csv}`, K6_CSV_TIME_FORMAT: 'unix_milli' };
       const ts = Date.now();
-      const timer = setInterval(() => console.log(`verify: load ${script} (${opts.profile}) ${secs(ts).toFixed(0)} s elapsed`), 5000);
+      const timer = setInterval(() => console.log(`verify: load ${script} (${opts.profile}) ${secs(ts).toFixed(0)} s elapsed`), opts.profile === 'smoke' ? 5000 : 15000);
       try {
         codes[script] = await runTsx('scripts/load.ts', [script, '--profile', opts.profile], k6Env, (line) => console.log(line));
       } finally {
@@ -278,9 +256,10 @@ async function main(): Promise<number> {
     const parts: string[] = [];
     for (const script of SCRIPTS) {
       const code = codes[script];
-      const mapped = code === 0 ? 0 : code === 1 ? loadFailureKind(reportsDir, script) : 3;
+      const kind = code === 1 ? loadFailureKind(readSummary(reportsDir, script)) : undefined;
+      const mapped = code === 0 ? 0 : kind ? kind.code : 3;
       worst = Math.max(worst, mapped === 1 ? 10 : mapped); // 1 outranks 3, which outranks 2
-      parts.push(`${script} ${code === 0 ? 'ok' : code === 1 ? (mapped === 2 ? 'latency threshold crossed' : 'checks or thresholds failed') : 'could not run'}`);
+      parts.push(`${script} ${code === 0 ? 'ok' : kind ? kind.note : 'could not run'}`);
     }
     const regressed = compare?.verdict === 'regression';
     const code = worst === 10 ? 1 : worst === 3 ? 3 : regressed || worst === 2 ? 2 : 0;
