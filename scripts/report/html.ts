@@ -45,7 +45,7 @@ pre.curl{background:#1f2328;color:#e6edf3}.label{font-size:12px;color:#6a737d;ma
 blockquote{margin:.2rem 0 .4rem;padding:.2rem .6rem;border-left:3px solid #bbb;color:#333;background:#fafafa}
 .cols{display:grid;grid-template-columns:1fr 1fr;gap:10px}.exchange{border-top:1px dashed var(--line);margin-top:.5rem;padding-top:.3rem}
 .http-2xx{color:var(--pass)}.http-4xx{color:var(--warn)}.http-5xx{color:var(--fail)}
-ul.values{margin:0;padding-left:1.1rem}tr.drifted td{background:#fff4e5}
+td code{word-break:break-word}#observed td:nth-child(2){width:30%}#observed td:first-child{width:22%}ul.values{margin:0;padding-left:1.1rem}tr.drifted td{background:#fff4e5}
 tr.regressed td{background:#fdecea}.profile{margin-bottom:1.5rem}
 .charts{display:flex;flex-wrap:wrap;gap:1rem}figure{margin:0}figcaption{font-size:12px;color:#6a737d}
 svg.chart{max-width:100%;height:auto;font:11px system-ui,sans-serif}svg .grid{stroke:#e3e3e3}svg .muted{fill:#888}svg .val{font-size:10px}

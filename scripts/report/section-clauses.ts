@@ -68,10 +68,10 @@ export function clausesSection(i: ReportInputs): string {
 <table id="grid" class="grid"><thead><tr><th>spec section</th><th>stated</th><th>inferred</th><th>open</th></tr></thead><tbody>
 ${grid.join('\n')}
 </tbody></table>
-<h3 id="matrix-title">Clause matrix</h3>
+<div id="matrix-block"><h3 id="matrix-title">Clause matrix</h3>
 <div class="filters" role="group" aria-label="filter clauses by status">${buttons} ${levelSelect} <span id="shown" class="muted">${clauses.length} of ${clauses.length} shown</span></div>
 <table id="matrix"><thead><tr><th>clause</th><th>level</th><th>status</th><th>spec text (verbatim; for inferred, the inference)</th><th>tests</th></tr></thead><tbody>
 ${rows.join('\n')}
-</tbody></table>
+</tbody></table></div>
 </section>`;
 }
