@@ -142,13 +142,14 @@ test('verify: an inferred clause violated warns (exit 0) by default and fails (e
   }
 });
 
-test('verify exits 3 with one line for a bad --profile, a missing --baselines folder or --observations-baseline file', () => {
-  for (const [args, message] of [
+test('verify exits 3 with one line for a bad --profile, a missing --baselines folder or --observations-baseline file, or load against a remote target', () => {
+  for (const [args, message, env] of [
+    [[], /load against staging\.example\.com is refused \(not loopback\): set CONSOLE_ALLOW_REMOTE_LOAD=1, or run with --skip-load/, { CONSOLE_BASE_URL: 'https://staging.example.com', CONSOLE_API_KEY: 'k-remote-1234' }],
     [['--profile', 'huge'], /--profile must be smoke, baseline or stress, got "huge"/],
     [['--baselines', '/nonexistent/baselines'], /--baselines: no folder/],
     [['--observations-baseline', '/nonexistent/observations.json'], /--observations-baseline: no file/],
-  ] as const) {
-    const r = run('scripts/verify.ts', [...args], {});
+  ] as [string[], RegExp, Record<string, string>?][]) {
+    const r = run('scripts/verify.ts', [...args], env ?? {});
     assert.equal(r.status, 3, args.join(' '));
     assert.match(r.stderr, message);
     assert.equal(oneLine(r.stderr), 1, r.stderr);

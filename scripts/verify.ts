@@ -12,7 +12,7 @@ import { join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { compareRun, printCompare, type CompareResult } from './baseline.ts';
-import { ConfigError, ROOT, loadConfig, type Config } from './lib/config.ts';
+import { ConfigError, ROOT, isLoopback, loadConfig, type Config } from './lib/config.ts';
 import { loadFailureKind } from './lib/load-outcome.ts';
 import { prepareReports } from './lib/previous-run.ts';
 import { readTestLine, Ticker, type TestProgress } from './lib/progress.ts';
@@ -147,6 +147,10 @@ async function main(): Promise<number> {
   const config: Config = loadConfig(env);
   if (!opts.observationsBaseline && config.observationsBaseline && !existsSync(config.observationsBaseline)) throw new ConfigError(`CONSOLE_OBSERVATIONS_BASELINE: no file ${config.observationsBaseline}`);
   const key = config.apiKey!;
+  // Checked before anything runs: load.ts would refuse the target only after the whole suite.
+  if (!opts.skipLoad && config.baseUrl && !isLoopback(config.baseUrl) && !config.allowRemoteLoad) {
+    throw new ConfigError(`load against ${new URL(config.baseUrl).host} is refused (not loopback): set CONSOLE_ALLOW_REMOTE_LOAD=1, or run with --skip-load`);
+  }
   const k6 = opts.skipLoad ? undefined : ensureK6();
 
   const startedAt = new Date();
