@@ -2,7 +2,7 @@
 // a run cannot be carried out, 1 on a contract failure, 2 on a performance regression, 0 on a pass.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -154,4 +154,27 @@ test('verify exits 3 with one line for a bad --profile, a missing --baselines fo
     assert.match(r.stderr, message);
     assert.equal(oneLine(r.stderr), 1, r.stderr);
   }
+});
+
+test('verify stopped by SIGTERM exits 3 and leaves no reference server behind', async () => {
+  const reports = mkdtempSync(join(tmpdir(), 'cc-exit-'));
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONSOLE_')));
+  // One process (node --import tsx), so that the signal reaches verify itself, as a CI cancel does.
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/verify.ts'), '--skip-load'], { cwd: ROOT, env: { ...clean, CONSOLE_REPORTS_DIR: reports }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = /conformance suite against (http:\/\/\S+)/.exec(out);
+      if (m) resolve(m[1]);
+    });
+    child.once('exit', () => reject(new Error(`verify ended before the suite started: ${out}${stderr}`)));
+  });
+  const code = new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
+  child.kill('SIGTERM');
+  assert.equal(await code, 3);
+  assert.match(stderr, /verify: stopped by SIGTERM/);
+  await assert.rejects(fetch(`${url}/console/v1/release_pipelines`), 'the reference server is gone');
 });

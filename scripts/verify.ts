@@ -5,7 +5,7 @@
 // fits on one screen. Exit codes: 0 pass, 1 contract failure, 2 performance regression, 3 the run
 // could not be carried out; when several apply, 1 before 3 before 2 (a contract failure is a fact
 // whatever else happened; a run with a stage missing cannot be called a regression).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
@@ -113,11 +113,18 @@ function versions(k6: string | undefined): Record<string, string> {
   return out;
 }
 
+/** The stage's child process now running, to be stopped with verify. */
+let running: ChildProcess | undefined;
+
 /** Runs a node script with tsx, its stdout read line by line (for progress), stderr passed through. */
 function runTsx(script: string, args: string[], env: NodeJS.ProcessEnv, onLine: (line: string) => void): Promise<number> {
   const child = spawn(process.execPath, [TSX, join(ROOT, script), ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  running = child;
   createInterface({ input: child.stdout! }).on('line', onLine);
-  return new Promise((done) => child.on('close', (code, signal) => done(code ?? (signal ? 3 : 0))));
+  return new Promise((done) => child.on('close', (code, signal) => {
+    running = undefined;
+    done(code ?? (signal ? 3 : 0));
+  }));
 }
 
 function readSummary(reportsDir: string, script: string) {
@@ -168,6 +175,14 @@ async function main(): Promise<number> {
   // 1. Conformance.
   const confEnv = { ...env };
   const server = await referenceUnlessTarget(config, confEnv);
+  // A cancelled run (CI stops a job with SIGTERM) must not leave its reference server behind.
+  const onSignal = (signal: NodeJS.Signals) => {
+    console.error(`verify: stopped by ${signal}`);
+    running?.kill('SIGTERM');
+    void (server?.stop() ?? Promise.resolve()).then(() => process.exit(3));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
   const targetUrl = confEnv.CONSOLE_BASE_URL!;
   say(`conformance suite against ${targetUrl}${server ? ' (the reference server, started by verify)' : ''}`);
   const confArgs = [...(opts.strict ? ['--strict'] : []), ...(observationsBaseline ? ['--observations-baseline', observationsBaseline] : []), ...(opts.grep ? ['--grep', opts.grep] : [])];
