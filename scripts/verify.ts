@@ -347,7 +347,8 @@ function printVerdict(run: VerifyRun, conf: any, compare: CompareResult | undefi
       const withBase = p.endpoints.filter((e) => e.ratio);
       const worst = withBase.slice().sort((a, b) => b.ratio!.p95 - a.ratio!.p95)[0];
       const scale = p.calibration.scale !== null ? `calibration ${p.calibration.scale}x` : p.reason;
-      out.push(`load      ${p.script.padEnd(9)} ${p.verdict.padEnd(12)} ${scale}${worst ? `; slowest vs baseline: ${worst.endpoint} p95 ${worst.p95} ms, ${worst.ratio!.p95}x expected` : ''}`);
+      const few = worst && Math.min(worst.count, worst.baseline?.count ?? 0) < compare.tolerance.minP95Count ? ` (${worst.count} samples: p95 not judged)` : '';
+      out.push(`load      ${p.script.padEnd(9)} ${p.verdict.padEnd(12)} ${scale}${worst ? `; slowest vs baseline: ${worst.endpoint} p95 ${worst.p95} ms, ${worst.ratio!.p95}x expected${few}` : ''}`);
       for (const e of p.endpoints.filter((x) => x.regression)) out.push(`          REGRESSION ${e.endpoint}: ${e.reason}`);
     }
   }
