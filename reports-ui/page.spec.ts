@@ -1,6 +1,8 @@
 // reports/index.html in real Chromium, as a release manager reads it: the verdict and what ran, the
 // clause matrix filtered by status, a failure opened to its evidence and spec text, load against the
-// baseline; no request leaves file://. Screenshots go into docs/ for the README.
+// baseline; no request leaves file://. Screenshots go to reports/report-test/screenshots/; with
+// CONSOLE_UPDATE_SCREENSHOTS=1 (npm run report:screenshots) into docs/ for the README instead, so that
+// `npm test` leaves the committed images alone.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -10,6 +12,8 @@ import { fmtMs } from '../scripts/report/escape.ts';
 import { FAULT, reportDir } from './global-setup.ts';
 
 const dir = reportDir();
+const shots = process.env.CONSOLE_UPDATE_SCREENSHOTS === '1' ? join(ROOT, 'docs') : join(dir, 'screenshots');
+const shot = (name: string) => join(shots, name);
 const index = join(dir, 'index.html');
 const conformance = () => JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8'));
 
@@ -40,7 +44,7 @@ test('the page opens on the verdict and says what was run against what, and requ
   const loadVerdict = JSON.parse(readFileSync(join(dir, 'load/compare.json'), 'utf8')).verdict;
   await expect(page.locator('#stages tr', { hasText: 'load' })).toHaveClass(loadVerdict === 'regression' ? /stage-regression/ : /stage-pass/);
   await expect(page.locator('#stages tr', { hasText: 'secret scan' })).toHaveClass(/stage-pass/);
-  await page.screenshot({ path: join(ROOT, 'docs/report-verdict.png') });
+  await page.screenshot({ path: shot('report-verdict.png') });
   expect(offFile(requests)).toEqual([]);
   expect(requests.length).toBeGreaterThan(0);
 });
@@ -63,7 +67,7 @@ test('the clause matrix filters by status and by level', async ({ page }) => {
   await expect(page.locator('#matrix tr.sec-head:visible')).toHaveCount(sections.length);
   await expect(page.locator('#shown')).toHaveText(`${failing.length} of ${all} shown`);
   // The filtered matrix, from its title to its last row, for the README.
-  await page.locator('#matrix-block').screenshot({ path: join(ROOT, 'docs/report-matrix.png') });
+  await page.locator('#matrix-block').screenshot({ path: shot('report-matrix.png') });
 
   await page.locator('button.filter[data-status="observed"]').click();
   const observed = conformance().clauses.filter((c: { status: string }) => c.status === 'observed').length;
@@ -95,7 +99,7 @@ test('a failure opens to its error, spec text and exchanges, with the key left o
   await expect(curl).toContainText('curl -sS -X POST');
   await expect(curl).toContainText('SERVICE-API-KEY: $CONSOLE_API_KEY');
   await expect(details.locator('.exchange').first()).toContainText('response body');
-  await details.screenshot({ path: join(ROOT, 'docs/report-failure.png') });
+  await details.screenshot({ path: shot('report-failure.png') });
   // Closed again by a click on its summary: a plain <details>.
   await details.locator('summary').click();
   await expect(page.locator('details.failure[open]')).toHaveCount(0);
@@ -119,7 +123,7 @@ test('load: percentiles per endpoint against the baseline, throughput over time,
   const hrefs = await page.locator('a[href]').evaluateAll((as) => as.map((a) => a.getAttribute('href')!));
   for (const href of hrefs.filter((h) => !h.startsWith('#'))) expect(existsSync(join(dir, href)), href).toBe(true);
   expect(hrefs).toEqual(expect.arrayContaining(['load/paging/dashboard.html', 'load/mutation/dashboard.html', 'playwright-report/index.html']));
-  await page.locator('#load-paging').screenshot({ path: join(ROOT, 'docs/report-load.png') });
+  await page.locator('#load-paging').screenshot({ path: shot('report-load.png') });
 });
 
 test('open clauses show what the target did, and drift against the previous run is listed', async ({ page }) => {
