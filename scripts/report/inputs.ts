@@ -6,6 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../lib/config.ts';
+import type { CompareResult as Compare } from '../baseline.ts';
 import type { TimeSeries } from './timeseries.ts';
 
 export type StageStatus = 'pass' | 'fail' | 'regression' | 'error' | 'skipped';
@@ -60,18 +61,8 @@ export interface Conformance {
   drift: Drift[];
 }
 
-export interface EndpointRow {
-  endpoint: string; p50: number; p95: number; p99: number; rps: number; errorRate: number; count: number;
-  baseline: { p50: number; p95: number; p99: number; rps: number; errorRate: number; count: number } | null;
-  ratio: { p50: number; p95: number; p99: number; rps: number } | null;
-  regression: boolean; reason: string;
-}
-export interface ProfileCompare {
-  script: string; profile: string; baselineFile: string; baselineProfile: string | null; verdict: 'pass' | 'regression' | 'no-baseline'; reason: string;
-  calibration: { p50: number; p95: number; p99: number; rps: number; errorRate: number; scale: number | null };
-  endpoints: EndpointRow[];
-}
-export interface Compare { verdict: 'pass' | 'regression' | 'no-baseline'; tolerance: Record<string, number>; profiles: Record<string, ProfileCompare> }
+// reports/load/compare.json is written by scripts/baseline.ts: its types are the one description of it.
+export type { EndpointRow, ProfileResult as ProfileCompare, CompareResult as Compare } from '../baseline.ts';
 
 export interface LoadSummary {
   script: string; profile: string; target?: string; finishedAt?: string; durationMs: number; thresholdsOk?: boolean;
