@@ -16,6 +16,7 @@ const stages = [
   ['fuzz:smoke', 'seeded fuzz of the reference server: no 5xx, error shape, nothing persisted'],
   ['conformance:strict', 'the conformance suite against the reference server, --strict'],
   ['conformance:selftest', 'the suite fails against every injected fault and passes every legal variant'],
+  ['crosscheck', 'Schemathesis (pinned, in .venv) finds no failure of the reference server against contracts/openapi.yaml'],
   ['load:smoke', 'k6 paging and mutation smoke profiles against the reference, compared with the baselines'],
   ['report:test', 'reports/index.html of a real verify run (one injected fault) in Debian Chromium: verdict, filters, failure evidence, load, no network'],
   ['scan:secrets', 'nothing the run wrote holds the API key'],
