@@ -23,6 +23,20 @@ const stages = [
 ];
 
 const only = process.argv.slice(2);
+if (only.includes('--help') || only.includes('-h')) {
+  console.log(`usage: npm test [-- STAGE...]
+
+Runs the project's own tests, stage by stage in this order, stopping at the first that fails;
+with STAGE names, only those. Exit 0 when every stage run passed, 1 otherwise, 3 on an unknown stage.
+
+${stages.map(([script, what]) => `  ${script.padEnd(22)} ${what}`).join('\n')}`);
+  process.exit(0);
+}
+const unknown = only.filter((name) => !stages.some(([script]) => script === name));
+if (unknown.length > 0) {
+  console.error(`npm test: no stage named ${unknown.join(', ')} (stages: ${stages.map(([s]) => s).join(', ')})`);
+  process.exit(3);
+}
 // One key for the whole run: every stage's reference server uses it, and the last stage
 // (scan:secrets) looks for it in everything the run wrote. It travels only in the environment.
 const env = { ...process.env };
