@@ -1,36 +1,17 @@
-// Headings of the spec's sections (shared/spec/console-v1.md), so the page can say "4.4 List
-// experiments" rather than "4.4". Labels only: the clauses and their text come from the catalogue.
-export const SECTION_TITLES: Record<string, string> = {
-  '1': 'What the service does',
-  '2': 'Resources and their fields',
-  '2.1': 'Response envelope',
-  '2.2': 'Gate',
-  '2.3': 'Gate rule',
-  '2.4': 'Condition',
-  '2.5': 'Experiment',
-  '2.6': 'Release pipeline',
-  '2.7': 'Release pipeline trigger',
-  '2.8': 'Metric',
-  '2.9': 'Experiment overrides',
-  '3': 'States and transitions',
-  '4': 'Endpoints',
-  '4.0': 'Common to all endpoints',
-  '4.1': 'Add gate rules',
-  '4.2': 'Disable gate',
-  '4.3': 'Enable gate',
-  '4.4': 'List experiments',
-  '4.5': 'List release pipelines',
-  '4.6': 'Create metric',
-  '4.7': 'Update metric',
-  '4.8': 'warehouseNative object',
-  '4.9': 'Skip a pipeline trigger phase',
-  '4.10': 'Unpause a pipeline trigger',
-  '4.11': 'Partially update experiment overrides',
-  '5': 'Authentication',
-  '6': 'Events',
-  '7': 'Errors',
-  '8': 'Limits',
-  '9': 'Versioning',
-};
+// Headings of the spec's sections, so the page can say "4.4 List experiments" rather than "4.4".
+// Read from the spec's committed copy (contracts/spec/console-v1.md), not typed again here; the part
+// in parentheses is dropped ("2.2 Gate (as returned in `data`)" is labelled "2.2 Gate"). Labels
+// only: the clauses and their text come from the catalogue.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from '../lib/config.ts';
+
+export const SECTION_TITLES: Record<string, string> = Object.fromEntries(
+  readFileSync(join(ROOT, 'contracts/spec/console-v1.md'), 'utf8')
+    .split('\n')
+    .map((line) => line.match(/^#{2,6} (\d+(?:\.\d+)?)\.? (.+?)(?: \(.*\))?$/))
+    .filter((m) => m !== null)
+    .map((m) => [m[1], m[2]]),
+);
 
 export const sectionLabel = (s: string | null) => (s === null ? 'no section' : SECTION_TITLES[s] ? `${s} ${SECTION_TITLES[s]}` : s);
