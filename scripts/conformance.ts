@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError, ROOT, loadConfig } from './lib/config.ts';
+import { ROOT, loadConfigOr } from './lib/config.ts';
 import { referenceUnlessTarget } from './lib/reference-process.ts';
 
 const HELP = `usage: npm run conformance -- [--strict] [playwright test options]
@@ -51,13 +51,7 @@ async function main(): Promise<number> {
   const env = { ...process.env };
   if (baseline) env.CONSOLE_OBSERVATIONS_BASELINE = baseline;
   if (strict) env.CONSOLE_STRICT = '1';
-  let config;
-  try {
-    config = loadConfig(env);
-  } catch (err) {
-    if (err instanceof ConfigError) fail3(err.message);
-    throw err;
-  }
+  const config = loadConfigOr(fail3, env);
   const server = await referenceUnlessTarget(config, env).catch((err: Error) => fail3(err.message));
   if (server) console.log(`conformance: reference server at ${server.baseUrl}`);
   try {

@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { ConfigError, ROOT, loadConfig } from './lib/config.ts';
+import { ROOT, loadConfigOr } from './lib/config.ts';
 
 const HELP = `usage: npm run conformance:merge -- [--expect-shards N] DIR
 
@@ -45,13 +45,7 @@ function main(): number {
   const blobs = readdirSync(dir).filter((f) => f.endsWith('.zip'));
   if (blobs.length === 0) fail3(`no blob report (.zip) in ${dir}`);
   if (expected !== undefined && blobs.length !== expected) fail3(`expected ${expected} shard reports in ${dir}, found ${blobs.length}: a shard did not finish`);
-  let config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) fail3(err.message);
-    throw err;
-  }
+  const config = loadConfigOr(fail3);
   const report = join(config.reportsDir, 'conformance.json');
   rmSync(report, { force: true });
   console.log(`conformance:merge: ${blobs.length} shard report(s) from ${relative(process.cwd(), dir) || '.'}`);

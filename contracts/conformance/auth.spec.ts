@@ -2,9 +2,10 @@
 import { checks, expect, test } from '../support/target.ts';
 import { expectClientError, expectNotAccepted } from '../support/checks.ts';
 import type { Reply } from '../support/evidence.ts';
+import type { Manifest } from '../../scripts/lib/config.ts';
 
 // One request per operation, valid in everything but the key; ids from the manifest.
-function requests(m: { gates: string[]; experiments: string[]; triggers: { id: string; phaseIDs: string[] }[]; metricPrefix: string }, runId: string) {
+function requests(m: Manifest, runId: string) {
   const metric = `${m.metricPrefix}${runId}_auth`;
   return [
     ['addGateRules', 'POST', `/console/v1/gates/${m.gates[0]}/rules`, { rules: [] }],

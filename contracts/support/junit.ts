@@ -1,9 +1,9 @@
 // reports/junit.xml from the suite's own results, so that a CI reading JUnit sees the same verdict as
 // conformance.json: a failure element only where the run fails (stated, or inferred under --strict);
 // an inferred violation in default mode is a passing test case with its warning in system-out.
+import { xmlEscape as esc } from '../../load/lib/junit.ts';
 import type { Ran } from './reporter.ts';
 
-const esc = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
 function details(r: Ran): string {

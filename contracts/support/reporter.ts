@@ -1,4 +1,4 @@
-// Writes reports/conformance.json (architecture guide, section 6; shape in docs/reports.md),
+// Writes reports/conformance.json (architecture guide, section 6; shape in README, "Reports"),
 // reports/junit.xml and reports/observations.json, and prints the clause matrix. Levels decide what a
 // failed test means: stated fails the run, inferred warns (fails under strict), open only records.
 // Everything written goes through redactText: the API key never reaches a report.
@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { ROOT, loadConfig } from '../../scripts/lib/config.ts';
 import { CLAUSES } from './clauses.ts';
-import { compareObservations, readObservations, summarize, type Observations } from './observations.ts';
+import { compareObservations, readObservations, summarize, type Drift, type Observations } from './observations.ts';
 import { junitXml } from './junit.ts';
 import { redactText } from './redact.ts';
 import type { Level, Observation, Uncovered } from './target.ts';
@@ -30,6 +30,7 @@ export interface Ran {
 }
 
 const LEVELS: Level[] = ['stated', 'inferred', 'open'];
+const STATUSES: Status[] = ['pass', 'fail', 'warn', 'observed', 'uncovered'];
 
 export default class ConformanceReporter implements Reporter {
   private ran: Ran[] = [];
@@ -117,7 +118,7 @@ export default class ConformanceReporter implements Reporter {
       durationMs: Date.now() - this.started,
       tests: { total: ran.length, passed: ran.filter((r) => r.ok).length, failed: failures.length, failedCounting: failures.filter((f) => f.counts).length },
       clauses: { total: clauses.length, pass: count('pass'), fail: count('fail'), warn: count('warn'), observed: count('observed'), uncovered: count('uncovered') },
-      byLevel: Object.fromEntries(LEVELS.map((l) => [l, Object.fromEntries((['pass', 'fail', 'warn', 'observed', 'uncovered'] as Status[]).map((s) => [s, clauses.filter((c) => c.level === l && c.status === s).length]))])),
+      byLevel: Object.fromEntries(LEVELS.map((l) => [l, Object.fromEntries(STATUSES.map((s) => [s, clauses.filter((c) => c.level === l && c.status === s).length]))])) as Record<Level, Record<Status, number>>,
       drift: drift.length,
       playwrightStatus: result.status,
     };
@@ -129,15 +130,19 @@ export default class ConformanceReporter implements Reporter {
     write('conformance.json', JSON.stringify({ summary, clauses, failures, drift }, null, 2) + '\n');
     write('observations.json', JSON.stringify(observations satisfies Observations, null, 2) + '\n');
     write('junit.xml', junitXml(ran, { strict, durationMs: summary.durationMs }));
-    console.log(redactText(matrix(clauses, summary, failures, drift, allUncovered, strict, shownPath(join(dir, 'conformance.json'))), key));
+    console.log(redactText(matrix(summary, failures, drift, allUncovered, shownPath(join(dir, 'conformance.json'))), key));
   }
 }
 
-function matrix(clauses: { level: Level; status: Status }[], summary: any, failures: any[], drift: any[], uncovered: { clause: string; reason: string }[], strict: boolean, written: string): string {
-  const out = [`\nClause matrix (${strict ? 'strict' : 'default'} mode):`, `  ${'level'.padEnd(9)} ${'total'.padStart(5)}  ${['pass', 'fail', 'warn', 'observed', 'uncovered'].map((s) => s.padStart(10)).join('')}`];
+type Summary = { strict: boolean; verdict: string; byLevel: Record<Level, Record<Status, number>>; tests: { passed: number; total: number; failedCounting: number }; clauses: Record<Status, number> };
+
+/** The console summary: counts by level and status (from the summary), failures with their evidence, warnings, drift. */
+function matrix(summary: Summary, failures: any[], drift: Drift[], uncovered: { clause: string; reason: string }[], written: string): string {
+  const out = [`\nClause matrix (${summary.strict ? 'strict' : 'default'} mode):`, `  ${'level'.padEnd(9)} ${'total'.padStart(5)}  ${STATUSES.map((s) => s.padStart(10)).join('')}`];
   for (const l of LEVELS) {
-    const cs = clauses.filter((c) => c.level === l);
-    out.push(`  ${l.padEnd(9)} ${String(cs.length).padStart(5)}  ${(['pass', 'fail', 'warn', 'observed', 'uncovered'] as Status[]).map((s) => String(cs.filter((c) => c.status === s).length).padStart(10)).join('')}`);
+    const n = summary.byLevel[l];
+    const total = STATUSES.reduce((sum, s) => sum + n[s], 0);
+    out.push(`  ${l.padEnd(9)} ${String(total).padStart(5)}  ${STATUSES.map((s) => String(n[s]).padStart(10)).join('')}`);
   }
   for (const f of failures) {
     const last = f.exchanges.at(-1);

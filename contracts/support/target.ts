@@ -1,7 +1,7 @@
 // The suite's fixtures: the target (from scripts/lib/config.ts, read once per worker) and a `t`
 // helper that makes recorded calls with or without the key, and records observations of open
 // clauses and clauses a run could not cover. Tests receive them by name.
-import { test as base, type TestInfo } from '@playwright/test';
+import { test as base } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
 import { loadConfig, type Manifest } from '../../scripts/lib/config.ts';
 import { call, type CallOptions, type Exchange, type Reply } from './evidence.ts';
@@ -16,11 +16,6 @@ export interface Target {
   baseUrl: string;
   apiKey: string;
   manifest: Manifest;
-  /**
-   * Unique per test (and per repetition of a test): created metric names carry it, so neither runs
-   * nor two tests of one worker (`--workers 1`, `--repeat-each`) ever create the same metric twice.
-   */
-  runId: string;
   strict: boolean;
 }
 
@@ -29,6 +24,11 @@ export interface Observation { clause: string; aspect: string; value: unknown; e
 export interface Uncovered { clause: string; reason: string }
 
 export interface T extends Target {
+  /**
+   * Unique per test (and per repetition of a test): created metric names carry it, so neither runs
+   * nor two tests of one worker (`--workers 1`, `--repeat-each`) ever create the same metric twice.
+   */
+  runId: string;
   /** A call with the right key. */
   call(method: string, path: string, opts?: CallOptions): Promise<Reply>;
   /** A call with exactly the headers given (no key unless given). */
@@ -48,7 +48,7 @@ export const test = base.extend<{ t: T }, { target: Target }>({
     async ({}, use) => {
       const c = loadConfig();
       if (!c.baseUrl || !c.apiKey) throw new Error('no target: run through `npm run conformance`, which starts the reference server or reads CONSOLE_BASE_URL');
-      await use({ baseUrl: c.baseUrl, apiKey: c.apiKey, manifest: c.manifest, runId: newRunId(), strict: c.strict });
+      await use({ baseUrl: c.baseUrl, apiKey: c.apiKey, manifest: c.manifest, strict: c.strict });
     },
     { scope: 'worker' },
   ],
@@ -83,4 +83,3 @@ export function checks(level: Level, ...clauses: string[]) {
   return { tag: [`@${level}`], annotation: clauses.map((id) => ({ type: 'clause', description: id })) };
 }
 
-export type { TestInfo };

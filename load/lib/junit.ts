@@ -1,7 +1,10 @@
 // JUnit XML written from k6's end-of-test data: one test case per threshold and per check. Written
 // here rather than taken from jslib, so nothing is imported from the network at run time.
+// Also used by the conformance suite's JUnit (contracts/support/junit.ts): one escaper for both.
+/** Text for an XML element or attribute; control characters that XML 1.0 forbids are dropped. */
 export function xmlEscape(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;')
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
 }
 
 interface Case { classname: string; name: string; failure?: string }

@@ -27,7 +27,7 @@ function loadGate(ctx: Ctx, id: string): Gate {
  * (spec 2.4), so none is required; the response's type, targetValue and operator are always there:
  * absent ones become "", [] and `any` (the one operator value shown).
  */
-function toCondition(input: Record<string, any>): Gate {
+function toCondition(input: Record<string, any>): Record<string, any> {
   return { ...input, type: input.type ?? '', targetValue: input.targetValue ?? [], operator: input.operator ?? 'any' };
 }
 

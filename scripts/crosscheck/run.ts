@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { ConfigError, ROOT, loadConfig } from '../lib/config.ts';
+import { ROOT, loadConfigOr, type Manifest } from '../lib/config.ts';
 import { startReference, type ReferenceServer } from '../lib/reference-process.ts';
 import { keyForms } from '../scan-secrets.ts';
 
@@ -59,7 +59,7 @@ function ensureSchemathesis(): void {
  * The Schemathesis configuration: the key header read from the environment (${CONSOLE_API_KEY}),
  * output sanitisation on, and the ids of the target manifest as path ids so that tests reach past 404.
  */
-function configText(manifest: ReturnType<typeof loadConfig>['manifest']): string {
+function configText(manifest: Manifest): string {
   const ids: Record<string, string> = {
     addGateRules: manifest.gates[0], enableGate: manifest.gates[1] ?? manifest.gates[0], disableGate: manifest.gates[1] ?? manifest.gates[0],
     patchExperimentOverrides: manifest.experiments[0], skipTriggerPhase: manifest.triggers[0].id, unpauseTrigger: manifest.triggers[0].id,
@@ -108,13 +108,7 @@ async function main(): Promise<number> {
   const maxExamples = int(values['max-examples'], '--max-examples', 50);
   const seed = int(values.seed, '--seed', 1);
   const workers = int(values.workers, '--workers', 1);
-  let config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) fail(err.message);
-    throw err;
-  }
+  const config = loadConfigOr(fail);
   // The crosscheck is of the reference server and the contract: a remote target is not its business.
   if (config.baseUrl) fail('crosscheck runs against the reference server; unset CONSOLE_BASE_URL');
   ensureSchemathesis();

@@ -101,6 +101,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
+/**
+ * loadConfig for a command: a configuration mistake goes to `fail` (the command's one-line reason
+ * and exit 3); anything else is a bug and is thrown.
+ */
+export function loadConfigOr(fail: (reason: string) => never, env: NodeJS.ProcessEnv = process.env): Config {
+  try {
+    return loadConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) fail(err.message);
+    throw err;
+  }
+}
+
 /** True when the URL's host is on this machine (loopback), the only place load may go by default. */
 export function isLoopback(baseUrl: string): boolean {
   const host = new URL(baseUrl).hostname.replace(/^\[|\]$/g, '');
