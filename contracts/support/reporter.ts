@@ -10,9 +10,29 @@ import { CLAUSES } from './clauses.ts';
 import { compareObservations, readObservations, summarize, type Drift, type Observations } from './observations.ts';
 import { junitXml } from './junit.ts';
 import { redactText } from './redact.ts';
+import type { Exchange } from './evidence.ts';
 import type { Level, Observation, Uncovered } from './target.ts';
 
-type Status = 'pass' | 'fail' | 'warn' | 'observed' | 'uncovered';
+export type Status = 'pass' | 'fail' | 'warn' | 'observed' | 'uncovered';
+
+// The shape of reports/conformance.json (README, "Reports"): declared here, where it is written, and
+// imported by what reads it (scripts/report/inputs.ts), so that the two cannot drift apart.
+export interface ClauseResult {
+  id: string; section: string | null; level: Level; status: Status; text: string | null; tests: string[];
+  evidence: { test: string; level: Level; error?: string; exchanges: Exchange[] }[];
+  observations: { test: string; aspect: string; value: unknown }[];
+  uncovered?: string[];
+}
+export interface FailureResult { test: string; file: string; level: Level; clauses: string[]; counts: boolean; error?: string; exchanges: Exchange[] }
+export interface ConformanceSummary {
+  verdict: 'pass' | 'fail'; strict: boolean; target: string | null; manifest: string | null; startedAt: string; durationMs: number;
+  tests: { total: number; passed: number; failed: number; failedCounting: number };
+  clauses: Record<'total' | Status, number>;
+  byLevel: Record<Level, Record<Status, number>>;
+  drift: number;
+  playwrightStatus: string;
+}
+export interface ConformanceReport { summary: ConformanceSummary; clauses: ClauseResult[]; failures: FailureResult[]; drift: Drift[] }
 
 export interface Ran {
   title: string;
@@ -24,7 +44,7 @@ export interface Ran {
   counts: boolean;
   durationMs: number;
   error?: string;
-  exchanges: any[];
+  exchanges: Exchange[];
   observations: Observation[];
   uncovered: Uncovered[];
 }
@@ -79,7 +99,7 @@ export default class ConformanceReporter implements Reporter {
     const allUncovered = ran.flatMap((r) => r.uncovered.map((u) => ({ ...u, test: r.title })));
     const ids = new Set([...known.keys(), ...byClause.keys(), ...allObservations.map((o) => o.clause)]);
 
-    const clauses = [...ids].sort().map((id) => {
+    const clauses = [...ids].sort().map((id): ClauseResult => {
       const entry = known.get(id);
       const tests = byClause.get(id) ?? [];
       const observations = allObservations.filter((o) => o.clause === id).map(({ test, aspect, value }) => ({ test, aspect, value }));
@@ -103,13 +123,13 @@ export default class ConformanceReporter implements Reporter {
       };
     });
 
-    const failures = ran.filter((r) => !r.ok).map((r) => ({
+    const failures = ran.filter((r) => !r.ok).map((r): FailureResult => ({
       test: r.title, file: r.file, level: r.level, clauses: r.clauses, counts: r.counts, error: r.error, exchanges: r.exchanges.slice(-3),
     }));
     const observations = summarize(allObservations);
     const drift = config?.observationsBaseline ? compareObservations(readObservations(config.observationsBaseline), observations) : [];
     const count = (s: Status) => clauses.filter((c) => c.status === s).length;
-    const summary = {
+    const summary: ConformanceSummary = {
       verdict: failures.some((f) => f.counts) ? 'fail' : 'pass',
       strict,
       target: config?.baseUrl ?? null,
@@ -127,17 +147,16 @@ export default class ConformanceReporter implements Reporter {
     const dir = config?.reportsDir ?? join(ROOT, 'reports');
     mkdirSync(dir, { recursive: true });
     const write = (name: string, text: string) => writeFileSync(join(dir, name), redactText(text, key));
-    write('conformance.json', JSON.stringify({ summary, clauses, failures, drift }, null, 2) + '\n');
+    write('conformance.json', JSON.stringify({ summary, clauses, failures, drift } satisfies ConformanceReport, null, 2) + '\n');
     write('observations.json', JSON.stringify(observations satisfies Observations, null, 2) + '\n');
     write('junit.xml', junitXml(ran, { strict, durationMs: summary.durationMs }));
     console.log(redactText(matrix(summary, failures, drift, allUncovered, shownPath(join(dir, 'conformance.json'))), key));
   }
 }
 
-type Summary = { strict: boolean; verdict: string; byLevel: Record<Level, Record<Status, number>>; tests: { passed: number; total: number; failedCounting: number }; clauses: Record<Status, number> };
 
 /** The console summary: counts by level and status (from the summary), failures with their evidence, warnings, drift. */
-function matrix(summary: Summary, failures: any[], drift: Drift[], uncovered: { clause: string; reason: string }[], written: string): string {
+function matrix(summary: ConformanceSummary, failures: FailureResult[], drift: Drift[], uncovered: { clause: string; reason: string }[], written: string): string {
   const out = [`\nClause matrix (${summary.strict ? 'strict' : 'default'} mode):`, `  ${'level'.padEnd(9)} ${'total'.padStart(5)}  ${STATUSES.map((s) => s.padStart(10)).join('')}`];
   for (const l of LEVELS) {
     const n = summary.byLevel[l];

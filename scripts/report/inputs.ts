@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { ROOT } from '../lib/config.ts';
 import type { CompareResult as Compare } from '../baseline.ts';
 import type { TimeSeries } from './timeseries.ts';
+import type { ConformanceReport as Conformance } from '../../contracts/support/reporter.ts';
+import type { Observations } from '../../contracts/support/observations.ts';
 
 export type StageStatus = 'pass' | 'fail' | 'regression' | 'error' | 'skipped';
 
@@ -34,32 +36,11 @@ export interface VerifyRun {
   stages: StageResult[];
 }
 
-export type ClauseStatus = 'pass' | 'fail' | 'warn' | 'observed' | 'uncovered';
-export type Level = 'stated' | 'inferred' | 'open';
-
-export interface Exchange { method: string; path: string; requestHeaders?: Record<string, string>; requestBody?: unknown; status: number; responseBody?: unknown; curl: string }
-export interface Clause {
-  id: string; section: string | null; level: Level; status: ClauseStatus; text: string | null; tests: string[];
-  evidence: { test: string; level: Level; error?: string; exchanges: Exchange[] }[];
-  observations: { test: string; aspect: string; value: unknown }[];
-  uncovered?: string[];
-}
-export interface Failure { test: string; file: string; level: Level; clauses: string[]; counts: boolean; error?: string; exchanges: Exchange[] }
-export interface Drift { clause: string; aspect: string; before: unknown; now: unknown }
-/** observations.json: per open clause, the value seen for each aspect and one exchange per aspect. */
-export type Observations = Record<string, { value: Record<string, unknown>; evidence: { aspect: string; test: string; method: string; path: string; status: number; curl: string }[] }>;
-export interface Conformance {
-  summary: {
-    verdict: 'pass' | 'fail'; strict: boolean; target: string | null; manifest: string | null; startedAt: string; durationMs: number;
-    tests: { total: number; passed: number; failed: number; failedCounting: number };
-    clauses: Record<'total' | ClauseStatus, number>;
-    byLevel: Record<Level, Record<ClauseStatus, number>>;
-    drift: number;
-  };
-  clauses: Clause[];
-  failures: Failure[];
-  drift: Drift[];
-}
+// conformance.json and observations.json are written by the suite's reporter: its types are the one description of them.
+export type { Status as ClauseStatus, ClauseResult as Clause, FailureResult as Failure, ConformanceReport as Conformance } from '../../contracts/support/reporter.ts';
+export type { Exchange } from '../../contracts/support/evidence.ts';
+export type { Level } from '../../contracts/support/target.ts';
+export type { Drift, Observations } from '../../contracts/support/observations.ts';
 
 // reports/load/compare.json is written by scripts/baseline.ts: its types are the one description of it.
 export type { EndpointRow, ProfileResult as ProfileCompare, CompareResult as Compare } from '../baseline.ts';
