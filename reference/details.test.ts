@@ -21,6 +21,12 @@ async function ok(app: App, method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: strin
   assert.equal(r.statusCode, 200, `${method} ${url}: ${r.body.slice(0, 200)}`);
   return r.json();
 }
+/** An unknown id: 404 with a message naming it. */
+async function notFound(app: App, method: 'POST' | 'PUT' | 'PATCH', url: string, message: RegExp, payload?: unknown) {
+  const r = await send(app, method, url, payload);
+  assert.equal(r.statusCode, 404, `${method} ${url}`);
+  assert.match(r.json().message, message);
+}
 
 test('every operation answers its own message', async () => {
   const app = server();
@@ -89,9 +95,7 @@ test('metrics: update applies every field it is sent, keeps the rest, and null t
   assert.deepEqual(emailOnly.owner, { ...created.owner, ownerEmail: 'p@example.com', ownerID: 'owner_2' });
   assert.equal(emailOnly.team, 'ops');
   assert.deepEqual((await ok(app, 'POST', url, {})).data, emailOnly);
-  const missing = await send(app, 'POST', '/console/v1/metrics/nope::sum', {});
-  assert.equal(missing.statusCode, 404);
-  assert.match(missing.json().message, /metric "nope::sum" not found/);
+  await notFound(app, 'POST', '/console/v1/metrics/nope::sum', /metric "nope::sum" not found/, {});
   await app.close();
 });
 
@@ -117,9 +121,7 @@ test('gates: a rule gets its defaults, keeps what was sent, and enable/disable s
     assert.equal(g.lastModifierName, ACTOR.name);
     assert.equal(g.lastModifierEmail, ACTOR.email);
   }
-  const missing = await send(app, 'PUT', '/console/v1/gates/nope/enable');
-  assert.equal(missing.statusCode, 404);
-  assert.match(missing.json().message, /gate "nope" not found/);
+  await notFound(app, 'PUT', '/console/v1/gates/nope/enable', /gate "nope" not found/);
   await app.close();
 });
 
@@ -130,9 +132,7 @@ test('overrides: the first patch and every later one replace what was there', as
   const b = { overrides: [{ type: 'gate', id: 'gate_cc_beta', groupID: 'g2' }], userIDOverrides: [] };
   assert.deepEqual((await ok(app, 'PATCH', url, a)).data, a);
   assert.deepEqual((await ok(app, 'PATCH', url, b)).data, b);
-  const missing = await send(app, 'PATCH', '/console/v1/experiments/nope/overrides', b);
-  assert.equal(missing.statusCode, 404);
-  assert.match(missing.json().message, /experiment "nope" not found/);
+  await notFound(app, 'PATCH', '/console/v1/experiments/nope/overrides', /experiment "nope" not found/, b);
   await app.close();
 });
 

@@ -3,7 +3,7 @@
 // target accepts, and each filter must return exactly the full list filtered by its predicate.
 import { checks, expect, test, type T } from '../support/target.ts';
 import { EXPERIMENT_STATUSES, expectClientError, expectMessage, expectSuccess, ok2xx, outcome } from '../support/checks.ts';
-import { largestLimit, walk } from '../support/paging.ts';
+import { largestLimit, walk, walkChecked } from '../support/paging.ts';
 import { clausesUnder } from '../support/clauses.ts';
 
 const PATH = '/console/v1/experiments';
@@ -47,14 +47,7 @@ test.describe('experiments', () => {
 
   test('experiments: every experiment of every page has the spec types [spec 2.5]', checks('stated', 'fields.caseSensitive', 'timestamps.integer', ...clausesUnder('experiment.field.'), 'experiment.timestamps.unit', 'experiment.secondaryMetrics.elementShape'), async ({ t }) => {
     const limit = await largestLimit(get(t), PATH);
-    // Every page, not only the first, is held to the schema (walk records each page's reply).
-    const replies: any[] = [];
-    const list = await walk(async (q) => {
-      const r = await t.call('GET', q);
-      if (ok2xx(r) && r.body?.data?.length) replies.push(r);
-      return r;
-    }, PATH, limit);
-    for (const r of replies) expectSuccess('listExperiments', r);
+    const list = await walkChecked(get(t), 'listExperiments', PATH, limit);
     expect(list.items.length, 'the target has experiments to check').toBeGreaterThan(0);
     for (const e of list.items) {
       expect(Number.isNaN(Number(e.defaultConfidenceInterval)) || e.defaultConfidenceInterval === '', `defaultConfidenceInterval of ${e.id} is numeric text`).toBe(false);

@@ -1,7 +1,7 @@
 // Spec 2.6 and 4.5: list release pipelines, paged like experiments. Read-only.
 import { checks, expect, test, type T } from '../support/target.ts';
 import { expectMessage, expectSuccess, ok2xx } from '../support/checks.ts';
-import { largestLimit, walk } from '../support/paging.ts';
+import { largestLimit, walk, walkChecked } from '../support/paging.ts';
 import { clausesUnder } from '../support/clauses.ts';
 
 const PATH = '/console/v1/release_pipelines';
@@ -39,13 +39,7 @@ test.describe('pipelines', () => {
 
   test('pipelines: every pipeline has the spec types, and the manifest pipelines are listed with their phases [spec 2.6]', checks('stated', ...clausesUnder('pipeline.field.')), async ({ t }) => {
     const limit = await largestLimit(get(t), PATH);
-    const replies: any[] = [];
-    const full = await walk(async (q) => {
-      const r = await t.call('GET', q);
-      if (ok2xx(r) && r.body?.data?.length) replies.push(r);
-      return r;
-    }, PATH, limit);
-    for (const r of replies) expectSuccess('listReleasePipelines', r);
+    const full = await walkChecked(get(t), 'listReleasePipelines', PATH, limit);
     for (const trigger of t.manifest.triggers) {
       const p = full.items.find((x) => x.id === trigger.releasePipelineID);
       expect(p, `pipeline ${trigger.releasePipelineID} of the manifest is listed`).toBeTruthy();

@@ -1,5 +1,6 @@
 // Paging oracles that need no knowledge of the data or of the pagination fields (spec 2.1: "not
 // shown"): walk pages by number until an empty or short page, bounded in requests.
+import { expectSuccess } from './checks.ts';
 import type { Reply } from './evidence.ts';
 
 export const MAX_PAGES = 60;
@@ -28,6 +29,18 @@ export async function walk(get: (query: string) => Promise<Reply>, path: string,
     for (const x of data) seen.add(x.id);
   }
   return { ids: items.map((x) => x.id), items, pages: MAX_PAGES, pageSizes, complete: false };
+}
+
+/** walk, with every page that holds items held to `operationId`'s success schema, not only the first. */
+export async function walkChecked(get: (query: string) => Promise<Reply>, operationId: string, path: string, limit: number): Promise<Walk> {
+  const replies: Reply[] = [];
+  const list = await walk(async (query) => {
+    const r = await get(query);
+    if (r.status >= 200 && r.status < 300 && r.body?.data?.length) replies.push(r);
+    return r;
+  }, path, limit);
+  for (const r of replies) expectSuccess(operationId, r);
+  return list;
 }
 
 /** Largest page size the target accepts among candidates (default and maximum are not shown, spec 4.4). */
