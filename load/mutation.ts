@@ -1,6 +1,6 @@
-// k6 mutation profile (issue 5): creates and updates metrics (a share with dryRun), adds gate rules,
+// k6 mutation profile : creates and updates metrics (a share with dryRun), adds gate rules,
 // disables and enables gates, patches overrides (some with 1000 items, the spec's limit), skips and
-// unpauses triggers, touching only what the target manifest names (architecture guide, 4).
+// unpauses triggers, touching only what the target manifest names (docs/architecture.md, "Target manifest").
 // Run it with `npm run load:mutation -- --profile smoke|baseline|stress`.
 import { sleep } from 'k6';
 import { SharedArray } from 'k6/data';

@@ -1,4 +1,4 @@
-// k6 paging profile (issue 5): walks experiments (each limit, each filter) and release pipelines page
+// k6 paging profile : walks experiments (each limit, each filter) and release pipelines page
 // by page, like a dashboard (page 1, a filter, sometimes page 2) and an export job (every page) would,
 // plus a deep page. Run it with `npm run load:paging -- --profile smoke|baseline|stress`.
 import exec from 'k6/execution';

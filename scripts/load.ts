@@ -61,7 +61,7 @@ function findK6(): string {
   return r.stdout.trim();
 }
 
-/** The key must be in no artifact: look for it in everything this run wrote (architecture guide, 6). */
+/** The key must be in no artifact: look for it in everything this run wrote (README, "Reports"). */
 function assertNoKey(dir: string, key: string): void {
   for (const name of readdirSync(dir)) {
     const file = join(dir, name);

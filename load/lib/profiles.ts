@@ -1,4 +1,4 @@
-// The three named load shapes (issue 5): smoke (a few seconds, npm test), baseline (about a minute at
+// The three named load shapes : smoke (a few seconds, npm test), baseline (about a minute at
 // a constant arrival rate), stress (a ramping arrival rate, to find where latency bends). All are
 // bounded in time and in VUs and stop by themselves.
 import { PROFILE } from './env.ts';

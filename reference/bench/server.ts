@@ -1,5 +1,5 @@
 // npm run bench:server -- [--scale N] [--requests N] [--rounds N]
-// Figures for issue 3, measured side by side in one run: requests per second of list-experiments
+// Figures measured side by side in one run: requests per second of list-experiments
 // page 1 at scale 100k against a bare node:http server answering the same bytes (and, to show the
 // framework's own share, a plain Fastify route answering the same bytes), and the latency of a deep
 // page (page 1000, limit 100) against page 1. Loopback only; bounded request counts. The servers

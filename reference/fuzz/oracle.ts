@@ -1,4 +1,4 @@
-// What must hold for every answer of the reference server to a fuzz case (issue 6, "Bad input"):
+// What must hold for every answer of the reference server to a fuzz case:
 // no 5xx; an error answer in the one error shape of docs/development.md ({status, error, message});
 // a request the contract rejects is rejected; the key is never echoed.
 import type { FuzzCase } from './cases.ts';

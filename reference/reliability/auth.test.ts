@@ -1,4 +1,4 @@
-// Auth on every operation (issue 6, "Secrets"), through the real server over HTTP: a missing, empty,
+// Auth on every operation, through the real server over HTTP: a missing, empty,
 // wrong, padded or case-changed key, or a key sent only in the query, is refused with 4xx in the error
 // shape and changes nothing; the right key is then accepted. Spec 5: "The key is sent in the header only."
 import { after, before, test } from 'node:test';

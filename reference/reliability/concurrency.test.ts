@@ -1,4 +1,4 @@
-// Concurrency (issue 6): 50 concurrent add-rules calls on one gate lose no rule, and 50 concurrent
+// Concurrency: 50 concurrent add-rules calls on one gate lose no rule, and 50 concurrent
 // updates of one metric leave it equal to exactly one of them; no 5xx. Through the real server.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';

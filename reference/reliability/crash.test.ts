@@ -1,4 +1,4 @@
-// Crash safety (issue 6): kill -9 the reference server in the middle of mutation load on a database
+// Crash safety: kill -9 the reference server in the middle of mutation load on a database
 // file, restart it on the same file: every write that was answered 2xx is there, and SQLite's
 // integrity check passes. Prints writes acknowledged and lost (lost must be 0).
 import { test } from 'node:test';

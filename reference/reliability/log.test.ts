@@ -1,4 +1,4 @@
-// The server's log holds no key and no request-body secret (issue 6, "Secrets"): start it with --log,
+// The server's log holds no key and no request-body secret: start it with --log,
 // send the key in every way a client might (right, wrong, in the query by mistake) and bodies carrying
 // secrets (valid, malformed, rejected), then look through everything it wrote, in every encoding the
 // secret scanner knows.

@@ -1,5 +1,5 @@
 // npm run crosscheck -- [--max-examples N] [--seed N] [--workers N]
-// An independent tool agrees with us (issue 6): Schemathesis, pinned, installed from PyPI into a
+// An independent tool agrees with us: Schemathesis, pinned, installed from PyPI into a
 // local .venv, runs every check against the reference server with contracts/openapi.yaml. Its
 // findings are fixed in the contract or the server, never by switching a check off here.
 import { spawn, spawnSync } from 'node:child_process';
