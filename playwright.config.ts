@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { loadConfig } from './scripts/lib/config.ts';
 
-const { reportsDir } = loadConfig();
+const { reportsDir, deadlineSeconds, deadlineAt } = loadConfig();
+// Kept back from the deadline for what follows Playwright's stop: worker teardown and the reports.
+const STOP_RESERVE_MS = 3000;
 
 export default defineConfig({
   testDir: 'contracts/conformance',
@@ -14,6 +16,9 @@ export default defineConfig({
   retries: 0,
   fullyParallel: true,
   timeout: 60_000,
+  // The run's deadline (--deadline / CONSOLE_DEADLINE, counted by the wrapper from the command's start):
+  // past it Playwright stops, and the reporter still writes its reports, marked partial (docs/transport.md).
+  globalTimeout: Math.max(1000, Math.round(deadlineAt ? deadlineAt - Date.now() - STOP_RESERVE_MS : deadlineSeconds * 1000)),
   outputDir: join(reportsDir, 'test-results'),
   reporter: [
     ['list'],

@@ -6,6 +6,12 @@
 // each compiles alone (the conformance suite, the k6 bundle and the reference server each load only
 // what they need). OpenAPI extension keys (x-*) are dropped from the schemas, since Ajv's strict
 // mode rejects unknown keywords; they are kept in index.json instead.
+//
+// Each success response is written in two forms (presence is not type, see openapi.yaml's header):
+// `<op>.response.json`, the stated form, whose `required` holds only what the spec's words state
+// (the suite fails on it, the k6 validators and the reference server use it), and
+// `<op>.response.listed.json`, the presence form, where every `x-listed` field is required too (the
+// suite reports its extra errors as inferred findings; the reference server's own tests hold it).
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,11 +36,36 @@ function isObject(v: Json | undefined): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** Copies a schema, dropping x-* keys and pointing component refs at `#/$defs/Name`. */
-function rewrite(node: Json, refs: Set<string>): Json {
-  if (Array.isArray(node)) return node.map((n) => rewrite(n, refs));
+/** Which presence a generated schema requires: what the spec states, or that plus every listed field. */
+export type Presence = 'stated' | 'listed';
+
+/**
+ * The fields of `node`'s `x-listed`, checked: a list of names, each a property of the same node and not
+ * already in its `required` (a field whose presence is stated is not also merely listed).
+ */
+function listedOf(node: JsonObject): string[] {
+  const listed = node['x-listed'];
+  if (listed === undefined) return [];
+  if (!Array.isArray(listed) || !listed.every((f) => typeof f === 'string')) throw new Error(`x-listed must be a list of field names, got ${JSON.stringify(listed)}`);
+  const properties = isObject(node.properties) ? node.properties : {};
+  const required = Array.isArray(node.required) ? node.required : [];
+  for (const f of listed) {
+    if (!(f in properties)) throw new Error(`x-listed names ${f}, which is not a property beside it`);
+    if (required.includes(f)) throw new Error(`${f} is both required (stated) and x-listed (inferred): keep one`);
+  }
+  if (new Set(listed).size !== listed.length) throw new Error(`x-listed repeats a field: ${listed.join(', ')}`);
+  return listed as string[];
+}
+
+/**
+ * Copies a schema, dropping x-* keys and pointing component refs at `#/$defs/Name`; in the listed form,
+ * each node's `required` also holds its `x-listed` fields.
+ */
+function rewrite(node: Json, refs: Set<string>, presence: Presence): Json {
+  if (Array.isArray(node)) return node.map((n) => rewrite(n, refs, presence));
   if (!isObject(node)) return node;
   const out: JsonObject = {};
+  const listed = listedOf(node);
   for (const [key, value] of Object.entries(node)) {
     if (key.startsWith('x-')) continue;
     if (key === '$ref' && typeof value === 'string') {
@@ -44,15 +75,16 @@ function rewrite(node: Json, refs: Set<string>): Json {
       out.$ref = `#/$defs/${name}`;
       continue;
     }
-    out[key] = rewrite(value, refs);
+    out[key] = rewrite(value, refs, presence);
   }
+  if (presence === 'listed' && listed.length > 0) out.required = [...((out.required as string[] | undefined) ?? []), ...listed];
   return out;
 }
 
 /** A self-contained schema document: `root` plus every component it reaches, under $defs. */
-function document(id: string, root: Json, components: JsonObject, title?: string): JsonObject {
+function document(id: string, root: Json, components: JsonObject, title?: string, presence: Presence = 'stated'): JsonObject {
   const refs = new Set<string>();
-  const body = rewrite(root, refs);
+  const body = rewrite(root, refs, presence);
   const defs: JsonObject = {};
   const pending = [...refs];
   while (pending.length > 0) {
@@ -60,7 +92,7 @@ function document(id: string, root: Json, components: JsonObject, title?: string
     if (name in defs) continue;
     if (!(name in components)) throw new Error(`$ref to unknown component ${name}`);
     const found = new Set<string>();
-    defs[name] = rewrite(components[name], found);
+    defs[name] = rewrite(components[name], found, presence);
     for (const n of found) if (!(n in defs)) pending.push(n);
   }
   const doc: JsonObject = { $schema: 'https://json-schema.org/draft/2020-12/schema', $id: ID_BASE + id };
@@ -137,6 +169,9 @@ export function generate(openapiText: string = readFileSync(OPENAPI_PATH, 'utf8'
       const file = `operations/${opId}.response.json`;
       put(file, document(file, schema, components, `${opId} ${status} response body`));
       entry.response = file;
+      const listedFile = `operations/${opId}.response.listed.json`;
+      put(listedFile, document(listedFile, schema, components, `${opId} ${status} response body, every listed field present`, 'listed'));
+      entry.responseListed = listedFile;
       entry.successStatus = status;
       index[opId] = entry;
     }

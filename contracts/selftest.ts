@@ -1,7 +1,9 @@
 // npm run conformance:selftest: proof that the suite catches faults and never fails a legal server.
 // The reference server is started with each injected fault (the suite must fail under --strict: a
 // counting failure, not a crash) and each legal "not shown" variation (the suite must pass under
-// --strict), and clean (must pass, twice in a row against the same server). Prints both counts.
+// --strict; a variant marked strict: 'warns' is legal but meets an inferred clause, so it must pass in
+// default mode with at least one warning instead), and clean (must pass, twice in a row against the
+// same server). Prints both counts.
 // The names come from the server's own list (`serve --list-faults`), never from its code.
 //
 // Budget (npm test): at most 5 minutes on 2 cores. So each fault runs only the suite files declared
@@ -17,11 +19,14 @@ import { ROOT } from '../scripts/lib/config.ts';
 import { startReference, type ReferenceServer } from '../scripts/lib/reference-process.ts';
 
 interface Switch { name: string; description: string; clause: string }
+/** What the suite must do against a variant (reference/faults.ts): pass under --strict, or pass in default mode with warnings. */
+interface Variant extends Switch { strict: 'pass' | 'warns' }
 
 const HELP = `usage: npm run conformance:selftest -- [--only NAME[,NAME]] [--lanes N]
 
 Runs the conformance suite (strict) against the reference server with each fault (must fail) and
-each legal variant (must pass), and against the clean server twice (must pass both times).
+each legal variant (must pass; a variant marked 'warns' runs in default mode and must pass with at
+least one warning), and against the clean server twice (must pass both times).
   --only NAME,...  only these faults or variants (and no clean runs)
   --lanes N        runs at a time (default 2, one per core)
 exit codes: 0 every fault caught and every variant passed, 1 otherwise, 3 could not run`;
@@ -44,18 +49,19 @@ function filesFor(fault: string): string[] {
   return match ? match[1].map((f) => `contracts/conformance/${f}.spec.ts`) : [];
 }
 
-function listSwitches(): { faults: Switch[]; variants: Switch[] } {
+function listSwitches(): { faults: Switch[]; variants: Variant[] } {
   const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'reference/cli.ts'), '--list-faults'], { cwd: ROOT, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`serve --list-faults failed: ${r.stderr.split('\n')[0]}`);
   return JSON.parse(r.stdout);
 }
 
-interface Outcome { verdict: 'pass' | 'fail' | 'no report'; failed: string[]; tests: number }
+interface Outcome { verdict: 'pass' | 'fail' | 'no report'; failed: string[]; tests: number; warned: string[] }
 
-/** One strict run of the suite (or of `files`) against `server`; the verdict from its conformance.json. */
-function runSuite(server: ReferenceServer, files: string[], stopAtFirstFailure: boolean): Promise<Outcome> {
+/** One run of the suite (or of `files`) against `server`, strict unless told; the verdict from its conformance.json. */
+function runSuite(server: ReferenceServer, files: string[], stopAtFirstFailure: boolean, strict = true): Promise<Outcome> {
   const reports = mkdtempSync(join(tmpdir(), 'cc-selftest-'));
-  const env: NodeJS.ProcessEnv = { ...process.env, CONSOLE_BASE_URL: server.baseUrl, CONSOLE_API_KEY: server.apiKey, CONSOLE_REPORTS_DIR: reports, CONSOLE_STRICT: "1" };
+  const env: NodeJS.ProcessEnv = { ...process.env, CONSOLE_BASE_URL: server.baseUrl, CONSOLE_API_KEY: server.apiKey, CONSOLE_REPORTS_DIR: reports, CONSOLE_STRICT: '1' };
+  if (!strict) delete env.CONSOLE_STRICT;
   delete env.CONSOLE_OBSERVATIONS_BASELINE;
   const args = [join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '-c', join(ROOT, 'playwright.config.ts'), '--reporter', './contracts/support/reporter.ts', '--workers', '1', ...(stopAtFirstFailure ? ['--max-failures', '1'] : []), ...files];
   return new Promise((resolve) => {
@@ -64,10 +70,15 @@ function runSuite(server: ReferenceServer, files: string[], stopAtFirstFailure: 
     child.stderr.on('data', (d) => (stderr += d));
     child.on('exit', () => {
       const path = join(reports, 'conformance.json');
-      let out: Outcome = { verdict: 'no report', failed: [stderr.split('\n').find((l) => l.trim()) ?? 'no output'], tests: 0 };
+      let out: Outcome = { verdict: 'no report', failed: [stderr.split('\n').find((l) => l.trim()) ?? 'no output'], tests: 0, warned: [] };
       if (existsSync(path)) {
         const report = JSON.parse(readFileSync(path, 'utf8'));
-        out = { verdict: report.summary.verdict, failed: report.failures.filter((f: { counts: boolean }) => f.counts).map((f: { test: string }) => f.test), tests: report.summary.tests.total };
+        out = {
+          verdict: report.summary.verdict,
+          failed: report.failures.filter((f: { counts: boolean }) => f.counts).map((f: { test: string }) => f.test),
+          tests: report.summary.tests.total,
+          warned: report.clauses.filter((c: { status: string }) => c.status === 'warn').map((c: { id: string }) => c.id),
+        };
       }
       rmSync(reports, { recursive: true, force: true });
       resolve(out);
@@ -128,11 +139,20 @@ async function main(): Promise<number> {
       return ok;
     }));
   }
+  // A 'warns' variant is legal but meets an inferred clause: it runs in default mode, where it must pass
+  // and show the warning (a variant that stopped warning no longer exercises what it was made for).
   const variantJobs: Job[] = variants.map((v) => () => withServer({ variants: [v.name] }, async (s) => {
-    const r = await runSuite(s, [], false);
-    const ok = r.verdict === 'pass' && r.tests > 0;
-    console.log(`${ok ? 'ok  ' : 'BAD '} variant ${v.name.padEnd(34)} ${ok ? 'passes' : `FAILS: ${r.failed.join('; ')}`}`);
-    if (!ok) problems.push(`variant ${v.name} (${v.description}) fails: ${r.failed.join('; ')}`);
+    const warns = v.strict === 'warns';
+    const r = await runSuite(s, [], false, !warns);
+    const passed = r.verdict === 'pass' && r.tests > 0;
+    const ok = passed && (!warns || r.warned.length > 0);
+    const shown = r.warned.length > 3 ? `${r.warned.slice(0, 3).join(', ')}, ...` : r.warned.join(', ');
+    const verdict = !passed ? `FAILS${warns ? ' in default mode' : ''}: ${r.failed.join('; ')}`
+      : !warns ? 'passes'
+      : ok ? `passes in default mode with ${r.warned.length} inferred clause${r.warned.length === 1 ? '' : 's'} warning (${shown})`
+      : 'passes in default mode but shows NO warning (expected one: see reference/faults.ts)';
+    console.log(`${ok ? 'ok  ' : 'BAD '} variant ${v.name.padEnd(34)} ${verdict}`);
+    if (!ok) problems.push(`variant ${v.name} (${v.description}): ${verdict}`);
     return ok;
   }));
   const faultJobs: Job[] = faults.map((f) => () => withServer({ faults: [f.name] }, async (s) => {

@@ -6,6 +6,7 @@ import type { Ctx } from './context.ts';
 import { parseJsonBody } from './body.ts';
 import { HttpError, errorBody } from './errors.ts';
 import { checkSwitches, faultSchema } from './faults.ts';
+import { SHAPE_VARIANTS, shapeResponse } from './shapes.ts';
 import { compileFor, operation } from './schemas.ts';
 import { openDb } from './store/db.ts';
 import { seed } from './store/seed.ts';
@@ -121,6 +122,14 @@ export function build(opts: BuildOptions): FastifyInstance {
 
   if (variants.has('extra-response-fields')) {
     app.addHook('preSerialization', async (_req, _reply, payload: any) => (payload && typeof payload === 'object' && 'message' in payload ? { ...payload, requestId: randomBytes(6).toString('hex') } : payload));
+  }
+
+  // Vendor-shaped variants (reference/shapes.ts): success bodies reshaped as real servers send them.
+  if (SHAPE_VARIANTS.some((v) => variants.has(v))) {
+    app.addHook('preSerialization', async (req, reply, payload: unknown) => {
+      const id = OPERATION_BY_ROUTE.get(`${req.method} ${req.routeOptions.url}`);
+      return id && reply.statusCode < 300 ? shapeResponse(id, payload, req.body, (n) => variants.has(n)) : payload;
+    });
   }
 
   // A path of the contract with a method it does not declare is 405 with Allow (RFC 9110, 15.5.6),

@@ -77,6 +77,15 @@ const FAULT_PROBES: Record<string, Probe> = {
   'created-time-string': async (app) => typeof (await list(app, '')).data[0].createdTime,
   'overrides-not-persisted': async (app) => (await body(app, 'PATCH', OVERRIDES, { overrides: [item], userIDOverrides: [] })).json().data.overrides.length,
   'trigger-actions-missing': async (app) => Array.isArray((await body(app, 'PUT', SKIP, { phaseID: 'ph_cc_1_1' })).json().data.actions),
+  'metric-name-counts-bytes': (app) => status(createMetric(app, { name: 'жжж', type: 'sum' })),
+  'metric-description-counts-bytes': (app) => status(createMetric(app, { name: 'probe', type: 'sum', description: 'ж'.repeat(1000) })),
+  'metric-update-dryrun-persists-tags': async (app) => {
+    await createMetric(app, { name: 'probe', type: 'sum', tags: ['first'] });
+    await body(app, 'POST', '/console/v1/metrics/probe::sum', { tags: ['dry'], dryRun: true });
+    return (await body(app, 'POST', '/console/v1/metrics/probe::sum', {})).json().data.tags;
+  },
+  'add-rules-duplicates': async (app) => (await body(app, 'POST', `${GATE}/rules`, { rules: [{ name: 'probe-once' }] })).json().data.rules.filter((r: { name: string }) => r.name === 'probe-once').length,
+  'overrides-duplicated': async (app) => (await body(app, 'PATCH', OVERRIDES, { overrides: [item, { ...item, groupID: 'grp_1_test' }], userIDOverrides: [] })).json().data.overrides.map((o: { groupID: string }) => o.groupID),
 };
 
 const VARIANT_PROBES: Record<string, Probe> = {
@@ -102,6 +111,11 @@ const VARIANT_PROBES: Record<string, Probe> = {
   'timestamps-seconds': async (app) => (await list(app, '')).data[0].createdTime > 1e11,
   'extra-response-fields': async (app) => Object.keys(await list(app, '')).sort(),
   'skip-message-other': async (app) => (await body(app, 'PUT', SKIP, { phaseID: 'ph_cc_1_1' })).json().message,
+  // The vendor-shaped variants in detail: reference/shapes.test.ts.
+  'omit-when-empty': async (app) => Object.keys((await body(app, 'PUT', `${GATE}/enable`)).json().data).sort(),
+  'vendor-optional-absent': async (app) => Object.keys((await body(app, 'PUT', SKIP, { phaseID: 'ph_cc_1_1' })).json().data).sort(),
+  'vendor-extra-fields': async (app) => Object.keys((await body(app, 'PUT', SKIP, { phaseID: 'ph_cc_1_1' })).json().data).sort(),
+  'enum-values-beyond-seen': async (app) => (await body(app, 'PUT', `${GATE}/disable`)).json().data.status,
 };
 
 test('every fault and variant has a probe, and no probe names an unknown switch', () => {

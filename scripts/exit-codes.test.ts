@@ -5,6 +5,8 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { ROOT } from './lib/config.ts';
 import { startReference } from './lib/reference-process.ts';
@@ -35,13 +37,60 @@ test('verify and conformance exit 3 with one line for a bad manifest', () => {
   }
 });
 
-test('conformance exits 3 when the target is unreachable, and for an unknown verify option', () => {
-  const r = run('scripts/conformance.ts', [], { CONSOLE_BASE_URL: 'http://127.0.0.1:9', CONSOLE_API_KEY: 'k-unreachable' });
+test('conformance exits 3 when the target is unreachable, naming the error code, and for an unknown verify option', async () => {
+  // A port that was free a moment ago: nothing listens there (fetch refuses some well-known ports outright).
+  const probe = createServer();
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', () => r()));
+  const port = (probe.address() as AddressInfo).port;
+  await new Promise((r) => probe.close(r));
+  const r = run('scripts/conformance.ts', [], { CONSOLE_BASE_URL: `http://127.0.0.1:${port}`, CONSOLE_API_KEY: 'k-unreachable' });
   assert.equal(r.status, 3);
-  assert.match(r.stderr, /unreachable/);
+  assert.match(r.stderr, /unreachable: ECONNREFUSED/);
   const v = run('scripts/verify.ts', ['--bogus'], {});
   assert.equal(v.status, 3);
   assert.match(v.stderr, /unknown option --bogus/);
+});
+
+test('conformance exits 3 at the preflight for a redirect (not followed: the key goes nowhere else), a login page and a bad --deadline', async () => {
+  // The other origin counts requests that reach it with the key; the front answers 301 under /r and a login page under /l.
+  let keyElsewhere = 0;
+  const other = createServer((req, res) => {
+    if (req.headers['service-api-key'] !== undefined) keyElsewhere++;
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[]}');
+  });
+  await new Promise<void>((r) => other.listen(0, '127.0.0.1', () => r()));
+  const otherUrl = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+  const front = createServer((req, res) => {
+    if (req.url!.startsWith('/r/')) res.writeHead(301, { location: `${otherUrl}${req.url}` }).end();
+    else res.writeHead(200, { 'content-type': 'text/html' }).end('<html><form action="/login"><input type="password"></form></html>');
+  });
+  await new Promise<void>((r) => front.listen(0, '127.0.0.1', () => r()));
+  const frontUrl = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
+  try {
+    // Asynchronous: the servers live in this process.
+    const runAsync = (env: Record<string, string>, args: string[] = []) => {
+      const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONSOLE_')));
+      const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'scripts/conformance.ts'), ...args], { cwd: ROOT, env: { ...clean, CONSOLE_REPORTS_DIR: mkdtempSync(join(tmpdir(), 'cc-exit-')), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (d) => (stderr += d));
+      return new Promise<{ status: number | null; stderr: string }>((done) => child.on('close', (status) => done({ status, stderr })));
+    };
+    const redirected = await runAsync({ CONSOLE_BASE_URL: `${frontUrl}/r`, CONSOLE_API_KEY: 'k-redirect-1234' });
+    assert.equal(redirected.status, 3);
+    assert.match(redirected.stderr, new RegExp(`redirects \\(HTTP 301 to ${otherUrl}/r/console/v1/release_pipelines\\?limit=1\\): not followed`));
+    assert.equal(oneLine(redirected.stderr), 1, redirected.stderr);
+    assert.equal(keyElsewhere, 0, 'the key was sent to no other origin');
+    const login = await runAsync({ CONSOLE_BASE_URL: `${frontUrl}/l`, CONSOLE_API_KEY: 'k-login-1234' });
+    assert.equal(login.status, 3);
+    assert.match(login.stderr, /answered HTTP 200 text\/html, not the Console API/);
+    assert.equal(oneLine(login.stderr), 1, login.stderr);
+    const deadline = await runAsync({}, ['--deadline', 'soon']);
+    assert.equal(deadline.status, 3);
+    assert.match(deadline.stderr, /--deadline must be a positive number of seconds, got "soon"/);
+  } finally {
+    front.close();
+    other.close();
+  }
 });
 
 test('conformance exits 3 when the target rejects the key', async () => {
@@ -70,7 +119,7 @@ test('conformance exits 1 on a stated violation and 0 on the clean server', asyn
 test('verify --help exits 0 and names every option', () => {
   const r = run('scripts/verify.ts', ['--help'], {});
   assert.equal(r.status, 0);
-  for (const o of ['--strict', '--skip-load', '--profile', '--baselines', '--observations-baseline', '--grep']) assert.ok(r.stdout.includes(o), o);
+  for (const o of ['--strict', '--skip-load', '--profile', '--baselines', '--observations-baseline', '--grep', '--deadline']) assert.ok(r.stdout.includes(o), o);
 });
 
 test('verify exits 3 with one line, before any server starts, when k6 is missing and cannot be installed', () => {
@@ -148,6 +197,7 @@ test('verify exits 3 with one line for a bad --profile, a missing --baselines fo
     [['--profile', 'huge'], /--profile must be smoke, baseline or stress, got "huge"/],
     [['--baselines', '/nonexistent/baselines'], /--baselines: no folder/],
     [['--observations-baseline', '/nonexistent/observations.json'], /--observations-baseline: no file/],
+    [['--deadline', '0'], /--deadline must be a positive number of seconds, got "0"/],
   ] as [string[], RegExp, Record<string, string>?][]) {
     const r = run('scripts/verify.ts', [...args], env ?? {});
     assert.equal(r.status, 3, args.join(' '));

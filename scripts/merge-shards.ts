@@ -3,7 +3,7 @@
 // of reports: conformance.json, junit.xml, observations.json and Playwright's HTML report, as if the
 // suite had run on one machine. The verdict is the merged one, so a CI job can gate on this exit code
 // while each shard's own job only produces its blob. Exit codes: 0 pass, 1 contract failure, 3 nothing
-// to merge or the merge failed.
+// to merge, the merge failed, or tests were left inconclusive by the network (docs/transport.md).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -53,6 +53,7 @@ function main(): number {
   if (!existsSync(report)) fail3(`the merge wrote no conformance.json (playwright merge-reports exit ${r.status})`);
   const summary = JSON.parse(readFileSync(report, 'utf8')).summary;
   if (summary.tests.total === 0) fail3('the shard reports hold no test');
+  if (summary.verdict === 'inconclusive') fail3(`inconclusive: ${summary.tests.inconclusive} tests got no usable answer${summary.stop ? `; stopped: ${summary.stop.reason}` : ''} (docs/transport.md)`);
   return summary.verdict === 'pass' ? 0 : 1;
 }
 

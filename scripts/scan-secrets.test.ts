@@ -7,7 +7,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ROOT } from './lib/config.ts';
-import { keyForms, scan } from './scan-secrets.ts';
+import { deflateRawSync } from 'node:zlib';
+import { keyForms, nearMisses, scan } from './scan-secrets.ts';
 
 const KEY = 'cc_test_0123456789abcdef+/=?&';
 
@@ -38,6 +39,77 @@ test('scan:secrets finds the key inside a larger base64 blob at every byte align
       assert.equal(scan([dir], KEY).found.length, 1, `${JSON.stringify(prefix)} ${encoding}`);
     }
   }
+});
+
+test('scan:secrets finds the near misses of the key (upper- and lower-cased, one short at either end) in every encoding', () => {
+  const near = [KEY.toUpperCase(), KEY.toLowerCase(), KEY.slice(0, -1), KEY.slice(1)];
+  assert.deepEqual(nearMisses(KEY), [...new Set([KEY, ...near])], 'the key and its near misses, each once');
+  for (const miss of near) {
+    const hex = Buffer.from(miss).toString('hex');
+    for (const form of [miss, encodeURIComponent(miss), Buffer.from(miss).toString('base64'), Buffer.from(`SERVICE-API-KEY: ${miss}`).toString('base64url'), hex, hex.toUpperCase()]) {
+      const dir = tree({ 'junit.xml': `<failure>- SERVICE-API-KEY: ${form}</failure>` });
+      assert.equal(scan([dir], KEY).found.length, 1, `${miss} as ${form}`);
+    }
+  }
+});
+
+/** A ZIP archive of `files` (deflated, or stored), as Playwright writes them; no CRC (the reader does not check it). */
+function zip(files: Record<string, string | Buffer>, deflate = true): Buffer {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const [name, content] of Object.entries(files)) {
+    const data = Buffer.from(content);
+    const packed = deflate ? deflateRawSync(data) : data;
+    const n = Buffer.from(name);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(deflate ? 8 : 0, 8);
+    local.writeUInt32LE(packed.length, 18);
+    local.writeUInt32LE(data.length, 22);
+    local.writeUInt16LE(n.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(deflate ? 8 : 0, 10);
+    central.writeUInt32LE(packed.length, 20);
+    central.writeUInt32LE(data.length, 24);
+    central.writeUInt16LE(n.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, n, packed);
+    centrals.push(central, n);
+    offset += 30 + n.length + packed.length;
+  }
+  const directory = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(Object.keys(files).length, 8);
+  end.writeUInt16LE(Object.keys(files).length, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, directory, end]);
+}
+
+test('scan:secrets looks inside ZIP archives: .zip files, the HTML report\'s embedded base64 ZIP, ZIPs in ZIPs', () => {
+  const leak = JSON.stringify({ steps: [{ title: 'GET', subtitle: `127.0.0.1:1/console/v1/experiments?SERVICE-API-KEY=${KEY.slice(0, -1)}` }] });
+  const clean = JSON.stringify({ steps: [{ title: 'GET', subtitle: '127.0.0.1:1/console/v1/experiments' }] });
+  for (const deflate of [true, false]) {
+    const archive = zip({ 'a.json': clean, 'report.json': leak }, deflate);
+    const html = (z: Buffer) => `<script>window.playwrightReportBase64 = "data:application/zip;base64,${z.toString('base64')}";</script>`;
+    const dir = tree({ 'blob-report/report-1.zip': '', 'playwright-report/index.html': html(archive), 'clean/index.html': html(zip({ 'a.json': clean }, deflate)) });
+    writeFileSync(join(dir, 'blob-report/report-1.zip'), zip({ 'inner.zip': archive }, deflate));
+    // Stored (not deflated), the key shows in the archive's own bytes, as it would in any file.
+    const expected = deflate ? ['blob-report/report-1.zip!inner.zip!report.json', 'playwright-report/index.html!report.json'] : ['blob-report/report-1.zip', 'playwright-report/index.html'];
+    assert.deepEqual(scan([dir], KEY).found.sort(), expected.map((f) => join(dir, f)), `deflate ${deflate}`);
+  }
+});
+
+test('scan:secrets reports an archive entry it cannot read instead of passing it', () => {
+  const archive = zip({ 'data.json': 'x' });
+  archive.writeUInt16LE(12, 8); // the local header's method: bzip2
+  archive.writeUInt16LE(12, archive.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02])) + 10);
+  const dir = tree({});
+  writeFileSync(join(dir, 'trace.zip'), archive);
+  assert.deepEqual(scan([dir], KEY).found, [join(dir, 'trace.zip!data.json (cannot be read: compression method 12)')]);
 });
 
 test('scan:secrets passes a tree with only redacted keys and other keys', () => {

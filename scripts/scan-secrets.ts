@@ -1,14 +1,18 @@
 // npm run scan:secrets -- [--key K | --key-file F] [DIR...]
-// Looks through everything a run wrote for the API key: raw, URL-encoded, base64 and hex. The key is
-// never printed; only the files holding it are. Exit 0 clean, 1 found, 3 cannot scan.
+// Looks through everything a run wrote, ZIP archives included, for the API key and its near misses
+// (case-changed, one character short): raw, URL-encoded, base64 and hex. The key is never printed;
+// only the files holding it are. Exit 0 clean, 1 found, 3 cannot scan.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { ConfigError, ROOT, loadConfig } from './lib/config.ts';
+import { embeddedZips, isZip, zipEntries } from './lib/zip.ts';
 
 const HELP = `usage: npm run scan:secrets -- [--key K | --key-file F] [DIR...]
 
-Scans DIRs for the API key, raw and encoded (URL, base64 at any alignment, hex), and prints the
-files that hold it, never the key. Default DIRs: reports/ (with the k6 outputs in reports/load/ and
+Scans DIRs for the API key and its near misses (upper- and lower-cased, one character short at
+either end), raw and encoded (URL, base64 at any alignment, hex), and prints the files that hold
+any of them, never the key. ZIP archives are looked into (.zip files, and the base64 ZIP that
+Playwright's HTML report embeds). Default DIRs: reports/ (with the k6 outputs in reports/load/ and
 server logs), test-results/, playwright-report/, blob-report/ (those that exist).
 
   --key K        the key to look for (default: $CONSOLE_API_KEY)
@@ -33,10 +37,24 @@ function base64Fragments(key: string): string[] {
   return out;
 }
 
-/** The forms a key can take in a file: raw, URL-encoded, base64 (any alignment, standard and URL alphabet), hex. */
+/**
+ * The key and the near misses from which it can be recovered: upper- and lower-cased (a case-folded
+ * key is the key to anyone who tries both cases), and one character short at either end (one guess
+ * away). A test that sends such a key, or a header printed with its value cut, writes one of these.
+ */
+export function nearMisses(key: string): string[] {
+  return [...new Set([key, key.toUpperCase(), key.toLowerCase(), key.slice(0, -1), key.slice(1)])];
+}
+
+/**
+ * The forms a key can take in a file: the key and each near miss, each raw, URL-encoded, base64 (any
+ * alignment, standard and URL alphabet) and hex (lower and upper case).
+ */
 export function keyForms(key: string): string[] {
-  const hex = Buffer.from(key).toString('hex');
-  return [...new Set([key, encodeURIComponent(key), ...base64Fragments(key), hex, hex.toUpperCase()])];
+  return [...new Set(nearMisses(key).flatMap((k) => {
+    const hex = Buffer.from(k).toString('hex');
+    return [k, encodeURIComponent(k), ...base64Fragments(k), hex, hex.toUpperCase()];
+  }))];
 }
 
 function* files(dir: string): Generator<string> {
@@ -47,7 +65,33 @@ function* files(dir: string): Generator<string> {
   }
 }
 
-/** Files under `dirs` that hold any form of `key`. */
+/**
+ * Where in `bytes` a form of the key is: '' for the bytes themselves, '!ENTRY' for an entry of a ZIP
+ * archive they are or embed (Playwright's HTML report holds its data as a base64 ZIP, a blob report
+ * is a ZIP: compressed, the key would not show), undefined when nowhere. An entry that cannot be
+ * read is reported as holding it: a scan must not pass what it could not look at.
+ */
+function whereIn(bytes: Buffer, forms: Buffer[], depth: number): string | undefined {
+  if (forms.some((f) => bytes.includes(f))) return '';
+  if (depth >= 3) return undefined;
+  const zips = isZip(bytes) ? [bytes] : embeddedZips(bytes.toString('latin1'));
+  for (const zip of zips) {
+    let entries;
+    try {
+      entries = zipEntries(zip);
+    } catch {
+      continue; // base64 that only looked like a ZIP
+    }
+    for (const e of entries) {
+      if (e.problem) return `!${e.name} (cannot be read: ${e.problem})`;
+      const inner = whereIn(e.data!, forms, depth + 1);
+      if (inner !== undefined) return `!${e.name}${inner}`;
+    }
+  }
+  return undefined;
+}
+
+/** Files under `dirs` that hold any form of `key`, also inside ZIP archives (file!entry). */
 export function scan(dirs: string[], key: string): { scanned: number; found: string[] } {
   const forms = keyForms(key).map((f) => Buffer.from(f));
   let scanned = 0;
@@ -56,8 +100,8 @@ export function scan(dirs: string[], key: string): { scanned: number; found: str
     if (!existsSync(dir) || !statSync(dir).isDirectory()) continue;
     for (const file of files(dir)) {
       scanned++;
-      const bytes = readFileSync(file);
-      if (forms.some((f) => bytes.includes(f))) found.push(file);
+      const where = whereIn(readFileSync(file), forms, 0);
+      if (where !== undefined) found.push(file + where);
     }
   }
   return { scanned, found };
@@ -102,7 +146,7 @@ function main(argv: string[]): number {
     console.error(`scan:secrets: the API key appears in ${found.length} of ${scanned} files:\n  ${found.map((f) => relative(ROOT, f)).join('\n  ')}`);
     return 1;
   }
-  console.log(`scan:secrets: ${scanned} files scanned, no trace of the API key (raw, URL, base64, hex)`);
+  console.log(`scan:secrets: ${scanned} files scanned, no trace of the API key or a near miss of it (raw, URL, base64, hex)`);
   return 0;
 }
 

@@ -12,7 +12,7 @@ import { join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { compareRun, printCompare, type CompareResult } from './baseline.ts';
-import { ConfigError, ROOT, isLoopback, loadConfig, type Config } from './lib/config.ts';
+import { ConfigError, ROOT, isLoopback, loadConfig, seconds, type Config } from './lib/config.ts';
 import { loadFailureKind } from './lib/load-outcome.ts';
 import { prepareReports } from './lib/previous-run.ts';
 import { readTestLine, Ticker, type TestProgress } from './lib/progress.ts';
@@ -21,6 +21,7 @@ import { renderPage } from './report/html.ts';
 import { readInputs, type StageResult, type VerifyRun } from './report/inputs.ts';
 import { writeTimeSeries } from './report/timeseries.ts';
 import { keyForms, scan } from './scan-secrets.ts';
+import type { ConformanceSummary } from '../contracts/support/reporter.ts';
 
 const HELP = `usage: npm run verify -- [options]
 
@@ -40,21 +41,25 @@ junit.xml, verify.json, load/), scans reports/ for the API key and prints a one-
                                 CONSOLE_OBSERVATIONS_BASELINE, else the previous run's when it was of
                                 the whole suite against the same target)
   --grep PATTERN                only the conformance tests whose title matches (passed to Playwright)
+  --deadline SECONDS            the whole run's deadline (also CONSOLE_DEADLINE; default 600): past it
+                                the running stage stops, later ones do not start, and verify exits 3
+                                with the reports written so far, marked partial (docs/transport.md)
   --help                        this text
 
 k6: when neither K6_BIN nor .tools/bin/k6 exists, verify builds it first (npm run k6:install, Go
 needed, about two minutes); when it cannot, it exits 3 before running anything.
 Environment: CONSOLE_BASE_URL, CONSOLE_API_KEY, CONSOLE_FIXTURES, CONSOLE_STRICT, CONSOLE_ALLOW_REMOTE_LOAD,
-K6_BIN (README, "Pointing it at a real server").
+CONSOLE_DEADLINE, CONSOLE_REQUEST_TIMEOUT, K6_BIN (README, "Pointing it at a real server").
 
 exit codes: 0 pass; 1 contract failure (or a failed load check, or the key found in reports/);
 2 performance regression against the baseline (or a k6 latency threshold crossed); 3 the run could
-not be carried out. When several apply: 1, then 3, then 2.`;
+not be carried out or was cut short (deadline, transport failures, inconclusive tests). When several
+apply: 1, then 3, then 2.`;
 
 const SCRIPTS = ['paging', 'mutation'] as const;
 const TSX = join(ROOT, 'node_modules/tsx/dist/cli.mjs');
 
-interface Options { strict: boolean; skipLoad: boolean; profile: string; baselines: string | undefined; observationsBaseline: string | undefined; grep: string | undefined }
+interface Options { strict: boolean; skipLoad: boolean; profile: string; baselines: string | undefined; observationsBaseline: string | undefined; grep: string | undefined; deadline: string | undefined }
 
 function fail3(reason: string): never {
   console.error(`verify: ${reason}`);
@@ -66,7 +71,7 @@ function parse(argv: string[]): Options | 'help' {
   try {
     ({ values } = parseArgs({
       args: argv, strict: true,
-      options: { strict: { type: 'boolean' }, 'skip-load': { type: 'boolean' }, profile: { type: 'string' }, baselines: { type: 'string' }, 'observations-baseline': { type: 'string' }, grep: { type: 'string' }, help: { type: 'boolean' } },
+      options: { strict: { type: 'boolean' }, 'skip-load': { type: 'boolean' }, profile: { type: 'string' }, baselines: { type: 'string' }, 'observations-baseline': { type: 'string' }, grep: { type: 'string' }, deadline: { type: 'string' }, help: { type: 'boolean' } },
     }));
   } catch (err) {
     const m = /Unknown option '([^']+)'/.exec((err as Error).message);
@@ -80,7 +85,8 @@ function parse(argv: string[]): Options | 'help' {
   const observationsBaseline = values['observations-baseline'] === undefined ? undefined : resolve(values['observations-baseline']);
   if (observationsBaseline !== undefined && !existsSync(observationsBaseline)) throw new ConfigError(`--observations-baseline: no file ${values['observations-baseline']}`);
   if (values.grep !== undefined && values.grep === '') throw new ConfigError('--grep needs a pattern');
-  return { strict: values.strict ?? false, skipLoad: values['skip-load'] ?? false, profile, baselines, observationsBaseline, grep: values.grep };
+  if (values.deadline !== undefined) seconds(values.deadline, '--deadline', 0);
+  return { strict: values.strict ?? false, skipLoad: values['skip-load'] ?? false, profile, baselines, observationsBaseline, grep: values.grep, deadline: values.deadline };
 }
 
 /** The k6 to use, built first when missing; a ConfigError (exit 3) when it cannot be had. */
@@ -148,6 +154,7 @@ async function main(): Promise<number> {
   }
   const env: NodeJS.ProcessEnv = { ...process.env };
   if (opts.strict) env.CONSOLE_STRICT = '1';
+  if (opts.deadline !== undefined) env.CONSOLE_DEADLINE = opts.deadline;
   // One key for every server this run starts (the conformance suite's and the load runs'), so that
   // one scan covers everything written. It travels in the environment only.
   if (!env.CONSOLE_BASE_URL?.trim() && !env.CONSOLE_API_KEY) env.CONSOLE_API_KEY = randomApiKey();
@@ -162,6 +169,9 @@ async function main(): Promise<number> {
 
   const startedAt = new Date();
   const t0 = Date.now();
+  // The deadline counts from here (k6 is built before: its two minutes are not the target's).
+  const deadlineAt = t0 + config.deadlineSeconds * 1000;
+  const left = () => (deadlineAt - Date.now()) / 1000;
   const reportsDir = config.reportsDir;
   const manifest = shortPath(config.manifestPath);
   const previous = prepareReports(reportsDir, { target: { url: config.baseUrl ?? '', reference: !config.baseUrl }, manifest });
@@ -185,7 +195,7 @@ async function main(): Promise<number> {
   process.once('SIGTERM', onSignal);
   const targetUrl = confEnv.CONSOLE_BASE_URL!;
   say(`conformance suite against ${targetUrl}${server ? ' (the reference server, started by verify)' : ''}`);
-  const confArgs = [...(opts.strict ? ['--strict'] : []), ...(observationsBaseline ? ['--observations-baseline', observationsBaseline] : []), ...(opts.grep ? ['--grep', opts.grep] : [])];
+  const confArgs = ['--deadline', String(Math.max(1, left()).toFixed(1)), ...(opts.strict ? ['--strict'] : []), ...(observationsBaseline ? ['--observations-baseline', observationsBaseline] : []), ...(opts.grep ? ['--grep', opts.grep] : [])];
   if (observationsBaseline) console.log(`verify: drift against ${shortPath(observationsBaseline)}`);
   const progress: TestProgress = { total: null, done: 0, failed: 0 };
   const ticker = new Ticker();
@@ -211,13 +221,15 @@ async function main(): Promise<number> {
     exitCode: confCode,
     seconds: secs(tc),
     detail: confSummary
-      ? `${confSummary.tests.passed}/${confSummary.tests.total} tests passed, ${confSummary.tests.failedCounting} failing the run; ${confSummary.clauses.fail} clauses fail, ${confSummary.clauses.warn} warn`
+      ? `${confSummary.tests.passed}/${confSummary.tests.total} tests passed, ${confSummary.tests.failedCounting} failing the run; ${confSummary.findings?.total ?? 0} inferred findings${confSummary.findings?.counting ? ` (${confSummary.findings.counting} failing the run)` : ''}; ${confSummary.clauses.fail} clauses fail, ${confSummary.clauses.warn} warn${partialNote(confSummary)}`
       : 'the suite could not be carried out (see its message above)',
   });
 
   // 2. Load, each script against a fresh reference server of its own (like the baselines) or the target.
   let compare: CompareResult | undefined;
-  if (!opts.skipLoad && confCode !== 3) {
+  if (!opts.skipLoad && confCode !== 3 && left() <= 0) {
+    stages.push({ name: 'load', status: 'error', exitCode: 3, seconds: 0, detail: `not run: the deadline of ${config.deadlineSeconds} s passed` });
+  } else if (!opts.skipLoad && confCode !== 3) {
     const loadEnv: NodeJS.ProcessEnv = { ...env };
     const tl = Date.now();
     say(`load: k6 paging and mutation, ${opts.profile} profile, against ${config.baseUrl ?? 'a fresh reference server each'}`);
@@ -255,8 +267,15 @@ async function main(): Promise<number> {
         return undefined;
       }
     };
+    // Past the deadline the running k6 is stopped; what it wrote stays, the stage is an error (exit 3).
+    let deadlinePassed = false;
+    const deadlineTimer = setTimeout(() => {
+      deadlinePassed = true;
+      console.error(`verify: stopped: deadline of ${config.deadlineSeconds} s passed during the load stage`);
+      running?.kill('SIGTERM');
+    }, Math.max(0, left() * 1000));
     try {
-      for (const script of SCRIPTS) await runScript(script);
+      for (const script of SCRIPTS) if (!deadlinePassed) await runScript(script);
       compare = compareNow();
       // A regression must show twice: on a shared machine one short run can be slowed by a neighbour
       // (calibration corrects the machine's speed, not a burst). The second run's figures stand.
@@ -269,6 +288,7 @@ async function main(): Promise<number> {
         for (const script of regressed) notes.push(compare?.profiles[script]?.verdict === 'regression' ? `${script} regression confirmed by a second run` : `${script} regressed on a first run but not on a second (kept the second; the first is in load/compare.first-run.json)`);
       }
     } finally {
+      clearTimeout(deadlineTimer);
       rmSync(csvDir, { recursive: true, force: true });
     }
     let worst = 0;
@@ -281,7 +301,9 @@ async function main(): Promise<number> {
       parts.push(`${script} ${code === 0 ? 'ok' : kind ? kind.note : 'could not run'}`);
     }
     const regressed = compare?.verdict === 'regression';
+    if (deadlinePassed && worst !== 10) worst = 3;
     const code = worst === 10 ? 1 : worst === 3 ? 3 : regressed || worst === 2 ? 2 : 0;
+    if (deadlinePassed) parts.push(`stopped: deadline of ${config.deadlineSeconds} s passed`);
     stages.push({
       name: 'load',
       status: code === 0 ? 'pass' : code === 1 ? 'fail' : code === 2 ? 'regression' : 'error',
@@ -321,6 +343,14 @@ async function main(): Promise<number> {
   }
   printVerdict(run, confSummary, compare, page);
   return exitCode;
+}
+
+/** A partial or inconclusive conformance run, in the stage's detail. */
+function partialNote(summary: ConformanceSummary): string {
+  const parts: string[] = [];
+  if (summary.tests.inconclusive) parts.push(`${summary.tests.inconclusive} inconclusive (transport)`);
+  if (summary.stop) parts.push(`partial: stopped: ${summary.stop.reason} after ${summary.stop.afterTests} of ${summary.stop.ofTests} tests`);
+  return parts.length ? `; ${parts.join('; ')}` : '';
 }
 
 function writeIfClean(file: string, text: string, forms: string[]): void {

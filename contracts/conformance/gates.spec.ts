@@ -2,7 +2,7 @@
 // touched, each by its own tests so that parallel tests never race on one gate's state:
 // gates[0] add rules, gates[1] disable (and enable just before), gates[2] merge observations, gates[3] enable.
 import { checks, expect, test } from '../support/target.ts';
-import { expectClientError, expectMessage, expectSuccess, ok2xx, outcome } from '../support/checks.ts';
+import { expectClientError, expectMessage, expectSuccess, ok2xx, outcome, whenPresent } from '../support/checks.ts';
 import { clausesUnder } from '../support/clauses.ts';
 
 const gate = (gates: string[], i: number) => gates[i % gates.length];
@@ -16,24 +16,28 @@ test.describe('gates', () => {
   test('gates: add rules answers the gate with its rules and the spec message [spec 4.1]', checks('stated', 'gates.addRules.message', 'gates.addRules.response.gate', 'gates.addRules.rules.fields', 'gates.addRules.body', 'gates.addRules.path', 'requests.json'), async ({ t }) => {
     const id = gate(t.manifest.gates, 0);
     const name = `cc rule ${t.runId}`;
-    const body = expectSuccess('addGateRules', await t.call('POST', rulesPath(id), { data: { rules: [{ name, passPercentage: 25, conditions: [condition], environments: ['production'] }] } }));
+    const other = `cc rule ${t.runId} other`;
+    const body = expectSuccess('addGateRules', await t.call('POST', rulesPath(id), { data: { rules: [{ name, passPercentage: 25, conditions: [condition], environments: ['production'] }, { name: other, passPercentage: 5, conditions: [condition] }] } }));
     expectMessage(body, 'Gate rules added successfully.');
-    expect(body.data.id, 'data is the gate named in the path').toBe(id);
+    // Each rule sent is added exactly once, whether the gate keeps its other rules or not (4.1): the names are this test's own.
+    for (const sent of [name, other]) expect(body.data.rules.filter((r: any) => r.name === sent).length, `rules named ${JSON.stringify(sent)} in the answer`).toBe(1);
+    whenPresent(t, 'gates.addRules.response.gate', body.data, 'id', (got) => expect(got, 'data is the gate named in the path').toBe(id));
     const rule = body.data.rules.find((r: any) => r.name === name);
     expect(rule, 'the added rule is among the returned rules').toBeTruthy();
     for (const field of ['id', 'baseID', 'name', 'passPercentage', 'conditions', 'environments']) expect(rule, `the returned rule carries ${field} (spec 2.3)`).toHaveProperty(field);
-    expect(rule.passPercentage).toBe(25);
-    expect(rule.environments).toEqual(['production']);
-    expect(rule.conditions[0]).toMatchObject(condition);
+    // The whole rule as sent: every field, and exactly the one condition (the server adds id and baseID).
+    expect(rule, 'the added rule as sent').toMatchObject({ name, passPercentage: 25, conditions: [condition], environments: ['production'] });
   });
 
   test('gates: a rule added without environments comes back with environments null [spec 2.3]', checks('stated', 'gates.addRules.environments.null', 'gates.addRules.rules.fields'), async ({ t }) => {
     const id = gate(t.manifest.gates, 0);
     const name = `cc rule noenv ${t.runId}`;
     const body = expectSuccess('addGateRules', await t.call('POST', rulesPath(id), { data: { rules: [{ name, passPercentage: 5, conditions: [condition] }] } }));
-    const rule = body.data.rules.find((r: any) => r.name === name);
-    expect(rule, 'the added rule is returned').toBeTruthy();
+    const rules = body.data.rules.filter((r: any) => r.name === name);
+    expect(rules.length, 'the added rule, in the answer: exactly once').toBe(1);
+    const rule = rules[0];
     expect(rule.environments, 'environments is null when no restriction is set').toBeNull();
+    expect(rule, 'the added rule as sent, environments null').toMatchObject({ name, passPercentage: 5, conditions: [condition], environments: null });
     expect(typeof rule.id === 'string' && typeof rule.baseID === 'string', 'the server gives the rule an id and a baseID').toBe(true);
   });
 
@@ -43,20 +47,24 @@ test.describe('gates', () => {
     expectSuccess('addGateRules', await t.call('POST', rulesPath(id), { data: { rules: [{ name: first, passPercentage: 1, conditions: [condition] }] } }));
     const second = expectSuccess('addGateRules', await t.call('POST', rulesPath(id), { data: { rules: [{ name: `cc second ${t.runId}`, passPercentage: 2, conditions: [condition] }] } }));
     t.observe('gates.addRules.merge', 'second add', second.data.rules.some((r: any) => r.name === first) ? 'existing rules kept' : 'existing rules replaced');
+    // Kept or replaced, no rule is there twice: the one just added once, the earlier one once or not at all.
+    const count = (n: string) => second.data.rules.filter((r: any) => r.name === n).length;
+    expect(count(`cc second ${t.runId}`), 'the rule just added, in the answer').toBe(1);
+    expect(count(first), 'the rule added before, in the answer (kept: once; replaced: none)').toBeLessThanOrEqual(1);
     t.observe('gates.addRules.rules.required', 'rule with only a name', outcome(await t.call('POST', rulesPath(id), { data: { rules: [{ name: `cc bare ${t.runId}` }] } })).status);
     t.observe('gateRule.passPercentage.bounds', 'passPercentage 150', outcome(await t.call('POST', rulesPath(id), { data: { rules: [{ name: `cc over ${t.runId}`, passPercentage: 150, conditions: [] }] } })).status);
     t.observe('condition.values', 'type user_id, operator none', outcome(await t.call('POST', rulesPath(id), { data: { rules: [{ name: `cc cond ${t.runId}`, passPercentage: 1, conditions: [{ type: 'user_id', targetValue: ['u1'], operator: 'none' }] }] } })).status);
     t.observe('gateRule.passPercentage.bounds', 'passPercentage -1', outcome(await t.call('POST', rulesPath(id), { data: { rules: [{ name: `cc under ${t.runId}`, passPercentage: -1, conditions: [] }] } })).status);
   });
 
-  test('gates: disable answers the gate with isEnabled false, whatever its state before [spec 3, 4.2]', checks('stated', 'gates.disable.isEnabled', 'gates.disable.message', 'gates.disable.anyState', 'gates.disable.path', 'gates.disable.noBody'), async ({ t }) => {
+  test('gates: disable answers the gate with isEnabled false, whatever its state before [spec 3, 4.2]', checks('stated', 'gates.disable.isEnabled', 'gates.disable.message', 'gates.disable.anyState', 'gates.disable.path', 'gates.disable.noBody', 'gates.disable.response.isEnabled', 'gates.enableDisable.owner', 'gates.enableDisable.monitoringMetrics'), async ({ t }) => {
     const id = gate(t.manifest.gates, 1);
     // From an enabled gate, then from a disabled one (spec 3: "Gate with any isEnabled").
     expectSuccess('enableGate', await t.call('PUT', `/console/v1/gates/${encodeURIComponent(id)}/enable`));
     for (const before of ['enabled', 'disabled']) {
       const body = expectSuccess('disableGate', await t.call('PUT', `/console/v1/gates/${encodeURIComponent(id)}/disable`));
       expectMessage(body, 'Gate updated successfully.');
-      expect(body.data.id).toBe(id);
+      whenPresent(t, 'gates.disable.response.isEnabled', body.data, 'id', (got) => expect(got, 'data is the gate named in the path').toBe(id));
       expect(body.data.isEnabled, `isEnabled after disabling a gate that was ${before}`).toBe(false);
     }
   });
@@ -66,7 +74,7 @@ test.describe('gates', () => {
     const reply = await t.call('PUT', `/console/v1/gates/${encodeURIComponent(id)}/enable`);
     const body = expectSuccess('enableGate', reply);
     expectMessage(body, 'Gate updated successfully.');
-    expect(body.data.id).toBe(id);
+    whenPresent(t, 'gates.enable.message', body.data, 'id', (got) => expect(got, 'data is the gate named in the path').toBe(id));
     const g = body.data;
     t.observe('gates.enable.state', 'after enable', { isEnabled: g.isEnabled, status: g.status }, reply);
     t.observe('gate.status.values', 'after enable', g.status, reply);
@@ -76,7 +84,7 @@ test.describe('gates', () => {
     t.observe('reviewSettings.header.values', 'enable with x-respect-review-settings: true', outcome(await t.call('PUT', `/console/v1/gates/${encodeURIComponent(id)}/enable`, { headers: { 'x-respect-review-settings': 'true' } })).status);
   });
 
-  test('gates: every field of the returned gate, its rules and conditions has its spec type [spec 2.2 to 2.4]', checks('stated', 'fields.caseSensitive', 'timestamps.integer', ...clausesUnder('gate.field.'), ...clausesUnder('gateRule.field.'), ...clausesUnder('condition.field.')), async ({ t }) => {
+  test('gates: every field of the returned gate, its rules and conditions has its spec type [spec 2.2 to 2.4]', checks('stated', 'fields.caseSensitive', 'timestamps.integer', ...clausesUnder('gate.field.'), ...clausesUnder('gateRule.field.'), ...clausesUnder('condition.field.'), 'gates.enableDisable.owner', 'gates.enableDisable.monitoringMetrics'), async ({ t }) => {
     const id = gate(t.manifest.gates, 0);
     // Every rule and condition field the spec accepts in requests (2.3, 2.4), so the returned ones are checked too.
     const body = expectSuccess('addGateRules', await t.call('POST', rulesPath(id), { data: { rules: [{ name: `cc fields ${t.runId}`, passPercentage: 50, conditions: [{ ...condition, field: 'country', customID: 'cc' }], environments: null, returnValue: { on: true }, completedAutomatedRollouts: [{ time: 1, passPercent: 10 }], pendingAutomatedRollouts: [{ time: 2, passPercent: 20 }] }] } }));

@@ -10,14 +10,23 @@ const path = (t: T, i: number) => `/console/v1/experiments/${encodeURIComponent(
 const resulting = (body: any) => (body && Array.isArray(body.overrides) ? body : body?.data ?? {});
 
 test.describe('overrides', () => {
-  test('overrides: 1000 overrides with every item field are accepted and returned [spec 2.9, 4.11, 8]', checks('stated', 'overrides.patch.overrides.maxItems', 'overrides.patch.response', 'overrides.patch.path', ...clausesUnder('override.field.'), ...clausesUnder('userIDOverride.field.')), async ({ t }) => {
+  test('overrides: 1000 overrides with every item field are accepted and returned [spec 2.9, 4.11, 8]', checks('stated', 'overrides.patch.overrides.maxItems', 'overrides.patch.response', 'overrides.patch.response.items', 'overrides.patch.path', ...clausesUnder('override.field.'), ...clausesUnder('userIDOverride.field.')), async ({ t }) => {
     const user = `cc_user_${t.runId}`;
-    const body = { overrides: overrideItems(1000, t.manifest.gates[0], `cc_${t.runId}`), userIDOverrides: [{ groupID: `cc_${t.runId}_group_0`, ids: [user], environment: 'production', unitType: 'userID' }] };
+    const tag = `cc_${t.runId}`;
+    // Each override its own groupID, so that each can be found in the result, and counted.
+    const overrides = overrideItems(1000, t.manifest.gates[0], tag).map((o, i) => ({ ...o, groupID: `${tag}_group_${i}` }));
+    const body = { overrides, userIDOverrides: [{ groupID: `${tag}_group_0`, ids: [user], environment: 'production', unitType: 'userID' }] };
     expectValidRequest('patchExperimentOverrides', body);
     const r = resulting(expectSuccess('patchExperimentOverrides', await t.call('PATCH', path(t, 0), { data: body })));
     expect(Array.isArray(r.overrides) ? r.overrides.length : -1, 'the resulting overrides hold the 1000 sent').toBeGreaterThanOrEqual(1000);
-    expect(r.overrides.filter((o: any) => o.groupID?.startsWith(`cc_${t.runId}_group_`)).length, 'every override sent is in the result').toBe(1000);
-    expect(r.userIDOverrides.some((u: any) => Array.isArray(u.ids) && u.ids.includes(user)), 'the user id override sent is in the result').toBe(true);
+    // Each override sent is in the result exactly once (merged or replaced, spec 4.11), and nothing else of this test is.
+    const times = new Map<string, number>();
+    for (const o of r.overrides) if (typeof o?.groupID === 'string' && o.groupID.startsWith(`${tag}_group_`)) times.set(o.groupID, (times.get(o.groupID) ?? 0) + 1);
+    const notOnce = overrides.filter((o) => times.get(o.groupID) !== 1).map((o) => `${o.groupID} x${times.get(o.groupID) ?? 0}`);
+    expect(notOnce.slice(0, 5), `overrides sent that are not in the result exactly once (${notOnce.length} of 1000; first 5 shown)`).toEqual([]);
+    expect([...times.values()].reduce((a, b) => a + b, 0), 'overrides of this test in the result').toBe(1000);
+    const userTimes = (r.userIDOverrides ?? []).flatMap((u: any) => (Array.isArray(u?.ids) ? u.ids : [])).filter((id: unknown) => id === user).length;
+    expect(userTimes, 'the user id sent, in the resulting userIDOverrides: exactly once').toBe(1);
   });
 
   test('overrides: 1001 overrides are not accepted [spec 8]', checks('stated', 'overrides.patch.overrides.maxItems'), async ({ t }) => {
@@ -33,10 +42,12 @@ test.describe('overrides', () => {
     const first = { type: 'gate', id: t.manifest.gates[0], groupID: `cc_first_${t.runId}` };
     const second = { type: 'gate', id: t.manifest.gates[0], groupID: `cc_second_${t.runId}` };
     const a = resulting(expectSuccess('patchExperimentOverrides', await t.call('PATCH', path(t, 2), { data: { overrides: [first], userIDOverrides: [] } })));
-    expect(a.overrides?.some((o: any) => o.groupID === first.groupID), 'the resulting overrides include the one sent').toBe(true);
+    const times = (r: any, groupID: string) => (Array.isArray(r.overrides) ? r.overrides.filter((o: any) => o?.groupID === groupID).length : 0);
+    expect(times(a, first.groupID), 'the override sent, in the resulting overrides: exactly once').toBe(1);
     const reply = await t.call('PATCH', path(t, 2), { data: { overrides: [second], userIDOverrides: [] } });
     const b = resulting(expectSuccess('patchExperimentOverrides', reply));
-    expect(b.overrides?.some((o: any) => o.groupID === second.groupID), 'the resulting overrides include the one sent').toBe(true);
+    expect(times(b, second.groupID), 'the override sent, in the resulting overrides: exactly once').toBe(1);
+    expect(times(b, first.groupID), 'the earlier override, in the resulting overrides (merged: once; replaced: none)').toBeLessThanOrEqual(1);
     t.observe('overrides.patch.merge', 'second patch', b.overrides.some((o: any) => o.groupID === first.groupID) ? 'merged' : 'replaced', reply);
   });
 

@@ -1,15 +1,64 @@
 // Named checks shared by the resource files: each failure message says what was expected and what came.
 import { expect } from '@playwright/test';
 import type { Reply } from './evidence.ts';
-import { isSuccess, OPERATIONS, requestErrors, responseErrors } from './validators.ts';
+import { markChecked, recordFinding } from './findings.ts';
+import { absentListed, isSuccess, OPERATIONS, requestErrors, responseErrors } from './validators.ts';
 
-/** status_code_conformance + response_schema_conformance: a success of the operation, in its schema. */
+/** The inferred clause "a field the part-2 table lists is present" (contracts/clauses.yaml). */
+export const LISTED_PRESENT = 'response.listedFieldsPresent';
+
+/**
+ * status_code_conformance + response_schema_conformance: a success of the operation, in its schema.
+ * Fails on what the spec states: the status, every present field's type, and the presence the spec's
+ * words state (operations/<op>.response.json). A listed field that is absent is an inferred finding
+ * (operations/<op>.response.listed.json), one per field pattern per test: a warning, failing only under --strict.
+ */
 export function expectSuccess(operationId: string, reply: Reply): any {
   const expected = OPERATIONS[operationId].successStatus === '200' ? '200' : 'a 2xx';
   expect(isSuccess(operationId, reply.status), `${operationId}: expected ${expected}, got ${reply.status}: ${JSON.stringify(reply.body)?.slice(0, 300)}`).toBe(true);
   const errors = responseErrors(operationId, reply.body);
   expect(errors, `${operationId}: response does not match contracts/schemas/${OPERATIONS[operationId].response}`).toEqual([]);
+  markChecked(LISTED_PRESENT);
+  // The message names the operation and the field pattern only, so that the same absence reads the same in every test.
+  for (const a of absentListed(operationId, reply.body)) {
+    recordFinding({ clause: LISTED_PRESENT, key: `${operationId} ${a.pattern}`, message: `${operationId}: listed field ${a.pattern} is absent`, exchange: reply.exchange });
+  }
   return reply.body;
+}
+
+/**
+ * The experiments (or other items) that carry `field`, for an oracle that needs it: an item without it
+ * cannot be judged, so it is left out of the comparison and the test says so with a finding (its
+ * presence is only inferred). All of `items` when every one carries it.
+ */
+export function carrying(operationId: string, items: any[], field: string, use: string): any[] {
+  const carry = items.filter((x) => x !== null && typeof x === 'object' && Object.hasOwn(x, field));
+  if (carry.length < items.length) {
+    const judged = carry.length === 0 ? `${use} cannot be compared` : `${use} compared on the ${carry.length} that carry it`;
+    recordFinding({ clause: LISTED_PRESENT, key: `${operationId} /data/*/${field} ${use}`, message: `${operationId}: listed field /data/*/${field} is absent on ${items.length - carry.length} of ${items.length} items: ${judged}` });
+  }
+  return carry;
+}
+
+/**
+ * `data` holds each field of `sent` that it carries with the value sent. A field it lacks cannot be
+ * compared (the presence of a listed field is only inferred): those are returned, for the test to say
+ * that its clause was not verifiable for them. A field present with another value fails.
+ */
+export function expectEchoed(data: any, sent: Record<string, unknown>, what: string): string[] {
+  const absent = Object.keys(sent).filter((k) => !(data !== null && typeof data === 'object' && Object.hasOwn(data, k)));
+  expect(data, what).toMatchObject(Object.fromEntries(Object.entries(sent).filter(([k]) => !absent.includes(k))));
+  return absent;
+}
+
+/**
+ * Runs `check` on `obj[field]` when the field is present. A listed field's presence is only inferred
+ * (expectSuccess has recorded its absence as a finding): when absent, the test says that `clause` was
+ * not verifiable instead of failing.
+ */
+export function whenPresent(t: { uncovered(clause: string, reason: string): void }, clause: string, obj: any, field: string, check: (value: any) => void): void {
+  if (obj !== null && typeof obj === 'object' && Object.hasOwn(obj, field)) check(obj[field]);
+  else t.uncovered(clause, `not verifiable: field absent: ${field}`);
 }
 
 /** The exact message text the spec shows for the operation (spec 2.1). */

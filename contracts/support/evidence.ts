@@ -1,7 +1,11 @@
 // Every exchange a check makes is kept as evidence (method, path, body sent, status and body got,
-// a curl line), with the key redacted, and attached to the test so the reporter can show it.
-import type { APIRequestContext, TestInfo } from '@playwright/test';
+// a curl line), with the key redacted, and attached to the test so the reporter can show it. What
+// counts as a transport failure, and how often a request is tried, is ./transport.ts.
+import type { TestInfo } from '@playwright/test';
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { KEY_HEADER, REDACTED, redactHeaders, redactText } from './redact.ts';
+import { BACKOFF_MS, CUT_SHORT, MAX_BODY_BYTES, RATE_LIMIT_RETRIES, READ_ATTEMPTS, RunStopped, TransportError, noAnswer, retryAfterMs, retryable, sleep, stopReason, takeRetryBudget, transportProblem } from './transport.ts';
 
 export interface Exchange {
   method: string;
@@ -11,6 +15,8 @@ export interface Exchange {
   status: number;
   responseBody: unknown;
   curl: string;
+  /** How many times the request was sent, when more than once (a read retried on a transport failure, a 429 waited out). */
+  attempts?: number;
 }
 
 export interface Reply {
@@ -42,43 +48,118 @@ function curlLine(baseUrl: string, method: string, path: string, headers: Record
 
 export interface CallOptions { data?: unknown; headers?: Record<string, string>; rawBody?: string }
 
-/** One HTTP exchange, recorded on the test as evidence. */
-export async function call(request: APIRequestContext, info: TestInfo, ctx: { baseUrl: string; apiKey: string }, method: string, path: string, opts: CallOptions = {}): Promise<Reply> {
-  const headers: Record<string, string> = { ...(opts.headers ?? {}) };
-  if ((opts.data !== undefined || opts.rawBody !== undefined) && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/json';
-  let response;
-  try {
-    response = await request.fetch(ctx.baseUrl + path, {
-      method,
-      headers,
-      data: opts.rawBody ?? (opts.data === undefined ? undefined : JSON.stringify(opts.data)),
-      failOnStatusCode: false,
-      maxRedirects: 0,
+export interface CallContext { baseUrl: string; apiKey: string; requestTimeoutMs: number; reportsDir: string }
+
+interface Answer { status: number; headers: Record<string, string>; text: string; bytes: number }
+
+// Requests go out through node:http(s), not Playwright's APIRequestContext: Playwright records each
+// of its API calls as a report step, with the URL (a key sent in a query string, by the auth tests) and,
+// for a call that fails, a call log listing every request header (the key): both would reach
+// playwright-report/. Here nothing is recorded but the redacted exchange, and the client is ours to
+// bound: a timeout on the whole exchange, no redirect followed, a body read only up to MAX_BODY_BYTES.
+const agents = { 'http:': new HttpAgent({ keepAlive: true }), 'https:': new HttpsAgent({ keepAlive: true }) };
+
+/** One attempt: the answer, or the one-line reason there was none. */
+function attempt(url: string, method: string, headers: Record<string, string>, data: string | undefined, timeout: number): Promise<Answer | { error: string }> {
+  return new Promise((resolve) => {
+    const target = new URL(url);
+    const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+    let settled = false;
+    const done = (result: Answer | { error: string }) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(result);
+    };
+    const all: Record<string, string | number> = { 'user-agent': 'console-conformance', accept: 'application/json', ...headers };
+    if (data !== undefined) all['content-length'] = Buffer.byteLength(data);
+    const req = send(target, { method, headers: all, agent: agents[target.protocol as 'http:' | 'https:'] }, (res) => {
+      const chunks: Buffer[] = [];
+      let bytes = 0;
+      const flat = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]));
+      res.on('data', (chunk: Buffer) => {
+        bytes += chunk.length;
+        if (bytes <= MAX_BODY_BYTES) return void chunks.push(chunk);
+        // Larger than any page of the API: stop reading (the answer is inconclusive whatever it holds).
+        done({ status: res.statusCode ?? 0, headers: flat, text: '', bytes });
+        req.destroy();
+      });
+      res.on('end', () => done({ status: res.statusCode ?? 0, headers: flat, text: Buffer.concat(chunks).toString('utf8'), bytes }));
+      res.on('error', () => done({ error: CUT_SHORT }));
+      res.on('close', () => done(res.complete ? { status: res.statusCode ?? 0, headers: flat, text: Buffer.concat(chunks).toString('utf8'), bytes } : { error: CUT_SHORT }));
     });
-  } catch (err) {
-    // Playwright's network errors carry a call log that lists the request headers, key included:
-    // only a redacted copy may reach the reports.
-    throw new Error(redactText(`${method} ${path}: ${(err as Error).message}`, ctx.apiKey));
-  }
-  const text = await response.text();
-  let body: unknown = text;
+    const timer = setTimeout(() => {
+      done({ error: `no response: ETIMEDOUT (none within ${timeout / 1000} s)` });
+      req.destroy();
+    }, timeout);
+    req.on('error', (err) => done({ error: noAnswer(err, timeout) }));
+    req.end(data);
+  });
+}
+
+function parse(text: string): { body: unknown; json: boolean } {
+  if (text === '') return { body: undefined, json: true };
   try {
-    body = text === '' ? undefined : JSON.parse(text);
+    return { body: JSON.parse(text), json: true };
   } catch {
     // not JSON: kept as text, and checks on it fail with the text as evidence
+    return { body: text, json: false };
   }
+}
+
+/**
+ * One HTTP exchange, recorded on the test as evidence (also when it got no answer: status 0). A read
+ * is tried again on a transport failure (READ_ATTEMPTS, with backoff); a write never is, since its
+ * first attempt may have been carried out. A 429 is waited out when its Retry-After fits the budget.
+ * A transport failure throws TransportError after its exchange is attached: the evidence of the
+ * failure is the exchange that failed.
+ */
+export async function call(info: TestInfo, ctx: CallContext, method: string, path: string, opts: CallOptions = {}): Promise<Reply> {
+  const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+  if ((opts.data !== undefined || opts.rawBody !== undefined) && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/json';
+  const data = opts.rawBody ?? (opts.data === undefined ? undefined : JSON.stringify(opts.data));
+  const attempts = method.toUpperCase() === 'GET' ? READ_ATTEMPTS : 1;
+  let answer: Answer | { error: string };
+  let problem: string | undefined;
+  let tries = 0;
+  let waits = 0;
+  for (;;) {
+    const stopped = stopReason(ctx.reportsDir);
+    if (stopped) throw new RunStopped(stopped);
+    tries++;
+    answer = await attempt(ctx.baseUrl + path, method, headers, data, ctx.requestTimeoutMs);
+    problem = 'error' in answer ? answer.error : transportProblem(answer.status, answer.headers, answer.bytes, parse(answer.text).json);
+    if (!problem) break;
+    if (!('error' in answer) && answer.status === 429) {
+      const wait = retryAfterMs(answer.headers['retry-after']) ?? BACKOFF_MS[0];
+      // A 429 says the request was refused, not carried out: waiting and asking again is safe for writes too.
+      if (waits < RATE_LIMIT_RETRIES && takeRetryBudget(wait)) {
+        waits++;
+        await sleep(wait);
+        continue;
+      }
+      break;
+    }
+    if (tries >= attempts || !retryable(problem)) break;
+    await sleep(BACKOFF_MS[tries - 1] ?? BACKOFF_MS.at(-1)!);
+  }
+  const got = 'error' in answer ? undefined : answer;
+  const body = got && got.bytes <= MAX_BODY_BYTES ? parse(got.text).body : got ? `<${got.bytes} bytes>` : undefined;
   const exchange: Exchange = {
     method,
     path: redactText(path, ctx.apiKey),
     requestHeaders: redactHeaders(headers),
     requestBody: shorten(opts.data ?? opts.rawBody),
-    status: response.status(),
-    responseBody: shorten(body),
+    status: got?.status ?? 0,
+    responseBody: got ? shorten(body) : redactText(problem!, ctx.apiKey),
     curl: redactText(curlLine(ctx.baseUrl, method, path, headers, opts.data ?? opts.rawBody), ctx.apiKey),
+    ...(tries > 1 ? { attempts: tries } : {}),
   };
   const json = redactText(JSON.stringify(exchange), ctx.apiKey);
   await info.attach('exchange', { body: json, contentType: 'application/json' });
-  return { status: exchange.status, body, headers: response.headers(), text, exchange: JSON.parse(json) };
+  const recorded: Exchange = JSON.parse(json);
+  if (problem) throw new TransportError(redactText(problem, ctx.apiKey), recorded);
+  return { status: recorded.status, body, headers: got!.headers, text: got!.text, exchange: recorded };
 }
 
 export { REDACTED };

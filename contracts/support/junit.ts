@@ -1,6 +1,7 @@
 // reports/junit.xml from the suite's own results, so that a CI reading JUnit sees the same verdict as
 // conformance.json: a failure element only where the run fails (stated, or inferred under --strict);
-// an inferred violation in default mode is a passing test case with its warning in system-out.
+// an inferred violation in default mode is a passing test case with its warning in system-out; a test
+// that checked nothing (inconclusive: transport, or not run after the run stopped) is <skipped>.
 import { xmlEscape as esc } from '../../load/lib/junit.ts';
 import type { Ran } from './reporter.ts';
 
@@ -16,6 +17,13 @@ function details(r: Ran): string {
 function testcase(r: Ran): string {
   const props = [`<property name="level" value="${r.level}"/>`, ...r.clauses.map((c) => `<property name="clause" value="${esc(c)}"/>`)].join('');
   const head = `    <testcase classname="${esc(r.file)}" name="${esc(r.title)}" time="${seconds(r.durationMs)}"><properties>${props}</properties>`;
+  // Checked nothing (docs/transport.md): neither a pass nor a failure of the target.
+  if (r.inconclusive) {
+    const message = r.inconclusive.stopped ? `not run: ${r.inconclusive.reason}` : `inconclusive: transport: ${r.inconclusive.reason}`;
+    const e = r.inconclusive.exchange;
+    const out = e ? `<system-out>${esc([`${e.method} ${e.path} -> ${e.status}`, `got: ${JSON.stringify(e.responseBody ?? null).slice(0, 1000)}`, e.curl].join('\n'))}</system-out>` : '';
+    return `${head}<skipped message="${esc(message.slice(0, 300))}"/>${out}</testcase>`;
+  }
   if (r.ok) return `${head}</testcase>`;
   const text = esc(details(r));
   if (r.counts) return `${head}<failure type="${r.level}" message="${esc((r.error ?? '').split('\n')[0].slice(0, 300))}">${text}</failure></testcase>`;
@@ -28,8 +36,9 @@ export function junitXml(ran: Ran[], run: { strict: boolean; durationMs: number 
     const mine = ran.filter((r) => r.file === file);
     const failures = mine.filter((r) => !r.ok && r.counts).length;
     const time = mine.reduce((s, r) => s + r.durationMs, 0);
-    return `  <testsuite name="${esc(file)}" tests="${mine.length}" failures="${failures}" errors="0" skipped="0" time="${seconds(time)}">\n${mine.map(testcase).join('\n')}\n  </testsuite>`;
+    const skipped = mine.filter((r) => r.inconclusive).length;
+    return `  <testsuite name="${esc(file)}" tests="${mine.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${seconds(time)}">\n${mine.map(testcase).join('\n')}\n  </testsuite>`;
   });
   const failures = ran.filter((r) => !r.ok && r.counts).length;
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="console-conformance${run.strict ? ' (strict)' : ''}" tests="${ran.length}" failures="${failures}" errors="0" time="${seconds(run.durationMs)}">\n${suites.join('\n')}\n</testsuites>\n`;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="console-conformance${run.strict ? ' (strict)' : ''}" tests="${ran.length}" failures="${failures}" errors="0" skipped="${ran.filter((r) => r.inconclusive).length}" time="${seconds(run.durationMs)}">\n${suites.join('\n')}\n</testsuites>\n`;
 }

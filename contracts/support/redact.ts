@@ -1,4 +1,4 @@
-// One redaction for everything the suite writes: the API key never reaches an artifact (issue 6).
+// One redaction for everything the suite writes: the API key never reaches an artifact.
 export const KEY_HEADER = 'SERVICE-API-KEY';
 export const REDACTED = '<redacted>';
 
@@ -8,10 +8,46 @@ export function redactHeaders(headers: Record<string, string>): Record<string, s
   return out;
 }
 
-/** Removes every occurrence of the key (raw, URL- and base64-encoded) from a text. */
-export function redactText(text: string, key: string | undefined): string {
-  if (!key) return text;
+/** Header values that are no key: nothing sent, already redacted, or the curl line's reference to the variable. */
+const KEEP = new Set(['', REDACTED, '$CONSOLE_API_KEY', '${CONSOLE_API_KEY}']);
+
+/**
+ * The SERVICE-API-KEY header with its value, in the forms Playwright and Node print it, any case of
+ * the name: group 1 is what comes before the value, group 2 the value, group 3 what closes it.
+ */
+const HEADER_FORMS: RegExp[] = [
+  // JSON: "SERVICE-API-KEY":"x" or "SERVICE-API-KEY": "x"
+  /("service-api-key"\s*:\s*")((?:[^"\\]|\\.)*)(")/gi,
+  // Node's util.inspect of a headers object: 'SERVICE-API-KEY': 'x'
+  /('service-api-key'\s*:\s*')((?:[^'\\]|\\.)*)(')/gi,
+  // JSON held in a JSON string (an attachment inside a report): \"SERVICE-API-KEY\":\"x\"
+  /(\\"service-api-key\\"\s*:\s*\\")((?:(?!\\").)*)(\\")/gi,
+  // A header line: SERVICE-API-KEY: x at the start of a line, after a list marker (Playwright's call
+  // log: "  - SERVICE-API-KEY: x") or an opening quote (curl -H "..."), in raw text or in text that
+  // was JSON-encoded (where a line starts after \n). The value runs to the end of the line, or to
+  // what ends it in encoded text (an escape, a quote, an ANSI colour code). Mid-sentence the name is
+  // not a header line ("a request without SERVICE-API-KEY: must not be accepted"), and is kept.
+  /((?:^|[\r\n"'-]|\\[nr])[ \t]*service-api-key[ \t]*:[ \t]*)([^\r\n\x1b"'\\]*)()/gi,
+];
+
+/**
+ * Redacts every SERVICE-API-KEY header value in a text, whatever the value is: the key, a near miss
+ * of it (a test's wrong key, which a network error's call log prints), or any other.
+ */
+export function redactKeyHeaders(text: string): string {
   let out = text;
-  for (const form of [key, encodeURIComponent(key), Buffer.from(key).toString('base64')]) out = out.split(form).join(REDACTED);
+  for (const form of HEADER_FORMS) {
+    out = out.replace(form, (whole, before: string, value: string, after: string) => (KEEP.has(value.trim()) ? whole : `${before}${REDACTED}${after}`));
+  }
   return out;
+}
+
+/**
+ * Removes every occurrence of the key (raw, URL- and base64-encoded) from a text, and the value of
+ * every SERVICE-API-KEY header line in it, key or not.
+ */
+export function redactText(text: string, key: string | undefined): string {
+  let out = text;
+  if (key) for (const form of [key, encodeURIComponent(key), Buffer.from(key).toString('base64')]) out = out.split(form).join(REDACTED);
+  return redactKeyHeaders(out);
 }

@@ -2,7 +2,7 @@
 // reports/junit.xml and reports/observations.json, and prints the clause matrix. Levels decide what a
 // failed test means: stated fails the run, inferred warns (fails under strict), open only records.
 // Everything written goes through redactText: the API key never reaches a report.
-import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
+import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { ROOT, loadConfig } from '../../scripts/lib/config.ts';
@@ -11,7 +11,9 @@ import { compareObservations, readObservations, summarize, type Drift, type Obse
 import { junitXml } from './junit.ts';
 import { redactText } from './redact.ts';
 import type { Exchange } from './evidence.ts';
-import type { Level, Observation, Uncovered } from './target.ts';
+import { CHECKED, FINDING, type Finding } from './findings.ts';
+import type { Inconclusive, Level, Observation, Uncovered } from './target.ts';
+import { STOP_AFTER_CONSECUTIVE, clearStop, requestStop } from './transport.ts';
 
 export type Status = 'pass' | 'fail' | 'warn' | 'observed' | 'uncovered';
 
@@ -23,16 +25,27 @@ export interface ClauseResult {
   observations: { test: string; aspect: string; value: unknown }[];
   uncovered?: string[];
 }
-export interface FailureResult { test: string; file: string; level: Level; clauses: string[]; counts: boolean; error?: string; exchanges: Exchange[] }
+/** A test that checked nothing because of the network (docs/transport.md): listed apart, in no clause's status. */
+export interface InconclusiveResult { test: string; file: string; clauses: string[]; reason: string; exchange?: Exchange }
+/** Why a run stopped before its end: the deadline, too many transport failures in a row, or an interruption. */
+export interface RunStop { cause: 'deadline' | 'transport' | 'interrupted'; reason: string; afterTests: number; ofTests: number }
+/** `finding`: an inferred finding a test recorded without failing (contracts/support/findings.ts), not a failed test. */
+export interface FailureResult { test: string; file: string; level: Level; clauses: string[]; counts: boolean; error?: string; exchanges: Exchange[]; finding?: true }
 export interface ConformanceSummary {
-  verdict: 'pass' | 'fail'; strict: boolean; target: string | null; manifest: string | null; startedAt: string; durationMs: number;
-  tests: { total: number; passed: number; failed: number; failedCounting: number };
+  /** fail: a counting violation (whatever else happened); inconclusive: none, but tests went unchecked (exit 3); pass. */
+  verdict: 'pass' | 'fail' | 'inconclusive'; strict: boolean; target: string | null; manifest: string | null; startedAt: string; durationMs: number;
+  tests: { total: number; passed: number; failed: number; failedCounting: number; inconclusive: number; notRun: number };
+  /** Inferred findings recorded by tests (contracts/support/findings.ts), and how many fail the run (--strict). */
+  findings: { total: number; counting: number };
+  /** The run stopped before every test had run (its reports cover what ran); `stop` says why. */
+  partial: boolean;
+  stop: RunStop | null;
   clauses: Record<'total' | Status, number>;
   byLevel: Record<Level, Record<Status, number>>;
   drift: number;
   playwrightStatus: string;
 }
-export interface ConformanceReport { summary: ConformanceSummary; clauses: ClauseResult[]; failures: FailureResult[]; drift: Drift[] }
+export interface ConformanceReport { summary: ConformanceSummary; clauses: ClauseResult[]; failures: FailureResult[]; inconclusive: InconclusiveResult[]; drift: Drift[] }
 
 export interface Ran {
   title: string;
@@ -47,6 +60,12 @@ export interface Ran {
   exchanges: Exchange[];
   observations: Observation[];
   uncovered: Uncovered[];
+  /** Set when the test checked nothing: a transport failure, or not run because the run had stopped. */
+  inconclusive?: Inconclusive;
+  /** An inferred finding a test recorded (contracts/support/findings.ts): its own result, not a test. */
+  finding?: true;
+  /** Clauses the test checked on the way (findings.ts): they pass when no finding names them. */
+  checked?: string[];
 }
 
 const LEVELS: Level[] = ['stated', 'inferred', 'open'];
@@ -54,7 +73,13 @@ const STATUSES: Status[] = ['pass', 'fail', 'warn', 'observed', 'uncovered'];
 
 export default class ConformanceReporter implements Reporter {
   private ran: Ran[] = [];
+  /** Each inferred finding of a test, as its own result (a warning, or under --strict a failure that counts). */
+  private findings: Ran[] = [];
   private started = Date.now();
+  private planned = 0;
+  /** Tests in a row that ended inconclusive, and the last reason: STOP_AFTER_CONSECUTIVE of them stop the run. */
+  private inARow = 0;
+  private stop: RunStop | null = null;
   private config = (() => {
     try {
       return loadConfig();
@@ -63,13 +88,19 @@ export default class ConformanceReporter implements Reporter {
     }
   })();
 
+  onBegin(_config: FullConfig, suite: Suite): void {
+    this.planned = suite.allTests().length;
+    if (this.config) clearStop(this.config.reportsDir);
+  }
+
   onTestEnd(test: TestCase, result: TestResult): void {
     const level = (test.tags.find((t) => ['@stated', '@inferred', '@open'].includes(t))?.slice(1) ?? 'stated') as Level;
     const notes = (type: string) => result.annotations.concat(test.annotations).filter((a) => a.type === type).map((a) => JSON.parse(a.description ?? '{}'));
-    const ok = result.status === 'passed' || result.status === 'skipped';
+    const inconclusive = this.inconclusiveOf(result, notes('inconclusive')[0] as Inconclusive | undefined);
+    const ok = result.status === 'passed' || result.status === 'skipped' || inconclusive !== undefined;
     const clauses = test.annotations.filter((a) => a.type === 'clause').map((a) => a.description ?? '');
-    // A skipped test checked nothing: its clauses are not covered by it.
-    const uncovered = result.status === 'skipped' ? clauses.map((clause) => ({ clause, reason: 'test skipped' })) : notes('uncovered');
+    // A skipped test checked nothing: its clauses are not covered by it (an inconclusive one is listed apart).
+    const uncovered = inconclusive ? [] : result.status === 'skipped' ? clauses.map((clause) => ({ clause, reason: 'test skipped' })) : notes('uncovered');
     this.ran.push({
       title: test.title,
       file: relative(ROOT, test.location.file),
@@ -82,7 +113,35 @@ export default class ConformanceReporter implements Reporter {
       exchanges: result.attachments.filter((a) => a.name === 'exchange' && a.body).map((a) => JSON.parse(a.body!.toString())),
       observations: notes('observation'),
       uncovered,
+      ...(inconclusive ? { inconclusive } : {}),
+      checked: result.annotations.filter((a) => a.type === CHECKED).map((a) => a.description ?? ''),
     });
+    // Runtime annotations only: Playwright also copies them onto test.annotations.
+    for (const f of result.annotations.filter((a) => a.type === FINDING).map((a) => JSON.parse(a.description ?? '{}') as Finding)) {
+      this.findings.push({
+        title: `${test.title} :: ${f.message}`, file: relative(ROOT, test.location.file), level: 'inferred', clauses: [f.clause], ok: false,
+        counts: this.config?.strict ?? false, durationMs: 0, error: f.message, exchanges: f.exchange ? [f.exchange] : [], observations: [], uncovered: [], finding: true,
+      });
+    }
+    this.countInARow(inconclusive);
+  }
+
+  /** The test's inconclusive note; a test that ran out of time or was interrupted also checked nothing. */
+  private inconclusiveOf(result: TestResult, note: Inconclusive | undefined): Inconclusive | undefined {
+    if (note) return note;
+    if (result.status === 'timedOut') return { reason: `test timed out after ${Math.round(result.duration / 1000)} s: the target answered too slowly` };
+    if (result.status === 'interrupted') return { reason: this.stop?.reason ?? 'the run was interrupted', stopped: true };
+    return undefined;
+  }
+
+  private countInARow(inconclusive: Inconclusive | undefined): void {
+    if (inconclusive?.stopped) return;
+    this.inARow = inconclusive ? this.inARow + 1 : 0;
+    if (this.inARow < STOP_AFTER_CONSECUTIVE || this.stop || !this.config || !inconclusive) return;
+    const cause = inconclusive.reason.replace(/^no response: /, '').replace(/ \(none within .*\)$/, '');
+    const reason = `${STOP_AFTER_CONSECUTIVE} consecutive transport failures (${cause})`;
+    this.stop = { cause: 'transport', reason, afterTests: this.ran.length, ofTests: this.planned };
+    requestStop(this.config.reportsDir, reason);
   }
 
   onEnd(result: FullResult): void {
@@ -92,8 +151,12 @@ export default class ConformanceReporter implements Reporter {
     const strict = config?.strict ?? false;
     const ran = this.ran;
 
+    // Findings are results of their own (in their clause, the failures and junit.xml), but not tests.
+    const findings = this.findings;
     const byClause = new Map<string, Ran[]>();
-    for (const r of ran) for (const c of r.clauses) byClause.set(c, [...(byClause.get(c) ?? []), r]);
+    for (const r of [...ran, ...findings]) for (const c of r.clauses) byClause.set(c, [...(byClause.get(c) ?? []), r]);
+    const checkedBy = new Map<string, string[]>();
+    for (const r of ran) for (const c of r.checked ?? []) if (!r.inconclusive) checkedBy.set(c, [...(checkedBy.get(c) ?? []), r.title]);
     const known = new Map(CLAUSES.map((c) => [c.id, c]));
     const allObservations = ran.flatMap((r) => r.observations.map((o) => ({ ...o, test: r.title })));
     const allUncovered = ran.flatMap((r) => r.uncovered.map((u) => ({ ...u, test: r.title })));
@@ -102,41 +165,57 @@ export default class ConformanceReporter implements Reporter {
     const clauses = [...ids].sort().map((id): ClauseResult => {
       const entry = known.get(id);
       const tests = byClause.get(id) ?? [];
+      const checkedOnTheWay = checkedBy.get(id) ?? [];
       const observations = allObservations.filter((o) => o.clause === id).map(({ test, aspect, value }) => ({ test, aspect, value }));
       const uncovered = allUncovered.filter((u) => u.clause === id);
       const level: Level = entry?.level ?? tests[0]?.level ?? 'stated';
-      // A test that could not reach its clause (uncovered) does not count as checking it.
-      const checking = tests.filter((t) => !t.uncovered.some((u) => u.clause === id));
+      // A test that could not reach its clause (uncovered) or checked nothing (inconclusive) does not count as checking it.
+      const checking = tests.filter((t) => !t.inconclusive && !t.uncovered.some((u) => u.clause === id));
       // An open clause is only ever observed (or not reached); the others follow their tests: a failed
       // test that fails the run fails its clauses, one that does not (inferred, default mode) warns.
       let status: Status;
       if (level === 'open') status = observations.length > 0 ? 'observed' : 'uncovered';
       else if (checking.some((t) => !t.ok && t.counts)) status = 'fail';
       else if (checking.some((t) => !t.ok)) status = 'warn';
-      else if (checking.length === 0) status = 'uncovered';
+      else if (checking.length === 0) status = checkedOnTheWay.length > 0 ? 'pass' : 'uncovered';
       else status = 'pass';
       const evidence = checking.filter((t) => !t.ok).map((t) => ({ test: t.title, level: t.level, error: t.error, exchanges: t.exchanges.slice(-3) }));
       return {
         id, section: entry?.section ?? null, level, status, text: entry?.text ?? null,
-        tests: [...new Set(tests.map((t) => t.title))], evidence, observations,
+        tests: [...new Set([...tests.filter((t) => !t.finding).map((t) => t.title), ...checkedOnTheWay])], evidence, observations,
         ...(uncovered.length > 0 ? { uncovered: uncovered.map((u) => u.reason) } : {}),
       };
     });
 
-    const failures = ran.filter((r) => !r.ok).map((r): FailureResult => ({
-      test: r.title, file: r.file, level: r.level, clauses: r.clauses, counts: r.counts, error: r.error, exchanges: r.exchanges.slice(-3),
+    if (config) clearStop(config.reportsDir);
+    if (!this.stop && (result.status === 'timedout' || result.status === 'interrupted')) {
+      const done = ran.filter((r) => !r.inconclusive?.stopped).length;
+      this.stop = result.status === 'timedout'
+        ? { cause: 'deadline', reason: 'the deadline passed', afterTests: done, ofTests: this.planned }
+        : { cause: 'interrupted', reason: 'the run was interrupted', afterTests: done, ofTests: this.planned };
+    }
+    const inconclusive = ran.filter((r) => r.inconclusive && !r.inconclusive.stopped).map((r): InconclusiveResult => ({
+      test: r.title, file: r.file, clauses: r.clauses, reason: `inconclusive: transport: ${r.inconclusive!.reason}`, ...(r.inconclusive!.exchange ? { exchange: r.inconclusive!.exchange } : {}),
     }));
+    const notRun = this.planned > 0 ? Math.max(0, this.planned - ran.length) + ran.filter((r) => r.inconclusive?.stopped).length : ran.filter((r) => r.inconclusive?.stopped).length;
+    const failures = [...ran, ...findings].filter((r) => !r.ok).map((r): FailureResult => ({
+      test: r.title, file: r.file, level: r.level, clauses: r.clauses, counts: r.counts, error: r.error, exchanges: r.exchanges.slice(-3), ...(r.finding ? { finding: true } : {}),
+    }));
+    const failedTests = failures.filter((f) => !f.finding);
     const observations = summarize(allObservations);
     const drift = config?.observationsBaseline ? compareObservations(readObservations(config.observationsBaseline), observations) : [];
     const count = (s: Status) => clauses.filter((c) => c.status === s).length;
     const summary: ConformanceSummary = {
-      verdict: failures.some((f) => f.counts) ? 'fail' : 'pass',
+      verdict: failures.some((f) => f.counts) ? 'fail' : inconclusive.length > 0 || this.stop ? 'inconclusive' : 'pass',
       strict,
       target: config?.baseUrl ?? null,
       manifest: config?.manifestPath ? relative(ROOT, config.manifestPath) : null,
       startedAt: new Date(this.started).toISOString(),
       durationMs: Date.now() - this.started,
-      tests: { total: ran.length, passed: ran.filter((r) => r.ok).length, failed: failures.length, failedCounting: failures.filter((f) => f.counts).length },
+      tests: { total: ran.length, passed: ran.filter((r) => r.ok && !r.inconclusive).length, failed: failedTests.length, failedCounting: failedTests.filter((f) => f.counts).length, inconclusive: inconclusive.length, notRun },
+      findings: { total: findings.length, counting: findings.filter((f) => f.counts).length },
+      partial: this.stop !== null,
+      stop: this.stop,
       clauses: { total: clauses.length, pass: count('pass'), fail: count('fail'), warn: count('warn'), observed: count('observed'), uncovered: count('uncovered') },
       byLevel: Object.fromEntries(LEVELS.map((l) => [l, Object.fromEntries(STATUSES.map((s) => [s, clauses.filter((c) => c.level === l && c.status === s).length]))])) as Record<Level, Record<Status, number>>,
       drift: drift.length,
@@ -147,10 +226,10 @@ export default class ConformanceReporter implements Reporter {
     const dir = config?.reportsDir ?? join(ROOT, 'reports');
     mkdirSync(dir, { recursive: true });
     const write = (name: string, text: string) => writeFileSync(join(dir, name), redactText(text, key));
-    write('conformance.json', JSON.stringify({ summary, clauses, failures, drift } satisfies ConformanceReport, null, 2) + '\n');
+    write('conformance.json', JSON.stringify({ summary, clauses, failures, inconclusive, drift } satisfies ConformanceReport, null, 2) + '\n');
     write('observations.json', JSON.stringify(observations satisfies Observations, null, 2) + '\n');
-    write('junit.xml', junitXml(ran, { strict, durationMs: summary.durationMs }));
-    console.log(redactText(matrix(summary, failures, drift, allUncovered, shownPath(join(dir, 'conformance.json'))), key));
+    write('junit.xml', junitXml([...ran, ...findings], { strict, durationMs: summary.durationMs }));
+    console.log(redactText(matrix(summary, failures, drift, allUncovered, shownPath(join(dir, 'conformance.json'))) + inconclusiveLines(summary, inconclusive), key));
   }
 }
 
@@ -163,15 +242,36 @@ function matrix(summary: ConformanceSummary, failures: FailureResult[], drift: D
     const total = STATUSES.reduce((sum, s) => sum + n[s], 0);
     out.push(`  ${l.padEnd(9)} ${String(total).padStart(5)}  ${STATUSES.map((s) => String(n[s]).padStart(10)).join('')}`);
   }
-  for (const f of failures) {
+  for (const f of failures.filter((x) => !x.finding)) {
     const last = f.exchanges.at(-1);
     out.push('', `${f.counts ? 'FAIL' : 'WARN'} [${f.level}] ${f.clauses.join(', ')} :: ${f.test}`, `  ${(f.error ?? '').split('\n')[0]}`);
     if (last) out.push(`  ${last.method} ${last.path} -> ${last.status}`, `  sent: ${JSON.stringify(last.requestBody ?? null).slice(0, 300)}`, `  got:  ${JSON.stringify(last.responseBody ?? null).slice(0, 300)}`, `  ${last.curl.slice(0, 600)}`);
   }
+  // Findings: one line per clause and message however many tests found it (each, with its exchange, is in conformance.json).
+  const found = new Map<string, FailureResult[]>();
+  for (const f of failures.filter((x) => x.finding)) {
+    const what = `${f.clauses.join(', ')} :: ${f.error ?? ''}`;
+    found.set(what, [...(found.get(what) ?? []), f]);
+  }
+  if (found.size > 0) out.push('');
+  for (const [what, list] of found) out.push(`${list[0].counts ? 'FAIL' : 'WARN'} [inferred finding] ${what} (${list.length === 1 ? 'in 1 test' : `in ${list.length} tests`})`);
   for (const u of uncovered) out.push(`WARN [not covered] ${u.clause}: ${u.reason}`);
   for (const d of drift) out.push(`DRIFT ${d.clause}: was ${JSON.stringify(d.before)}, now ${JSON.stringify(d.now)}`);
-  out.push('', `conformance: ${summary.verdict.toUpperCase()}: ${summary.tests.passed}/${summary.tests.total} tests passed, ${summary.tests.failedCounting} failing the run; ${summary.clauses.fail} clauses fail, ${summary.clauses.warn} warn, ${summary.clauses.uncovered} uncovered; ${written} written`);
+  out.push('', `conformance: ${summary.verdict.toUpperCase()}: ${summary.tests.passed}/${summary.tests.total} tests passed, ${summary.tests.failedCounting} failing the run; ${summary.findings.total} inferred findings${summary.findings.counting ? ` (${summary.findings.counting} failing the run)` : ''}; ${summary.clauses.fail} clauses fail, ${summary.clauses.warn} warn, ${summary.clauses.uncovered} uncovered; ${written} written`);
   return out.join('\n');
+}
+
+/** Inconclusive tests, one line per distinct reason with a count (a dead target is one line, not 60), and why the run stopped. */
+function inconclusiveLines(summary: ConformanceSummary, inconclusive: InconclusiveResult[]): string {
+  const out: string[] = [];
+  const byReason = new Map<string, InconclusiveResult[]>();
+  for (const i of inconclusive) byReason.set(i.reason, [...(byReason.get(i.reason) ?? []), i]);
+  for (const [reason, list] of byReason) {
+    const e = list[0].exchange;
+    out.push(`INCONCLUSIVE ${list.length} test${list.length > 1 ? 's' : ''} (transport): ${reason.replace(/^inconclusive: transport: /, '')} (first: ${list[0].test}${e ? `; ${e.method} ${e.path}${e.status ? ` -> ${e.status}` : ''}` : ''})`);
+  }
+  if (summary.stop) out.push(`PARTIAL: stopped: ${summary.stop.reason} after ${summary.stop.afterTests} of ${summary.stop.ofTests} tests; ${summary.tests.notRun} not run`);
+  return out.length ? `\n${out.join('\n')}` : '';
 }
 
 /** A path as the user would type it from where they are: relative inside the tree, absolute outside. */

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { loadConfig, type Manifest } from '../../scripts/lib/config.ts';
 import { call, type CallOptions, type Exchange, type Reply } from './evidence.ts';
 import { KEY_HEADER } from './redact.ts';
+import { RunStopped, TransportError, stopReason } from './transport.ts';
 
 export type Level = 'stated' | 'inferred' | 'open';
 
@@ -17,11 +18,18 @@ export interface Target {
   apiKey: string;
   manifest: Manifest;
   strict: boolean;
+  requestTimeoutMs: number;
+  reportsDir: string;
 }
 
 /** What an observation or an uncovered note carries, written by the reporter (annotations are strings). */
 export interface Observation { clause: string; aspect: string; value: unknown; evidence?: Pick<Exchange, 'method' | 'path' | 'status' | 'curl'> }
 export interface Uncovered { clause: string; reason: string }
+/**
+ * A test that checked nothing because of the network (annotation 'inconclusive'): `reason` is one
+ * line; `exchange` the one that failed; `stopped` when the run had stopped before the test got its answer.
+ */
+export interface Inconclusive { reason: string; exchange?: Exchange; stopped?: boolean }
 
 export interface T extends Target {
   /**
@@ -48,22 +56,40 @@ export const test = base.extend<{ t: T }, { target: Target }>({
     async ({}, use) => {
       const c = loadConfig();
       if (!c.baseUrl || !c.apiKey) throw new Error('no target: run through `npm run conformance`, which starts the reference server or reads CONSOLE_BASE_URL');
-      await use({ baseUrl: c.baseUrl, apiKey: c.apiKey, manifest: c.manifest, strict: c.strict });
+      await use({ baseUrl: c.baseUrl, apiKey: c.apiKey, manifest: c.manifest, strict: c.strict, requestTimeoutMs: c.requestTimeoutMs, reportsDir: c.reportsDir });
     },
     { scope: 'worker' },
   ],
-  t: async ({ request, target }, use, info) => {
+  t: async ({ target }, use, info) => {
     let last: Exchange | undefined;
-    const record = async (p: Promise<Reply>) => {
-      const r = await p;
-      last = r.exchange;
-      return r;
+    // A transport failure ends the test as skipped with an 'inconclusive' annotation (the reporter
+    // lists it apart): no stack, and no verdict on clauses the test never got to check.
+    const inconclusive = (note: Inconclusive): never => {
+      info.annotations.push({ type: 'inconclusive', description: JSON.stringify(note) });
+      info.skip(true, note.stopped ? `not run: ${note.reason}` : `inconclusive: transport: ${note.reason}`);
+      throw new Error('unreachable: testInfo.skip throws');
     };
+    const record = async (p: Promise<Reply>) => {
+      try {
+        const r = await p;
+        last = r.exchange;
+        return r;
+      } catch (err) {
+        if (err instanceof TransportError) {
+          last = err.exchange as Exchange | undefined;
+          return inconclusive({ reason: err.reason, exchange: last });
+        }
+        if (err instanceof RunStopped) return inconclusive({ reason: err.reason, stopped: true });
+        throw err;
+      }
+    };
+    const stopped = stopReason(target.reportsDir);
+    if (stopped) inconclusive({ reason: stopped, stopped: true });
     await use({
       ...target,
       runId: newRunId(),
-      call: (method, path, opts = {}) => record(call(request, info, target, method, path, { ...opts, headers: { [KEY_HEADER]: target.apiKey, ...(opts.headers ?? {}) } })),
-      raw: (method, path, opts = {}) => record(call(request, info, target, method, path, opts)),
+      call: (method, path, opts = {}) => record(call(info, target, method, path, { ...opts, headers: { [KEY_HEADER]: target.apiKey, ...(opts.headers ?? {}) } })),
+      raw: (method, path, opts = {}) => record(call(info, target, method, path, opts)),
       observe: (clause, aspect, value, reply) => {
         const e = reply?.exchange ?? last;
         const o: Observation = { clause, aspect, value, evidence: e && { method: e.method, path: e.path, status: e.status, curl: e.curl } };

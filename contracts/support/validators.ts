@@ -8,7 +8,8 @@ import addFormatsModule from 'ajv-formats';
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 const SCHEMAS = fileURLToPath(new URL('../schemas/', import.meta.url));
 
-export interface OperationInfo { method: string; path: string; section: string; successStatus: string; response: string; body?: string }
+/** `response` is the stated form of the success body's schema, `responseListed` the presence form (contracts/build.ts). */
+export interface OperationInfo { method: string; path: string; section: string; successStatus: string; response: string; responseListed: string; body?: string }
 export const OPERATIONS = (JSON.parse(readFileSync(join(SCHEMAS, 'index.json'), 'utf8')) as { operations: Record<string, OperationInfo> }).operations;
 export type OperationId = keyof typeof OPERATIONS & string;
 
@@ -25,10 +26,33 @@ function compiled(file: string): ValidateFunction {
   return v;
 }
 
-/** Schema errors of an operation's success response body, as readable lines ([] when valid). */
+/** Schema errors of an operation's success response body against what the spec states (types and stated presence), as readable lines ([] when valid). */
 export function responseErrors(operationId: string, body: unknown): string[] {
   const v = compiled(OPERATIONS[operationId].response);
   return v(body) ? [] : (v.errors ?? []).slice(0, 8).map((e) => `${e.instancePath || '/'} ${e.message}${e.params ? ' ' + JSON.stringify(e.params) : ''}`);
+}
+
+/** A listed field found absent: its first path (`/data/3/layerID`), its pattern (`/data/*\/layerID`) and how many times. */
+export interface Absence { path: string; pattern: string; count: number }
+
+/**
+ * The listed fields absent from a success response body: the `required` errors of the presence form
+ * (`responseListed`), one entry per field pattern (list indices read as `*`). Meant for a body that
+ * the stated form accepts; other errors of the presence form are the stated form's, reported there.
+ */
+export function absentListed(operationId: string, body: unknown): Absence[] {
+  const v = compiled(OPERATIONS[operationId].responseListed);
+  if (v(body)) return [];
+  const found = new Map<string, Absence>();
+  for (const e of v.errors ?? []) {
+    if (e.keyword !== 'required') continue;
+    const path = `${e.instancePath}/${(e.params as { missingProperty: string }).missingProperty}`;
+    const pattern = path.replace(/\/\d+(?=\/)/g, '/*');
+    const seen = found.get(pattern);
+    if (seen) seen.count++;
+    else found.set(pattern, { path, pattern, count: 1 });
+  }
+  return [...found.values()];
 }
 
 /** Schema errors of a request body (for factories and negative data: is this body valid per the contract?). */

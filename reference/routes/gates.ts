@@ -52,6 +52,7 @@ export function gateRoutes(app: FastifyInstance, ctx: Ctx): void {
     const gate = ctx.db.transaction(() => {
       const g = loadGate(ctx, req.params.id);
       const added = (req.body.rules ?? []).map((r) => toRule(r, ctx));
+      if (ctx.fault('add-rules-duplicates')) added.push(...added.map((r) => structuredClone(r)));
       // Not shown whether rules are kept or replaced (spec 4.1): the reference appends; variant rules-replace replaces.
       g.rules = ctx.variant('rules-replace') ? added : [...g.rules, ...added];
       touch(g, ctx);

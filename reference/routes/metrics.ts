@@ -1,7 +1,7 @@
 // Spec 4.6 to 4.8: create and update metrics. dryRun validates and answers, and persists nothing.
 import type { FastifyInstance } from 'fastify';
 import { ACTOR, type Ctx } from '../context.ts';
-import { conflict, notFound } from '../errors.ts';
+import { badRequest, conflict, notFound } from '../errors.ts';
 import { routeSchema } from '../schemas.ts';
 import { getDoc, insertDoc, putDoc } from '../store/db.ts';
 
@@ -46,6 +46,10 @@ function applyUpdate(metric: Doc, body: Doc, ctx: Ctx): Doc {
 
 export function metricRoutes(app: FastifyInstance, ctx: Ctx): void {
   app.post<{ Body: Doc }>('/console/v1/metrics', { schema: routeSchema('createMetric') }, (req, reply) => {
+    // Self-test faults: lengths counted in UTF-8 bytes (the contract's schema counts characters).
+    const bytes = (s: unknown) => (typeof s === 'string' ? Buffer.byteLength(s) : 0);
+    if (ctx.fault('metric-name-counts-bytes') && (bytes(req.body.name) < 4 || bytes(req.body.name) > 200)) throw badRequest('name must be 4 to 200 bytes');
+    if (ctx.fault('metric-description-counts-bytes') && bytes(req.body.description) > 1000) throw badRequest('description must be at most 1000 bytes');
     const metric = newMetric(req.body, ctx);
     const persist = !req.body.dryRun || ctx.fault('metric-dryrun-persists');
     ctx.db.transaction(() => {
@@ -62,6 +66,7 @@ export function metricRoutes(app: FastifyInstance, ctx: Ctx): void {
       if (!metric) throw notFound('metric', req.params.id);
       const m = applyUpdate(metric, req.body, ctx);
       if (!req.body.dryRun || ctx.fault('metric-update-dryrun-persists')) putDoc(ctx.db, 'metrics', metric.id, m);
+      else if (ctx.fault('metric-update-dryrun-persists-tags')) putDoc(ctx.db, 'metrics', metric.id, { ...metric, tags: m.tags });
       return m;
     })();
     return { message: ctx.fault('wrong-message-metric-updated') ? 'Metric saved.' : 'Metric updated successfully.', data: updated };

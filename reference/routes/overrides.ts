@@ -11,6 +11,11 @@ export function overrideRoutes(app: FastifyInstance, ctx: Ctx): void {
     const id = req.params.id;
     // userIDOverrides is required by the contract; only the self-test fault userid-overrides-optional lets it be absent.
     req.body.userIDOverrides ??= [];
+    // Self-test fault: an item twice and one lost, so that the number of items stays what was sent.
+    if (ctx.fault('overrides-duplicated')) {
+      req.body.overrides = req.body.overrides.length > 1 ? [req.body.overrides[0], ...req.body.overrides.slice(0, -1)] : req.body.overrides;
+      req.body.userIDOverrides = req.body.userIDOverrides.map((u) => (Array.isArray(u.ids) ? { ...u, ids: [...u.ids, ...u.ids] } : u));
+    }
     const result = ctx.db.transaction(() => {
       if (!ctx.db.prepare('SELECT 1 FROM experiments WHERE id = ?').get(id)) throw notFound('experiment', id);
       const row = ctx.db.prepare('SELECT doc FROM overrides WHERE experiment_id = ?').get(id) as { doc: string } | undefined;

@@ -40,6 +40,16 @@ test('config: flags take 0 or 1 only', () => {
   assert.throws(() => loadConfig({ CONSOLE_STRICT: 'yes' }), /CONSOLE_STRICT must be 0 or 1/);
 });
 
+test('config: the deadline and the request timeout are positive seconds, 600 and 15 by default', () => {
+  assert.equal(loadConfig({}).deadlineSeconds, 600);
+  assert.equal(loadConfig({}).requestTimeoutMs, 15_000);
+  assert.equal(loadConfig({ CONSOLE_DEADLINE: '90' }).deadlineSeconds, 90);
+  assert.equal(loadConfig({ CONSOLE_REQUEST_TIMEOUT: '2.5' }).requestTimeoutMs, 2500);
+  for (const bad of ['0', '-5', 'ten'])
+    assert.throws(() => loadConfig({ CONSOLE_DEADLINE: bad }), (e: unknown) => e instanceof ConfigError && /CONSOLE_DEADLINE must be a positive number of seconds/.test(e.message));
+  assert.throws(() => loadConfig({ CONSOLE_REQUEST_TIMEOUT: '0' }), /CONSOLE_REQUEST_TIMEOUT must be a positive number of seconds/);
+});
+
 test('config: a bad manifest is a ConfigError naming the problem', () => {
   assert.throws(() => loadConfig({ CONSOLE_FIXTURES: '/nonexistent/manifest.json' }), /cannot read target manifest/);
   assert.throws(() => loadConfig({ CONSOLE_FIXTURES: manifestFile('{not json') }), ConfigError);

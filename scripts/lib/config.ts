@@ -38,6 +38,27 @@ export interface Config {
   reportsDir: string;
   /** A previous run's observations.json, to report drift against (CONSOLE_OBSERVATIONS_BASELINE). */
   observationsBaseline: string | undefined;
+  /** The whole run's deadline in seconds (CONSOLE_DEADLINE, or --deadline): past it the run stops with exit 3. */
+  deadlineSeconds: number;
+  /** How long one request may take before it counts as a transport failure (CONSOLE_REQUEST_TIMEOUT, seconds). */
+  requestTimeoutMs: number;
+  /**
+   * The deadline as a time (epoch ms), set by `npm run conformance` for Playwright (CONSOLE_DEADLINE_AT,
+   * internal): the run's clock starts with the command, not with Playwright.
+   */
+  deadlineAt: number | undefined;
+}
+
+/** Sized to the suite: it takes about 10 s against the reference, a few minutes against a slow staging. */
+export const DEFAULT_DEADLINE_SECONDS = 600;
+export const DEFAULT_REQUEST_TIMEOUT_SECONDS = 15;
+
+/** A positive number of seconds from the environment (or a command's option of the same meaning). */
+export function seconds(value: string | undefined, name: string, fallback: number): number {
+  if (value === undefined || value.trim() === '') return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new ConfigError(`${name} must be a positive number of seconds, got ${JSON.stringify(value)}`);
+  return n;
 }
 
 function flag(value: string | undefined, name: string): boolean {
@@ -98,6 +119,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowRemoteLoad: flag(env.CONSOLE_ALLOW_REMOTE_LOAD, 'CONSOLE_ALLOW_REMOTE_LOAD'),
     reportsDir: resolve(env.CONSOLE_REPORTS_DIR || resolve(ROOT, 'reports')),
     observationsBaseline: env.CONSOLE_OBSERVATIONS_BASELINE ? resolve(env.CONSOLE_OBSERVATIONS_BASELINE) : undefined,
+    deadlineSeconds: seconds(env.CONSOLE_DEADLINE, 'CONSOLE_DEADLINE', DEFAULT_DEADLINE_SECONDS),
+    requestTimeoutMs: seconds(env.CONSOLE_REQUEST_TIMEOUT, 'CONSOLE_REQUEST_TIMEOUT', DEFAULT_REQUEST_TIMEOUT_SECONDS) * 1000,
+    deadlineAt: env.CONSOLE_DEADLINE_AT ? Number(env.CONSOLE_DEADLINE_AT) || undefined : undefined,
   };
 }
 

@@ -75,6 +75,21 @@ test('report: a load row shows the baseline scaled by the calibration, and a reg
   assert.match(page, /regression<\/b>: p95 40 ms is 5x/);
 });
 
+test('report: a run cut short by the network says partial up front and lists its inconclusive tests apart, with the failed exchange', () => {
+  const exchange = { method: 'GET', path: '/console/v1/experiments', requestHeaders: { 'SERVICE-API-KEY': '<redacted>' }, status: 0, responseBody: 'no response: ECONNREFUSED', curl: `curl -sS -X GET 'http://127.0.0.1:1/console/v1/experiments' -H "SERVICE-API-KEY: $CONSOLE_API_KEY"` };
+  const partial = {
+    ...conformance,
+    summary: { ...conformance.summary, verdict: 'inconclusive', tests: { total: 6, passed: 1, failed: 0, failedCounting: 0, inconclusive: 5, notRun: 58 }, partial: true, stop: { cause: 'transport', reason: '5 consecutive transport failures (ECONNREFUSED)', afterTests: 6, ofTests: 64 } },
+    failures: [],
+    inconclusive: [{ test: 'experiments: list', file: 'contracts/conformance/experiments.spec.ts', clauses: ['experiments.list.message'], reason: 'inconclusive: transport: no response: ECONNREFUSED', exchange }],
+  };
+  const page = renderPage(readInputs(reportsWith({ 'conformance.json': partial })));
+  assert.match(page, /class="verdict v-NOT-RUN"/);
+  assert.match(page, /5 inconclusive \(transport\) · partial run: stopped: 5 consecutive transport failures \(ECONNREFUSED\) after 6 of 64 tests, 58 not run/);
+  assert.match(page, /<details class="failure k-INCONCLUSIVE" id="inconclusive-1">/);
+  assert.match(page, /no response: ECONNREFUSED/);
+});
+
 test('timeseries: samples fold into buckets per endpoint, with a p95 per bucket', () => {
   const s = bucketize('paging', [
     { time: 1000, endpoint: 'a', duration: 1 }, { time: 1100, endpoint: 'a', duration: 3 }, { time: 1200, endpoint: 'b', duration: 2 },

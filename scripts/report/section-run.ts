@@ -16,6 +16,7 @@ export function verdictOf(i: ReportInputs): Verdict {
   if (i.verify) return (['PASS', 'FAIL', 'REGRESSION', 'NOT RUN'] as const)[i.verify.exitCode] ?? 'NOT RUN';
   if (!i.conformance) return 'NOT RUN';
   if (i.conformance.summary.verdict === 'fail') return 'FAIL';
+  if (i.conformance.summary.verdict === 'inconclusive') return 'NOT RUN';
   return i.compare?.verdict === 'regression' ? 'REGRESSION' : 'PASS';
 }
 
@@ -25,6 +26,9 @@ function headline(i: ReportInputs): string {
   if (c) {
     parts.push(`${c.clauses.total} clauses: ${c.clauses.pass} pass, ${c.clauses.fail} fail, ${c.clauses.warn} warn, ${c.clauses.observed} observed, ${c.clauses.uncovered} not covered`);
     parts.push(`${c.tests.passed} of ${c.tests.total} tests passed`);
+    // A run cut short, or with tests the network left unchecked (docs/transport.md), says so up front.
+    if (c.tests.inconclusive) parts.push(`${c.tests.inconclusive} inconclusive (transport)`);
+    if (c.stop) parts.push(`partial run: stopped: ${c.stop.reason} after ${c.stop.afterTests} of ${c.stop.ofTests} tests, ${c.tests.notRun} not run`);
     if (c.drift) parts.push(`${c.drift} drift`);
   } else parts.push('no conformance results');
   if (i.compare) {

@@ -1,0 +1,114 @@
+// A request that fails at the network level must not carry the key, or anything from which it can be
+// recovered, into what a run writes. Playwright's network errors list the request headers in their
+// call log, so a connection reset on a request with a wrong key once wrote that key (a near-miss of
+// the real one) into conformance.json, junit.xml, the HTML report, test-results/ and the CI log.
+// Here a loopback proxy in front of a real reference server resets every request that carries a
+// wrong key, the auth tests run through it, and everything the run wrote or printed is scanned for
+// every form of the key (scripts/scan-secrets.ts keyForms: raw and case-changed and one-short, each
+// raw, URL, base64 and hex).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect, createServer, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT } from '../scripts/lib/config.ts';
+import { startReference } from '../scripts/lib/reference-process.ts';
+import { keyForms, scan } from '../scripts/scan-secrets.ts';
+
+interface Proxy { url: string; resets(): number; close(): Promise<void> }
+
+/**
+ * A TCP proxy on loopback to `upstream` that resets the connection (RST, no answer) as soon as a
+ * request on it carries a SERVICE-API-KEY header whose value is not `key`. Header lines are read as
+ * they stream by, on every request of a kept-alive connection; nothing is held but the current line.
+ */
+function resettingProxy(upstream: URL, key: string): Promise<Proxy> {
+  let resets = 0;
+  const open = new Set<Socket>();
+  const server = createServer((client) => {
+    const up = connect(Number(upstream.port), upstream.hostname);
+    for (const s of [client, up]) {
+      open.add(s);
+      s.on('close', () => open.delete(s));
+      s.on('error', () => undefined); // a reset is the point of the exercise; the other side is closed below
+    }
+    let partial = '';
+    client.on('data', (chunk: Buffer) => {
+      const lines = (partial + chunk.toString('latin1')).split('\r\n');
+      // Only the unfinished last line is kept (a body without line breaks is cut to its tail).
+      partial = lines.pop()!.slice(-4096);
+      const wrongKey = lines.some((line) => {
+        const m = /^service-api-key:[ \t]*(.*?)[ \t]*$/i.exec(line);
+        return m !== null && m[1] !== key;
+      });
+      if (wrongKey) {
+        resets++;
+        up.destroy();
+        client.resetAndDestroy();
+        return;
+      }
+      up.write(chunk);
+    });
+    up.on('data', (d: Buffer) => client.write(d));
+    client.on('end', () => up.end());
+    up.on('end', () => client.end());
+    client.on('close', () => up.destroy());
+    up.on('close', () => client.destroy());
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      resolve({
+        url: `http://127.0.0.1:${port}`,
+        resets: () => resets,
+        close: () => new Promise<void>((done) => {
+          for (const s of open) s.destroy();
+          server.close(() => done());
+        }),
+      });
+    });
+  });
+}
+
+/** `npm run conformance -- ARGS` with `env` (target, key, reports folder): its exit code and everything it printed. */
+function conformance(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONSOLE_')));
+  const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'scripts/conformance.ts'), ...args], {
+    cwd: ROOT, env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+test('a connection reset on a request with a wrong key leaves no form of the key in reports, test-results or output', async () => {
+  const server = await startReference({ stderr: 'ignore' });
+  const proxy = await resettingProxy(new URL(server.baseUrl), server.apiKey);
+  const reports = mkdtempSync(join(tmpdir(), 'cc-key-leak-'));
+  const output = mkdtempSync(join(tmpdir(), 'cc-key-leak-out-'));
+  try {
+    const run = await conformance(['--grep', 'auth'], { CONSOLE_BASE_URL: proxy.url, CONSOLE_API_KEY: server.apiKey, CONSOLE_REPORTS_DIR: reports });
+    // The exit code is the transport handling's business (a reset run is inconclusive, or fails):
+    // whatever it is, the key must not be in anything the run left behind.
+    assert.ok(proxy.resets() > 0, `the proxy reset no request: the leak path was not exercised (exit ${run.code})\n${run.stdout.slice(-2000)}`);
+    assert.match(run.stdout + run.stderr, /ECONNRESET|socket hang up/, 'the run reports the reset: its error went through the writers');
+    writeFileSync(join(output, 'stdout.txt'), run.stdout);
+    writeFileSync(join(output, 'stderr.txt'), run.stderr);
+    const forms = keyForms(server.apiKey);
+    const key = server.apiKey;
+    assert.ok([key, key.slice(0, -1), key.slice(1), key.toUpperCase()].every((k) => forms.includes(k)), 'the scan looks for the key and its near misses');
+    const { scanned, found } = scan([reports, output], server.apiKey);
+    assert.ok(scanned > 2, `the run wrote reports to scan (exit ${run.code}, ${scanned} files)`);
+    assert.deepEqual(found.map((f) => f.replace(reports, '<reports>').replace(output, '<output>')), [], 'files that hold a form of the key');
+  } finally {
+    await proxy.close();
+    await server.stop();
+    rmSync(reports, { recursive: true, force: true });
+    rmSync(output, { recursive: true, force: true });
+  }
+});

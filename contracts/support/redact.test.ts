@@ -1,0 +1,74 @@
+// Redaction removes the key in its encodings, and the value of every SERVICE-API-KEY header in the
+// forms Playwright and Node print it, whatever that value is (a near miss of the key included).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { inspect } from 'node:util';
+import { REDACTED, redactHeaders, redactText } from './redact.ts';
+
+const KEY = 'cc_test_0123456789abcdef+/=?&';
+// What a near-miss test key once was: the key one character short, and upper-cased.
+const NEAR = [KEY.slice(0, -1), KEY.toUpperCase(), 'some other value with spaces'];
+
+test('redactText removes the key raw, URL-encoded and base64-encoded', () => {
+  const text = `a ${KEY} b ${encodeURIComponent(KEY)} c ${Buffer.from(KEY).toString('base64')} d`;
+  assert.equal(redactText(text, KEY), `a ${REDACTED} b ${REDACTED} c ${REDACTED} d`);
+});
+
+test('redactText redacts the whole value of a header line in Playwright\'s call log, any case of the name', () => {
+  for (const value of NEAR) {
+    for (const name of ['SERVICE-API-KEY', 'service-api-key', 'Service-Api-Key']) {
+      const log = `apiRequestContext.fetch: read ECONNRESET\nCall log:\n  - → POST http://127.0.0.1:1/console/v1/metrics\n    - accept: */*\n    - ${name}: ${value}\n    - content-length: 12\n`;
+      const out = redactText(log, KEY);
+      assert.ok(!out.includes(value), `${name}: ${value}`);
+      assert.ok(out.includes(`    - ${name}: ${REDACTED}\n    - content-length: 12`), out);
+    }
+  }
+});
+
+test('redactText redacts a header line with ANSI colours, at the start of a text, and in a curl -H', () => {
+  for (const value of NEAR) {
+    assert.equal(redactText(`\x1b[2m    - SERVICE-API-KEY: ${value}\x1b[22m\n`, KEY), `\x1b[2m    - SERVICE-API-KEY: ${REDACTED}\x1b[22m\n`);
+    assert.equal(redactText(`SERVICE-API-KEY: ${value}\r\nhost: x`, KEY), `SERVICE-API-KEY: ${REDACTED}\r\nhost: x`);
+    assert.equal(redactText(`curl -H "SERVICE-API-KEY: ${value}" -H 'service-api-key: ${value}'`, KEY), `curl -H "SERVICE-API-KEY: ${REDACTED}" -H 'service-api-key: ${REDACTED}'`);
+  }
+});
+
+test('redactText redacts "SERVICE-API-KEY":"x" (JSON), also inside a JSON string, and \'SERVICE-API-KEY\': \'x\' (Node)', () => {
+  for (const value of NEAR) {
+    for (const json of [JSON.stringify({ 'SERVICE-API-KEY': value, a: 1 }), JSON.stringify({ 'service-api-key': value }, null, 2)]) {
+      const out = redactText(json, KEY);
+      assert.ok(!out.includes(value), json);
+      assert.equal(JSON.parse(out)[Object.keys(JSON.parse(json))[0]], REDACTED, 'still JSON, the value redacted');
+    }
+    const nested = JSON.stringify({ attachment: JSON.stringify({ requestHeaders: { 'SERVICE-API-KEY': value } }) });
+    assert.ok(!redactText(nested, KEY).includes(value), nested);
+    assert.equal(JSON.parse(JSON.parse(redactText(nested, KEY)).attachment).requestHeaders['SERVICE-API-KEY'], REDACTED);
+    const node = inspect({ 'SERVICE-API-KEY': value, 'content-type': 'application/json' });
+    assert.ok(node.includes(`'SERVICE-API-KEY': '${value}'`), node);
+    assert.equal(redactText(node, KEY), node.replace(`'${value}'`, `'${REDACTED}'`));
+  }
+});
+
+test('redactText redacts a call log that was JSON-encoded (conformance.json, the HTML report\'s data)', () => {
+  for (const value of NEAR) {
+    const json = JSON.stringify({ error: `fetch: read ECONNRESET\nCall log:\n\x1b[2m    - SERVICE-API-KEY: ${value}\x1b[22m\n\x1b[2m    - content-length: 12\x1b[22m` });
+    const out = redactText(json, KEY);
+    assert.ok(!out.includes(value), out);
+    assert.match(JSON.parse(out).error, /- SERVICE-API-KEY: <redacted>\x1b\[22m\n\x1b\[2m    - content-length: 12/);
+  }
+});
+
+test('redactText keeps what is no key: the curl line\'s variable, a redacted value, an empty one, the name mid-sentence', () => {
+  for (const text of [
+    `curl -sS -X GET 'http://127.0.0.1:1/x' -H "SERVICE-API-KEY: $CONSOLE_API_KEY"`,
+    JSON.stringify({ requestHeaders: { 'SERVICE-API-KEY': REDACTED } }),
+    '    - SERVICE-API-KEY: \n',
+    'listExperiments without SERVICE-API-KEY: must not be accepted, got 200',
+    'the SERVICE-API-KEY header is required',
+  ]) assert.equal(redactText(text, KEY), text);
+  assert.equal(redactText('no key here', undefined), 'no key here');
+});
+
+test('redactHeaders replaces the key header in any case and keeps the others', () => {
+  assert.deepEqual(redactHeaders({ 'service-api-key': KEY, Accept: '*/*' }), { 'service-api-key': REDACTED, Accept: '*/*' });
+});

@@ -1,0 +1,121 @@
+// What the network did, as opposed to what the target's API said. An exchange that never got an
+// answer (reset, refused, timed out), a redirect, a rate limit outlasting its budget, or an answer
+// that is not JSON where the Console API always answers JSON (a proxy's HTML 502, a login page, a
+// truncated or oversized body) proves nothing about the contract: the test that met it is
+// "inconclusive: transport", kept out of the clause matrix and listed apart (docs/transport.md).
+// A 4xx, or a 5xx in JSON, is the target's own answer and stays the contract's business.
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+/** GETs are tried this many times in all on a transport failure (writes once: never blindly repeated). */
+export const READ_ATTEMPTS = 3;
+/** Backoff before the 2nd and 3rd attempt of a read. */
+export const BACKOFF_MS = [300, 1000];
+/** A request answered 429 is asked again at most this many times (each after its Retry-After). */
+export const RATE_LIMIT_RETRIES = 5;
+/** A Retry-After longer than this is not waited for: the exchange is inconclusive. */
+export const RETRY_AFTER_CAP_MS = 5_000;
+/** What one worker process may spend in all waiting for Retry-After (the run: this times the workers). */
+export const RETRY_AFTER_BUDGET_MS = 30_000;
+/** An answer larger than this is not a page of the Console API (a proxy or a runaway server). */
+export const MAX_BODY_BYTES = 16 * 1024 * 1024;
+/** The run stops (exit 3) after this many tests in a row ended inconclusive. */
+export const STOP_AFTER_CONSECUTIVE = 5;
+
+/** An exchange that checked nothing: `reason` is one line, e.g. "no response: ECONNRESET". */
+export class TransportError extends Error {
+  constructor(readonly reason: string, readonly exchange?: unknown) {
+    super(`inconclusive: transport: ${reason}`);
+    this.name = 'TransportError';
+  }
+}
+
+/** The run was stopped (deadline or too many transport failures) before this exchange was made. */
+export class RunStopped extends Error {
+  constructor(readonly reason: string) {
+    super(`not run: ${reason}`);
+    this.name = 'RunStopped';
+  }
+}
+
+/** An answer whose connection closed before the body it announced was complete. */
+export const CUT_SHORT = 'response cut short mid-body';
+
+/**
+ * The one-line reason of a request that threw: "no response: ECONNRESET", "no response: ETIMEDOUT
+ * (none within 15 s)", "response cut short mid-body". Read from the error's first line only: the
+ * rest of Playwright's message is a call log that lists the request headers, key included.
+ */
+export function noAnswer(err: unknown, timeoutMs: number): string {
+  const e = err as { code?: string; cause?: { code?: string }; message?: string };
+  const first = String(e?.message ?? err).split('\n')[0];
+  if (/Timeout \d+ms exceeded|ETIMEDOUT/.test(first) || e?.code === 'ETIMEDOUT') return `no response: ETIMEDOUT (none within ${timeoutMs / 1000} s)`;
+  const code = e?.cause?.code ?? (e?.code && /^E[A-Z_]+$/.test(e.code) ? e.code : undefined) ?? /\b(E[A-Z][A-Z_]{2,})\b/.exec(first)?.[1];
+  if (code) return `no response: ${code}`;
+  if (/\baborted\b|premature close/i.test(first)) return CUT_SHORT;
+  return `no response: ${first.replace(/^apiRequestContext\.fetch: /, '').slice(0, 120)}`;
+}
+
+/**
+ * Why a completed answer is a transport failure rather than the target's word, or undefined when it
+ * is the target's word. `json` says whether the body parsed (an empty body counts as parsed).
+ */
+export function transportProblem(status: number, headers: Record<string, string>, bytes: number, json: boolean): string | undefined {
+  const type = (headers['content-type'] ?? 'no content type').split(';')[0].trim();
+  if (status >= 300 && status < 400) return `HTTP ${status} redirect${headers.location ? ` to ${originOf(headers.location)}` : ''}, not followed`;
+  if (status === 429) return `HTTP 429 rate limited${headers['retry-after'] ? ` (Retry-After ${headers['retry-after']})` : ''}`;
+  if (bytes > MAX_BODY_BYTES) return `HTTP ${status} with a body over the ${mb(MAX_BODY_BYTES)} limit`;
+  if (!json && ((status >= 200 && status < 300) || status >= 500)) return `HTTP ${status} ${type}, not JSON`;
+  return undefined;
+}
+
+const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
+
+/** Where a redirect points, by origin only: its path and query may carry anything (a key in a query string). */
+function originOf(location: string): string {
+  try {
+    const url = new URL(location);
+    return url.origin;
+  } catch {
+    return 'a path on the same origin';
+  }
+}
+
+/** A transport failure worth trying again, for a read: no answer, or a 5xx/2xx that is not JSON (a proxy's page). */
+export const retryable = (reason: string) => !/^HTTP 3\d\d|^HTTP 429|MB limit$/.test(reason);
+
+/** Seconds or an HTTP date (RFC 9110, 10.2.3) to milliseconds; undefined when unreadable. */
+export function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
+  if (value === undefined) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+/** The Retry-After waiting left to this worker process. */
+let retryBudgetMs = RETRY_AFTER_BUDGET_MS;
+export function takeRetryBudget(ms: number): boolean {
+  if (ms > RETRY_AFTER_CAP_MS || ms > retryBudgetMs) return false;
+  retryBudgetMs -= ms;
+  return true;
+}
+
+// The stop signal between the reporter (which sees every test end, in the main process) and the
+// workers (which make the calls): a file in the reports folder, written once, read before each call.
+export const stopFile = (reportsDir: string) => join(reportsDir, '.run-stopped');
+
+export function requestStop(reportsDir: string, reason: string): void {
+  mkdirSync(dirname(stopFile(reportsDir)), { recursive: true });
+  writeFileSync(stopFile(reportsDir), reason);
+}
+
+export function stopReason(reportsDir: string): string | undefined {
+  const file = stopFile(reportsDir);
+  return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+}
+
+export function clearStop(reportsDir: string): void {
+  rmSync(stopFile(reportsDir), { force: true });
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,0 +1,63 @@
+// The transport rules through the real commands, a misbehaving proxy and a real reference server
+// (the full table is npm run bench:transport): a network that fails after the preflight is exit 3
+// with one line, a partial report and no trace of the key; a violation proven before it is still exit 1.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { runScenario } from './run-scenario.ts';
+
+const read = (dir: string, file: string) => readFileSync(join(dir, file), 'utf8');
+
+test('connections reset after the preflight: exit 3, one line, partial reports with the failed exchange, no stacks, no key', async () => {
+  const o = await runScenario({ name: 'reset', scenario: 'reset', after: 10, command: 'conformance', deadline: 120 }, true);
+  try {
+    assert.equal(o.exitCode, 3, o.output.slice(-2000));
+    assert.match(o.lastLine, /^conformance: stopped: 5 consecutive transport failures \(ECONNRESET\) after \d+ of \d+ tests$/);
+    const report = JSON.parse(read(o.reports, 'conformance.json'));
+    assert.equal(report.summary.partial, true);
+    assert.equal(report.summary.verdict, 'inconclusive');
+    assert.equal(report.summary.stop.cause, 'transport');
+    assert.equal(report.summary.tests.failedCounting, 0);
+    assert.ok(report.summary.tests.inconclusive >= 5);
+    // The evidence is the exchange that failed: no answer at all.
+    const first = report.inconclusive[0];
+    assert.equal(first.reason, 'inconclusive: transport: no response: ECONNRESET');
+    assert.equal(first.exchange.status, 0);
+    assert.equal(first.exchange.responseBody, 'no response: ECONNRESET');
+    assert.ok(!report.failures.some((f: { counts: boolean }) => f.counts), 'nothing counts against the target');
+    assert.match(read(o.reports, 'junit.xml'), /<skipped message="inconclusive: transport: no response: ECONNRESET"\/>/);
+    assert.doesNotMatch(o.output, /^\s+at .+:\d+:\d+\)?$/m, 'no stack trace');
+    assert.deepEqual(o.keyIn, []);
+  } finally {
+    rmSync(dirname(o.reports), { recursive: true, force: true });
+  }
+});
+
+test('a target that dies under verify: exit 3, index.html and verify.json written, the page says partial', async () => {
+  const o = await runScenario({ name: 'down-verify', scenario: 'down', after: 10, command: 'verify', deadline: 120 }, true);
+  try {
+    assert.equal(o.exitCode, 3, o.output.slice(-2000));
+    assert.equal(JSON.parse(read(o.reports, 'verify.json')).exitCode, 3);
+    assert.equal(JSON.parse(read(o.reports, 'conformance.json')).summary.partial, true);
+    assert.match(read(o.reports, 'index.html'), /partial run: stopped: 5 consecutive transport failures \(ECONNREFUSED\)/);
+    assert.deepEqual(o.keyIn, []);
+    assert.equal(o.keyElsewhere, 0);
+  } finally {
+    rmSync(dirname(o.reports), { recursive: true, force: true });
+  }
+});
+
+test('a stated violation found before the target dies is still exit 1, in a report marked partial', async () => {
+  // One worker, the metrics file in order: its first test (one create, answered with the wrong message) runs before the proxy goes down.
+  const o = await runScenario({ name: 'violation-then-down', scenario: 'down', after: 2, command: 'conformance', deadline: 120, faults: ['wrong-message-metric-created'], args: ['contracts/conformance/metrics.spec.ts', '--workers', '1'] }, true);
+  try {
+    assert.equal(o.exitCode, 1, o.output.slice(-2000));
+    const report = JSON.parse(read(o.reports, 'conformance.json'));
+    assert.equal(report.summary.verdict, 'fail');
+    assert.equal(report.summary.partial, true);
+    assert.equal(report.clauses.find((c: { id: string }) => c.id === 'metrics.create.message').status, 'fail');
+  } finally {
+    rmSync(dirname(o.reports), { recursive: true, force: true });
+  }
+});
