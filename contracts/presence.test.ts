@@ -218,6 +218,14 @@ test('reporter: a clause checked on the way with nothing found passes, even unde
   assert.equal(r.summary.verdict, 'pass');
 });
 
+test('reporter: a note added while a test ran counts once, though Playwright lists it on the test and on its result', async () => {
+  const observation = { type: 'observation', description: JSON.stringify({ clause: 'pagination.fields', aspect: 'listExperiments', value: ['page'] }) };
+  const uncovered = { type: 'uncovered', description: JSON.stringify({ clause: 'experiments.list.filter.targetAppID', reason: 'no app ids' }) };
+  const { json: r } = await report(false, [ended('experiments: one', '@stated', ['experiments.list.filter.targetAppID'], [observation, uncovered])]);
+  assert.equal(r.clauses.find((c: any) => c.id === 'pagination.fields').observations.length, 1);
+  assert.deepEqual(r.clauses.find((c: any) => c.id === 'experiments.list.filter.targetAppID').uncovered, ['no app ids']);
+});
+
 test('catalogue: presence the spec words state is stated, presence a table only lists is one inferred clause', () => {
   const level = new Map((parse(readFileSync(join(OPENAPI_PATH, '../clauses.yaml'), 'utf8')).clauses as { id: string; level: string }[]).map((c) => [c.id, c.level]));
   assert.equal(level.get('response.listedFieldsPresent'), 'inferred');

@@ -1,4 +1,4 @@
-// Fault injection and legal variations, for the conformance suite's self-test (issue 4).
+// Fault injection and legal variations, for the conformance suite's self-test.
 // A fault is a defect the suite must catch; a variant is a behaviour the spec allows because it
 // says "not shown", which the suite must accept. Both are off unless named on the command line.
 

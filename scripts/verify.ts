@@ -321,7 +321,7 @@ async function main(): Promise<number> {
   const found = scan([reportsDir], key);
   stages.push({
     name: 'secret scan', status: found.found.length ? 'fail' : 'pass', exitCode: found.found.length ? 1 : 0, seconds: secs(ts),
-    detail: found.found.length ? `the key is in ${found.found.map((f) => relative(reportsDir, f)).join(', ')}` : `${found.scanned} files, no trace of the key (raw, URL, base64, hex)`,
+    detail: found.found.length ? `the key is in ${found.found.map((f) => relative(reportsDir, f)).join(', ')}` : `${found.scanned} files, no trace of the key or its near misses (raw, URL, base64, hex, inside ZIP archives too)`,
   });
 
   const codes = stages.map((s) => s.exitCode ?? 0);

@@ -75,6 +75,7 @@ export default class ConformanceReporter implements Reporter {
   private ran: Ran[] = [];
   /** Each inferred finding of a test, as its own result (a warning, or under --strict a failure that counts). */
   private findings: Ran[] = [];
+  private findingsShown = new Set<string>();
   private started = Date.now();
   private planned = 0;
   /** Tests in a row that ended inconclusive, and the last reason: STOP_AFTER_CONSECUTIVE of them stop the run. */
@@ -95,7 +96,9 @@ export default class ConformanceReporter implements Reporter {
 
   onTestEnd(test: TestCase, result: TestResult): void {
     const level = (test.tags.find((t) => ['@stated', '@inferred', '@open'].includes(t))?.slice(1) ?? 'stated') as Level;
-    const notes = (type: string) => result.annotations.concat(test.annotations).filter((a) => a.type === type).map((a) => JSON.parse(a.description ?? '{}'));
+    // Notes added while the test ran are in result.annotations; Playwright copies them onto
+    // test.annotations too, so reading both would count every one twice.
+    const notes = (type: string) => result.annotations.filter((a) => a.type === type).map((a) => JSON.parse(a.description ?? '{}'));
     const inconclusive = this.inconclusiveOf(result, notes('inconclusive')[0] as Inconclusive | undefined);
     const ok = result.status === 'passed' || result.status === 'skipped' || inconclusive !== undefined;
     const clauses = test.annotations.filter((a) => a.type === 'clause').map((a) => a.description ?? '');
@@ -116,11 +119,15 @@ export default class ConformanceReporter implements Reporter {
       ...(inconclusive ? { inconclusive } : {}),
       checked: result.annotations.filter((a) => a.type === CHECKED).map((a) => a.description ?? ''),
     });
-    // Runtime annotations only: Playwright also copies them onto test.annotations.
-    for (const f of result.annotations.filter((a) => a.type === FINDING).map((a) => JSON.parse(a.description ?? '{}') as Finding)) {
+    for (const f of notes(FINDING) as Finding[]) {
+      // The same absence is usually met by many tests: its evidence is kept once (a list response is
+      // large, and hundreds of copies of it would make the reports megabytes for no more proof).
+      const shown = f.exchange && !this.findingsShown.has(f.message);
+      if (shown) this.findingsShown.add(f.message);
       this.findings.push({
         title: `${test.title} :: ${f.message}`, file: relative(ROOT, test.location.file), level: 'inferred', clauses: [f.clause], ok: false,
-        counts: this.config?.strict ?? false, durationMs: 0, error: f.message, exchanges: f.exchange ? [f.exchange] : [], observations: [], uncovered: [], finding: true,
+        counts: this.config?.strict ?? false, durationMs: 0, error: shown || !f.exchange ? f.message : `${f.message} (evidence under its first occurrence)`,
+        exchanges: shown ? [f.exchange!] : [], observations: [], uncovered: [], finding: true,
       });
     }
     this.countInARow(inconclusive);
