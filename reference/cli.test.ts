@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
+import Database from './store/sqlite.ts';
 
 const CLI = fileURLToPath(new URL('./cli.ts', import.meta.url));
 const node = (args: string[], env: NodeJS.ProcessEnv = {}) => {

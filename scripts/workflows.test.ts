@@ -2,7 +2,8 @@
 // JSON Schema for GitHub workflows (scripts/ci/github-workflow.schema.json, see docs/ci.md for where it
 // comes from), and each does what the README's "Use in CI" promises: the gate is strict and fails on
 // exit 1, the nightly restores the last observations for drift and keeps the reports, the sharded
-// run merges its shards, every npm script named exists, and secrets only travel in the environment.
+// run merges its shards, every npm script named exists, secrets only travel in the environment, and
+// the jobs run the supported Node lines (24, and 22 against the reference server only).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -84,4 +85,17 @@ test('sharded: every shard writes a blob, and the merge expects as many as the m
   assert.match(shardRun, /--reporter=[\w,./]*blob/);
   assert.equal(wf.jobs.merge.if, 'always()');
   assert.match(runs({ jobs: { merge: wf.jobs.merge } }).join('\n'), new RegExp(`npm run conformance:merge -- --expect-shards ${shards.length} `));
+});
+
+test('Node lines: every job sets up 24, but for one nightly job on 22 that runs verify against the reference alone', () => {
+  const jobs = files.flatMap((f) => Object.entries<any>(load(f).jobs).map(([name, job]) => ({ f, name, job })));
+  const nodeOf = (job: any) => job.steps.find((s: any) => String(s.uses).startsWith('actions/setup-node'))?.with?.['node-version'];
+  const on22 = jobs.filter(({ job }) => nodeOf(job) === 22);
+  for (const { f, name, job } of jobs) assert.ok([22, 24].includes(nodeOf(job)), `${f} ${name}: node-version ${nodeOf(job)}`);
+  assert.deepEqual(on22.map(({ f, name }) => `${f} ${name}`), ['nightly.yml reference-node22']);
+  const { job } = on22[0];
+  // No target: without CONSOLE_BASE_URL the suite starts its bundled reference server.
+  assert.equal(job.environment, undefined);
+  assert.doesNotMatch(JSON.stringify(job), /CONSOLE_BASE_URL|secrets\./);
+  assert.ok(job.steps.some((s: any) => /npm run verify/.test(String(s.run))));
 });

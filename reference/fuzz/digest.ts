@@ -2,13 +2,13 @@
 // Read through a separate read-only connection to the database file, so it sees what is on disk
 // (committed), not what the server's own connection holds.
 import { createHash } from 'node:crypto';
-import Database from 'better-sqlite3';
+import Database, { type Db } from '../store/sqlite.ts';
 
-export function openReadOnly(file: string): Database.Database {
+export function openReadOnly(file: string): Db {
   return new Database(file, { readonly: true, fileMustExist: true });
 }
 
-export function dbDigest(db: Database.Database): string {
+export function dbDigest(db: Db): string {
   const hash = createHash('sha256');
   const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as { name: string }[];
   for (const { name } of tables) {

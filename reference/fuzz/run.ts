@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import fc from 'fast-check';
-import type Database from 'better-sqlite3';
+import type { Db } from '../store/sqlite.ts';
 import type { FastifyInstance } from 'fastify';
 import { build } from '../app.ts';
 import { randomApiKey } from '../../scripts/lib/reference-process.ts';
@@ -66,13 +66,13 @@ const dir = mkdtempSync(join(tmpdir(), 'cc-fuzz-'));
  * writes (rules are appended, never removed) from making every later request slower. */
 const EPOCH = 1000;
 
-interface Epoch { app: FastifyInstance; ro: Database.Database; totalChanges: () => number; baseline: string }
+interface Epoch { app: FastifyInstance; ro: Db; totalChanges: () => number; baseline: string }
 
 async function newEpoch(n: number): Promise<Epoch> {
   const file = join(dir, `fuzz-${n}.db`);
   const app = build({ apiKey, db: file, seed: 1 });
   await app.ready();
-  const changes = (app as unknown as { db: Database.Database }).db.prepare('SELECT total_changes()').pluck();
+  const changes = (app as unknown as { db: Db }).db.prepare('SELECT total_changes()').pluck();
   const created = await app.inject({ method: 'POST', url: '/console/v1/metrics', headers: { 'service-api-key': apiKey, 'content-type': 'application/json' }, payload: JSON.stringify(FUZZ_METRIC) });
   if (created.statusCode >= 300) fail(`cannot create the metric update-metric is fuzzed on: ${created.statusCode} ${created.body.slice(0, 200)}`);
   const ro = openReadOnly(file);

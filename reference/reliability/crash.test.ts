@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import Database from '../store/sqlite.ts';
 import { loadManifest } from '../../scripts/lib/config.ts';
 import { ROOT } from '../../scripts/lib/config.ts';
 import { call, startServer, type Server } from './server.ts';

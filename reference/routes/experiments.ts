@@ -1,5 +1,5 @@
 // Spec 4.4: list experiments with filters and paging.
-import type { Statement } from 'better-sqlite3';
+import type { Statement } from '../store/sqlite.ts';
 import type { FastifyInstance } from 'fastify';
 import type { Ctx } from '../context.ts';
 import { badRequest } from '../errors.ts';

@@ -1,8 +1,8 @@
 // SQLite storage of the reference server. Resources are stored as JSON documents (the API's own
 // shape), with the columns that lists filter and order on kept beside them.
-import Database from 'better-sqlite3';
+import Database, { type Db } from './sqlite.ts';
 
-export type Db = Database.Database;
+export type { Db };
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS gates (id TEXT PRIMARY KEY, doc TEXT NOT NULL);
