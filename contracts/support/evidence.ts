@@ -4,7 +4,9 @@
 import type { TestInfo } from '@playwright/test';
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { KEY_HEADER, REDACTED, redactHeaders, redactText } from './redact.ts';
+import type { Readable } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { KEY_HEADER, REDACTED, redactHeaders, redactText } from '../../core/keys.ts';
 import { BACKOFF_MS, CUT_SHORT, MAX_BODY_BYTES, RATE_LIMIT_RETRIES, READ_ATTEMPTS, RunStopped, TransportError, noAnswer, retryAfterMs, retryable, sleep, stopReason, takeRetryBudget, transportProblem } from './transport.ts';
 
 export interface Exchange {
@@ -71,22 +73,29 @@ function attempt(url: string, method: string, headers: Record<string, string>, d
       clearTimeout(timer);
       resolve(result);
     };
-    const all: Record<string, string | number> = { 'user-agent': 'console-conformance', accept: 'application/json', ...headers };
+    // Compressed answers are welcome and decoded: without Accept-Encoding a server may use any coding
+    // (RFC 9110, 12.5.3), and a CDN in front of a real server often compresses.
+    const all: Record<string, string | number> = { 'user-agent': 'console-conformance', accept: 'application/json', 'accept-encoding': 'gzip, deflate, br', ...headers };
     if (data !== undefined) all['content-length'] = Buffer.byteLength(data);
     const req = send(target, { method, headers: all, agent: agents[target.protocol as 'http:' | 'https:'] }, (res) => {
       const chunks: Buffer[] = [];
       let bytes = 0;
       const flat = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]));
-      res.on('data', (chunk: Buffer) => {
+      const body = decoded(res, flat['content-encoding']);
+      body.on('data', (chunk: Buffer) => {
         bytes += chunk.length;
         if (bytes <= MAX_BODY_BYTES) return void chunks.push(chunk);
         // Larger than any page of the API: stop reading (the answer is inconclusive whatever it holds).
         done({ status: res.statusCode ?? 0, headers: flat, text: '', bytes });
         req.destroy();
       });
-      res.on('end', () => done({ status: res.statusCode ?? 0, headers: flat, text: Buffer.concat(chunks).toString('utf8'), bytes }));
+      body.on('end', () => done({ status: res.statusCode ?? 0, headers: flat, text: Buffer.concat(chunks).toString('utf8'), bytes }));
+      body.on('error', () => done({ error: body === res ? CUT_SHORT : `response body does not decode as ${flat['content-encoding']}` }));
       res.on('error', () => done({ error: CUT_SHORT }));
-      res.on('close', () => done(res.complete ? { status: res.statusCode ?? 0, headers: flat, text: Buffer.concat(chunks).toString('utf8'), bytes } : { error: CUT_SHORT }));
+      // A complete answer ends through 'end' (after its decoding); a connection closed before that is cut short.
+      res.on('close', () => {
+        if (!res.complete) done({ error: CUT_SHORT });
+      });
     });
     const timer = setTimeout(() => {
       done({ error: `no response: ETIMEDOUT (none within ${timeout / 1000} s)` });
@@ -95,6 +104,15 @@ function attempt(url: string, method: string, headers: Record<string, string>, d
     req.on('error', (err) => done({ error: noAnswer(err, timeout) }));
     req.end(data);
   });
+}
+
+/** The body stream, decoded when it carries a content coding this client asked for. */
+function decoded(res: Readable, encoding: string | undefined): Readable {
+  const coding = (encoding ?? '').trim().toLowerCase();
+  if (coding === 'gzip' || coding === 'x-gzip') return res.pipe(createGunzip());
+  if (coding === 'deflate') return res.pipe(createInflate());
+  if (coding === 'br') return res.pipe(createBrotliDecompress());
+  return res;
 }
 
 function parse(text: string): { body: unknown; json: boolean } {

@@ -1,0 +1,47 @@
+// The suite's HTTP client against a real loopback server: compressed answers (a CDN in front of a real
+// server compresses; without Accept-Encoding any coding is allowed, RFC 9110 12.5.3) are decoded and
+// judged as the JSON they are, and a body that does not decode is a transport problem, not a verdict.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import type { TestInfo } from '@playwright/test';
+import { call } from './evidence.ts';
+import { TransportError } from './transport.ts';
+
+const BODY = JSON.stringify({ message: 'List pipelines success', data: [{ id: 'rp_1' }], pagination: {} });
+const CODINGS: Record<string, (b: Buffer) => Buffer> = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync };
+
+test('the client decodes gzip, deflate and br answers, and calls a body that does not decode a transport problem', async (t) => {
+  const seen: string[] = [];
+  const server = createServer((req, res) => {
+    seen.push(String(req.headers['accept-encoding']));
+    const coding = new URL(req.url ?? '/', 'http://x').searchParams.get('coding') ?? '';
+    const body = coding === 'broken' ? Buffer.from('not gzip at all') : (CODINGS[coding] ?? ((b: Buffer) => b))(Buffer.from(BODY));
+    res.writeHead(200, { 'content-type': 'application/json', ...(coding ? { 'content-encoding': coding === 'broken' ? 'gzip' : coding } : {}) });
+    res.end(body);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const reportsDir = mkdtempSync(join(tmpdir(), 'cc-evidence-'));
+  t.after(() => {
+    server.close();
+    rmSync(reportsDir, { recursive: true, force: true });
+  });
+  const ctx = { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, apiKey: 'k_secret_value', requestTimeoutMs: 5000, reportsDir };
+  // The client records each exchange on the test; here the record is kept for the assertions.
+  const attached: string[] = [];
+  const info = { attach: async (_name: string, a: { body: string }) => void attached.push(a.body) } as unknown as TestInfo;
+
+  for (const coding of ['', 'gzip', 'deflate', 'br']) {
+    const reply = await call(info, ctx, 'POST', `/console/v1/release_pipelines?coding=${coding}`, { data: {} });
+    assert.equal(reply.status, 200, coding);
+    assert.deepEqual(reply.body, JSON.parse(BODY), `body sent with content-encoding ${coding || 'none'}`);
+  }
+  await assert.rejects(call(info, ctx, 'POST', '/console/v1/release_pipelines?coding=broken', { data: {} }), (err: unknown) => err instanceof TransportError && /does not decode as gzip/.test(err.reason));
+  assert.ok(seen.every((s) => s === 'gzip, deflate, br'), `accept-encoding sent: ${[...new Set(seen)].join(' | ')}`);
+  assert.equal(attached.length, 5, 'every exchange recorded, the failed one too');
+});
