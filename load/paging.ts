@@ -3,41 +3,70 @@
 // plus a deep page. Run it with `npm run load:paging -- --profile smoke|baseline|stress`.
 import exec from 'k6/execution';
 import { Counter } from 'k6/metrics';
+import type { Options } from 'k6/options';
+import type { Experiment, ListBody, ReleasePipeline } from './lib/bodies.ts';
+import { CALIBRATION, calibrationScenario } from './lib/calibration.ts';
 import { checkSuccess, checkThat } from './lib/checks.ts';
-import { DATA_DIR } from './lib/env.ts';
-import { calibrate, call, query } from './lib/http.ts';
-import { arrival, pick, profileSeconds } from './lib/profiles.ts';
+import { DATA_DIR, type ProfileName } from './lib/env.ts';
+import { call, query } from './lib/http.ts';
+import { arrival, byProfile, SHARED, type Shape } from './lib/profiles.ts';
 import { makeHandleSummary } from './lib/summary.ts';
-import { checkTarget } from './lib/target.ts';
-import { endpointThresholds, TREND_STATS } from './lib/thresholds.ts';
+import { abort, checkTarget } from './lib/target.ts';
+import { endpointThresholds, type Limits, TREND_STATS } from './lib/thresholds.ts';
+
+export { calibration } from './lib/calibration.ts';
 
 // Written by fixtures/generate.ts; open() runs in the init context only.
 const DATA = JSON.parse(open(`${DATA_DIR}/paging.json`)) as { limits: number[]; exportLimit: number; seed: number };
 
 const pagesWalked = new Counter('paging_pages_walked');
 
-const SECONDS = profileSeconds(4, 60, 120);
-const EXPORT_PAGES = pick(5, 40, 60);
+interface PagingProfile {
+  dashboard: Shape;
+  deep: Shape;
+  /** Iterations of the one export VU, and how many experiment pages each walks at most. */
+  exportIterations: number;
+  exportPages: number;
+  /** Latency limits (ms) of a single page, of the export walk, and of the calibration request. */
+  page: Limits;
+  walk: Limits;
+  calibration: Limits;
+}
 
-export const options = {
+const PROFILE_TABLE: Record<ProfileName, PagingProfile> = {
+  smoke: {
+    dashboard: { rate: 10, maxVUs: 4 }, deep: { rate: 5, maxVUs: 3 }, exportIterations: 1, exportPages: 5,
+    page: { p95: 500, p99: 1000 }, walk: { p95: 800, p99: 1500 }, calibration: { p95: 300, p99: 600 },
+  },
+  baseline: {
+    dashboard: { rate: 20, maxVUs: 10 }, deep: { rate: 10, maxVUs: 6 }, exportIterations: 3, exportPages: 40,
+    page: { p95: 300, p99: 600 }, walk: { p95: 500, p99: 1000 }, calibration: { p95: 100, p99: 200 },
+  },
+  stress: {
+    dashboard: { rate: 20, maxVUs: 60 }, deep: { rate: 10, maxVUs: 40 }, exportIterations: 4, exportPages: 60,
+    page: { p95: 1500, p99: 3000 }, walk: { p95: 2000, p99: 4000 }, calibration: { p95: 1000, p99: 2000 },
+  },
+};
+const P = byProfile(PROFILE_TABLE);
+
+export const options: Options = {
   scenarios: {
-    dashboard: arrival('dashboard', pick(10, 20, 20), SECONDS, pick(4, 10, 60)),
-    deep: arrival('deepPage', pick(5, 10, 10), SECONDS, pick(3, 6, 40)),
-    export: { executor: 'per-vu-iterations', exec: 'exportWalk', vus: 1, iterations: pick(1, 3, 4), maxDuration: `${SECONDS + 5}s` },
-    // Constant in every profile: the ruler the baseline compare divides by (docs/load.md).
-    calibration: { executor: 'constant-arrival-rate', exec: 'calibration', rate: 5, timeUnit: '1s', duration: `${SECONDS}s`, preAllocatedVUs: 1, maxVUs: 4 },
+    dashboard: arrival('dashboard', P.dashboard),
+    deep: arrival('deepPage', P.deep),
+    export: { executor: 'per-vu-iterations', exec: 'exportWalk', vus: 1, iterations: P.exportIterations, maxDuration: `${SHARED.seconds + 5}s` },
+    [CALIBRATION]: calibrationScenario(),
   },
   thresholds: {
     http_req_failed: ['rate<0.01'],
-    checks: [pick('rate==1', 'rate>0.999', 'rate>0.99')],
+    checks: [SHARED.checks],
     ...endpointThresholds({
-      'listExperiments.page1': { p95: pick(500, 300, 1500), p99: pick(1000, 600, 3000) },
-      'listExperiments.filter': { p95: pick(500, 300, 1500), p99: pick(1000, 600, 3000) },
-      'listExperiments.deep': { p95: pick(500, 300, 1500), p99: pick(1000, 600, 3000) },
-      'listExperiments.walk': { p95: pick(800, 500, 2000), p99: pick(1500, 1000, 4000) },
-      listReleasePipelines: { p95: pick(500, 300, 1500), p99: pick(1000, 600, 3000) },
-      calibration: { p95: pick(300, 100, 1000), p99: pick(600, 200, 2000) },
-    }, pick(0, 0.001, 0.01)),
+      'listExperiments.page1': P.page,
+      'listExperiments.filter': P.page,
+      'listExperiments.deep': P.page,
+      'listExperiments.walk': P.walk,
+      listReleasePipelines: P.page,
+      [CALIBRATION]: P.calibration,
+    }, SHARED.maxEndpointErrorRate),
   },
   summaryTrendStats: TREND_STATS,
   // The summary must not wait on slow stragglers forever: every profile stops by itself.
@@ -45,8 +74,10 @@ export const options = {
   teardownTimeout: '10s',
 };
 
-interface Filter { name: string; params: Record<string, string>; matches: (e: any) => boolean }
-interface Setup { filters: { name: string; params: Record<string, string> }[]; deepPage: number; deepLimit: number }
+/** The list filters the profile exercises; teamID is left out (see learnFilters). */
+type FilterName = 'status' | 'idType' | 'layerID' | 'targetAppID' | 'creatorID' | 'creatorName' | 'tags' | 'createdStartDate';
+interface Filter { name: FilterName; params: Record<string, string> }
+interface Setup { filters: Filter[]; deepPage: number; deepLimit: number }
 
 const DAY = 86_400_000;
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -55,16 +86,16 @@ const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
  * Filter values are learned from the target's own first page, so the profile needs no knowledge of
  * the data. teamID is left out: experiments do not return their team (spec 2.5), so no value is known.
  */
-function learnFilters(items: any[]): Setup['filters'] {
-  const first = <T>(f: (e: any) => T | null | undefined): T | undefined => {
+function learnFilters(items: Experiment[]): Filter[] {
+  const first = <T>(f: (e: Experiment) => T | null | undefined): T | undefined => {
     for (const e of items) {
       const v = f(e);
       if (v !== null && v !== undefined && v !== '') return v;
     }
     return undefined;
   };
-  const out: Setup['filters'] = [];
-  const add = (name: string, value: string | undefined, extra: Record<string, string> = {}) => {
+  const out: Filter[] = [];
+  const add = (name: FilterName, value: string | undefined, extra: Record<string, string> = {}) => {
     if (value !== undefined) out.push({ name, params: { [name]: value, ...extra } });
   };
   add('status', first((e) => e.status));
@@ -83,7 +114,7 @@ function learnFilters(items: any[]): Setup['filters'] {
   return out;
 }
 
-function matcher(f: { name: string; params: Record<string, string> }): (e: any) => boolean {
+function matcher(f: Filter): (e: Experiment) => boolean {
   const v = f.params[f.name];
   switch (f.name) {
     case 'targetAppID': return (e) => Array.isArray(e.targetApps) && e.targetApps.indexOf(v) >= 0;
@@ -93,17 +124,21 @@ function matcher(f: { name: string; params: Record<string, string> }): (e: any) 
       const lo = Date.parse(`${f.params.createdStartDate}T00:00:00Z`);
       const hi = Date.parse(`${f.params.createdEndDate}T00:00:00Z`) + DAY;
       return (e) => {
+        if (typeof e.createdTime !== 'number') return false;
         const ms = e.createdTime > 1e12 ? e.createdTime : e.createdTime * 1000;
         return ms >= lo && ms < hi;
       };
     }
-    default: return (e) => e[f.name] === v;
+    default: {
+      const field = f.name;
+      return (e) => e[field] === v;
+    }
   }
 }
 
-function listExperiments(endpoint: string, params: Record<string, string | number | undefined>): any[] | undefined {
+function listExperiments(endpoint: string, params: Record<string, string | number | undefined>): Experiment[] | undefined {
   const res = call('GET', `/console/v1/experiments${query(params)}`, { endpoint });
-  const body = checkSuccess('listExperiments', endpoint, res);
+  const body = checkSuccess<ListBody<Experiment>>('listExperiments', endpoint, res);
   if (!body) return undefined;
   const limit = Number(params.limit ?? 20); // the reference's default (docs/development.md); a smaller page is fine
   checkThat(endpoint, 'page holds at most limit items', body.data.length <= limit);
@@ -113,9 +148,9 @@ function listExperiments(endpoint: string, params: Record<string, string | numbe
 export function setup(): Setup {
   checkTarget();
   const res = call('GET', `/console/v1/experiments${query({ limit: 100 })}`, { endpoint: 'setup' });
-  const body = checkSuccess('listExperiments', 'setup', res);
-  if (!body) exec.test.abort('list experiments (page 1, limit 100) failed its checks: see the check failure above');
-  if (body.data.length === 0) exec.test.abort('the target lists no experiments: the paging profile needs some');
+  const body = checkSuccess<ListBody<Experiment>>('listExperiments', 'setup', res);
+  if (!body) abort('list experiments (page 1, limit 100) failed its checks: see the check failure above');
+  if (body.data.length === 0) abort('the target lists no experiments: the paging profile needs some');
   const deepLimit = 20;
   // totalItems is the reference's pagination field (a "not shown" item, spec 2.1); without it the last
   // page is found by doubling then bisecting, which needs no pagination fields at all.
@@ -124,7 +159,7 @@ export function setup(): Setup {
   if (typeof total === 'number') {
     last = Math.max(1, Math.ceil(total / deepLimit));
   } else {
-    const nonEmpty = (p: number) => (checkSuccess('listExperiments', 'setup', call('GET', `/console/v1/experiments${query({ limit: deepLimit, page: p })}`, { endpoint: 'setup' }))?.data.length ?? 0) > 0;
+    const nonEmpty = (p: number) => (checkSuccess<ListBody<Experiment>>('listExperiments', 'setup', call('GET', `/console/v1/experiments${query({ limit: deepLimit, page: p })}`, { endpoint: 'setup' }))?.data.length ?? 0) > 0;
     let hi = 2;
     while (nonEmpty(hi) && hi < 1 << 20) hi *= 2;
     let lo = hi / 2;
@@ -155,13 +190,13 @@ export function dashboard(s: Setup): void {
       if (page2) {
         checkThat('listExperiments.filter', `every item matches filter ${f.name}`, page2.every(match));
         const seen: Record<string, true> = {};
-        for (const e of page1) seen[e.id] = true;
-        checkThat('listExperiments.filter', 'page 2 shares no item with page 1', page2.every((e: any) => !seen[e.id]));
+        for (const e of page1) seen[String(e.id)] = true;
+        checkThat('listExperiments.filter', 'page 2 shares no item with page 1', page2.every((e) => !seen[String(e.id)]));
       }
     }
   }
   if (i % 5 === 0) {
-    const body = checkSuccess('listReleasePipelines', 'listReleasePipelines', call('GET', `/console/v1/release_pipelines${query({ limit: 10 })}`, { endpoint: 'listReleasePipelines' }));
+    const body = checkSuccess<ListBody<ReleasePipeline>>('listReleasePipelines', 'listReleasePipelines', call('GET', `/console/v1/release_pipelines${query({ limit: 10 })}`, { endpoint: 'listReleasePipelines' }));
     if (body) checkThat('listReleasePipelines', 'page holds at most limit items', body.data.length <= 10);
   }
 }
@@ -176,28 +211,23 @@ export function exportWalk(): void {
   const seen: Record<string, true> = {};
   let dup = 0;
   for (let page = 1; page <= 1000; page++) {
-    const body = checkSuccess('listReleasePipelines', 'listReleasePipelines', call('GET', `/console/v1/release_pipelines${query({ limit: DATA.exportLimit, page })}`, { endpoint: 'listReleasePipelines' }));
+    const body = checkSuccess<ListBody<ReleasePipeline>>('listReleasePipelines', 'listReleasePipelines', call('GET', `/console/v1/release_pipelines${query({ limit: DATA.exportLimit, page })}`, { endpoint: 'listReleasePipelines' }));
     if (!body) break;
     pagesWalked.add(1);
-    for (const p of body.data) (seen[p.id] ? dup++ : (seen[p.id] = true));
+    for (const p of body.data) (seen[String(p.id)] ? dup++ : (seen[String(p.id)] = true));
     if (body.data.length < DATA.exportLimit) break;
   }
   checkThat('listReleasePipelines', 'pages share no item', dup === 0);
   const ids: Record<string, true> = {};
   dup = 0;
-  for (let page = 1; page <= EXPORT_PAGES; page++) {
+  for (let page = 1; page <= P.exportPages; page++) {
     const items = listExperiments('listExperiments.walk', { limit: DATA.exportLimit, page });
     if (!items) break;
     pagesWalked.add(1);
-    for (const e of items) (ids[e.id] ? dup++ : (ids[e.id] = true));
+    for (const e of items) (ids[String(e.id)] ? dup++ : (ids[String(e.id)] = true));
     if (items.length < DATA.exportLimit) break;
   }
   checkThat('listExperiments.walk', 'pages share no item', dup === 0);
-}
-
-export function calibration(): void {
-  const res = calibrate();
-  checkThat('calibration', 'a request without the key is answered 401 (spec 5)', res.status === 401);
 }
 
 export const handleSummary = makeHandleSummary('paging');

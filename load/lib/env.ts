@@ -1,13 +1,15 @@
-// What a k6 script knows about its run, from __ENV only (k6 cannot import scripts/lib/config.ts; the
+// What a k6 script knows about its run, from __ENV only (k6 cannot import core/config.ts; the
 // names are those of docs/architecture.md, "Environment"). scripts/load.ts sets every one of them.
 export const BASE_URL: string = (__ENV.CONSOLE_BASE_URL || 'http://127.0.0.1:8080').replace(/\/+$/, '');
 // The key is read here and only put into request headers; it is never logged or returned from setup().
 export const API_KEY: string = __ENV.CONSOLE_API_KEY || '';
-export const PROFILE: string = __ENV.LOAD_PROFILE || 'smoke';
+export const PROFILES = ['smoke', 'baseline', 'stress'] as const;
+export type ProfileName = (typeof PROFILES)[number];
+const isProfile = (name: string): name is ProfileName => (PROFILES as readonly string[]).indexOf(name) >= 0;
+const profile = __ENV.LOAD_PROFILE || 'smoke';
+if (!isProfile(profile)) throw new Error(`LOAD_PROFILE must be one of ${PROFILES.join(', ')}, got ${profile}`);
+export const PROFILE: ProfileName = profile;
 export const REPORT_DIR: string = __ENV.LOAD_REPORT_DIR || 'reports/load';
 export const DATA_DIR: string = __ENV.LOAD_DATA_DIR || './data';
 export const KEY_HEADER = 'SERVICE-API-KEY';
 export const REDACTED = '<redacted>';
-
-export const PROFILES = ['smoke', 'baseline', 'stress'];
-if (PROFILES.indexOf(PROFILE) < 0) throw new Error(`LOAD_PROFILE must be one of ${PROFILES.join(', ')}, got ${PROFILE}`);

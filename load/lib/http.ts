@@ -27,13 +27,3 @@ export function query(params: Record<string, string | number | undefined>): stri
   return parts.length ? `?${parts.join('&')}` : '';
 }
 
-/**
- * The calibration request: one the target answers without work (no key: 401, spec 5), timed under the
- * same load as the endpoints, so the baseline compare can divide by it (docs/load.md, "Calibration").
- */
-export function calibrate(): RefinedResponse<ResponseType> {
-  return http.get(`${BASE_URL}/console/v1/release_pipelines?limit=1`, {
-    tags: { endpoint: 'calibration', name: 'calibration' },
-    responseCallback: http.expectedStatuses(401),
-  });
-}

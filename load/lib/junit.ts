@@ -1,6 +1,8 @@
 // JUnit XML written from k6's end-of-test data: one test case per threshold and per check. Written
 // here rather than taken from jslib, so nothing is imported from the network at run time.
-// Also used by the conformance suite's JUnit (contracts/support/junit.ts): one escaper for both.
+// The conformance suite's JUnit escapes with core/xml.ts, the same function: k6 bundles load/ only.
+import type { GroupData, SummaryData } from './summary-data.ts';
+
 /** Text for an XML element or attribute; control characters that XML 1.0 forbids are dropped. */
 export function xmlEscape(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;')
@@ -9,14 +11,14 @@ export function xmlEscape(s: string): string {
 
 interface Case { classname: string; name: string; failure?: string }
 
-function collectChecks(group: any, out: Case[], suite: string): void {
+function collectChecks(group: GroupData, out: Case[], suite: string): void {
   for (const c of group.checks ?? []) {
     out.push({ classname: `${suite}.checks`, name: c.name, failure: c.fails > 0 ? `${c.fails} of ${c.passes + c.fails} failed` : undefined });
   }
   for (const g of group.groups ?? []) collectChecks(g, out, suite);
 }
 
-export function junitXml(suite: string, data: any): string {
+export function junitXml(suite: string, data: SummaryData): string {
   const cases: Case[] = [];
   for (const metric of Object.keys(data.metrics).sort()) {
     const th = data.metrics[metric].thresholds ?? {};

@@ -1,12 +1,38 @@
-// The three named load shapes : smoke (a few seconds, npm test), baseline (about a minute at
-// a constant arrival rate), stress (a ramping arrival rate, to find where latency bends). All are
-// bounded in time and in VUs and stop by themselves.
-import { PROFILE } from './env.ts';
+// The three named load shapes: smoke (a few seconds, npm test), baseline (about a minute at a
+// constant arrival rate), stress (a ramping arrival rate, to find where latency bends). All are
+// bounded in time and in VUs and stop by themselves. Each script keeps its own figures in a table
+// keyed by profile name (`byProfile`); what both scripts share is in SHARED.
+import type { Scenario } from 'k6/options';
+import { PROFILE, type ProfileName } from './env.ts';
 
-export interface Shape { rate: number; seconds: number; maxVUs: number }
+/** An arrival-rate scenario's figures: iterations/s (the first step, for stress) and its VU bound. */
+export interface Shape { rate: number; maxVUs: number }
 
-/** A scenario at `rate` iterations/s: constant for smoke and baseline, ramping to `rate` x4 for stress. */
-export function arrival(exec: string, rate: number, seconds: number, maxVUs: number, startTime = '0s'): Record<string, unknown> {
+export interface SharedProfile {
+  /** Seconds the arrival-rate scenarios run for (stress: four ramp steps of a quarter of this, min 10 s). */
+  seconds: number;
+  /** The threshold on the share of passed checks. */
+  checks: string;
+  /** The highest failed-request rate per endpoint. */
+  maxEndpointErrorRate: number;
+}
+
+const SHARED_TABLE: Record<ProfileName, SharedProfile> = {
+  smoke: { seconds: 4, checks: 'rate==1', maxEndpointErrorRate: 0 },
+  baseline: { seconds: 60, checks: 'rate>0.999', maxEndpointErrorRate: 0.001 },
+  stress: { seconds: 120, checks: 'rate>0.99', maxEndpointErrorRate: 0.01 },
+};
+
+/** The row of `table` for the profile of this run (LOAD_PROFILE). */
+export function byProfile<T>(table: Record<ProfileName, T>): T {
+  return table[PROFILE];
+}
+
+export const SHARED: SharedProfile = byProfile(SHARED_TABLE);
+
+/** A scenario of `exec` at `shape.rate` iterations/s: constant for smoke and baseline, ramping to x8 for stress. */
+export function arrival(exec: string, shape: Shape, seconds = SHARED.seconds, startTime = '0s'): Scenario {
+  const { rate, maxVUs } = shape;
   if (PROFILE === 'stress') {
     const step = Math.max(10, Math.round(seconds / 4));
     return {
@@ -15,13 +41,4 @@ export function arrival(exec: string, rate: number, seconds: number, maxVUs: num
     };
   }
   return { executor: 'constant-arrival-rate', exec, startTime, rate, timeUnit: '1s', duration: `${seconds}s`, preAllocatedVUs: Math.min(maxVUs, 2), maxVUs };
-}
-
-/** Seconds the arrival-rate scenarios run for, per profile (stress: four ramp steps of this / 4, min 10 s). */
-export function profileSeconds(smoke: number, baseline: number, stress: number): number {
-  return PROFILE === 'smoke' ? smoke : PROFILE === 'baseline' ? baseline : stress;
-}
-
-export function pick<T>(smoke: T, baseline: T, stress: T): T {
-  return PROFILE === 'smoke' ? smoke : PROFILE === 'baseline' ? baseline : stress;
 }

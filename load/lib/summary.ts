@@ -4,6 +4,7 @@
 // must never reach an artifact even if k6 changed that.
 import { API_KEY, BASE_URL, PROFILE, REDACTED, REPORT_DIR } from './env.ts';
 import { junitXml } from './junit.ts';
+import type { SummaryData } from './summary-data.ts';
 
 function redact(text: string): string {
   if (!API_KEY) return text;
@@ -13,7 +14,7 @@ function redact(text: string): string {
 export interface EndpointFigures { p50: number; p95: number; p99: number; avg: number; max: number; count: number; rps: number; errorRate: number }
 
 /** Per-endpoint figures from the tagged sub-metrics (present because every endpoint has thresholds). */
-export function endpointFigures(data: any): Record<string, EndpointFigures> {
+export function endpointFigures(data: SummaryData): Record<string, EndpointFigures> {
   const seconds = (data.state?.testRunDurationMs ?? 0) / 1000;
   const out: Record<string, EndpointFigures> = {};
   for (const metric of Object.keys(data.metrics)) {
@@ -29,7 +30,7 @@ export function endpointFigures(data: any): Record<string, EndpointFigures> {
   return out;
 }
 
-function thresholdList(data: any) {
+function thresholdList(data: SummaryData) {
   const list: { metric: string; threshold: string; ok: boolean }[] = [];
   for (const metric of Object.keys(data.metrics).sort()) {
     const th = data.metrics[metric].thresholds ?? {};
@@ -43,7 +44,7 @@ function fixed(n: number | undefined, digits = 1): string {
 }
 
 export function makeHandleSummary(script: string) {
-  return function handleSummary(data: any): Record<string, string> {
+  return function handleSummary(data: SummaryData): Record<string, string> {
     const endpoints = endpointFigures(data);
     const thresholds = thresholdList(data);
     const checks = data.metrics.checks?.values ?? { passes: 0, fails: 0, rate: 0 };
@@ -72,7 +73,7 @@ export function makeHandleSummary(script: string) {
 }
 
 /** The scripts' own counters (names starting with a script prefix), e.g. triggers completed. */
-function pickCounters(data: any): Record<string, number> {
+function pickCounters(data: SummaryData): Record<string, number> {
   const out: Record<string, number> = {};
   for (const name of Object.keys(data.metrics)) {
     if (/^(paging|mutation)_/.test(name) && data.metrics[name].type === 'counter') out[name] = data.metrics[name].values.count;

@@ -1,0 +1,7 @@
+// Types of validators.js, which load/lib/build-validators.ts generates at the start of every load run
+// (Ajv standalone code). The module also exports one Validator per operationId (e.g. listExperiments);
+// their names come from contracts/schemas/index.json, so load/lib/checks.ts looks them up by name.
+export interface ValidationError { instancePath: string; message?: string }
+export type Validator = ((data: unknown) => boolean) & { errors?: ValidationError[] | null };
+export interface Operation { successStatus: string; method: string; path: string }
+export const OPERATIONS: Record<string, Operation>;
