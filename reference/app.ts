@@ -5,7 +5,7 @@ import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Ctx } from './context.ts';
 import { parseJsonBody } from './body.ts';
 import { HttpError, errorBody } from './errors.ts';
-import { checkSwitches, faultSchema } from './faults.ts';
+import { checkSwitches, faultSchema, isFault, isVariant } from './faults.ts';
 import { SHAPE_VARIANTS, shapeResponse } from './shapes.ts';
 import { compileFor, operation } from './schemas.ts';
 import { openDb } from './store/db.ts';
@@ -60,8 +60,9 @@ export function build(opts: BuildOptions): FastifyInstance {
   const problem = checkSwitches(opts.faults ?? [], opts.variants ?? []);
   if (problem) throw new Error(problem);
   if (!opts.apiKey) throw new Error('an API key is required');
-  const faults = new Set(opts.faults ?? []);
-  const variants = new Set(opts.variants ?? []);
+  // checkSwitches refused any unknown name above, so the filters keep every name and only narrow the type.
+  const faults = new Set((opts.faults ?? []).filter(isFault));
+  const variants = new Set((opts.variants ?? []).filter(isVariant));
   const db = openDb(opts.db ?? ':memory:');
   seed(db, { seed: opts.seed ?? 1, scale: opts.scale ?? DEFAULT_SCALE });
   const ctx: Ctx = { db, fault: (n) => faults.has(n), variant: (n) => variants.has(n), now: opts.now ?? Date.now, pristine: faults.size === 0 && variants.size === 0 };

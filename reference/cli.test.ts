@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from './store/sqlite.ts';
+import { FAULTS, VARIANTS } from './faults.ts';
 
 const CLI = fileURLToPath(new URL('./cli.ts', import.meta.url));
 const node = (args: string[], env: NodeJS.ProcessEnv = {}) => {
@@ -93,6 +94,7 @@ test('--list-faults prints the faults and variants as JSON', () => {
   const r = run(['--list-faults']);
   assert.equal(r.status, 0);
   const list = JSON.parse(r.stdout);
+  assert.deepEqual(list, JSON.parse(JSON.stringify({ faults: FAULTS, variants: VARIANTS })), 'every fault and variant, as listed in reference/faults.ts');
   assert.ok(list.faults.length >= 30 && list.variants.length >= 10);
 });
 

@@ -1,10 +1,11 @@
+import type { FaultName, VariantName } from './faults.ts';
 import type { Db } from './store/db.ts';
 
 /** What every route needs: the database, the injected faults and legal variants (reference/faults.ts). */
 export interface Ctx {
   db: Db;
-  fault(name: string): boolean;
-  variant(name: string): boolean;
+  fault(name: FaultName): boolean;
+  variant(name: VariantName): boolean;
   now(): number;
   /** No fault and no variant is on: responses may be assembled from stored JSON without re-encoding. */
   pristine: boolean;

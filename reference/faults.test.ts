@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { build } from './app.ts';
-import { FAULTS, VARIANTS } from './faults.ts';
+import { checkSwitches, FAULTS, type FaultName, isFault, isVariant, VARIANTS, type VariantName } from './faults.ts';
 
 const KEY = 'test-key-faults-0123';
 const H = { 'service-api-key': KEY };
@@ -25,7 +25,8 @@ const list = async (app: FastifyInstance, qs: string) => (await get(app, `/conso
 const createMetric = (app: FastifyInstance, payload: object) => body(app, 'POST', '/console/v1/metrics', payload);
 const status = async (r: Promise<{ statusCode: number }>) => (await r).statusCode;
 
-const FAULT_PROBES: Record<string, Probe> = {
+// Keyed by the name types, so a probe for a switch that does not exist, or a switch without a probe, does not compile.
+const FAULT_PROBES: Record<FaultName, Probe> = {
   'auth-any-key': (app) => status(get(app, '/console/v1/release_pipelines', { 'service-api-key': 'wrong' })),
   'auth-missing-key-ok': (app) => status(get(app, '/console/v1/release_pipelines', {})),
   'auth-query-key-ok': (app) => status(get(app, `/console/v1/release_pipelines?SERVICE-API-KEY=${KEY}`, {})),
@@ -88,7 +89,7 @@ const FAULT_PROBES: Record<string, Probe> = {
   'overrides-duplicated': async (app) => (await body(app, 'PATCH', OVERRIDES, { overrides: [item, { ...item, groupID: 'grp_1_test' }], userIDOverrides: [] })).json().data.overrides.map((o: { groupID: string }) => o.groupID),
 };
 
-const VARIANT_PROBES: Record<string, Probe> = {
+const VARIANT_PROBES: Record<VariantName, Probe> = {
   'create-metric-201': (app) => status(createMetric(app, { name: 'probe', type: 'sum' })),
   'errors-422-other-shape': async (app) => {
     const r = await createMetric(app, { name: 'abc', type: 'sum' });
@@ -123,6 +124,20 @@ test('every fault and variant has a probe, and no probe names an unknown switch'
   assert.deepEqual(Object.keys(VARIANT_PROBES).sort(), VARIANTS.map((v) => v.name).sort());
   assert.ok(FAULTS.length >= 30 && VARIANTS.length >= 10);
   for (const s of [...FAULTS, ...VARIANTS]) assert.ok(s.description && s.clause, s.name);
+});
+
+test('a misspelt fault or variant name is refused: by the compiler in code, by checkSwitches on the command line', () => {
+  // @ts-expect-error 'auth-any-kye' is not a FaultName: npm run typecheck fails if this line compiles
+  const fault: FaultName = 'auth-any-kye';
+  // @ts-expect-error 'order-by-ID' is not a VariantName
+  const variant: VariantName = 'order-by-ID';
+  assert.equal(isFault(fault), false);
+  assert.equal(isVariant(variant), false);
+  assert.match(checkSwitches([fault], []) ?? '', /unknown fault "auth-any-kye"/);
+  assert.match(checkSwitches([], [variant]) ?? '', /unknown variant "order-by-ID"/);
+  assert.equal(checkSwitches(FAULTS.map((f) => f.name), VARIANTS.map((v) => v.name)), undefined);
+  assert.equal(new Set(FAULTS.map((f) => f.name)).size, FAULTS.length, 'fault names are unique');
+  assert.equal(new Set(VARIANTS.map((v) => v.name)).size, VARIANTS.length, 'variant names are unique');
 });
 
 async function observe(probe: Probe, opts: { faults?: string[]; variants?: string[] }): Promise<unknown> {

@@ -10,7 +10,7 @@ export interface Switch { name: string; description: string; clause: string }
  */
 export interface Variant extends Switch { strict: 'pass' | 'warns' }
 
-export const FAULTS: Switch[] = [
+export const FAULTS = [
   { name: 'auth-any-key', description: 'any SERVICE-API-KEY value is accepted', clause: 'auth.key.required' },
   { name: 'auth-missing-key-ok', description: 'a request without SERVICE-API-KEY is served', clause: 'auth.key.required' },
   { name: 'auth-query-key-ok', description: 'the key is accepted from the query string', clause: 'auth.key.headerOnly' },
@@ -54,9 +54,9 @@ export const FAULTS: Switch[] = [
   { name: 'metric-update-dryrun-persists-tags', description: 'a dryRun update persists the tags (only)', clause: 'metrics.update.dryRun' },
   { name: 'add-rules-duplicates', description: 'each added rule is stored (and returned) twice', clause: 'gates.addRules.response.gate' },
   { name: 'overrides-duplicated', description: 'the first patched override is stored twice and the last not at all (as many items as sent), and each user id twice', clause: 'overrides.patch.persisted' },
-];
+] as const satisfies readonly Switch[];
 
-export const VARIANTS: Variant[] = [
+export const VARIANTS = [
   { name: 'create-metric-201', description: 'create metric answers 201 (spec 4.0 shows 200 only for four other operations)', clause: 'metrics.create.message', strict: 'pass' },
   { name: 'errors-422-other-shape', description: 'validation errors answer 422 with {"errors": [{"path", "detail"}]} (spec 7)', clause: 'errors.shape', strict: 'pass' },
   { name: 'overrides-toplevel-response', description: 'overrides response has the arrays at the top level, as in the example of 4.11', clause: 'overrides.patch.response', strict: 'pass' },
@@ -74,12 +74,20 @@ export const VARIANTS: Variant[] = [
   { name: 'vendor-optional-absent', description: 'fields the vendor marks optional are absent (gate name/idType/tags/team..., experiment creatorID/owner/healthChecks..., trigger description/gateID/dynamicConfigID and actorID of STARTED actions, metric fields never set); the tables of part 2 list fields without saying each is always sent', clause: 'response.listedFieldsPresent', strict: 'warns' },
   { name: 'vendor-extra-fields', description: 'responses carry the fields the vendor sends that the spec does not list (gate version/teamID/isTemplate, experiment team/experimentType/isStale/controlGroupID, pipeline lastModifiedTime, trigger configSnapshotID, metric lastModifier*, pagination all); part 2 lists fields, it does not close the objects', clause: 'envelope.data', strict: 'pass' },
   { name: 'enum-values-beyond-seen', description: 'open enums carry values the spec does not show (gate status Disabled, type STALE, typeReason STALE_*, ownerType, healthCheckStatus, condition type/operator, action type APPROVED_FOR, trigger status names, metricEvents type count): the spec says "values seen" and "beyond ...: not shown" (2.2, 2.4, 2.5, 2.7, 2.8); closed enums are untouched', clause: 'gate.status.values', strict: 'pass' },
-];
+] as const satisfies readonly Variant[];
+
+/** The name of a fault: ctx.fault('...') with a name not in FAULTS does not compile. */
+export type FaultName = (typeof FAULTS)[number]['name'];
+/** The name of a variant: ctx.variant('...') with a name not in VARIANTS does not compile. */
+export type VariantName = (typeof VARIANTS)[number]['name'];
+
+export const isFault = (name: string): name is FaultName => FAULTS.some((f) => f.name === name);
+export const isVariant = (name: string): name is VariantName => VARIANTS.some((v) => v.name === name);
 
 type Schema = Record<string, any>;
 
 /** Schema-level faults: the contract's request schema, loosened or tightened. */
-export function faultSchema(operationId: string, part: 'body' | 'querystring' | 'params', schema: Schema, faults: Set<string>): Schema {
+export function faultSchema(operationId: string, part: 'body' | 'querystring' | 'params', schema: Schema, faults: ReadonlySet<FaultName>): Schema {
   if (part !== 'body') return schema;
   const s = structuredClone(schema);
   delete s.$id; // a changed schema must not be confused with the contract's own in the validator cache
@@ -112,7 +120,7 @@ export function faultSchema(operationId: string, part: 'body' | 'querystring' | 
 }
 
 export function checkSwitches(faults: string[], variants: string[]): string | undefined {
-  for (const f of faults) if (!FAULTS.some((x) => x.name === f)) return `unknown fault ${JSON.stringify(f)} (see --list-faults)`;
-  for (const v of variants) if (!VARIANTS.some((x) => x.name === v)) return `unknown variant ${JSON.stringify(v)} (see --list-faults)`;
+  for (const f of faults) if (!isFault(f)) return `unknown fault ${JSON.stringify(f)} (see --list-faults)`;
+  for (const v of variants) if (!isVariant(v)) return `unknown variant ${JSON.stringify(v)} (see --list-faults)`;
   return undefined;
 }

@@ -11,9 +11,11 @@
 //   - the overrides and userIDOverrides arrays of the overrides response (4.11, its example).
 // Closed enums (experiment status, metric type, directionality) are never given other values.
 
+import type { VariantName } from './faults.ts';
+
 type Doc = Record<string, any>;
 
-export const SHAPE_VARIANTS = ['omit-when-empty', 'vendor-optional-absent', 'vendor-extra-fields', 'enum-values-beyond-seen'] as const;
+export const SHAPE_VARIANTS = ['omit-when-empty', 'vendor-optional-absent', 'vendor-extra-fields', 'enum-values-beyond-seen'] as const satisfies readonly VariantName[];
 
 const GATE_OPERATIONS = new Set(['addGateRules', 'enableGate', 'disableGate']);
 const RULE_FIELDS = ['id', 'baseID', 'name', 'passPercentage', 'conditions', 'environments'];
@@ -159,7 +161,7 @@ function beyondSeen(operationId: string, data: any, request: Doc): void {
  * The success body of `operationId` as reshaped by the vendor-shaped variants that are on, and the
  * request body it answers (some rules depend on what was sent). Returns a new object; `body` is untouched.
  */
-export function shapeResponse(operationId: string, body: unknown, request: unknown, on: (variant: string) => boolean): unknown {
+export function shapeResponse(operationId: string, body: unknown, request: unknown, on: (variant: VariantName) => boolean): unknown {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
   const out = structuredClone(body) as Doc;
   const req: Doc = request && typeof request === 'object' && !Array.isArray(request) ? (request as Doc) : {};
