@@ -7,6 +7,7 @@ import { parseJsonBody } from './body.ts';
 import { HttpError, errorBody } from './errors.ts';
 import { checkSwitches, faultSchema, isFault, isVariant } from './faults.ts';
 import { SHAPE_VARIANTS, shapeResponse } from './shapes.ts';
+import { OPERATIONS as CONTRACT_OPERATIONS } from '../contracts/index.ts';
 import { compileFor, operation } from './schemas.ts';
 import { openDb } from './store/db.ts';
 import { seed } from './store/seed.ts';
@@ -36,7 +37,8 @@ export const DEFAULT_SCALE = 200;
 /** Longest path parameter (an id) accepted; longer is 414. */
 export const MAX_PARAM_LENGTH = 512;
 
-const OPERATIONS = ['addGateRules', 'disableGate', 'enableGate', 'listExperiments', 'listReleasePipelines', 'createMetric', 'updateMetric', 'skipTriggerPhase', 'unpauseTrigger', 'patchExperimentOverrides'];
+/** Every operation of the contract (routes/ serves each). */
+const OPERATIONS = Object.keys(CONTRACT_OPERATIONS);
 const fastifyPath = (p: string) => p.replace(/\{(\w+)\}/g, ':$1');
 const OPERATION_BY_ROUTE = new Map(OPERATIONS.map((id) => [`${operation(id).method} ${fastifyPath(operation(id).path)}`, id]));
 /** Each path of the contract as a pattern over the raw request path, with the methods it declares. */
@@ -67,6 +69,12 @@ export function build(opts: BuildOptions): FastifyInstance {
   seed(db, { seed: opts.seed ?? 1, scale: opts.scale ?? DEFAULT_SCALE });
   const ctx: Ctx = { db, fault: (n) => faults.has(n), variant: (n) => variants.has(n), now: opts.now ?? Date.now, pristine: faults.size === 0 && variants.size === 0 };
 
+  // Every error leaves through here: the one error shape, or RFC 9457's under the variant errors-problem-json.
+  const sendError = (reply: FastifyReply, status: number, text: string) =>
+    variants.has('errors-problem-json')
+      ? reply.code(status).type('application/problem+json').send({ type: 'about:blank', title: errorBody(status, text).error, status, detail: text.split('\n')[0] })
+      : reply.code(status).send(errorBody(status, text));
+
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
     // Logs never carry the key: headers are not logged at all, and a key sent in the query string
@@ -81,7 +89,7 @@ export function build(opts: BuildOptions): FastifyInstance {
     // over the limit): in the one error shape too, not Fastify's own.
     frameworkErrors: (err, _req, reply) => {
       const status: 400 | 414 = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
-      (reply as FastifyReply).code(status).send(errorBody(status, status === 414 ? `a path parameter is longer than ${MAX_PARAM_LENGTH} characters` : 'the URL does not decode'));
+      sendError(reply as FastifyReply, status, status === 414 ? `a path parameter is longer than ${MAX_PARAM_LENGTH} characters` : 'the URL does not decode');
     },
   });
   app.decorate('db', db);
@@ -139,10 +147,10 @@ export function build(opts: BuildOptions): FastifyInstance {
   app.addHook('onRequest', (req, reply, done) => {
     const allow = req.is404 ? allowedMethods(req.url) : undefined;
     if (!allow) return done();
-    reply.code(405).header('allow', allow).send(errorBody(405, `${req.method} is not allowed on ${req.url.split('?')[0]}; allowed: ${allow}`));
+    sendError(reply.header('allow', allow), 405, `${req.method} is not allowed on ${req.url.split('?')[0]}; allowed: ${allow}`);
   });
   app.setNotFoundHandler((req, reply) => {
-    reply.code(404).send(errorBody(404, `no operation ${req.method} ${req.url.split('?')[0]}`));
+    sendError(reply, 404, `no operation ${req.method} ${req.url.split('?')[0]}`);
   });
 
   app.setErrorHandler((err: any, req, reply) => {
@@ -158,7 +166,7 @@ export function build(opts: BuildOptions): FastifyInstance {
     if (variants.has('errors-422-other-shape') && status === 400) {
       return reply.code(422).send({ errors: [{ path: err.validation?.[0]?.instancePath ?? '', detail: message }] });
     }
-    reply.code(status).send(errorBody(status, status >= 500 && !faults.has('validation-500') ? 'internal error' : message));
+    sendError(reply, status, status >= 500 && !faults.has('validation-500') ? 'internal error' : message);
   });
 
   gateRoutes(app, ctx);

@@ -108,6 +108,10 @@ const VARIANT_PROBES: Record<VariantName, Probe> = {
   },
   'default-limit-50': async (app) => (await list(app, '')).data.length,
   'paging-out-of-range-400': async (app) => Promise.all(['limit=101', 'limit=0', 'page=0', 'page=-3'].map((q) => status(get(app, `/console/v1/experiments?${q}`)))),
+  'errors-problem-json': async (app) => {
+    const r = await createMetric(app, { name: 'abc', type: 'sum' });
+    return [r.statusCode, r.headers['content-type'], Object.keys(r.json()).sort()];
+  },
   'unauthorized-403': (app) => status(get(app, '/console/v1/release_pipelines', {})),
   'timestamps-seconds': async (app) => (await list(app, '')).data[0].createdTime > 1e11,
   'extra-response-fields': async (app) => Object.keys(await list(app, '')).sort(),

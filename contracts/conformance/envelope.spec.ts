@@ -38,10 +38,11 @@ test.describe('envelope', () => {
   });
 
   test('envelope: successes are 2xx and every response is JSON, errors too [inferred]', checks('inferred', 'responses.success.2xx', 'responses.json'), async ({ t }) => {
-    const json = (r: Reply) => (r.headers['content-type'] ?? '').toLowerCase().startsWith('application/json') && typeof r.body === 'object' && r.body !== null;
+    // application/json or a structured JSON type such as application/problem+json (RFC 9457, a common error body).
+    const json = (r: Reply) => /^application\/([\w.-]+\+)?json\s*(;|$)/i.test(r.headers['content-type'] ?? '') && typeof r.body === 'object' && r.body !== null;
     for (const [op, reply] of await successes(t)) {
       expect(ok2xx(reply), `${op} answered ${reply.status}`).toBe(true);
-      expect(json(reply), `${op}: a JSON body with Content-Type application/json`).toBe(true);
+      expect(json(reply), `${op}: a JSON body with a JSON Content-Type`).toBe(true);
     }
     const failures: [string, Reply][] = [
       ['no key', await t.raw('GET', '/console/v1/experiments')],
@@ -50,7 +51,7 @@ test.describe('envelope', () => {
       ['malformed JSON', await t.call('POST', '/console/v1/metrics', { rawBody: '{"name": ' })],
       ['unknown route', await t.call('GET', `/console/v1/cc_no_such_resource_${t.runId}`)],
     ];
-    for (const [what, r] of failures) expect(json(r), `${what} (HTTP ${r.status}): a JSON body with Content-Type application/json`).toBe(true);
+    for (const [what, r] of failures) expect(json(r), `${what} (HTTP ${r.status}): a JSON body with a JSON Content-Type`).toBe(true);
   });
 
   test('envelope: a body field the spec does not name is rejected or ignored alike by every write, never echoed [inferred]', checks('inferred', 'requests.unknownFields.consistent'), async ({ t }) => {
