@@ -1,7 +1,7 @@
 // The conformance suite: Playwright API tests, no browser. Run it with `npm run conformance`.
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { loadConfig } from './scripts/lib/config.ts';
+import { loadConfig } from './core/config.ts';
 
 const { reportsDir, deadlineSeconds, deadlineAt } = loadConfig();
 // Kept back from the deadline for what follows Playwright's stop: worker teardown and the reports.

@@ -3,7 +3,7 @@
 // which is the conformance suite (API tests, no browser). Playwright never downloads a browser here.
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { loadConfig } from './scripts/lib/config.ts';
+import { loadConfig } from './core/config.ts';
 
 const { reportsDir } = loadConfig();
 

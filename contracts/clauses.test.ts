@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { ROOT } from '../scripts/lib/config.ts';
+import { ROOT } from '../core/config.ts';
 
 interface Clause { id: string; section: string; level: string; text: string; note?: string; checkedBy: unknown }
 

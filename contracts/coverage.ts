@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDocument } from 'yaml';
-import { ROOT } from '../scripts/lib/config.ts';
+import { ROOT } from '../core/config.ts';
 
 if (process.argv.includes('--help')) {
   console.log('usage: npm run clauses:coverage -- [--write]\n  fails when a stated clause has no test; --write fills checkedBy in contracts/clauses.yaml');

@@ -3,7 +3,7 @@
 // the merged conformance.json, junit.xml and HTML report cover the whole suite.
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { loadConfig } from '../scripts/lib/config.ts';
+import { loadConfig } from '../core/config.ts';
 
 const { reportsDir } = loadConfig();
 

@@ -10,30 +10,33 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { OPENAPI_PATH, generate } from './build.ts';
 import { absentListed, OPERATIONS, responseErrors } from './support/validators.ts';
-import { build } from '../reference/app.ts';
+import { startReference } from '../core/reference.ts';
 
 const KEY = 'test-key-presence-01';
 const files = generate();
 const json = (path: string) => JSON.parse(files.get(path)!);
 const openapi = parse(readFileSync(OPENAPI_PATH, 'utf8'));
 
-/** Real answers of the reference server, which sends every listed field. */
+/** Real answers of the reference server (as a process: the suite never imports the server's code), which sends every listed field. */
 async function answers() {
-  const app = build({ apiKey: KEY, scale: 12 });
-  const send = async (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) => {
-    const r = await app.inject({ method, url, headers: { 'service-api-key': KEY, ...(payload ? { 'content-type': 'application/json' } : {}) }, ...(payload ? { payload } : {}) });
-    assert.ok(r.statusCode < 300, `${method} ${url}: ${r.statusCode} ${r.body.slice(0, 200)}`);
-    return r.json();
-  };
-  const out = {
-    addGateRules: await send('POST', '/console/v1/gates/gate_cc_alpha/rules', { rules: [{ name: 'presence', passPercentage: 5, conditions: [] }] }),
-    enableGate: await send('PUT', '/console/v1/gates/gate_cc_alpha/enable'),
-    disableGate: await send('PUT', '/console/v1/gates/gate_cc_alpha/disable'),
-    listExperiments: await send('GET', '/console/v1/experiments?limit=5'),
-    createMetric: await send('POST', '/console/v1/metrics', { name: 'cc_presence_metric', type: 'sum' }),
-  };
-  await app.close();
-  return out;
+  const server = await startReference({ apiKey: KEY, scale: 12, stderr: 'ignore' });
+  try {
+    const send = async (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) => {
+      const r = await fetch(`${server.baseUrl}${url}`, { method, headers: { 'service-api-key': KEY, ...(payload ? { 'content-type': 'application/json' } : {}) }, ...(payload ? { body: JSON.stringify(payload) } : {}) });
+      const text = await r.text();
+      assert.ok(r.status < 300, `${method} ${url}: ${r.status} ${text.slice(0, 200)}`);
+      return JSON.parse(text);
+    };
+    return {
+      addGateRules: await send('POST', '/console/v1/gates/gate_cc_alpha/rules', { rules: [{ name: 'presence', passPercentage: 5, conditions: [] }] }),
+      enableGate: await send('PUT', '/console/v1/gates/gate_cc_alpha/enable'),
+      disableGate: await send('PUT', '/console/v1/gates/gate_cc_alpha/disable'),
+      listExperiments: await send('GET', '/console/v1/experiments?limit=5'),
+      createMetric: await send('POST', '/console/v1/metrics', { name: 'cc_presence_metric', type: 'sum' }),
+    };
+  } finally {
+    await server.stop();
+  }
 }
 
 const without = (body: any, drop: (copy: any) => void) => {

@@ -15,8 +15,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT } from '../scripts/lib/config.ts';
-import { startReference, type ReferenceServer } from '../scripts/lib/reference-process.ts';
+import { ROOT } from '../core/config.ts';
+import { startReference, type ReferenceServer } from '../core/reference.ts';
 
 interface Switch { name: string; description: string; clause: string }
 /** What the suite must do against a variant (reference/faults.ts): pass under --strict, or pass in default mode with warnings. */

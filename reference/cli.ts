@@ -1,6 +1,6 @@
 // npm run serve -- [--port N] [--host H] [--db FILE|:memory:] [--api-key K] [--seed N] [--scale N]
-//                  [--fault NAME]... [--variant NAME]... [--log] [--list-faults]
-// Prints one line `listening on http://HOST:PORT` when ready (scripts/lib/reference-process.ts waits for it).
+//                  [--fault NAME]... [--variant NAME]... [--log] [--exit-with-stdin] [--list-faults]
+// Prints one line `listening on http://HOST:PORT` when ready (core/reference.ts waits for it).
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
@@ -20,6 +20,8 @@ The reference Console API server (Fastify + SQLite), for the conformance suite a
   --fault NAME      inject a defect for the suite's self-test (repeatable; see --list-faults)
   --variant NAME    switch to a legal "not shown" behaviour (repeatable; see --list-faults)
   --log             log requests (the key is never logged)
+  --exit-with-stdin stop when standard input closes (a launcher gives a pipe, so the server never
+                    outlives it, even a launcher killed with SIGKILL)
   --list-faults     print the faults and variants as JSON and exit
   --help            this text`;
 
@@ -42,7 +44,7 @@ try {
     options: {
       port: { type: 'string' }, host: { type: 'string' }, db: { type: 'string' }, 'api-key': { type: 'string' },
       seed: { type: 'string' }, scale: { type: 'string' }, fault: { type: 'string', multiple: true },
-      variant: { type: 'string', multiple: true }, log: { type: 'boolean' }, 'list-faults': { type: 'boolean' }, help: { type: 'boolean' },
+      variant: { type: 'string', multiple: true }, log: { type: 'boolean' }, 'exit-with-stdin': { type: 'boolean' }, 'list-faults': { type: 'boolean' }, help: { type: 'boolean' },
     },
     strict: true,
   }).values;
@@ -85,6 +87,11 @@ const shutdown = async () => {
 };
 process.once('SIGTERM', shutdown);
 process.once('SIGINT', shutdown);
+// A launcher that dies, however it dies, closes its end of the pipe: the server goes with it.
+if (args['exit-with-stdin']) {
+  process.stdin.once('end', shutdown);
+  process.stdin.resume();
+}
 
 try {
   await app.listen({ port, host });

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { build } from './app.ts';
-import { EXPERIMENT_STATUSES } from './store/seed.ts';
+import { EXPERIMENT_STATUSES } from '../contracts/index.ts';
 
 const KEY = 'test-key-shapes-01234';
 const H = { 'service-api-key': KEY };
@@ -42,7 +42,7 @@ async function tour(variants: string[]): Promise<Record<string, Doc>> {
     updateMetric: await call('POST', '/console/v1/metrics/cc_shape::sum', { isVerified: true }),
     skipTriggerPhase: await call('PUT', `${TRIGGER}/skip`, { phaseID: 'ph_cc_1_1' }),
     // Phase 3 of trg_cc_1 waits for a review (seed): skip phase 2, then unpause phase 3.
-    unpauseTrigger: (await call('PUT', `${TRIGGER}/skip`, { phaseID: 'ph_cc_1_2' }), await call('PUT', `${TRIGGER}/unpause`, { phaseID: 'ph_cc_1_3' })),
+    unpauseTrigger: await call('PUT', `${TRIGGER}/skip`, { phaseID: 'ph_cc_1_2' }).then(() => call('PUT', `${TRIGGER}/unpause`, { phaseID: 'ph_cc_1_3' })),
     patchExperimentOverrides: await call('PATCH', OVERRIDES, { overrides: [], userIDOverrides: [] }),
   }));
 }

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { compareRun, compareSummary, DEFAULT_TOLERANCE, mergeSummaries, updateBaseline, type Figures, type RunSummary } from './baseline.ts';
-import { ROOT } from './lib/config.ts';
-import { startReference } from './lib/reference-process.ts';
+import { ROOT } from '../core/config.ts';
+import { startReference } from '../core/reference.ts';
 
 const fig = (p50: number, count = 200, rps = 10, errorRate = 0): Figures => ({ p50, p95: p50 * 2, p99: p50 * 3, count, rps, errorRate });
 const summary = (endpoints: Record<string, Figures>, profile = 'baseline'): RunSummary => ({ format: 'console-conformance.load-summary/1', script: 'paging', profile, durationMs: 60_000, endpoints });

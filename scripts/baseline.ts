@@ -8,7 +8,7 @@ import { availableParallelism, cpus } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { ConfigError, ROOT } from './lib/config.ts';
+import { ConfigError, ROOT } from '../core/config.ts';
 
 export interface Figures { p50: number; p95: number; p99: number; count: number; rps: number; errorRate: number; avg?: number; max?: number }
 /** What compare needs of a run: load/lib/summary.ts writes it as summary.json; a baseline keeps the same fields. */

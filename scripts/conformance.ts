@@ -8,9 +8,9 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError, ROOT, loadConfigOr, seconds } from './lib/config.ts';
-import { referenceUnlessTarget } from './lib/reference-process.ts';
-import { redactText } from '../contracts/support/redact.ts';
+import { ConfigError, ROOT, loadConfigOr, seconds } from '../core/config.ts';
+import { referenceUnlessTarget } from '../core/reference.ts';
+import { redactText } from '../core/keys.ts';
 import type { ConformanceReport, ConformanceSummary } from '../contracts/support/reporter.ts';
 
 const HELP = `usage: npm run conformance -- [--strict] [--deadline SECONDS] [playwright test options]

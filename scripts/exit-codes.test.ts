@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { ROOT } from './lib/config.ts';
-import { startReference } from './lib/reference-process.ts';
+import { ROOT } from '../core/config.ts';
+import { startReference } from '../core/reference.ts';
 
 function run(script: string, args: string[], env: Record<string, string>) {
   const reports = mkdtempSync(join(tmpdir(), 'cc-exit-'));

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from './lib/config.ts';
+import { ROOT } from '../core/config.ts';
 
 const run = (...args: string[]) => spawnSync('bash', [join(ROOT, 'scripts/install-chromium'), ...args], { encoding: 'utf8' });
 

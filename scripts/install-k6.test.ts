@@ -7,7 +7,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { ROOT } from './lib/config.ts';
+import { ROOT } from '../core/config.ts';
 
 const tree = mkdtempSync(join(tmpdir(), 'install-k6-'));
 mkdirSync(join(tree, 'scripts'));

@@ -8,8 +8,9 @@ import { parseArgs } from 'node:util';
 import { generate, newRunId } from '../fixtures/generate.ts';
 import { buildValidators } from '../load/lib/build-validators.ts';
 import { compareRun, printCompare } from './baseline.ts';
-import { ConfigError, isLoopback, loadConfig, ROOT, type Config } from './lib/config.ts';
-import { startReference, type ReferenceServer } from './lib/reference-process.ts';
+import { ConfigError, isLoopback, loadConfig, ROOT, type Config } from '../core/config.ts';
+import { worst } from '../core/exit.ts';
+import { startReference, type ReferenceServer } from '../core/reference.ts';
 
 const HELP = `usage: npm run load:paging   -- [options]   (k6 load/paging.ts)
        npm run load:mutation -- [options]   (k6 load/mutation.ts)
@@ -125,7 +126,7 @@ async function main(): Promise<number> {
   const stop = () => { void server?.stop(); };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
-  let worst = 0;
+  const codes: number[] = [];
   const t0 = Date.now();
   try {
     for (const script of args.scripts) {
@@ -135,7 +136,7 @@ async function main(): Promise<number> {
       // k6: 99 thresholds crossed; 107/108 script error or aborted (setup's clear reason is printed above).
       const mapped = code === 0 ? 0 : code === 99 ? 1 : 3;
       if (mapped === 3) console.error(`load: k6 ${script} could not be carried out (k6 exit ${code})`);
-      worst = Math.max(worst, mapped);
+      codes.push(mapped);
       console.log(`load: ${script} (${args.profile}) -> ${reportDir}`);
     }
   } finally {
@@ -143,12 +144,12 @@ async function main(): Promise<number> {
     rmSync(dataDir, { recursive: true, force: true });
   }
   console.log(`load: ${args.scripts.join(' + ')} took ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-  if (args.compare && worst < 3) {
+  if (args.compare && !codes.includes(3)) {
     const result = compareRun({ scripts: args.scripts, reportsDir: config.reportsDir });
     printCompare(result);
-    if (result.verdict === 'regression') worst = Math.max(worst, 2);
+    if (result.verdict === 'regression') codes.push(2);
   }
-  return worst;
+  return worst(codes);
 }
 
 main().then(

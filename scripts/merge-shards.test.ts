@@ -8,8 +8,8 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT } from './lib/config.ts';
-import { startReference } from './lib/reference-process.ts';
+import { ROOT } from '../core/config.ts';
+import { startReference } from '../core/reference.ts';
 
 const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONSOLE_') && !k.startsWith('PLAYWRIGHT_')));
 const tsx = (script: string, args: string[], env: Record<string, string>) =>

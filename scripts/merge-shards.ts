@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { ROOT, loadConfigOr } from './lib/config.ts';
+import { ROOT, loadConfigOr } from '../core/config.ts';
 
 const HELP = `usage: npm run conformance:merge -- [--expect-shards N] DIR
 

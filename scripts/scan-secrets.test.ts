@@ -6,9 +6,10 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { ROOT } from './lib/config.ts';
+import { ROOT } from '../core/config.ts';
 import { deflateRawSync } from 'node:zlib';
-import { keyForms, nearMisses, scan } from './scan-secrets.ts';
+import { keyForms, nearMisses } from '../core/keys.ts';
+import { scan } from './scan-secrets.ts';
 
 const KEY = 'cc_test_0123456789abcdef+/=?&';
 

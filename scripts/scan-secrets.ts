@@ -4,7 +4,8 @@
 // only the files holding it are. Exit 0 clean, 1 found, 3 cannot scan.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { ConfigError, ROOT, loadConfig } from './lib/config.ts';
+import { ConfigError, ROOT, loadConfig } from '../core/config.ts';
+import { keyForms } from '../core/keys.ts';
 import { embeddedZips, isZip, zipEntries } from './lib/zip.ts';
 
 const HELP = `usage: npm run scan:secrets -- [--key K | --key-file F] [DIR...]
@@ -20,42 +21,6 @@ server logs), test-results/, playwright-report/, blob-report/ (those that exist)
   --help         this text
 
 Exit 0 clean, 1 the key was found, 3 cannot scan (no key, no folder to scan).`;
-
-/**
- * Base64 text of the key wherever it sits in a larger encoded blob (a header line, a HAR entry, a
- * trace): the key starts at byte offset 0, 1 or 2 of a 3-byte group, and only the characters made
- * from the key's bits alone are fixed, so each alignment gives one fragment to look for.
- */
-function base64Fragments(key: string): string[] {
-  const bytes = Buffer.from(key);
-  const out: string[] = [];
-  for (const shift of [0, 1, 2]) {
-    const text = Buffer.concat([Buffer.alloc(shift), bytes]).toString('base64');
-    const fragment = text.slice(Math.ceil((shift * 8) / 6), Math.floor(((shift + bytes.length) * 8) / 6));
-    out.push(fragment, fragment.replace(/\+/g, '-').replace(/\//g, '_'));
-  }
-  return out;
-}
-
-/**
- * The key and the near misses from which it can be recovered: upper- and lower-cased (a case-folded
- * key is the key to anyone who tries both cases), and one character short at either end (one guess
- * away). A test that sends such a key, or a header printed with its value cut, writes one of these.
- */
-export function nearMisses(key: string): string[] {
-  return [...new Set([key, key.toUpperCase(), key.toLowerCase(), key.slice(0, -1), key.slice(1)])];
-}
-
-/**
- * The forms a key can take in a file: the key and each near miss, each raw, URL-encoded, base64 (any
- * alignment, standard and URL alphabet) and hex (lower and upper case).
- */
-export function keyForms(key: string): string[] {
-  return [...new Set(nearMisses(key).flatMap((k) => {
-    const hex = Buffer.from(k).toString('hex');
-    return [k, encodeURIComponent(k), ...base64Fragments(k), hex, hex.toUpperCase()];
-  }))];
-}
 
 function* files(dir: string): Generator<string> {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from './lib/config.ts';
+import { ROOT } from '../core/config.ts';
 
 const runTests = (...args: string[]) => spawnSync(process.execPath, [join(ROOT, 'scripts', 'test.mjs'), ...args], { cwd: ROOT, encoding: 'utf8' });
 

@@ -12,15 +12,17 @@ import { join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { compareRun, printCompare, type CompareResult } from './baseline.ts';
-import { ConfigError, ROOT, isLoopback, loadConfig, seconds, type Config } from './lib/config.ts';
+import { ConfigError, ROOT, isLoopback, loadConfig, seconds, type Config } from '../core/config.ts';
 import { loadFailureKind } from './lib/load-outcome.ts';
 import { prepareReports } from './lib/previous-run.ts';
 import { readTestLine, Ticker, type TestProgress } from './lib/progress.ts';
-import { randomApiKey, referenceUnlessTarget } from './lib/reference-process.ts';
+import { randomApiKey, referenceUnlessTarget } from '../core/reference.ts';
 import { renderPage } from './report/html.ts';
 import { readInputs, type StageResult, type VerifyRun } from './report/inputs.ts';
 import { writeTimeSeries } from './report/timeseries.ts';
-import { keyForms, scan } from './scan-secrets.ts';
+import { worst } from '../core/exit.ts';
+import { keyForms } from '../core/keys.ts';
+import { scan } from './scan-secrets.ts';
 import type { ConformanceSummary } from '../contracts/support/reporter.ts';
 
 const HELP = `usage: npm run verify -- [options]
@@ -291,18 +293,15 @@ async function main(): Promise<number> {
       clearTimeout(deadlineTimer);
       rmSync(csvDir, { recursive: true, force: true });
     }
-    let worst = 0;
+    const mapped: number[] = [];
     const parts: string[] = [];
     for (const script of SCRIPTS) {
       const code = codes[script];
       const kind = code === 1 ? loadFailureKind(readSummary(reportsDir, script)) : undefined;
-      const mapped = code === 0 ? 0 : kind ? kind.code : 3;
-      worst = Math.max(worst, mapped === 1 ? 10 : mapped); // 1 outranks 3, which outranks 2
+      mapped.push(code === 0 ? 0 : kind ? kind.code : 3);
       parts.push(`${script} ${code === 0 ? 'ok' : kind ? kind.note : 'could not run'}`);
     }
-    const regressed = compare?.verdict === 'regression';
-    if (deadlinePassed && worst !== 10) worst = 3;
-    const code = worst === 10 ? 1 : worst === 3 ? 3 : regressed || worst === 2 ? 2 : 0;
+    const code = worst([...mapped, deadlinePassed ? 3 : 0, compare?.verdict === 'regression' ? 2 : 0]);
     if (deadlinePassed) parts.push(`stopped: deadline of ${config.deadlineSeconds} s passed`);
     stages.push({
       name: 'load',
@@ -324,8 +323,7 @@ async function main(): Promise<number> {
     detail: found.found.length ? `the key is in ${found.found.map((f) => relative(reportsDir, f)).join(', ')}` : `${found.scanned} files, no trace of the key or its near misses (raw, URL, base64, hex, inside ZIP archives too)`,
   });
 
-  const codes = stages.map((s) => s.exitCode ?? 0);
-  const exitCode = codes.includes(1) ? 1 : codes.includes(3) ? 3 : codes.includes(2) ? 2 : 0;
+  const exitCode = worst(stages.map((s) => s.exitCode));
   say('report');
   const run: VerifyRun = {
     format: 'console-conformance.verify/1', exitCode, startedAt: startedAt.toISOString(), durationMs: Date.now() - t0,
@@ -375,10 +373,10 @@ function printVerdict(run: VerifyRun, conf: any, compare: CompareResult | undefi
     out.push('');
     for (const p of Object.values(compare.profiles)) {
       const withBase = p.endpoints.filter((e) => e.ratio);
-      const worst = withBase.slice().sort((a, b) => b.ratio!.p95 - a.ratio!.p95)[0];
+      const slowest = withBase.slice().sort((a, b) => b.ratio!.p95 - a.ratio!.p95)[0];
       const scale = p.calibration.scale !== null ? `calibration ${p.calibration.scale}x` : p.reason;
-      const few = worst && Math.min(worst.count, worst.baseline?.count ?? 0) < compare.tolerance.minP95Count ? ` (${worst.count} samples: p95 not judged)` : '';
-      out.push(`load      ${p.script.padEnd(9)} ${p.verdict.padEnd(12)} ${scale}${worst ? `; slowest vs baseline: ${worst.endpoint} p95 ${worst.p95} ms, ${worst.ratio!.p95}x expected${few}` : ''}`);
+      const few = slowest && Math.min(slowest.count, slowest.baseline?.count ?? 0) < compare.tolerance.minP95Count ? ` (${slowest.count} samples: p95 not judged)` : '';
+      out.push(`load      ${p.script.padEnd(9)} ${p.verdict.padEnd(12)} ${scale}${slowest ? `; slowest vs baseline: ${slowest.endpoint} p95 ${slowest.p95} ms, ${slowest.ratio!.p95}x expected${few}` : ''}`);
       for (const e of p.endpoints.filter((x) => x.regression)) out.push(`          REGRESSION ${e.endpoint}: ${e.reason}`);
     }
   }

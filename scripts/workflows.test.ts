@@ -10,7 +10,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { parse } from 'yaml';
-import { ROOT } from './lib/config.ts';
+import { ROOT } from '../core/config.ts';
 
 const DIR = join(ROOT, '.github/workflows');
 const schema = JSON.parse(readFileSync(join(ROOT, 'scripts/ci/github-workflow.schema.json'), 'utf8'));

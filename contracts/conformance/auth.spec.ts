@@ -3,7 +3,7 @@ import { randomInt } from 'node:crypto';
 import { checks, expect, test } from '../support/target.ts';
 import { expectClientError, expectNotAccepted } from '../support/checks.ts';
 import type { Reply } from '../support/evidence.ts';
-import type { Manifest } from '../../scripts/lib/config.ts';
+import type { Manifest } from '../../core/config.ts';
 
 const DIGITS = '0123456789';
 const LOWER = 'abcdefghijklmnopqrstuvwxyz';

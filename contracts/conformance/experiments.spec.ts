@@ -3,7 +3,8 @@
 // target accepts, and each filter must return exactly the full list filtered by its predicate (judged on
 // the experiments that carry the filtered field: the presence of a listed field is only inferred).
 import { checks, expect, test, type T } from '../support/target.ts';
-import { EXPERIMENT_STATUSES, carrying, expectClientError, expectMessage, expectSuccess, ok2xx, outcome } from '../support/checks.ts';
+import { EXPERIMENT_STATUSES } from '../index.ts';
+import { carrying, expectClientError, expectMessage, expectSuccess, ok2xx, outcome } from '../support/checks.ts';
 import { largestLimit, walk, walkChecked } from '../support/paging.ts';
 import { clausesUnder } from '../support/clauses.ts';
 

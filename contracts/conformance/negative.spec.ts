@@ -3,16 +3,16 @@
 // contract: each property of the request schema (and of warehouseNative) in turn gets a value of
 // another type, each required property is removed, and the contract
 // confirms each body is invalid before it is sent.
-import { readFileSync } from 'node:fs';
 import { checks, expect, test } from '../support/target.ts';
 import { expectClientError } from '../support/checks.ts';
-import { OPERATIONS, requestErrors } from '../support/validators.ts';
+import { OPERATIONS, schema } from '../index.ts';
+import { requestErrors } from '../support/validators.ts';
 
 const WRONG: Record<string, unknown> = { string: 17, number: 'text', integer: 'text', boolean: 'yes', array: 'text', object: 'text' };
 
 /** The root object schema of an operation's request body, and its $defs. */
 function bodySchema(op: string): { root: any; defs: any } {
-  const doc = JSON.parse(readFileSync(new URL(`../schemas/${OPERATIONS[op].body}`, import.meta.url), 'utf8'));
+  const doc: any = schema(OPERATIONS[op].body!);
   const name = String(doc.$ref ?? '').replace('#/$defs/', '');
   return { root: name ? doc.$defs[name] : doc, defs: doc.$defs ?? {} };
 }

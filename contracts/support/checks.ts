@@ -76,9 +76,6 @@ export function expectClientError(reply: Reply, what: string): void {
   expect(reply.status >= 400 && reply.status < 500, `${what}: expected a 4xx, got ${reply.status}`).toBe(true);
 }
 
-export const METRIC_TYPES = ['ratio', 'mean', 'event_count_custom', 'event_user', 'funnel', 'composite', 'composite_sum', 'sum', 'undefined', 'user_warehouse'] as const;
-export const EXPERIMENT_STATUSES = ['active', 'setup', 'decision_made', 'abandoned', 'archived', 'experiment_stopped', 'assignment_stopped'] as const;
-
 /** A metric name of exactly `length` characters carrying the manifest prefix and the run id when it fits. */
 export function metricName(prefix: string, runId: string, length: number, salt = ''): string {
   const base = `${prefix}${runId}${salt}`;

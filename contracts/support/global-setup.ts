@@ -1,7 +1,7 @@
 // For direct `npx playwright test` runs: with no CONSOLE_BASE_URL, start the reference server and hand
 // its address and key to the workers through the environment. `npm run conformance` does this itself.
-import { loadConfig } from '../../scripts/lib/config.ts';
-import { startReference } from '../../scripts/lib/reference-process.ts';
+import { loadConfig } from '../../core/config.ts';
+import { startReference } from '../../core/reference.ts';
 
 export default async function globalSetup() {
   const config = loadConfig();

@@ -2,7 +2,7 @@
 // conformance.json: a failure element only where the run fails (stated, or inferred under --strict);
 // an inferred violation in default mode is a passing test case with its warning in system-out; a test
 // that checked nothing (inconclusive: transport, or not run after the run stopped) is <skipped>.
-import { xmlEscape as esc } from '../../load/lib/junit.ts';
+import { xmlEscape as esc } from '../../core/xml.ts';
 import type { Ran } from './reporter.ts';
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);

@@ -5,11 +5,11 @@
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { ROOT, loadConfig } from '../../scripts/lib/config.ts';
+import { ROOT, loadConfig } from '../../core/config.ts';
 import { CLAUSES } from './clauses.ts';
 import { compareObservations, readObservations, summarize, type Drift, type Observations } from './observations.ts';
 import { junitXml } from './junit.ts';
-import { redactText } from './redact.ts';
+import { redactText } from '../../core/keys.ts';
 import type { Exchange } from './evidence.ts';
 import { CHECKED, FINDING, type Finding } from './findings.ts';
 import type { Inconclusive, Level, Observation, Uncovered } from './target.ts';

@@ -1,11 +1,11 @@
-// The suite's fixtures: the target (from scripts/lib/config.ts, read once per worker) and a `t`
+// The suite's fixtures: the target (from core/config.ts, read once per worker) and a `t`
 // helper that makes recorded calls with or without the key, and records observations of open
 // clauses and clauses a run could not cover. Tests receive them by name.
 import { test as base } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
-import { loadConfig, type Manifest } from '../../scripts/lib/config.ts';
+import { loadConfig, type Manifest } from '../../core/config.ts';
 import { call, type CallOptions, type Exchange, type Reply } from './evidence.ts';
-import { KEY_HEADER } from './redact.ts';
+import { KEY_HEADER } from '../../core/keys.ts';
 import { RunStopped, TransportError, stopReason } from './transport.ts';
 
 export type Level = 'stated' | 'inferred' | 'open';

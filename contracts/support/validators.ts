@@ -1,26 +1,16 @@
 // Response validation with the schemas generated from contracts/openapi.yaml (Ajv2020 + ajv-formats).
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
+import { contractAjv, OPERATIONS, schema } from '../index.ts';
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
-const SCHEMAS = fileURLToPath(new URL('../schemas/', import.meta.url));
+export { OPERATIONS, requestErrors, type Operation as OperationInfo, type OperationId } from '../index.ts';
 
-/** `response` is the stated form of the success body's schema, `responseListed` the presence form (contracts/build.ts). */
-export interface OperationInfo { method: string; path: string; section: string; successStatus: string; response: string; responseListed: string; body?: string }
-export const OPERATIONS = (JSON.parse(readFileSync(join(SCHEMAS, 'index.json'), 'utf8')) as { operations: Record<string, OperationInfo> }).operations;
-export type OperationId = keyof typeof OPERATIONS & string;
-
-const ajv = new Ajv2020({ strict: true, allErrors: true });
-addFormats(ajv);
+const ajv = contractAjv({ allErrors: true });
 const cache = new Map<string, ValidateFunction>();
 
 function compiled(file: string): ValidateFunction {
   let v = cache.get(file);
   if (!v) {
-    v = ajv.compile(JSON.parse(readFileSync(join(SCHEMAS, file), 'utf8')));
+    v = ajv.compile(schema(file));
     cache.set(file, v);
   }
   return v;
@@ -53,14 +43,6 @@ export function absentListed(operationId: string, body: unknown): Absence[] {
     else found.set(pattern, { path, pattern, count: 1 });
   }
   return [...found.values()];
-}
-
-/** Schema errors of a request body (for factories and negative data: is this body valid per the contract?). */
-export function requestErrors(operationId: string, body: unknown): string[] {
-  const file = OPERATIONS[operationId].body;
-  if (!file) return [];
-  const v = compiled(file);
-  return v(body) ? [] : (v.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`);
 }
 
 /** Is this status a success of the operation? "200" where the spec shows 200, any 2xx elsewhere (spec 4.0). */

@@ -3,37 +3,31 @@
 // node_modules. It is generated at the start of every load run into load/data/ (gitignored) rather
 // than committed: the schemas it comes from are committed and have their own staleness check
 // (contracts:check), so a second committed copy could only ever be stale; building it takes ~1 s.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
 import standaloneModule from 'ajv/dist/standalone/index.js';
 import { build } from 'esbuild';
+import { contractAjv, OPERATIONS, schema } from '../../contracts/index.ts';
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 // CommonJS default export seen through NodeNext interop: the function is on .default under tsx.
 const standaloneCode = ((standaloneModule as unknown as { default?: unknown }).default ?? standaloneModule) as (ajv: Ajv2020, refs: Record<string, string>) => string;
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-const SCHEMAS = join(ROOT, 'contracts/schemas');
-
-interface IndexEntry { response: string; successStatus: string; method: string; path: string }
 
 /** Writes `outFile` (default load/data/validators.js) and returns it. */
 export async function buildValidators(outFile = join(ROOT, 'load/data/validators.js')): Promise<string> {
-  const index = JSON.parse(readFileSync(join(SCHEMAS, 'index.json'), 'utf8')) as { operations: Record<string, IndexEntry> };
   // code.source keeps the generated functions free of `new Function`, which k6 does not need to eval.
-  const ajv = new Ajv2020({ strict: true, allErrors: true, code: { source: true, esm: true } });
-  addFormats(ajv);
+  const ajv = contractAjv({ allErrors: true, code: { source: true, esm: true } });
   const refs: Record<string, string> = {};
-  for (const [op, entry] of Object.entries(index.operations)) {
-    const schema = JSON.parse(readFileSync(join(SCHEMAS, entry.response), 'utf8'));
-    ajv.addSchema(schema);
-    refs[op] = schema.$id;
+  for (const [op, entry] of Object.entries(OPERATIONS)) {
+    const response = schema(entry.response);
+    ajv.addSchema(response);
+    refs[op] = response.$id!;
   }
   const generated = standaloneCode(ajv, refs);
-  const operations = Object.fromEntries(Object.entries(index.operations).map(([op, e]) => [op, { successStatus: e.successStatus, method: e.method, path: e.path }]));
+  const operations = Object.fromEntries(Object.entries(OPERATIONS).map(([op, e]) => [op, { successStatus: e.successStatus, method: e.method, path: e.path }]));
   // The entry re-exports each validator by operationId, plus the operation table (success statuses).
   const entry = `${generated}\nexport const OPERATIONS = ${JSON.stringify(operations)};\n`;
   const bundled = await build({

@@ -1,22 +1,14 @@
 // What the fuzz knows about each operation: method, path and the request schemas, all read from the
 // generated contract (contracts/schemas), plus one valid request per operation to mutate. The fuzz
 // judges "malformed" by the contract itself, so the server's own validators are not their own oracle.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
-import { ROOT, loadManifest } from '../../scripts/lib/config.ts';
-
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
-const SCHEMAS = join(ROOT, 'contracts/schemas');
-
-interface IndexEntry { method: string; path: string; params?: string; query?: string; body?: string }
-const index = JSON.parse(readFileSync(join(SCHEMAS, 'index.json'), 'utf8')) as { operations: Record<string, IndexEntry> };
+import type { ValidateFunction } from 'ajv/dist/2020.js';
+import { ROOT, loadManifest } from '../../core/config.ts';
+import { contractAjv, OPERATIONS, schema } from '../../contracts/index.ts';
 
 // Bodies exactly as sent (no coercion); query strings coerced, as any HTTP server reads them.
-const bodyAjv = addFormats(new Ajv2020({ strict: true, allErrors: false }));
-const queryAjv = addFormats(new Ajv2020({ strict: true, allErrors: false, coerceTypes: 'array' }));
-const schema = (file: string) => JSON.parse(readFileSync(join(SCHEMAS, file), 'utf8'));
+const bodyAjv = contractAjv({ allErrors: false });
+const queryAjv = contractAjv({ allErrors: false, coerceTypes: 'array' });
 
 export interface Operation {
   id: string;
@@ -58,7 +50,7 @@ export function loadOperations(manifestPath = join(ROOT, 'fixtures/targets/refer
     updateMetric: `${FUZZ_METRIC.name}::${FUZZ_METRIC.type}`,
   };
   const bodies = validBodies(manifest);
-  return Object.entries(index.operations).map(([id, entry]) => {
+  return Object.entries(OPERATIONS).map(([id, entry]) => {
     const op: Operation = { id, method: entry.method, path: entry.path };
     if (entry.path.includes('{id}')) op.validId = ids[id];
     if (entry.body) {

@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import type { Db } from '../store/sqlite.ts';
 import type { FastifyInstance } from 'fastify';
 import { build } from '../app.ts';
-import { randomApiKey } from '../../scripts/lib/reference-process.ts';
+import { randomApiKey } from '../../core/reference.ts';
 import { caseArbitrary, type FuzzCase } from './cases.ts';
 import { FUZZ_METRIC, loadOperations } from './contract.ts';
 import { dbDigest, openReadOnly } from './digest.ts';

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from '../../scripts/lib/config.ts';
+import { ROOT } from '../../core/config.ts';
 import { FUZZ_METRIC, loadOperations } from '../fuzz/contract.ts';
 import { build } from '../app.ts';
 import { startServer, type Server } from './server.ts';

@@ -3,7 +3,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { ROOT, loadManifest } from '../../scripts/lib/config.ts';
+import { ROOT, loadManifest } from '../../core/config.ts';
 import { call, startServer, type Server } from './server.ts';
 
 const N = 50;

@@ -7,8 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from '../store/sqlite.ts';
-import { loadManifest } from '../../scripts/lib/config.ts';
-import { ROOT } from '../../scripts/lib/config.ts';
+import { loadManifest } from '../../core/config.ts';
+import { ROOT } from '../../core/config.ts';
 import { call, startServer, type Server } from './server.ts';
 
 const WORKERS = 8;

@@ -4,7 +4,7 @@
 // secret scanner knows.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { keyForms } from '../../scripts/scan-secrets.ts';
+import { keyForms } from '../../core/keys.ts';
 import { call, startServer } from './server.ts';
 
 const BODY_SECRET = 'cc_body_secret_7f3a9d0e51';

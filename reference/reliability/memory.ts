@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { call, startServer, type Server } from './server.ts';
+import { EXPERIMENT_STATUSES } from '../../contracts/index.ts';
 
 const HELP = `usage: npm run reliability:memory -- [options]
 
@@ -132,7 +133,7 @@ try {
   }
   console.log(`\npaging load: scale ${scale} (seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s), ${workers} clients for ${pagingSeconds} s; RSS every 2 s`);
   const pages = Math.ceil(scale / 100);
-  const statuses = ['active', 'setup', 'decision_made', 'abandoned', 'archived', 'experiment_stopped', 'assignment_stopped'];
+  const statuses = EXPERIMENT_STATUSES;
   const paging = await load(server, pagingSeconds, 2000, async (w, i) => {
     const page = 1 + ((w * 7919 + i * 104_729) % pages);
     const q = i % 4 === 0 ? `status=${statuses[i % statuses.length]}&limit=100&page=${1 + (page % 50)}` : i % 4 === 1 ? `limit=20&page=${1 + ((page * 5) % (pages * 5))}` : `limit=100&page=${page}`;

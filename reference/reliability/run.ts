@@ -3,7 +3,7 @@
 // node's test runner takes any extra argument, --help included, for a file to run.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { ROOT } from '../../scripts/lib/config.ts';
+import { ROOT } from '../../core/config.ts';
 
 const TESTS: Record<string, string> = {
   crash: 'kill -9 the reference server (--db FILE) under write load, restart it: no acknowledged write lost, integrity_check ok',

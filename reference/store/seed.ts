@@ -2,6 +2,7 @@
 // manifest (fixtures/targets/reference.json), so that the suite can run against it unchanged.
 import { readFileSync } from 'node:fs';
 import { ensureFilterIndexes, type Db } from './db.ts';
+import { EXPERIMENT_STATUSES } from '../../contracts/index.ts';
 
 interface ManifestTrigger { id: string; releasePipelineID: string; phaseIDs: string[] }
 interface Manifest { gates: string[]; experiments: string[]; triggers: ManifestTrigger[] }
@@ -12,7 +13,6 @@ const MANIFEST = JSON.parse(readFileSync(new URL('../../fixtures/targets/referen
 const SEED_EPOCH = Date.UTC(2026, 0, 1);
 const DAY = 86_400_000;
 
-export const EXPERIMENT_STATUSES = ['active', 'setup', 'decision_made', 'abandoned', 'archived', 'experiment_stopped', 'assignment_stopped'];
 const ID_TYPES = ['userID', 'stableID', 'companyID'];
 const LAYERS = ['layer_checkout', 'layer_search', 'layer_onboarding', null];
 const TEAMS = ['team_growth', 'team_core', 'team_mobile', null];

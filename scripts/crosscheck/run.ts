@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { ROOT, loadConfigOr, type Manifest } from '../lib/config.ts';
-import { startReference, type ReferenceServer } from '../lib/reference-process.ts';
-import { keyForms } from '../scan-secrets.ts';
+import { ROOT, loadConfigOr, type Manifest } from '../../core/config.ts';
+import { startReference, type ReferenceServer } from '../../core/reference.ts';
+import { keyForms } from '../../core/keys.ts';
 
 export const SCHEMATHESIS_VERSION = '4.32.5';
 const VENV = join(ROOT, '.venv');

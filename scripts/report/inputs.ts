@@ -5,7 +5,8 @@
 // load/<script>/timeseries.json (./timeseries.ts) and verify.json (below).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from '../lib/config.ts';
+import { ROOT } from '../../core/config.ts';
+import { OPERATIONS } from '../../contracts/index.ts';
 import type { CompareResult as Compare } from '../baseline.ts';
 import type { TimeSeries } from './timeseries.ts';
 import type { ConformanceReport as Conformance } from '../../contracts/support/reporter.ts';
@@ -63,7 +64,7 @@ export interface ReportInputs {
   load: LoadRun[];
   /** Relative links that exist next to index.html. */
   links: { playwright: string | null; conformance: string | null; junit: string | null; observations: string | null; compare: string | null };
-  /** Spec section numbers to the operationIds they describe (from contracts/schemas/index.json), for labels. */
+  /** Spec section numbers to the operationIds they describe (from the contract index), for labels. */
   sectionNames: Record<string, string>;
 }
 
@@ -78,7 +79,7 @@ function readJson<T>(file: string): T | null {
 
 const SCRIPTS = ['paging', 'mutation'];
 
-export function readInputs(reportsDir: string, contractIndex = join(ROOT, 'contracts/schemas/index.json')): ReportInputs {
+export function readInputs(reportsDir: string): ReportInputs {
   const rel = (p: string) => (existsSync(join(reportsDir, p)) ? p : null);
   const load = SCRIPTS.map((script) => ({
     script,
@@ -87,9 +88,8 @@ export function readInputs(reportsDir: string, contractIndex = join(ROOT, 'contr
     dashboard: rel(`load/${script}/dashboard.html`),
     junit: rel(`load/${script}/junit.xml`),
   })).filter((l) => l.summary || l.series || l.dashboard);
-  const index = readJson<{ operations: Record<string, { section: string }> }>(contractIndex);
   const sectionNames: Record<string, string> = {};
-  for (const [op, o] of Object.entries(index?.operations ?? {})) sectionNames[o.section] = sectionNames[o.section] ? `${sectionNames[o.section]}, ${op}` : op;
+  for (const [op, o] of Object.entries(OPERATIONS)) sectionNames[o.section] = sectionNames[o.section] ? `${sectionNames[o.section]}, ${op}` : op;
   return {
     reportsDir,
     verify: readJson<VerifyRun>(join(reportsDir, 'verify.json')),

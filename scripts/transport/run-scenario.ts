@@ -7,8 +7,8 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT } from '../lib/config.ts';
-import { startReference } from '../lib/reference-process.ts';
+import { ROOT } from '../../core/config.ts';
+import { startReference } from '../../core/reference.ts';
 import { scan } from '../scan-secrets.ts';
 import { startProxy, type Scenario } from './proxy.ts';
 

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { inspect } from 'node:util';
-import { REDACTED, redactHeaders, redactText } from './redact.ts';
+import { REDACTED, redactHeaders, redactText } from './keys.ts';
 
 const KEY = 'cc_test_0123456789abcdef+/=?&';
 // What a near-miss test key once was: the key one character short, and upper-cased.

@@ -4,7 +4,7 @@
 // the real one) into conformance.json, junit.xml, the HTML report, test-results/ and the CI log.
 // Here a loopback proxy in front of a real reference server resets every request that carries a
 // wrong key, the auth tests run through it, and everything the run wrote or printed is scanned for
-// every form of the key (scripts/scan-secrets.ts keyForms: raw and case-changed and one-short, each
+// every form of the key (core/keys.ts keyForms: raw and case-changed and one-short, each
 // raw, URL, base64 and hex).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,9 +13,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT } from '../scripts/lib/config.ts';
-import { startReference } from '../scripts/lib/reference-process.ts';
-import { keyForms, scan } from '../scripts/scan-secrets.ts';
+import { ROOT } from '../core/config.ts';
+import { startReference } from '../core/reference.ts';
+import { keyForms } from '../core/keys.ts';
+import { scan } from './scan-secrets.ts';
 
 interface Proxy { url: string; resets(): number; close(): Promise<void> }
 

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+export const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
 /** A run that cannot be carried out: the CLIs print `message` on one line and exit 3. */
 export class ConfigError extends Error {

@@ -1,0 +1,8 @@
+// Text for an XML element or attribute, for the JUnit files CI reads. (The k6 scripts keep their own
+// copy in load/lib/junit.ts: a k6 bundle holds load/ and its generated data only.)
+
+/** Escapes the five XML specials and drops the control characters that XML 1.0 forbids. */
+export function xmlEscape(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;')
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
+}
