@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { detectFromHistograms, detectRegressions } from './detect.ts';
+import { detectFromHistograms, detectRegressions, smallestP } from './detect.ts';
 import { histogramOf, type RunSamples } from './samples.ts';
 import { seededRandom } from './stats.ts';
 
@@ -106,4 +106,17 @@ test('histograms give the decisions the raw samples give', () => {
   const hist = detectFromHistograms(toRun(slow), toRun(base));
   assert.deepEqual(hist.endpoints.map((e) => e.regression), raw.endpoints.map((e) => e.regression));
   for (const [i, e] of hist.endpoints.entries()) assert.ok(Math.abs(e.effect / raw.endpoints[i].effect - 1) < 0.02, `${e.endpoint}: ${e.effect} vs ${raw.endpoints[i].effect}`);
+});
+
+test('a smoke-sized run is undecidable: 5 requests against 5 cannot reach the level, whatever the slowdown', () => {
+  assert.equal(smallestP(5, 5), 1 / 252, 'exact: one arrangement of C(10, 5)');
+  const base = run(9, {}, 1, 5);
+  const fourTimes = run(10, { getExperiment: 4 }, 1, 5);
+  const d = detectRegressions(fourTimes, base);
+  const e = d.endpoints.find((x) => x.endpoint === 'getExperiment');
+  assert.equal(e?.decidable, false);
+  assert.equal(e?.regression, false);
+  assert.match(e?.reason ?? '', /^too few requests to tell: the smallest p for n 5\/5 is 0\.004, not below 0\.0033: /);
+  assert.ok(d.endpoints.every((x) => !x.decidable));
+  assert.ok(detectRegressions(run(2, { getExperiment: 1.25 }), run(1)).endpoints.every((x) => x.decidable));
 });

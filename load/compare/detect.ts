@@ -11,7 +11,10 @@
 // Both are computed on durations divided by the calibration ratio: the median of the calibration
 // request in this run over its median in the baseline (the same trivial request timed in both runs
 // under the same load, docs/load.md), so a slower machine is not a slower release. The bootstrap
-// interval redraws the calibration samples too, so its noise widens the interval.
+// interval redraws the calibration samples too, so its noise widens the interval; the test takes the
+// calibration ratio as exact, which is why a regression needs the interval as well as the test.
+// With few requests (a smoke run's 5 against 5) no arrangement of the durations reaches the level:
+// such an endpoint is marked undecidable, and the caller judges it by another rule or not at all.
 import { type BootstrapOptions, mannWhitneyGreater, median, medianRatioInterval } from './stats.ts';
 import { type RunSamples, toSamples } from './samples.ts';
 
@@ -29,6 +32,8 @@ export interface DetectOptions extends BootstrapOptions {
 export interface EndpointDetection {
   endpoint: string;
   regression: boolean;
+  /** False when even a run slower on every request could not reach the level: too few requests. */
+  decidable: boolean;
   /** Calibrated median ratio run / baseline (1.25: 25% slower), with its bootstrap interval. */
   effect: number;
   lower: number;
@@ -59,6 +64,13 @@ export interface Detection {
 const fmt = (n: number, digits = 3) => Number(n.toPrecision(digits)).toString();
 const pct = (n: number) => `${fmt(n * 100)}%`;
 
+/** The smallest p the test can give for these sizes: every value of the run above every value of the baseline. */
+export function smallestP(n1: number, n2: number): number {
+  const x = Array.from({ length: n1 }, (_, i) => n2 + 1 + i);
+  const y = Array.from({ length: n2 }, (_, i) => 1 + i);
+  return mannWhitneyGreater(x, y).p;
+}
+
 /** Judges each endpoint present in both runs. Samples are raw durations in ms, per endpoint tag. */
 export function detectRegressions(run: Record<string, ArrayLike<number>>, base: Record<string, ArrayLike<number>>, o: DetectOptions = {}): Detection {
   const alpha = o.alpha ?? 0.01;
@@ -81,15 +93,20 @@ export function detectRegressions(run: Record<string, ArrayLike<number>>, base: 
     const significant = test.p < each;
     const large = ci.lower > 1 + minEffect;
     const regression = significant && large;
+    // Only small samples can be undecidable; past 20 a side the smallest p is far below any usable level.
+    const floor = Math.min(x.length, y.length) <= 20 ? smallestP(x.length, y.length) : 0;
+    const decidable = floor < each;
     const calibratedBase = median(y) * (scale ?? 1);
     const what = `median ${fmt(median(run[name]))} ms is ${fmt(ci.estimate)}x the ${calibrated ? 'calibrated ' : 'uncalibrated '}baseline ${fmt(calibratedBase)} ms (${pct(confidence)} CI ${fmt(ci.lower)}-${fmt(ci.upper)}x; Mann-Whitney p ${fmt(test.p, 2)}, n ${x.length}/${y.length})`;
     const why = regression
       ? `slower: p < ${fmt(each, 2)} and the interval is above ${fmt(1 + minEffect)}x`
-      : !significant
+      : !decidable
+        ? `too few requests to tell: the smallest p for n ${x.length}/${y.length} is ${fmt(floor, 2)}, not below ${fmt(each, 2)}`
+        : !significant
         ? `not shown slower: p >= ${fmt(each, 2)}`
         : `slower, but not by the minimum effect: the interval reaches below ${fmt(1 + minEffect)}x (--min-effect ${pct(minEffect)})`;
     return {
-      endpoint: name, regression, effect: ci.estimate, lower: ci.lower, upper: ci.upper, p: test.p, alpha: each, method: test.method,
+      endpoint: name, regression, decidable, effect: ci.estimate, lower: ci.lower, upper: ci.upper, p: test.p, alpha: each, method: test.method,
       n: { run: x.length, base: y.length }, median: { run: median(run[name]), calibratedBase }, reason: `${why}: ${what}`,
     };
   });
