@@ -181,7 +181,7 @@ const states: TriggerState[] = M.triggers.map(() => ({ idx: 0, paused: false, do
 let turn = 0;
 
 export function triggers(): void {
-  const open = states.map((s, k) => k).filter((k) => !states[k].done);
+  const open = states.map((_, k) => k).filter((k) => !states[k].done);
   if (open.length === 0) return; // every trigger completed: the remaining iterations end at once
   const k = open[turn++ % open.length];
   const t = M.triggers[k];

@@ -214,7 +214,10 @@ export function exportWalk(): void {
     const body = checkSuccess<ListBody<ReleasePipeline>>('listReleasePipelines', 'listReleasePipelines', call('GET', `/console/v1/release_pipelines${query({ limit: DATA.exportLimit, page })}`, { endpoint: 'listReleasePipelines' }));
     if (!body) break;
     pagesWalked.add(1);
-    for (const p of body.data) (seen[String(p.id)] ? dup++ : (seen[String(p.id)] = true));
+    for (const p of body.data) {
+      if (seen[String(p.id)]) dup++;
+      seen[String(p.id)] = true;
+    }
     if (body.data.length < DATA.exportLimit) break;
   }
   checkThat('listReleasePipelines', 'pages share no item', dup === 0);
@@ -224,7 +227,10 @@ export function exportWalk(): void {
     const items = listExperiments('listExperiments.walk', { limit: DATA.exportLimit, page });
     if (!items) break;
     pagesWalked.add(1);
-    for (const e of items) (ids[String(e.id)] ? dup++ : (ids[String(e.id)] = true));
+    for (const e of items) {
+      if (ids[String(e.id)]) dup++;
+      ids[String(e.id)] = true;
+    }
     if (items.length < DATA.exportLimit) break;
   }
   checkThat('listExperiments.walk', 'pages share no item', dup === 0);

@@ -22,7 +22,11 @@ export function nestingDepth(text: string, limit = MAX_DEPTH): number {
       else if (c === 34 /* " */) inString = false;
     } else if (c === 34) inString = true;
     else if (c === 91 /* [ */ || c === 123 /* { */) {
-      if (++depth > max && (max = depth) > limit) return max;
+      depth++;
+      if (depth > max) {
+        max = depth;
+        if (max > limit) return max;
+      }
     } else if (c === 93 /* ] */ || c === 125 /* } */) depth--;
   }
   return max;

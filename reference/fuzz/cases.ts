@@ -71,7 +71,7 @@ function classifyText(op: Operation, text: string): Expect {
   return op.body!(value) ? 'either' : 'reject';
 }
 
-function fillPath(op: Operation, path: string, id: string): string {
+function fillPath(path: string, id: string): string {
   return path.replace('{id}', id);
 }
 
@@ -102,7 +102,7 @@ export function caseArbitrary(ctx: CaseContext): fc.Arbitrary<FuzzCase> {
   const withId = ctx.operations.filter((o) => o.validId !== undefined);
   const withQuery = ctx.operations.filter((o) => o.query !== undefined);
 
-  const url = (op: Operation, id = op.validId) => (id === undefined ? op.path : fillPath(op, op.path, id));
+  const url = (op: Operation, id = op.validId) => (id === undefined ? op.path : fillPath(op.path, id));
 
   /** A body case: the valid body of `op` changed by `mutate`, sent as JSON text (or bytes). */
   const bodyCase = (category: string, mutate: (op: Operation, body: Json) => fc.Arbitrary<{ payload: string | Buffer; expect?: Expect }>, needs: (v: Json) => boolean = () => true) =>

@@ -35,7 +35,10 @@ export function experimentRoutes(app: FastifyInstance, ctx: Ctx): void {
   const statements = new Map<string, Statement<unknown[]>>();
   const stmt = (sql: string) => {
     let s = statements.get(sql);
-    if (!s) statements.set(sql, (s = ctx.db.prepare(sql).pluck()));
+    if (!s) {
+      s = ctx.db.prepare(sql).pluck();
+      statements.set(sql, s);
+    }
     return s;
   };
 

@@ -18,4 +18,4 @@ const Database = createRequire(import.meta.url)(DRIVER) as typeof BetterSqlite3;
 
 export default Database;
 export type Db = BetterSqlite3.Database;
-export type Statement<P extends unknown[] | {} = unknown[], R = unknown> = BetterSqlite3.Statement<P, R>;
+export type Statement<P extends unknown[] | object = unknown[], R = unknown> = BetterSqlite3.Statement<P, R>;
