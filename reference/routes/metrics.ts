@@ -50,6 +50,8 @@ export function metricRoutes(app: FastifyInstance, ctx: Ctx): void {
     const bytes = (s: unknown) => (typeof s === 'string' ? Buffer.byteLength(s) : 0);
     if (ctx.fault('metric-name-counts-bytes') && (bytes(req.body.name) < 4 || bytes(req.body.name) > 200)) throw badRequest('name must be 4 to 200 bytes');
     if (ctx.fault('metric-description-counts-bytes') && bytes(req.body.description) > 1000) throw badRequest('description must be at most 1000 bytes');
+    // A legal variant: a server may restrict a name's characters, which the spec does not address.
+    if (ctx.variant('metric-name-ascii-only') && /[^\x20-\x7e]/.test(String(req.body.name))) throw badRequest('name must be printable ASCII');
     const metric = newMetric(req.body, ctx);
     const persist = !req.body.dryRun || ctx.fault('metric-dryrun-persists');
     ctx.db.transaction(() => {
