@@ -1,0 +1,82 @@
+// Folders import each other only through the kernel (core/) and the contract's typed index
+// (contracts/index.ts), so a folder can be read, moved or replaced knowing only those two. scripts/
+// holds the commands and may import anything; nothing imports scripts/. The k6 scripts (load/*.ts and
+// load/lib/) are bundled for k6, which runs no Node code: they import load/ and its generated data
+// only. Node code under load/ (the validator build, compare/) follows the rule of every folder.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { ROOT } from './config.ts';
+
+const SKIP = new Set(['node_modules', '.git', 'reports', 'test-results', 'playwright-report', 'blob-report', '.tools', '.venv', '.stryker-tmp', 'data']);
+const CONTRACT_INDEX = 'contracts/index.ts';
+/** A Node program in load/lib/ (it builds what k6 needs before it runs), not a k6 script. */
+const LOAD_NODE = new Set(['load/lib/build-validators.ts']);
+const isK6 = (file: string) => (/^load\/[^/]+\.ts$/.test(file) || file.startsWith('load/lib/')) && !LOAD_NODE.has(file);
+
+function* tsFiles(dir: string): Generator<string> {
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    if (SKIP.has(e.name)) continue;
+    const path = join(dir, e.name);
+    if (e.isDirectory()) yield* tsFiles(path);
+    else if (/\.(ts|mts)$/.test(e.name) && !e.name.endsWith('.d.ts')) yield path;
+  }
+}
+
+/** Every relative module specifier of a file: static imports and exports, and dynamic import(). */
+export function specifiers(source: string): string[] {
+  const out: string[] = [];
+  for (const m of source.matchAll(/(?:^|[\s;])(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s*['"]([^'"]+)['"]/gm)) {
+    const spec = m[1] ?? m[2] ?? m[3];
+    if (spec.startsWith('.')) out.push(spec);
+  }
+  return out;
+}
+
+const top = (rel: string) => (rel.includes('/') ? rel.split('/')[0] : '.');
+
+/** Why an import from `file` to `target` (both relative to the root) crosses a line it should not; undefined when it is fine. */
+export function crossing(file: string, target: string): string | undefined {
+  const from = top(file);
+  const to = top(target);
+  if (isK6(file)) return to === 'load' ? undefined : 'a k6 script imports outside load/';
+  if (from === to || from === 'scripts') return undefined;
+  if (to === 'core' || target === CONTRACT_INDEX) return undefined;
+  return to === 'scripts' ? 'imports scripts/ (commands import folders, never the reverse)' : `imports ${to}/ other than through core/ or ${CONTRACT_INDEX}`;
+}
+
+test('crossing: the rule itself', () => {
+  assert.equal(crossing('contracts/support/target.ts', 'core/config.ts'), undefined);
+  assert.equal(crossing('reference/schemas.ts', 'contracts/index.ts'), undefined);
+  assert.equal(crossing('scripts/verify.ts', 'contracts/support/reporter.ts'), undefined);
+  assert.equal(crossing('contracts/support/junit.ts', 'contracts/support/reporter.ts'), undefined);
+  assert.match(crossing('contracts/selftest.ts', 'scripts/lib/progress.ts')!, /scripts/);
+  assert.match(crossing('fixtures/generate.ts', 'contracts/support/validators.ts')!, /contracts/);
+  assert.match(crossing('load/paging.ts', 'core/config.ts')!, /k6/);
+  assert.equal(crossing('load/lib/checks.ts', 'load/data/validators.js'), undefined);
+  assert.equal(crossing('load/compare/samples.test.ts', 'core/reference.ts'), undefined);
+  assert.match(crossing('load/compare/detect.ts', 'scripts/baseline.ts')!, /scripts/);
+  assert.match(crossing('playwright.config.ts', 'contracts/support/reporter.ts')!, /contracts/);
+});
+
+test('specifiers: static, re-exported, side-effect and dynamic imports', () => {
+  const src = `import a from './a.ts';\nimport type { B } from "../b.ts";\nexport { c } from './c.ts';\nimport './d.ts';\nconst e = await import('./e.ts');\nimport x from 'node:fs';`;
+  assert.deepEqual(specifiers(src).sort(), ['../b.ts', './a.ts', './c.ts', './d.ts', './e.ts']);
+});
+
+test('no file imports across folders except through core/ and the contract index', () => {
+  const problems: string[] = [];
+  let seen = 0;
+  for (const path of tsFiles(ROOT)) {
+    const file = relative(ROOT, path);
+    for (const spec of specifiers(readFileSync(path, 'utf8'))) {
+      seen++;
+      const target = relative(ROOT, resolve(dirname(path), spec));
+      const why = crossing(file, target);
+      if (why) problems.push(`${file} -> ${target}: ${why}`);
+    }
+  }
+  assert.ok(seen > 200, `only ${seen} imports found: the scan is not reading the sources`);
+  assert.deepEqual(problems, []);
+});
