@@ -109,6 +109,7 @@ const VARIANT_PROBES: Record<VariantName, Probe> = {
   'default-limit-50': async (app) => (await list(app, '')).data.length,
   'paging-out-of-range-400': async (app) => Promise.all(['limit=101', 'limit=0', 'page=0', 'page=-3'].map((q) => status(get(app, `/console/v1/experiments?${q}`)))),
   'metric-name-ascii-only': (app) => status(createMetric(app, { name: 'prüfung', type: 'sum', dryRun: true })),
+  'overrides-known-groups-only': (app) => status(body(app, 'PATCH', OVERRIDES, { overrides: [{ ...item, groupID: 'cc_not_a_group' }], userIDOverrides: [] })),
   'errors-problem-json': async (app) => {
     const r = await createMetric(app, { name: 'abc', type: 'sum' });
     return [r.statusCode, r.headers['content-type'], Object.keys(r.json()).sort()];

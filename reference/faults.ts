@@ -67,6 +67,7 @@ export const VARIANTS = [
   { name: 'default-limit-50', description: 'the default page size is 50 (spec 4.4)', clause: 'experiments.list.limit', strict: 'pass' },
   { name: 'paging-out-of-range-400', description: 'a limit outside 1 to 100 or a page below 1 is rejected with 400 instead of clamped (spec 4.4, 8)', clause: 'experiments.list.limit', strict: 'pass' },
   { name: 'metric-name-ascii-only', description: 'a metric name with a character outside printable ASCII is refused with 400 (spec 8 bounds only the length; which characters a name may hold is not said)', clause: 'metrics.create.name.characters', strict: 'warns' },
+  { name: 'overrides-known-groups-only', description: 'an override or user ID override whose groupID is not a group of the experiment is refused with 400 (spec 4.11: which item values are taken is not shown)', clause: 'overrides.patch.items.values', strict: 'pass' },
   { name: 'errors-problem-json', description: 'every error answers application/problem+json (RFC 9457: type, title, status, detail) instead of the reference\'s own shape (spec 7: error bodies not shown)', clause: 'errors.shape', strict: 'pass' },
   { name: 'unauthorized-403', description: 'a missing or wrong key answers 403 instead of 401 (spec 7)', clause: 'errors.shape', strict: 'pass' },
   { name: 'timestamps-seconds', description: 'experiment timestamps are in seconds (spec 2.2)', clause: 'experiment.timestamps.unit', strict: 'pass' },

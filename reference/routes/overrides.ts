@@ -1,7 +1,7 @@
 // Spec 4.11: partially update the overrides of an experiment.
 import type { FastifyInstance } from 'fastify';
 import type { Ctx } from '../context.ts';
-import { notFound } from '../errors.ts';
+import { badRequest, notFound } from '../errors.ts';
 import { routeSchema } from '../schemas.ts';
 
 interface Overrides { overrides: Record<string, unknown>[]; userIDOverrides: Record<string, unknown>[] }
@@ -17,7 +17,14 @@ export function overrideRoutes(app: FastifyInstance, ctx: Ctx): void {
       req.body.userIDOverrides = req.body.userIDOverrides.map((u) => (Array.isArray(u.ids) ? { ...u, ids: [...u.ids, ...u.ids] } : u));
     }
     const result = ctx.db.transaction(() => {
-      if (!ctx.db.prepare('SELECT 1 FROM experiments WHERE id = ?').get(id)) throw notFound('experiment', id);
+      const experiment = ctx.db.prepare('SELECT doc FROM experiments WHERE id = ?').get(id) as { doc: string } | undefined;
+      if (!experiment) throw notFound('experiment', id);
+      // A legal variant: which item values a server takes is not shown (4.11); a real one may take only groups the experiment has.
+      if (ctx.variant('overrides-known-groups-only')) {
+        const groups = new Set((JSON.parse(experiment.doc).groups as { id: string }[]).map((g) => g.id));
+        const unknown = [...req.body.overrides, ...req.body.userIDOverrides].map((o) => o.groupID).find((g) => !groups.has(String(g)));
+        if (unknown !== undefined) throw badRequest(`groupID ${JSON.stringify(unknown)} is not a group of experiment ${id}`);
+      }
       const row = ctx.db.prepare('SELECT doc FROM overrides WHERE experiment_id = ?').get(id) as { doc: string } | undefined;
       const before: Overrides = row ? JSON.parse(row.doc) : { overrides: [], userIDOverrides: [] };
       // Merge or replace is not shown (spec 4.11): the body replaces; variant overrides-merge appends.
