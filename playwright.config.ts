@@ -15,7 +15,10 @@ export default defineConfig({
   workers: 2,
   retries: 0,
   fullyParallel: true,
-  timeout: 60_000,
+  // Per test: a test may walk the whole experiment list once per filter (up to 8 walks of 60 pages), which
+  // against a real server 200 ms away takes minutes. A hang is bounded by the request timeout, five
+  // inconclusive tests in a row and the deadline, not by this.
+  timeout: 300_000,
   // The run's deadline (--deadline / CONSOLE_DEADLINE, counted by the wrapper from the command's start):
   // past it Playwright stops, and the reporter still writes its reports, marked partial (docs/transport.md).
   globalTimeout: Math.max(1000, Math.round(deadlineAt ? deadlineAt - Date.now() - STOP_RESERVE_MS : deadlineSeconds * 1000)),
