@@ -25,8 +25,16 @@ export async function attachSamples(summaryFile: string, csvFile: string): Promi
   const samples = await readK6Samples(csvFile);
   const summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as Record<string, unknown>;
   summary.samples = samples;
-  writeFileSync(summaryFile, `${JSON.stringify(summary, null, 2)}\n`);
+  writeFileSync(summaryFile, formatJson(summary));
   return samples;
+}
+
+/**
+ * JSON indented by two spaces, as the other reports, except that an array of numbers stays on one
+ * line: a histogram of 200 buckets is one line of a baseline's diff, not 200.
+ */
+export function formatJson(value: unknown): string {
+  return `${JSON.stringify(value, null, 2).replace(/\[\n[\d\s,.eE+-]*\]/g, (a) => `[${a.slice(1, -1).trim().split(/,\s*/).join(', ')}]`)}\n`;
 }
 
 function isHistogram(h: unknown): h is DurationHistogram {
