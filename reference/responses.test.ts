@@ -43,8 +43,9 @@ const fullMetric = {
   team: 'team_core', teamID: 'team_core', warehouseNative: { aggregation: 'sum', metricSourceName: 'orders', valueColumn: 'amount' },
 };
 
-test('every operation answers its success status and a body the contract accepts', async () => {
+test('every operation answers its success status and a body the contract accepts', async (t) => {
   const app = build({ apiKey: KEY, scale: 60 });
+  t.after(() => app.close());
   check('addGateRules', await send(app, 'POST', '/console/v1/gates/gate_cc_alpha/rules', { rules: [fullRule, { name: 'bare' }] }));
   check('disableGate', await send(app, 'PUT', '/console/v1/gates/gate_cc_alpha/disable'));
   check('enableGate', await send(app, 'PUT', '/console/v1/gates/gate_cc_alpha/enable'));
@@ -67,11 +68,11 @@ test('every operation answers its success status and a body the contract accepts
     overrides: [{ type: 'gate', id: 'gate_cc_alpha', groupID: 'grp_2_test', environment: 'production' }],
     userIDOverrides: [{ groupID: 'grp_2_control', ids: ['u1', 'u2'], environment: 'staging', unitType: 'userID' }],
   }));
-  await app.close();
 });
 
-test('a trigger skipped through its last phase is completed, and still satisfies the contract', async () => {
+test('a trigger skipped through its last phase is completed, and still satisfies the contract', async (t) => {
   const app = build({ apiKey: KEY, scale: 30 });
+  t.after(() => app.close());
   let r;
   for (let phase = 1; phase <= 12; phase++) {
     const url = `/console/v1/release_pipeline_triggers/trg_cc_4/`;
@@ -82,11 +83,11 @@ test('a trigger skipped through its last phase is completed, and still satisfies
   assert.equal(r!.json().data.status, 'COMPLETED');
   const after = await send(app, 'PUT', '/console/v1/release_pipeline_triggers/trg_cc_4/skip', { phaseID: 'ph_cc_4_12' });
   assert.equal(after.statusCode, 409);
-  await app.close();
 });
 
-test('every error is {"status", "error", "message"} and nothing else, with status equal to the HTTP status', async () => {
+test('every error is {"status", "error", "message"} and nothing else, with status equal to the HTTP status', async (t) => {
   const app = build({ apiKey: KEY, scale: 30 });
+  t.after(() => app.close());
   const cases = [
     app.inject({ method: 'GET', url: '/console/v1/experiments' }),
     send(app, 'GET', '/console/v1/experiments?limit=abc'),
@@ -108,5 +109,4 @@ test('every error is {"status", "error", "message"} and nothing else, with statu
     seen.add(r.statusCode);
   }
   assert.deepEqual([...seen].sort(), [400, 401, 404, 405, 409, 414, 415]);
-  await app.close();
 });

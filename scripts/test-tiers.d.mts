@@ -1,0 +1,6 @@
+// Types of scripts/test-tiers.mjs (plain JavaScript, so that it runs without tsx).
+export const TEST_ROOTS: readonly string[];
+export function testFiles(root?: string): string[];
+export function importsOf(source: string): string[];
+export function startsProcesses(file: string): boolean;
+export function tiers(root?: string): { inProcess: string[]; process: string[] };

@@ -1,0 +1,80 @@
+#!/usr/bin/env node
+// The two tiers of the project's unit tests (node:test, *.test.ts):
+//   process     a test that starts a process (the reference server, k6, Chromium, a CLI): it reaches
+//               node:child_process through its own imports, directly or through the reference
+//               launcher (core/reference.ts) or a runner. It runs in `npm test` only (test:unit).
+//   in-process  every other test. It also runs in `npm run check` (test:fast), the inner loop.
+// The tier is read from the import graph, not from a list or a file name, so it follows a test
+// wherever it moves and cannot go stale; scripts/test-tiers.test.ts checks the rule.
+// Plain .mjs: `npm run test:fast` lists the files before tsx starts.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The folders that hold unit tests (the same as test:unit's). */
+export const TEST_ROOTS = ['core', 'reference', 'scripts', 'contracts', 'fixtures', 'load'];
+const SKIP_DIRS = new Set(['node_modules', 'data', 'schemas']);
+const PROCESS_MODULES = new Set(['node:child_process', 'child_process']);
+
+// Value imports and re-exports (`import type` / `export type` load nothing at run time), side-effect
+// imports and dynamic imports with a literal specifier.
+const IMPORT = /(?:^|[;\n])\s*(?:import|export)\s+(?!type\s)(?:[^'";]*?\s+from\s+)?['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
+
+/** Every *.test.ts under `root`'s test folders, relative to `root`, sorted. */
+export function testFiles(root = ROOT) {
+  const out = [];
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.isDirectory()) {
+        if (!SKIP_DIRS.has(entry.name)) walk(join(dir, entry.name));
+      } else if (entry.name.endsWith('.test.ts')) {
+        out.push(relative(root, join(dir, entry.name)));
+      }
+    }
+  };
+  for (const top of TEST_ROOTS) if (existsSync(join(root, top))) walk(join(root, top));
+  return out.sort();
+}
+
+/** The specifiers a source file imports at run time. */
+export function importsOf(source) {
+  return [...source.matchAll(IMPORT)].map((m) => m[1] ?? m[2]);
+}
+
+/** Whether `file` reaches node:child_process through its relative imports (followed transitively). */
+export function startsProcesses(file) {
+  const seen = new Set();
+  const stack = [resolve(file)];
+  while (stack.length > 0) {
+    const path = stack.pop();
+    if (seen.has(path)) continue;
+    seen.add(path);
+    for (const spec of importsOf(readFileSync(path, 'utf8'))) {
+      if (PROCESS_MODULES.has(spec)) return true;
+      if (!spec.startsWith('.')) continue;
+      const target = resolve(dirname(path), spec);
+      if (/\.(ts|mjs|js)$/.test(target) && existsSync(target)) stack.push(target);
+    }
+  }
+  return false;
+}
+
+/** The unit tests under `root`, by tier. */
+export function tiers(root = ROOT) {
+  const inProcess = [];
+  const processes = [];
+  for (const file of testFiles(root)) (startsProcesses(join(root, file)) ? processes : inProcess).push(file);
+  return { inProcess, process: processes };
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const tier = process.argv[2];
+  if (tier !== 'in-process' && tier !== 'process') {
+    console.error('usage: node scripts/test-tiers.mjs in-process|process   (prints the unit test files of that tier)');
+    process.exit(3);
+  }
+  const t = tiers();
+  console.log((tier === 'in-process' ? t.inProcess : t.process).join('\n'));
+}
