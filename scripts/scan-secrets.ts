@@ -5,6 +5,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { ConfigError, ROOT, loadConfig } from '../core/config.ts';
+import { parseCommand, runCommand } from '../core/command.ts';
 import { keyForms } from '../core/keys.ts';
 import { embeddedZips, isZip, zipEntries } from './lib/zip.ts';
 
@@ -72,29 +73,17 @@ export function scan(dirs: string[], key: string): { scanned: number; found: str
   return { scanned, found };
 }
 
-function main(argv: string[]): number {
-  if (argv.includes('--help')) {
-    console.log(HELP);
-    return 0;
-  }
-  let key: string | undefined;
-  const dirs: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--key') {
-      key = argv[++i];
-      if (!key) return fail('--key needs a value');
+/** The scan as a command: which key, which folders; resolves to the exit code (0 clean, 1 found, 3 cannot scan). */
+export function scanCommand(opts: { key?: string; keyFile?: string; dirs: string[] }): number {
+  let key = opts.key;
+  const dirs = opts.dirs;
+  if (key === '') return fail('--key needs a value');
+  if (opts.keyFile !== undefined) {
+    try {
+      key = readFileSync(opts.keyFile, 'utf8').trim();
+    } catch (err) {
+      return fail(`cannot read --key-file ${opts.keyFile}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
     }
-    else if (argv[i] === '--key-file') {
-      const file = argv[++i];
-      if (!file) return fail('--key-file needs a file name');
-      try {
-        key = readFileSync(file, 'utf8').trim();
-      } catch (err) {
-        return fail(`cannot read --key-file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-      }
-    }
-    else if (argv[i].startsWith('--')) return fail(`unknown option ${argv[i]} (see --help)`);
-    else dirs.push(argv[i]);
   }
   try {
     key ??= loadConfig().apiKey;
@@ -120,4 +109,7 @@ function fail(reason: string): number {
   return 3;
 }
 
-if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()!)) process.exit(main(process.argv.slice(2)));
+if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()!)) {
+  const { values, positionals } = parseCommand({ name: 'scan:secrets', help: HELP, positionals: true, options: { key: { type: 'string' }, 'key-file': { type: 'string' } } });
+  runCommand('scan:secrets', () => scanCommand({ key: values.key, keyFile: values['key-file'], dirs: positionals }));
+}

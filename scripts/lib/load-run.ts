@@ -1,0 +1,111 @@
+// The work of `npm run load:*`: validators and request bodies written ahead, the k6 scripts against the
+// target (or a reference server started for the run), the key looked for in what k6 wrote, and the
+// compare with the baselines on request. docs/load.md has the whole story.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { generate, newRunId } from '../../fixtures/generate.ts';
+import { buildValidators } from '../../load/lib/build-validators.ts';
+import { compareRun, printCompare } from '../baseline.ts';
+import { ConfigError, isLoopback, loadConfig, ROOT, type Config } from '../../core/config.ts';
+import { worst } from '../../core/exit.ts';
+import { startReference, type ReferenceServer } from '../../core/reference.ts';
+
+export const LOAD_SCRIPTS = ['paging', 'mutation'] as const;
+export type LoadScript = (typeof LOAD_SCRIPTS)[number];
+
+export interface LoadArgs { scripts: LoadScript[]; profile: string; compare: boolean; seed: number; scale: number | undefined }
+
+/** The k6 binary, as scripts/install-k6 resolves it (K6_BIN, else .tools/bin/k6); missing is exit 3. */
+function findK6(): string {
+  const r = spawnSync('bash', [join(ROOT, 'scripts/install-k6'), '--which'], { encoding: 'utf8' });
+  if (r.status !== 0) throw new ConfigError((r.stderr || 'k6 is not installed: run npm run k6:install').trim().replace(/^install-k6: /, ''));
+  return r.stdout.trim();
+}
+
+/** The key must be in no artifact: look for it in everything this run wrote (README, "Reports"). */
+function assertNoKey(dir: string, key: string): void {
+  for (const name of readdirSync(dir)) {
+    const file = join(dir, name);
+    if (statSync(file).isFile() && readFileSync(file, 'latin1').includes(key)) throw new ConfigError(`${file} holds the API key: refusing to keep it`);
+  }
+}
+
+function runK6(k6: string, script: LoadScript, profile: string, target: { baseUrl: string; apiKey: string }, dataDir: string, reportDir: string): Promise<number> {
+  rmSync(reportDir, { recursive: true, force: true });
+  mkdirSync(reportDir, { recursive: true });
+  const env = {
+    ...process.env,
+    CONSOLE_BASE_URL: target.baseUrl,
+    CONSOLE_API_KEY: target.apiKey, // environment only: argv shows in process listings
+    LOAD_PROFILE: profile,
+    LOAD_REPORT_DIR: reportDir,
+    LOAD_DATA_DIR: dataDir,
+    // The dashboard's HTML export without an open port (port -1: k6 docs, "Web dashboard").
+    K6_WEB_DASHBOARD: 'true',
+    K6_WEB_DASHBOARD_PORT: '-1',
+    K6_WEB_DASHBOARD_EXPORT: join(reportDir, 'dashboard.html'),
+    // The dashboard aggregates per period (default 10 s) and skips its report below two periods: a
+    // 1 s period gives the few-second smoke a report too.
+    K6_WEB_DASHBOARD_PERIOD: profile === 'smoke' ? '1s' : '5s',
+    K6_NO_USAGE_REPORT: 'true',
+  };
+  const child = spawn(k6, ['run', '--quiet', '--no-color', join(ROOT, 'load', `${script}.ts`)], { cwd: ROOT, env, stdio: 'inherit' });
+  return new Promise((done) => child.on('exit', (code, signal) => done(code ?? (signal ? 3 : 0))));
+}
+
+/** The k6 scripts against the configured target or a reference server started for the run; resolves to the exit code. */
+export async function runLoad(args: LoadArgs): Promise<number> {
+  const config: Config = loadConfig();
+  if (config.baseUrl && !isLoopback(config.baseUrl) && !config.allowRemoteLoad) {
+    throw new ConfigError(`refusing to load ${new URL(config.baseUrl).host}: it is not loopback; set CONSOLE_ALLOW_REMOTE_LOAD=1 to allow it`);
+  }
+  const k6 = findK6();
+  const runId = newRunId();
+  const dataDir = join(ROOT, 'load/data', `run-${runId}`);
+  // Validators are built into a temporary name then renamed, so a parallel run never reads half a file.
+  const tmp = await buildValidators(join(ROOT, 'load/data', `validators.${runId}.tmp.js`));
+  renameSync(tmp, join(ROOT, 'load/data/validators.js'));
+  generate({ seed: args.seed, runId, manifest: config.manifest, outDir: dataDir });
+
+  let server: ReferenceServer | undefined;
+  let target: { baseUrl: string; apiKey: string };
+  if (config.baseUrl) {
+    target = { baseUrl: config.baseUrl, apiKey: config.apiKey! };
+  } else {
+    try {
+      server = await startReference({ apiKey: config.apiKey, scale: args.scale, stderr: 'ignore' });
+    } catch (err) {
+      throw new ConfigError(`cannot start the reference server: ${(err as Error).message}`);
+    }
+    target = { baseUrl: server.baseUrl, apiKey: server.apiKey };
+  }
+  const stop = () => { void server?.stop(); };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  const codes: number[] = [];
+  const t0 = Date.now();
+  try {
+    for (const script of args.scripts) {
+      const reportDir = join(config.reportsDir, 'load', script);
+      const code = await runK6(k6, script, args.profile, target, dataDir, reportDir);
+      assertNoKey(reportDir, target.apiKey);
+      // k6: 99 thresholds crossed; 107/108 script error or aborted (setup's clear reason is printed above).
+      const mapped = code === 0 ? 0 : code === 99 ? 1 : 3;
+      if (mapped === 3) console.error(`load: k6 ${script} could not be carried out (k6 exit ${code})`);
+      codes.push(mapped);
+      console.log(`load: ${script} (${args.profile}) -> ${reportDir}`);
+    }
+  } finally {
+    await server?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  console.log(`load: ${args.scripts.join(' + ')} took ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  if (args.compare && !codes.includes(3)) {
+    const result = compareRun({ scripts: args.scripts, reportsDir: config.reportsDir });
+    printCompare(result);
+    if (result.verdict === 'regression') codes.push(2);
+  }
+  return worst(codes);
+}
+

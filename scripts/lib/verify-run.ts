@@ -1,0 +1,364 @@
+// The work of `npm run verify`, one function per stage: the conformance suite against the target (a
+// reference server it starts when none is configured), the k6 paging and mutation profiles compared
+// with the baselines, the secret scan of reports/, and the report (verify.json, index.html and a
+// verdict that fits on one screen). Exit codes: 0 pass, 1 contract failure, 2 performance regression,
+// 3 the run could not be carried out; when several apply, core/exit.ts's worst(): 1 before 3 before 2
+// (a contract failure is a fact whatever else happened; a run with a stage missing cannot be called a
+// regression).
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { createInterface } from 'node:readline';
+import { ConfigError, ROOT, isLoopback, loadConfig, type Config } from '../../core/config.ts';
+import { worst } from '../../core/exit.ts';
+import { keyForms } from '../../core/keys.ts';
+import { randomApiKey, referenceUnlessTarget, type ReferenceServer } from '../../core/reference.ts';
+import type { ConformanceSummary } from '../../contracts/support/reporter.ts';
+import { compareRun, printCompare, type CompareResult } from '../baseline.ts';
+import { renderPage } from '../report/html.ts';
+import { readInputs, type StageResult, type VerifyRun } from '../report/inputs.ts';
+import { writeTimeSeries } from '../report/timeseries.ts';
+import { scan } from '../scan-secrets.ts';
+import { loadFailureKind } from './load-outcome.ts';
+import { prepareReports } from './previous-run.ts';
+import { readTestLine, Ticker, type TestProgress } from './progress.ts';
+
+export const PROFILES = ['smoke', 'baseline', 'stress'] as const;
+const SCRIPTS = ['paging', 'mutation'] as const;
+const TSX = join(ROOT, 'node_modules/tsx/dist/cli.mjs');
+
+export interface VerifyOptions { strict: boolean; skipLoad: boolean; profile: string; baselines: string | undefined; observationsBaseline: string | undefined; grep: string | undefined; deadline: string | undefined }
+
+/** What the stages share: the options, the configuration, where reports go and how much time is left. */
+interface Run {
+  opts: VerifyOptions;
+  env: NodeJS.ProcessEnv;
+  config: Config;
+  key: string;
+  reportsDir: string;
+  observationsBaseline: string | undefined;
+  left(): number;
+  say(text: string): void;
+}
+
+function ensureK6(): string {
+  const which = () => spawnSync('bash', [join(ROOT, 'scripts/install-k6'), '--which'], { encoding: 'utf8' });
+  let w = which();
+  if (w.status !== 0) {
+    console.log('verify: k6 is not installed: building it now (npm run k6:install, about two minutes with Go)');
+    const install = spawnSync('bash', [join(ROOT, 'scripts/install-k6')], { encoding: 'utf8', stdio: ['ignore', 'inherit', 'pipe'] });
+    const reason = install.stderr.trim().split('\n').pop()?.replace(/^install-k6: /, '') ?? '';
+    if (install.status !== 0) throw new ConfigError(`k6 is missing and cannot be installed: ${reason || `install-k6 exit ${install.status}`} (or run with --skip-load)`);
+    w = which();
+    if (w.status !== 0) throw new ConfigError(`k6 is missing after npm run k6:install: ${w.stderr.trim()}`);
+  }
+  return w.stdout.trim();
+}
+
+const firstLine = (cmd: string, args: string[]) => {
+  const r = spawnSync(cmd, args, { encoding: 'utf8', cwd: ROOT });
+  return r.status === 0 ? r.stdout.trim().split('\n')[0] : undefined;
+};
+
+function versions(k6: string | undefined): Record<string, string> {
+  const pkg = (p: string) => JSON.parse(readFileSync(join(ROOT, p), 'utf8')).version as string;
+  const commit = firstLine('git', ['rev-parse', '--short', 'HEAD']);
+  const dirty = commit && firstLine('git', ['status', '--porcelain', '--untracked-files=no']) ? '+changes' : '';
+  const out: Record<string, string> = { 'console-conformance': `${pkg('package.json')}${commit ? ` (${commit}${dirty})` : ''}`, node: process.version, playwright: pkg('node_modules/@playwright/test/package.json') };
+  const k6v = k6 && firstLine(k6, ['version']);
+  if (k6v) out.k6 = k6v.replace(/^k6 /, '').split(' ')[0];
+  return out;
+}
+
+/** The stage's child process now running, to be stopped with verify. */
+let running: ChildProcess | undefined;
+
+/** Runs a node script with tsx, its stdout read line by line (for progress), stderr passed through. */
+function runTsx(script: string, args: string[], env: NodeJS.ProcessEnv, onLine: (line: string) => void): Promise<number> {
+  const child = spawn(process.execPath, [TSX, join(ROOT, script), ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  running = child;
+  createInterface({ input: child.stdout! }).on('line', onLine);
+  return new Promise((done) => child.on('close', (code, signal) => {
+    running = undefined;
+    done(code ?? (signal ? 3 : 0));
+  }));
+}
+
+function readSummary(reportsDir: string, script: string) {
+  try {
+    return JSON.parse(readFileSync(join(reportsDir, 'load', script, 'summary.json'), 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** A path relative to the repository when inside it: a report shows no home folders. */
+const shortPath = (p: string) => (relative(ROOT, p).startsWith('..') ? p : relative(ROOT, p));
+
+const secs = (t0: number) => (Date.now() - t0) / 1000;
+
+/** The conformance stage: the suite through scripts/conformance.ts, its progress on one line. */
+async function conformanceStage(run: Run): Promise<{ stage: StageResult; summary: ConformanceSummary | undefined; targetUrl: string; reference: boolean }> {
+  const { opts, reportsDir, observationsBaseline } = run;
+  const confEnv = { ...run.env };
+  const server = await referenceUnlessTarget(run.config, confEnv);
+  activeServer = server;
+  const targetUrl = confEnv.CONSOLE_BASE_URL!;
+  run.say(`conformance suite against ${targetUrl}${server ? ' (the reference server, started by verify)' : ''}`);
+  const confArgs = ['--deadline', String(Math.max(1, run.left()).toFixed(1)), ...(opts.strict ? ['--strict'] : []), ...(observationsBaseline ? ['--observations-baseline', observationsBaseline] : []), ...(opts.grep ? ['--grep', opts.grep] : [])];
+  if (observationsBaseline) console.log(`verify: drift against ${shortPath(observationsBaseline)}`);
+  const progress: TestProgress = { total: null, done: 0, failed: 0 };
+  const ticker = new Ticker();
+  const tc = Date.now();
+  const status = (p: TestProgress) => `verify: conformance ${p.done}/${p.total ?? '?'} tests${p.failed ? `, ${p.failed} failed` : ''}, ${secs(tc).toFixed(0)} s`;
+  let code: number;
+  try {
+    code = await runTsx('scripts/conformance.ts', confArgs, confEnv, (line) => {
+      const kind = readTestLine(progress, line);
+      if (kind === 'test-passed') return ticker.show(status(progress), progress.done === progress.total);
+      ticker.clear();
+      console.log(line);
+      if (kind === 'test-failed') ticker.show(status(progress), true);
+    });
+  } finally {
+    ticker.clear();
+    await server?.stop();
+    activeServer = undefined;
+  }
+  const file = join(reportsDir, 'conformance.json');
+  const summary: ConformanceSummary | undefined = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')).summary : undefined;
+  const stage: StageResult = {
+    name: 'conformance',
+    status: code === 0 ? 'pass' : code === 1 ? 'fail' : 'error',
+    exitCode: code,
+    seconds: secs(tc),
+    detail: summary
+      ? `${summary.tests.passed}/${summary.tests.total} tests passed, ${summary.tests.failedCounting} failing the run; ${summary.findings?.total ?? 0} inferred findings${summary.findings?.counting ? ` (${summary.findings.counting} failing the run)` : ''}; ${summary.clauses.fail} clauses fail, ${summary.clauses.warn} warn${partialNote(summary)}`
+      : 'the suite could not be carried out (see its message above)',
+  };
+  return { stage, summary, targetUrl, reference: Boolean(server) };
+}
+
+/** The load stage: each k6 script against a fresh reference server of its own (like the baselines) or the target, then the compare. */
+async function loadStage(run: Run): Promise<{ stage: StageResult; compare: CompareResult | undefined }> {
+  const { opts, reportsDir, config } = run;
+  if (run.left() <= 0) return { stage: { name: 'load', status: 'error', exitCode: 3, seconds: 0, detail: `not run: the deadline of ${config.deadlineSeconds} s passed` }, compare: undefined };
+  const loadEnv: NodeJS.ProcessEnv = { ...run.env };
+  const tl = Date.now();
+  run.say(`load: k6 paging and mutation, ${opts.profile} profile, against ${config.baseUrl ?? 'a fresh reference server each'}`);
+  const csvDir = mkdtempSync(join(tmpdir(), 'cc-verify-k6-'));
+  const codes: Record<string, number> = {};
+  const notes: string[] = [];
+  let compare: CompareResult | undefined;
+  const runScript = async (script: string) => {
+    const csv = join(csvDir, `${script}.csv.gz`);
+    rmSync(csv, { force: true });
+    // k6's CSV output gives one sample per request: the throughput-over-time chart (report/timeseries.ts).
+    const k6Env = { ...loadEnv, K6_OUT: `csv=${csv}`, K6_CSV_TIME_FORMAT: 'unix_milli' };
+    const ts = Date.now();
+    const timer = setInterval(() => console.log(`verify: load ${script} (${opts.profile}) ${secs(ts).toFixed(0)} s elapsed`), opts.profile === 'smoke' ? 5000 : 15000);
+    try {
+      codes[script] = await runTsx('scripts/load.ts', [script, '--profile', opts.profile], k6Env, (line) => console.log(line));
+    } finally {
+      clearInterval(timer);
+    }
+    if (existsSync(csv)) {
+      try {
+        await writeTimeSeries(script, csv, join(reportsDir, 'load', script, 'timeseries.json'));
+      } catch (err) {
+        console.error(`verify: no throughput chart for ${script}: ${(err as Error).message.split('\n')[0]}`);
+      }
+    }
+  };
+  const compareNow = () => {
+    if (!existsSync(join(reportsDir, 'load'))) return undefined;
+    try {
+      const c = compareRun({ reportsDir, baselinesDir: opts.baselines });
+      printCompare(c);
+      return c;
+    } catch (err) {
+      console.error(`verify: ${(err as Error).message.split('\n')[0]}`);
+      return undefined;
+    }
+  };
+  // Past the deadline the running k6 is stopped; what it wrote stays, the stage is an error (exit 3).
+  let deadlinePassed = false;
+  const deadlineTimer = setTimeout(() => {
+    deadlinePassed = true;
+    console.error(`verify: stopped: deadline of ${config.deadlineSeconds} s passed during the load stage`);
+    running?.kill('SIGTERM');
+  }, Math.max(0, run.left() * 1000));
+  try {
+    for (const script of SCRIPTS) if (!deadlinePassed) await runScript(script);
+    compare = compareNow();
+    // A regression must show twice: on a shared machine one short run can be slowed by a neighbour
+    // (calibration corrects the machine's speed, not a burst). The second run's figures stand.
+    const regressed = Object.values(compare?.profiles ?? {}).filter((p) => p.verdict === 'regression' && codes[p.script] === 0).map((p) => p.script);
+    if (regressed.length) {
+      renameSync(join(reportsDir, 'load', 'compare.json'), join(reportsDir, 'load', 'compare.first-run.json'));
+      console.log(`verify: ${regressed.join(' and ')} regressed: running ${regressed.length > 1 ? 'them' : 'it'} again to confirm`);
+      for (const script of regressed) await runScript(script);
+      compare = compareNow();
+      for (const script of regressed) notes.push(compare?.profiles[script]?.verdict === 'regression' ? `${script} regression confirmed by a second run` : `${script} regressed on a first run but not on a second (kept the second; the first is in load/compare.first-run.json)`);
+    }
+  } finally {
+    clearTimeout(deadlineTimer);
+    rmSync(csvDir, { recursive: true, force: true });
+  }
+  const mapped: number[] = [];
+  const parts: string[] = [];
+  for (const script of SCRIPTS) {
+    const code = codes[script];
+    const kind = code === 1 ? loadFailureKind(readSummary(reportsDir, script)) : undefined;
+    mapped.push(code === 0 ? 0 : kind ? kind.code : 3);
+    parts.push(`${script} ${code === 0 ? 'ok' : kind ? kind.note : 'could not run'}`);
+  }
+  const code = worst([...mapped, deadlinePassed ? 3 : 0, compare?.verdict === 'regression' ? 2 : 0]);
+  if (deadlinePassed) parts.push(`stopped: deadline of ${config.deadlineSeconds} s passed`);
+  const stage: StageResult = {
+    name: 'load',
+    status: code === 0 ? 'pass' : code === 1 ? 'fail' : code === 2 ? 'regression' : 'error',
+    exitCode: code,
+    seconds: secs(tl),
+    detail: `${opts.profile}: ${parts.join(', ')}; compare ${compare?.verdict ?? 'not done'}${notes.length ? `; ${notes.join('; ')}` : ''}`,
+  };
+  return { stage, compare };
+}
+
+/** The secret scan of everything written so far (the page and verify.json are checked before they are written). */
+function secretScanStage(run: Run): StageResult {
+  run.say('secret scan of reports/');
+  const ts = Date.now();
+  const found = scan([run.reportsDir], run.key);
+  return {
+    name: 'secret scan', status: found.found.length ? 'fail' : 'pass', exitCode: found.found.length ? 1 : 0, seconds: secs(ts),
+    detail: found.found.length ? `the key is in ${found.found.map((f) => relative(run.reportsDir, f)).join(', ')}` : `${found.scanned} files, no trace of the key or its near misses (raw, URL, base64, hex, inside ZIP archives too)`,
+  };
+}
+
+/** The report: verify.json and index.html, each refused when it would hold the key. Returns the page's path when written. */
+function reportStage(run: Run, result: VerifyRun): string | undefined {
+  run.say('report');
+  const forms = keyForms(run.key);
+  writeIfClean(join(run.reportsDir, 'verify.json'), JSON.stringify(result, null, 2) + '\n', forms);
+  if (!existsSync(join(run.reportsDir, 'conformance.json'))) return undefined;
+  const page = join(run.reportsDir, 'index.html');
+  writeIfClean(page, renderPage(readInputs(run.reportsDir)), forms);
+  return page;
+}
+
+/** Checked before anything runs: what would make the run fail late (a refused load target, k6 missing) fails it now. */
+function prepare(opts: VerifyOptions): { env: NodeJS.ProcessEnv; config: Config; k6: string | undefined } {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  if (opts.strict) env.CONSOLE_STRICT = '1';
+  if (opts.deadline !== undefined) env.CONSOLE_DEADLINE = opts.deadline;
+  // One key for every server this run starts (the conformance suite's and the load runs'), so that
+  // one scan covers everything written. It travels in the environment only.
+  if (!env.CONSOLE_BASE_URL?.trim() && !env.CONSOLE_API_KEY) env.CONSOLE_API_KEY = randomApiKey();
+  const config = loadConfig(env);
+  if (!opts.observationsBaseline && config.observationsBaseline && !existsSync(config.observationsBaseline)) throw new ConfigError(`CONSOLE_OBSERVATIONS_BASELINE: no file ${config.observationsBaseline}`);
+  // load.ts would refuse the target only after the whole suite.
+  if (!opts.skipLoad && config.baseUrl && !isLoopback(config.baseUrl) && !config.allowRemoteLoad) {
+    throw new ConfigError(`load against ${new URL(config.baseUrl).host} is refused (not loopback): set CONSOLE_ALLOW_REMOTE_LOAD=1, or run with --skip-load`);
+  }
+  return { env, config, k6: opts.skipLoad ? undefined : ensureK6() };
+}
+
+/** The whole job; resolves to its exit code. */
+export async function verify(opts: VerifyOptions): Promise<number> {
+  const { env, config, k6 } = prepare(opts);
+  const startedAt = new Date();
+  const t0 = Date.now();
+  // The deadline counts from here (k6 is built before: its two minutes are not the target's).
+  const deadlineAt = t0 + config.deadlineSeconds * 1000;
+  const reportsDir = config.reportsDir;
+  const manifest = shortPath(config.manifestPath);
+  const previous = prepareReports(reportsDir, { target: { url: config.baseUrl ?? '', reference: !config.baseUrl }, manifest });
+  const total = opts.skipLoad ? 3 : 4;
+  let step = 0;
+  const run: Run = {
+    opts, env, config, key: config.apiKey!, reportsDir,
+    // The option, else CONSOLE_OBSERVATIONS_BASELINE (the nightly workflow restores one), else the previous run here.
+    observationsBaseline: opts.observationsBaseline ?? config.observationsBaseline ?? previous,
+    left: () => (deadlineAt - Date.now()) / 1000,
+    say: (text) => console.log(`verify: [${++step}/${total}] ${text}`),
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+
+  const conformance = await conformanceStage(run);
+  const stages: StageResult[] = [conformance.stage];
+  let compare: CompareResult | undefined;
+  if (opts.skipLoad || conformance.stage.exitCode === 3) {
+    stages.push({ name: 'load', status: 'skipped', exitCode: null, seconds: 0, detail: opts.skipLoad ? '--skip-load' : 'not run: the conformance stage could not be carried out' });
+  } else {
+    const load = await loadStage(run);
+    stages.push(load.stage);
+    compare = load.compare;
+  }
+  stages.push(secretScanStage(run));
+
+  const exitCode = worst(stages.map((s) => s.exitCode));
+  const result: VerifyRun = {
+    format: 'console-conformance.verify/1', exitCode, startedAt: startedAt.toISOString(), durationMs: Date.now() - t0,
+    target: { url: conformance.targetUrl, reference: conformance.reference }, manifest,
+    options: { strict: config.strict, profile: opts.profile, skipLoad: opts.skipLoad, observationsBaseline: run.observationsBaseline ? shortPath(run.observationsBaseline) : null, grep: opts.grep ?? null },
+    versions: versions(k6), stages,
+  };
+  const page = reportStage(run, result);
+  printVerdict(result, conformance.summary, compare, page);
+  return exitCode;
+}
+
+/** The reference server of the running stage, stopped should verify be. */
+let activeServer: ReferenceServer | undefined;
+
+/** A cancelled run (CI stops a job with SIGTERM) must not leave its reference server or the stage's child behind. */
+function onSignal(signal: NodeJS.Signals): void {
+  console.error(`verify: stopped by ${signal}`);
+  running?.kill('SIGTERM');
+  void (activeServer?.stop() ?? Promise.resolve()).then(() => process.exit(3));
+}
+
+/** A partial or inconclusive conformance run, in the stage's detail. */
+function partialNote(summary: ConformanceSummary): string {
+  const parts: string[] = [];
+  if (summary.tests.inconclusive) parts.push(`${summary.tests.inconclusive} inconclusive (transport)`);
+  if (summary.stop) parts.push(`partial: stopped: ${summary.stop.reason} after ${summary.stop.afterTests} of ${summary.stop.ofTests} tests`);
+  return parts.length ? `; ${parts.join('; ')}` : '';
+}
+
+function writeIfClean(file: string, text: string, forms: string[]): void {
+  if (forms.some((f) => text.includes(f))) throw new Error(`${file} would hold the API key: not written`);
+  writeFileSync(file, text);
+}
+
+function printVerdict(run: VerifyRun, conf: any, compare: CompareResult | undefined, page: string | undefined): void {
+  const word = ['PASS', 'FAIL', 'REGRESSION', 'NOT RUN'][run.exitCode] ?? 'NOT RUN';
+  const out = ['', '================================ verdict ================================'];
+  for (const s of run.stages) out.push(`${s.status.toUpperCase().padEnd(10)} ${s.name.padEnd(12)} ${`${s.seconds.toFixed(1)} s`.padStart(7)}  ${s.detail}`);
+  if (conf) {
+    const st = ['pass', 'fail', 'warn', 'observed', 'uncovered'];
+    out.push('', `clauses   ${'level'.padEnd(9)}${'total'.padStart(6)}${st.map((s) => s.padStart(10)).join('')}`);
+    for (const l of ['stated', 'inferred', 'open']) {
+      const row = conf.byLevel[l];
+      out.push(`          ${l.padEnd(9)}${String(st.reduce((n, s) => n + row[s], 0)).padStart(6)}${st.map((s) => String(row[s]).padStart(10)).join('')}`);
+    }
+    if (conf.drift) out.push(`          drift against the previous run: ${conf.drift} (see the report)`);
+  }
+  if (compare) {
+    out.push('');
+    for (const p of Object.values(compare.profiles)) {
+      const withBase = p.endpoints.filter((e) => e.ratio);
+      const slowest = withBase.slice().sort((a, b) => b.ratio!.p95 - a.ratio!.p95)[0];
+      const scale = p.calibration.scale !== null ? `calibration ${p.calibration.scale}x` : p.reason;
+      const few = slowest && Math.min(slowest.count, slowest.baseline?.count ?? 0) < compare.tolerance.minP95Count ? ` (${slowest.count} samples: p95 not judged)` : '';
+      out.push(`load      ${p.script.padEnd(9)} ${p.verdict.padEnd(12)} ${scale}${slowest ? `; slowest vs baseline: ${slowest.endpoint} p95 ${slowest.p95} ms, ${slowest.ratio!.p95}x expected${few}` : ''}`);
+      for (const e of p.endpoints.filter((x) => x.regression)) out.push(`          REGRESSION ${e.endpoint}: ${e.reason}`);
+    }
+  }
+  out.push('', `report    ${page ? shortPath(page) : '(not written: no conformance results)'}`);
+  out.push(`verdict   ${word} (exit ${run.exitCode}) in ${(run.durationMs / 1000).toFixed(1)} s`);
+  console.log(out.join('\n'));
+}
