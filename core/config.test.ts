@@ -51,13 +51,13 @@ test('config: the deadline and the request timeout are positive seconds, 600 and
 });
 
 test('config: a bad manifest is a ConfigError naming the problem', () => {
-  assert.throws(() => loadConfig({ CONSOLE_FIXTURES: '/nonexistent/manifest.json' }), /cannot read target manifest/);
-  assert.throws(() => loadConfig({ CONSOLE_FIXTURES: manifestFile('{not json') }), ConfigError);
+  assert.throws(() => loadConfig({ CONSOLE_TARGET_MANIFEST: '/nonexistent/manifest.json' }), /cannot read target manifest/);
+  assert.throws(() => loadConfig({ CONSOLE_TARGET_MANIFEST: manifestFile('{not json') }), ConfigError);
   const good = { gates: ['g'], experiments: ['e'], triggers: [{ id: 't', releasePipelineID: 'p', phaseIDs: ['a'] }], metricPrefix: 'cc_' };
-  assert.equal(loadConfig({ CONSOLE_FIXTURES: manifestFile(good) }).manifest.metricPrefix, 'cc_');
-  assert.throws(() => loadConfig({ CONSOLE_FIXTURES: manifestFile({ ...good, gates: 'g' }) }), /"gates"/);
-  assert.throws(() => loadConfig({ CONSOLE_FIXTURES: manifestFile({ ...good, triggers: [{ id: 't' }] }) }), /triggers\[0\]/);
-  assert.throws(() => loadConfig({ CONSOLE_FIXTURES: manifestFile({ ...good, metricPrefix: 'bad prefix!' }) }), /metricPrefix/);
+  assert.equal(loadConfig({ CONSOLE_TARGET_MANIFEST: manifestFile(good) }).manifest.metricPrefix, 'cc_');
+  assert.throws(() => loadConfig({ CONSOLE_TARGET_MANIFEST: manifestFile({ ...good, gates: 'g' }) }), /"gates"/);
+  assert.throws(() => loadConfig({ CONSOLE_TARGET_MANIFEST: manifestFile({ ...good, triggers: [{ id: 't' }] }) }), /triggers\[0\]/);
+  assert.throws(() => loadConfig({ CONSOLE_TARGET_MANIFEST: manifestFile({ ...good, metricPrefix: 'bad prefix!' }) }), /metricPrefix/);
 });
 
 test('config: loopback detection for load safety', () => {
@@ -67,4 +67,29 @@ test('config: loopback detection for load safety', () => {
   assert.equal(isLoopback('http://[::1]:9'), true);
   assert.equal(isLoopback('https://staging.example.com'), false);
   assert.equal(isLoopback('http://10.0.0.1'), false);
+});
+
+test('config: CONSOLE_TARGET_MANIFEST names the manifest; CONSOLE_FIXTURES, its old name, still works with a one-line note', () => {
+  const good = manifestFile({ gates: ['g'], experiments: ['e'], triggers: [], metricPrefix: 'new_' });
+  const notes: string[] = [];
+  const note = (line: string) => notes.push(line);
+  assert.equal(loadConfig({ CONSOLE_TARGET_MANIFEST: good }, note).manifestPath, good);
+  assert.deepEqual(notes, [], 'the new name alone: no note');
+
+  const env: NodeJS.ProcessEnv = { CONSOLE_FIXTURES: good };
+  const config = loadConfig(env, note);
+  assert.equal(config.manifestPath, good);
+  assert.equal(config.manifest.metricPrefix, 'new_');
+  assert.equal(notes.length, 1);
+  assert.match(notes[0], /CONSOLE_FIXTURES is deprecated.*CONSOLE_TARGET_MANIFEST/);
+  assert.doesNotMatch(notes[0], /\n/, 'one line');
+  // Children started with this env read the new name, and say nothing again.
+  assert.deepEqual(env, { CONSOLE_TARGET_MANIFEST: good });
+  loadConfig(env, note);
+  assert.equal(notes.length, 1);
+
+  const other = manifestFile({ gates: ['g'], experiments: ['e'], triggers: [], metricPrefix: 'old_' });
+  const both = loadConfig({ CONSOLE_TARGET_MANIFEST: good, CONSOLE_FIXTURES: other }, note);
+  assert.equal(both.manifest.metricPrefix, 'new_', 'the new name wins');
+  assert.match(notes[1], /CONSOLE_FIXTURES is ignored/);
 });

@@ -95,7 +95,28 @@ export function loadManifest(path: string): Manifest {
   return m as unknown as Manifest;
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+/**
+ * The path of the target manifest: CONSOLE_TARGET_MANIFEST, or its old name CONSOLE_FIXTURES (it names
+ * a manifest of the target, not fixtures), still accepted with a one-line note. The old name is
+ * rewritten to the new one in `env`, so that the child processes a command starts with it (the suite,
+ * Playwright's workers, k6) read the new name and the note is shown once per run, not once per process.
+ */
+function manifestPathFrom(env: NodeJS.ProcessEnv, note: (line: string) => void): string {
+  const old = env.CONSOLE_FIXTURES;
+  if (old) {
+    if (!env.CONSOLE_TARGET_MANIFEST) {
+      note('note: CONSOLE_FIXTURES is deprecated: name the target manifest with CONSOLE_TARGET_MANIFEST (same meaning)');
+      env.CONSOLE_TARGET_MANIFEST = old;
+    } else if (resolve(old) !== resolve(env.CONSOLE_TARGET_MANIFEST)) {
+      note('note: CONSOLE_FIXTURES is ignored: CONSOLE_TARGET_MANIFEST is set (CONSOLE_FIXTURES is its deprecated name)');
+    }
+    delete env.CONSOLE_FIXTURES;
+  }
+  return resolve(env.CONSOLE_TARGET_MANIFEST || resolve(ROOT, 'fixtures/targets/reference.json'));
+}
+
+/** The configuration from `env`; `note` gets a line for a deprecated name (default: stderr). */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, note: (line: string) => void = (line) => console.error(line)): Config {
   let baseUrl = env.CONSOLE_BASE_URL?.trim() || undefined;
   if (baseUrl !== undefined) {
     let url: URL;
@@ -109,7 +130,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const apiKey = env.CONSOLE_API_KEY || undefined;
   if (baseUrl !== undefined && apiKey === undefined) throw new ConfigError('CONSOLE_API_KEY must be set when CONSOLE_BASE_URL is set');
-  const manifestPath = resolve(env.CONSOLE_FIXTURES || resolve(ROOT, 'fixtures/targets/reference.json'));
+  const manifestPath = manifestPathFrom(env, note);
   return {
     baseUrl,
     apiKey,

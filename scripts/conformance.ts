@@ -7,7 +7,7 @@ import { runConformance } from './lib/conformance-run.ts';
 const HELP = `usage: npm run conformance -- [--strict] [--deadline SECONDS] [playwright test options]
 
 Runs the conformance suite. Target: CONSOLE_BASE_URL and CONSOLE_API_KEY, else a reference server
-started on a free loopback port. Manifest: CONSOLE_FIXTURES (default fixtures/targets/reference.json).
+started on a free loopback port. Manifest: CONSOLE_TARGET_MANIFEST (old name CONSOLE_FIXTURES; default fixtures/targets/reference.json).
 
   --strict      inferred clauses fail instead of warn (also CONSOLE_STRICT=1)
   --deadline SECONDS

@@ -30,11 +30,19 @@ const oneLine = (stderr: string) => stderr.trim().split('\n').filter((l) => !l.i
 
 test('verify and conformance exit 3 with one line for a bad manifest', () => {
   for (const script of ['scripts/verify.ts', 'scripts/conformance.ts']) {
-    const r = run(script, [], { CONSOLE_FIXTURES: '/nonexistent/manifest.json' });
+    const r = run(script, [], { CONSOLE_TARGET_MANIFEST: '/nonexistent/manifest.json' });
     assert.equal(r.status, 3, script);
     assert.match(r.stderr, /cannot read target manifest/);
     assert.equal(oneLine(r.stderr), 1, r.stderr);
   }
+});
+
+test('the manifest under its old name CONSOLE_FIXTURES: still read, with one line of deprecation note', () => {
+  const r = run('scripts/conformance.ts', [], { CONSOLE_FIXTURES: '/nonexistent/manifest.json' });
+  assert.equal(r.status, 3);
+  assert.match(r.stderr, /cannot read target manifest \/nonexistent\/manifest.json/, 'the old name still names the manifest');
+  const lines = r.stderr.trim().split('\n').filter((l) => !l.includes('npm warn'));
+  assert.deepEqual(lines.map((l) => /CONSOLE_FIXTURES is deprecated/.test(l)), [true, false], r.stderr);
 });
 
 test('conformance exits 3 when the target is unreachable, naming the error code, and for an unknown verify option', async () => {

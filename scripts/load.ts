@@ -18,7 +18,7 @@ started on a free loopback port for the run (and stopped after it).
   --scale N       experiments the started reference server seeds (default: its own); ignored with a target
   --help          this text
 
-Environment: CONSOLE_BASE_URL, CONSOLE_API_KEY, CONSOLE_FIXTURES (target manifest),
+Environment: CONSOLE_BASE_URL, CONSOLE_API_KEY, CONSOLE_TARGET_MANIFEST (target manifest; old name CONSOLE_FIXTURES),
 CONSOLE_ALLOW_REMOTE_LOAD=1 (needed for a target that is not loopback), K6_BIN (a k6 to use).
 The key reaches k6 through its environment only, never its arguments or output.
 

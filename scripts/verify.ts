@@ -31,7 +31,7 @@ junit.xml, verify.json, load/), scans reports/ for the API key and prints a one-
 
 k6: when neither K6_BIN nor .tools/bin/k6 exists, verify builds it first (npm run k6:install, Go
 needed, about two minutes); when it cannot, it exits 3 before running anything.
-Environment: CONSOLE_BASE_URL, CONSOLE_API_KEY, CONSOLE_FIXTURES, CONSOLE_STRICT, CONSOLE_ALLOW_REMOTE_LOAD,
+Environment: CONSOLE_BASE_URL, CONSOLE_API_KEY, CONSOLE_TARGET_MANIFEST (old name CONSOLE_FIXTURES), CONSOLE_STRICT, CONSOLE_ALLOW_REMOTE_LOAD,
 CONSOLE_DEADLINE, CONSOLE_REQUEST_TIMEOUT, K6_BIN (README, "Pointing it at a real server").
 
 exit codes: 0 pass; 1 contract failure (or a failed load check, or the key found in reports/);

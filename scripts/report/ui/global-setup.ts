@@ -21,7 +21,7 @@ function verify(server: { baseUrl: string; apiKey: string }, reports: string, ar
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONSOLE_')));
   return spawnSync(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'scripts/verify.ts'), ...args], {
     cwd: ROOT, encoding: 'utf8',
-    env: { ...clean, CONSOLE_BASE_URL: server.baseUrl, CONSOLE_API_KEY: server.apiKey, CONSOLE_REPORTS_DIR: reports, CONSOLE_FIXTURES: manifest },
+    env: { ...clean, CONSOLE_BASE_URL: server.baseUrl, CONSOLE_API_KEY: server.apiKey, CONSOLE_REPORTS_DIR: reports, CONSOLE_TARGET_MANIFEST: manifest },
   });
 }
 
