@@ -1,5 +1,5 @@
 // Types of scripts/test-tiers.mjs (plain JavaScript, so that it runs without tsx).
-export const TEST_ROOTS: readonly string[];
+export const ROOT: string;
 export function testFiles(root?: string): string[];
 export function importsOf(source: string): string[];
 export function startsProcesses(file: string): boolean;

@@ -6,35 +6,36 @@
 //   in-process  every other test. It also runs in `npm run check` (test:fast), the inner loop.
 // The tier is read from the import graph, not from a list or a file name, so it follows a test
 // wherever it moves and cannot go stale; scripts/test-tiers.test.ts checks the rule.
-// Plain .mjs: `npm run test:fast` lists the files before tsx starts.
+// Plain .mjs, so that it runs under node as well as under tsx.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+/** The project root. */
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** The folders that hold unit tests (the same as test:unit's). */
-export const TEST_ROOTS = ['core', 'reference', 'scripts', 'contracts', 'fixtures', 'load'];
-const SKIP_DIRS = new Set(['node_modules', 'data', 'schemas']);
+// Folders that hold no tests of the project: installed packages and tools (also every dot folder),
+// and what runs write.
+const SKIP_DIRS = new Set(['node_modules', 'reports', 'test-results', 'playwright-report', 'blob-report']);
 const PROCESS_MODULES = new Set(['node:child_process', 'child_process']);
 
 // Value imports and re-exports (`import type` / `export type` load nothing at run time), side-effect
 // imports and dynamic imports with a literal specifier.
 const IMPORT = /(?:^|[;\n])\s*(?:import|export)\s+(?!type\s)(?:[^'";]*?\s+from\s+)?['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
 
-/** Every *.test.ts under `root`'s test folders, relative to `root`, sorted. */
+/** Every *.test.ts of the project under `root`, wherever it is, relative to `root`, sorted. */
 export function testFiles(root = ROOT) {
   const out = [];
   const walk = (dir) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       if (entry.isDirectory()) {
-        if (!SKIP_DIRS.has(entry.name)) walk(join(dir, entry.name));
+        if (!SKIP_DIRS.has(entry.name) && !entry.name.startsWith('.')) walk(join(dir, entry.name));
       } else if (entry.name.endsWith('.test.ts')) {
         out.push(relative(root, join(dir, entry.name)));
       }
     }
   };
-  for (const top of TEST_ROOTS) if (existsSync(join(root, top))) walk(join(root, top));
+  walk(root);
   return out.sort();
 }
 

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ROOT } from '../core/config.ts';
-import { importsOf, startsProcesses, TEST_ROOTS, testFiles, tiers } from './test-tiers.mjs';
+import { importsOf, startsProcesses, testFiles, tiers } from './test-tiers.mjs';
 
 test('a test is a process test when it reaches node:child_process through its value imports, at any depth', (t) => {
   const root = mkdtempSync(join(tmpdir(), 'cc-tiers-'));
@@ -42,10 +42,14 @@ test("the project's unit tests fall into exactly one tier each, and both tiers h
   assert.ok(inProcess.length >= 10 && process.length >= 10, `in-process ${inProcess.length}, process ${process.length}`);
 });
 
-test('test:unit runs every tier (the same folders), test:fast the in-process tier, and check runs test:fast', () => {
+test("test:unit's folders hold every test file; test:fast runs the in-process tier in one process; check runs test:fast", () => {
   const scripts = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts as Record<string, string>;
-  for (const folder of TEST_ROOTS) assert.match(scripts['test:unit'], new RegExp(`\\b${folder}\\b`), `test:unit searches ${folder}/`);
-  assert.match(scripts['test:fast'], /scripts\/test-tiers\.mjs in-process/);
+  // test:unit is `tsx --test $(find FOLDER... -name '*.test.ts' ...)`: its folders must hold every test.
+  const folders = /\bfind\s+(.*?)\s+-name\b/.exec(scripts['test:unit'])?.[1].split(/\s+/) ?? [];
+  const missed = testFiles(ROOT).filter((f) => !folders.some((d) => f.startsWith(`${d}/`)));
+  assert.deepEqual(missed, [], `test:unit (find ${folders.join(' ')}) leaves out test files`);
+  assert.equal(scripts['test:fast'], 'tsx scripts/test-fast.mjs');
+  assert.match(readFileSync(join(ROOT, 'scripts/test-fast.mjs'), 'utf8'), /tiers\(\)\.inProcess/);
   assert.equal(scripts.check, 'node scripts/check.mjs');
   const check = readFileSync(join(ROOT, 'scripts/check.mjs'), 'utf8');
   for (const stage of ['typecheck', 'lint', 'test:fast']) assert.ok(check.includes(`['${stage}', `), `npm run check runs ${stage}`);
