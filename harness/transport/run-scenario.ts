@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../../core/config.ts';
 import { startReference } from '../../core/reference.ts';
-import { scan } from '../scan-secrets.ts';
+import { scan } from '../../scripts/scan-secrets.ts';
 import { startProxy, type Scenario } from './proxy.ts';
 
 export interface ScenarioSpec {

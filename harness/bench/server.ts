@@ -8,7 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import Fastify from 'fastify';
-import { build } from '../app.ts';
+import { build } from '../../reference/app.ts';
 
 const HELP = `usage: npm run bench:server -- [--scale 100000] [--requests 2000] [--rounds 5]
 

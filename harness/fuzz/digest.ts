@@ -2,7 +2,7 @@
 // Read through a separate read-only connection to the database file, so it sees what is on disk
 // (committed), not what the server's own connection holds.
 import { createHash } from 'node:crypto';
-import Database, { type Db } from '../store/sqlite.ts';
+import Database, { type Db } from '../../reference/store/sqlite.ts';
 
 export function openReadOnly(file: string): Db {
   return new Database(file, { readonly: true, fileMustExist: true });

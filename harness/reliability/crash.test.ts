@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from '../store/sqlite.ts';
+import Database from '../../reference/store/sqlite.ts';
 import { loadManifest } from '../../core/config.ts';
 import { ROOT } from '../../core/config.ts';
 import { call, startServer, type Server } from './server.ts';

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../../core/config.ts';
 import { FUZZ_METRIC, loadOperations } from '../fuzz/contract.ts';
-import { build } from '../app.ts';
+import { build } from '../../reference/app.ts';
 import { startServer, type Server } from './server.ts';
 
 let server: Server;
