@@ -27,13 +27,19 @@ function run(seed: number, factor: Record<string, number> = {}, machine = 1, n =
 test('+25% on one endpoint is flagged, with the effect, its interval, p and the reason', () => {
   const d = detectRegressions(run(2, { getExperiment: 1.25 }), run(1));
   assert.equal(d.regression, true);
-  assert.deepEqual(d.endpoints.filter((e) => e.regression).map((e) => e.endpoint), ['getExperiment']);
+  assert.deepEqual(
+    d.endpoints.filter((e) => e.regression).map((e) => e.endpoint),
+    ['getExperiment'],
+  );
   const e = d.endpoints.find((x) => x.endpoint === 'getExperiment')!;
   assert.ok(e.lower < 1.25 && 1.25 < e.upper && e.lower > 1.1, `[${e.lower}, ${e.upper}]`);
   assert.ok(e.p < 0.01 / 3);
   assert.equal(e.alpha, 0.01 / 3, 'Bonferroni over the three endpoints');
   assert.deepEqual(e.n, { run: 600, base: 600 });
-  assert.match(e.reason, /^slower: p < 0\.0033 and the interval is above 1\.1x: median [\d.]+ ms is 1\.\d+x the calibrated baseline [\d.]+ ms \(95% CI 1\.\d+-1\.\d+x; Mann-Whitney p [\d.e-]+, n 600\/600\)$/);
+  assert.match(
+    e.reason,
+    /^slower: p < 0\.0033 and the interval is above 1\.1x: median [\d.]+ ms is 1\.\d+x the calibrated baseline [\d.]+ ms \(95% CI 1\.\d+-1\.\d+x; Mann-Whitney p [\d.e-]+, n 600\/600\)$/,
+  );
 });
 
 test('an unchanged run is not flagged', () => {
@@ -55,7 +61,10 @@ test('+5% with --min-effect 10% is not flagged, though a long run shows it; with
   const { calibration: _a, ...slowerRaw } = slower;
   const { calibration: _b, ...baseRaw } = base;
   const strict = detectRegressions(slowerRaw, baseRaw, { minEffect: 0.01 });
-  assert.deepEqual(strict.endpoints.filter((x) => x.regression).map((x) => x.endpoint), ['listExperiments']);
+  assert.deepEqual(
+    strict.endpoints.filter((x) => x.regression).map((x) => x.endpoint),
+    ['listExperiments'],
+  );
 });
 
 test('a machine twice as slow is not a regression when calibrated, and is one without the calibration request', () => {
@@ -80,7 +89,11 @@ test('over 30 seeded pairs: no unchanged run is flagged, every +50% run is, most
     for (const f of [1.25, 1.5] as const) {
       const d = detectRegressions(run(3000 + s, { createMetric: f }), base, { seed: s });
       if (d.endpoints.find((e) => e.endpoint === 'createMetric')?.regression) caught[f]++;
-      assert.deepEqual(d.endpoints.filter((e) => e.regression && e.endpoint !== 'createMetric'), [], 'only the slowed endpoint');
+      assert.deepEqual(
+        d.endpoints.filter((e) => e.regression && e.endpoint !== 'createMetric'),
+        [],
+        'only the slowed endpoint',
+      );
     }
   }
   assert.equal(falseAlarms, 0);
@@ -99,13 +112,20 @@ test('an endpoint missing from the baseline is listed as not compared and does n
 });
 
 test('histograms give the decisions the raw samples give', () => {
-  const toRun = (r: Record<string, number[]>): RunSamples => ({ format: 'console-conformance.duration-histograms/1', endpoints: Object.fromEntries(Object.entries(r).map(([k, v]) => [k, histogramOf(v)])) });
+  const toRun = (r: Record<string, number[]>): RunSamples => ({
+    format: 'console-conformance.duration-histograms/1',
+    endpoints: Object.fromEntries(Object.entries(r).map(([k, v]) => [k, histogramOf(v)])),
+  });
   const base = run(1);
   const slow = run(2, { getExperiment: 1.25 });
   const raw = detectRegressions(slow, base);
   const hist = detectFromHistograms(toRun(slow), toRun(base));
-  assert.deepEqual(hist.endpoints.map((e) => e.regression), raw.endpoints.map((e) => e.regression));
-  for (const [i, e] of hist.endpoints.entries()) assert.ok(Math.abs(e.effect / raw.endpoints[i].effect - 1) < 0.02, `${e.endpoint}: ${e.effect} vs ${raw.endpoints[i].effect}`);
+  assert.deepEqual(
+    hist.endpoints.map((e) => e.regression),
+    raw.endpoints.map((e) => e.regression),
+  );
+  for (const [i, e] of hist.endpoints.entries())
+    assert.ok(Math.abs(e.effect / raw.endpoints[i].effect - 1) < 0.02, `${e.endpoint}: ${e.effect} vs ${raw.endpoints[i].effect}`);
 });
 
 test('a smoke-sized run is undecidable: 5 requests against 5 cannot reach the level, whatever the slowdown', () => {

@@ -81,7 +81,9 @@ export function detectRegressions(run: Record<string, ArrayLike<number>>, base: 
   const baseCal = base[calName];
   const calibrated = (runCal?.length ?? 0) > 0 && (baseCal?.length ?? 0) > 0;
   const scale = calibrated ? median(runCal) / median(baseCal) : null;
-  const names = Object.keys(run).filter((n) => n !== calName).sort();
+  const names = Object.keys(run)
+    .filter((n) => n !== calName)
+    .sort();
   const compared = names.filter((n) => run[n].length > 0 && (base[n]?.length ?? 0) > 0);
   const notCompared = names.filter((n) => !compared.includes(n));
   const each = alpha / Math.max(1, compared.length);
@@ -89,7 +91,11 @@ export function detectRegressions(run: Record<string, ArrayLike<number>>, base: 
     const x = Float64Array.from(run[name], (v) => v / (scale ?? 1));
     const y = base[name];
     const test = mannWhitneyGreater(x, y);
-    const ci = medianRatioInterval(calibrated ? { run: run[name], base: y, runCalibration: runCal, baseCalibration: baseCal } : { run: run[name], base: y }, { confidence, resamples: o.resamples, seed: o.seed });
+    const ci = medianRatioInterval(calibrated ? { run: run[name], base: y, runCalibration: runCal, baseCalibration: baseCal } : { run: run[name], base: y }, {
+      confidence,
+      resamples: o.resamples,
+      seed: o.seed,
+    });
     const significant = test.p < each;
     const large = ci.lower > 1 + minEffect;
     const regression = significant && large;
@@ -103,11 +109,21 @@ export function detectRegressions(run: Record<string, ArrayLike<number>>, base: 
       : !decidable
         ? `too few requests to tell: the smallest p for n ${x.length}/${y.length} is ${fmt(floor, 2)}, not below ${fmt(each, 2)}`
         : !significant
-        ? `not shown slower: p >= ${fmt(each, 2)}`
-        : `slower, but not by the minimum effect: the interval reaches below ${fmt(1 + minEffect)}x (--min-effect ${pct(minEffect)})`;
+          ? `not shown slower: p >= ${fmt(each, 2)}`
+          : `slower, but not by the minimum effect: the interval reaches below ${fmt(1 + minEffect)}x (--min-effect ${pct(minEffect)})`;
     return {
-      endpoint: name, regression, decidable, effect: ci.estimate, lower: ci.lower, upper: ci.upper, p: test.p, alpha: each, method: test.method,
-      n: { run: x.length, base: y.length }, median: { run: median(run[name]), calibratedBase }, reason: `${why}: ${what}`,
+      endpoint: name,
+      regression,
+      decidable,
+      effect: ci.estimate,
+      lower: ci.lower,
+      upper: ci.upper,
+      p: test.p,
+      alpha: each,
+      method: test.method,
+      n: { run: x.length, base: y.length },
+      median: { run: median(run[name]), calibratedBase },
+      reason: `${why}: ${what}`,
     };
   });
   return { rule: 'mann-whitney+median-ratio', alpha, minEffect, confidence, scale, endpoints, notCompared, regression: endpoints.some((e) => e.regression) };

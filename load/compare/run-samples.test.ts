@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { attachSamples, csvOutput, formatJson, samplesOf } from './run-samples.ts';
 import { histogramCount, histogramOf } from './samples.ts';
 
-test('csvOutput finds the file of the one CSV output among K6_OUT\'s outputs', () => {
+test("csvOutput finds the file of the one CSV output among K6_OUT's outputs", () => {
   assert.equal(csvOutput('csv=/tmp/x/paging.csv.gz'), '/tmp/x/paging.csv.gz');
   assert.equal(csvOutput('csv=fileName=/tmp/z.csv'), '/tmp/z.csv');
   assert.equal(csvOutput('json=/tmp/b.json,csv=/tmp/a.csv'), '/tmp/a.csv');
@@ -22,7 +22,8 @@ test('attachSamples adds the CSV histograms to summary.json and keeps every othe
   try {
     const summaryFile = join(dir, 'summary.json');
     writeFileSync(summaryFile, JSON.stringify({ format: 'console-conformance.load-summary/1', script: 'paging', endpoints: { a: { p50: 1 } } }));
-    const header = 'metric_name,timestamp,metric_value,check,error,error_code,expected_response,group,method,name,proto,scenario,service,status,subproto,tls_version,url,extra_tags,metadata';
+    const header =
+      'metric_name,timestamp,metric_value,check,error,error_code,expected_response,group,method,name,proto,scenario,service,status,subproto,tls_version,url,extra_tags,metadata';
     const row = (v: number, tag: string) => `http_req_duration,1763900000123,${v.toFixed(6)},,,,true,,GET,u,HTTP/1.1,default,,200,,,u,endpoint=${tag},`;
     writeFileSync(join(dir, 'k6.csv'), [header, row(10, 'a'), row(12, 'a'), row(2, 'calibration')].join('\n'));
     const samples = await attachSamples(summaryFile, join(dir, 'k6.csv'));
@@ -40,7 +41,10 @@ test('samplesOf: none is null, a malformed field is an error naming the file', (
   assert.equal(samplesOf({}, 'b.json'), null);
   const good = { format: 'console-conformance.duration-histograms/1' as const, endpoints: { a: histogramOf([1, 2]) } };
   assert.deepEqual(samplesOf({ samples: good }, 'b.json'), good);
-  assert.throws(() => samplesOf({ samples: { format: 'x', endpoints: {} } }, 'b.json'), /^Error: b\.json: "samples" is not console-conformance\.duration-histograms\/1/);
+  assert.throws(
+    () => samplesOf({ samples: { format: 'x', endpoints: {} } }, 'b.json'),
+    /^Error: b\.json: "samples" is not console-conformance\.duration-histograms\/1/,
+  );
   assert.throws(() => samplesOf({ samples: { ...good, endpoints: { a: { growth: 1.02, start: 0, counts: [-1] } } } }, 'b.json'), /b\.json/);
 });
 

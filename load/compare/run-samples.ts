@@ -50,7 +50,12 @@ function isHistogram(h: unknown): h is DurationHistogram {
 export function samplesOf(summary: { samples?: unknown }, file: string): RunSamples | null {
   const s = summary.samples;
   if (s === undefined || s === null) return null;
-  const ok = typeof s === 'object' && (s as RunSamples).format === SAMPLES_FORMAT && typeof (s as RunSamples).endpoints === 'object' && (s as RunSamples).endpoints !== null && Object.values((s as RunSamples).endpoints).every(isHistogram);
+  const ok =
+    typeof s === 'object' &&
+    (s as RunSamples).format === SAMPLES_FORMAT &&
+    typeof (s as RunSamples).endpoints === 'object' &&
+    (s as RunSamples).endpoints !== null &&
+    Object.values((s as RunSamples).endpoints).every(isHistogram);
   if (!ok) throw new Error(`${file}: "samples" is not ${SAMPLES_FORMAT} (per-endpoint histograms)`);
   return s as RunSamples;
 }

@@ -7,7 +7,17 @@ import { test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { ROOT } from '../../core/config.ts';
 import { startReference } from '../../core/reference.ts';
-import { endpointTag, histogramCount, histogramOf, histogramQuantile, mergeHistograms, mergeRunSamples, readK6Samples, splitCsvLine, toSamples } from './samples.ts';
+import {
+  endpointTag,
+  histogramCount,
+  histogramOf,
+  histogramQuantile,
+  mergeHistograms,
+  mergeRunSamples,
+  readK6Samples,
+  splitCsvLine,
+  toSamples,
+} from './samples.ts';
 import { quantile, seededRandom } from './stats.ts';
 
 test('a histogram keeps every request and gives quantiles within 1% of the raw ones', () => {
@@ -26,10 +36,16 @@ test('a histogram keeps every request and gives quantiles within 1% of the raw o
 
 test('toSamples gives the durations back in ascending order, each within 1% of its request', () => {
   const h = histogramOf([10, 10.1, 3, 250]);
-  assert.deepEqual(h.counts.reduce((a, b) => a + b, 0), 4);
+  assert.deepEqual(
+    h.counts.reduce((a, b) => a + b, 0),
+    4,
+  );
   const back = Array.from(toSamples(h));
   for (const [i, v] of [3, 10, 10.1, 250].entries()) assert.ok(Math.abs(back[i] / v - 1) <= 0.01, `${back[i]} for ${v}`);
-  assert.deepEqual(back, [...back].sort((a, b) => a - b));
+  assert.deepEqual(
+    back,
+    [...back].sort((a, b) => a - b),
+  );
   assert.equal(toSamples(histogramOf([])).length, 0);
   assert.equal(histogramCount(histogramOf([0, -1])), 2, 'a zero duration counts, in the lowest bucket');
 });
@@ -60,7 +76,8 @@ test('CSV fields and the endpoint tag are read as k6 writes them', () => {
 
 // k6's CSV output as .tools/bin/k6 writes it with K6_CSV_TIME_FORMAT=unix_milli: this header, values
 // with six decimals, custom tags URL-encoded in extra_tags (the real-k6 test below reads such a file).
-const HEADER = 'metric_name,timestamp,metric_value,check,error,error_code,expected_response,group,method,name,proto,scenario,service,status,subproto,tls_version,url,extra_tags,metadata';
+const HEADER =
+  'metric_name,timestamp,metric_value,check,error,error_code,expected_response,group,method,name,proto,scenario,service,status,subproto,tls_version,url,extra_tags,metadata';
 const row = (metric: string, value: number, expected: string, status: string, tags: string) =>
   `${metric},1763900000123,${value.toFixed(6)},,,,${expected},,GET,http://127.0.0.1:1/x,HTTP/1.1,default,,${status},,,http://127.0.0.1:1/x,${tags},`;
 
@@ -124,7 +141,15 @@ test('a real k6 run against the reference server: one histogram per tagged endpo
       const child = spawn(k6, ['run', '--quiet', '--no-usage-report', join(dir, 'tiny.js')], {
         cwd: dir,
         stdio: 'ignore',
-        env: { PATH: process.env.PATH ?? '', HOME: dir, BASE: server.baseUrl, KEY: server.apiKey, K6_OUT: `csv=${csv}`, K6_CSV_TIME_FORMAT: 'unix_milli', K6_NO_USAGE_REPORT: 'true' },
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: dir,
+          BASE: server.baseUrl,
+          KEY: server.apiKey,
+          K6_OUT: `csv=${csv}`,
+          K6_CSV_TIME_FORMAT: 'unix_milli',
+          K6_NO_USAGE_REPORT: 'true',
+        },
       });
       child.once('exit', done);
     });

@@ -166,7 +166,8 @@ export async function readK6Samples(file: string, growth = GROWTH): Promise<RunS
     if (!col) {
       const header = splitCsvLine(line);
       col = { value: header.indexOf('metric_value'), tags: header.indexOf('extra_tags'), expected: header.indexOf('expected_response') };
-      if (header[0] !== 'metric_name' || col.value < 0 || col.tags < 0) throw new Error(`${file}: not a k6 CSV output (no metric_name, metric_value and extra_tags columns)`);
+      if (header[0] !== 'metric_name' || col.value < 0 || col.tags < 0)
+        throw new Error(`${file}: not a k6 CSV output (no metric_name, metric_value and extra_tags columns)`);
       continue;
     }
     if (!line.startsWith('http_req_duration,')) continue;

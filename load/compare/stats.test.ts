@@ -46,7 +46,7 @@ const ASYMPTOTIC: { name: string; x: number[]; y: number[]; u: number; p: number
   // 200 values 1.5x slower than 300: a p-value far in the tail.
   { name: 'far tail', x: cont(5, 200, 20, 40, 1.5), y: cont(777, 300, 20, 40), u: 49637, p: 1.2000969326748999e-35 },
   // 2000 values 5% slower than 1500.
-  { name: 'large, 5% slower', x: cont(21, 2000, 20, 40, 1.05), y: cont(22, 1500, 20, 40), u: 1611274, p: 8.455223761748893e-05 },
+  { name: 'large, 5% slower', x: cont(21, 2000, 20, 40, 1.05), y: cont(22, 1500, 20, 40), u: 1611274, p: 8.455223761748893e-5 },
   // 300 and 300 from one distribution, 25 levels (heavy ties).
   { name: 'same distribution', x: quant(31, 300, 30, 1, 25), y: quant(32, 300, 30, 1, 25), u: 44684.5, p: 0.5592155994723212 },
   // x faster than y: p near 1.
@@ -100,7 +100,10 @@ test('erfc and the normal tail agree with known values', () => {
 test('quantiles interpolate linearly between order statistics (numpy default)', () => {
   // numpy.quantile([1, 2, 3, 4, 10], [0, 0.25, 0.5, 0.9, 1]) -> [1, 2, 3, 7.6, 10]
   const v = [10, 3, 1, 4, 2];
-  assert.deepEqual([0, 0.25, 0.5, 1].map((q) => quantile(v, q)), [1, 2, 3, 10]);
+  assert.deepEqual(
+    [0, 0.25, 0.5, 1].map((q) => quantile(v, q)),
+    [1, 2, 3, 10],
+  );
   assert.ok(Math.abs(quantile(v, 0.9) - 7.6) < 1e-12);
   assert.equal(median([4, 1, 3, 2]), 2.5);
   assert.ok(Number.isNaN(median([])));
@@ -111,8 +114,14 @@ test('the seeded generator repeats for a seed and differs between seeds', () => 
   const b = seededRandom(7);
   const c = seededRandom(8);
   const xs = Array.from({ length: 5 }, () => a());
-  assert.deepEqual(Array.from({ length: 5 }, () => b()), xs);
-  assert.notDeepEqual(Array.from({ length: 5 }, () => c()), xs);
+  assert.deepEqual(
+    Array.from({ length: 5 }, () => b()),
+    xs,
+  );
+  assert.notDeepEqual(
+    Array.from({ length: 5 }, () => c()),
+    xs,
+  );
   assert.ok(xs.every((x) => x >= 0 && x < 1));
 });
 
@@ -148,7 +157,7 @@ function latencies(seed: number, n: number, medianMs: number): number[] {
   });
 }
 
-test('bootstrap interval: a 1.25x shift lies inside the 95% interval, an unchanged sample\'s contains 1', () => {
+test("bootstrap interval: a 1.25x shift lies inside the 95% interval, an unchanged sample's contains 1", () => {
   const base = latencies(1, 400, 40);
   const shifted = latencies(2, 300, 40).map((v) => v * 1.25);
   const same = latencies(3, 300, 40);

@@ -227,7 +227,11 @@ export interface RatioSamples {
   baseCalibration?: ArrayLike<number>;
 }
 
-export interface BootstrapOptions { confidence?: number; resamples?: number; seed?: number }
+export interface BootstrapOptions {
+  confidence?: number;
+  resamples?: number;
+  seed?: number;
+}
 
 /**
  * The median ratio run/base (calibrated when both calibration samples are given) with a percentile
