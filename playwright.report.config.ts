@@ -8,10 +8,10 @@ import { loadConfig } from './core/config.ts';
 const { reportsDir } = loadConfig();
 
 export default defineConfig({
-  testDir: 'scripts/report/ui',
+  testDir: 'report/ui',
   testMatch: '**/*.spec.ts',
-  // Produces the page: verify against a reference server with one injected fault (scripts/report/ui/global-setup.ts).
-  globalSetup: './scripts/report/ui/global-setup.ts',
+  // Produces the page: verify against a reference server with one injected fault (report/ui/global-setup.ts).
+  globalSetup: './report/ui/global-setup.ts',
   workers: 1,
   retries: 0,
   timeout: 30_000,

@@ -9,41 +9,14 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ConfigError, ROOT } from '../core/config.ts';
+import type { CompareResult, EndpointRow, Figures, ProfileResult, RunSummary, Tolerance } from '../core/formats.ts';
 
-export interface Figures { p50: number; p95: number; p99: number; count: number; rps: number; errorRate: number; avg?: number; max?: number }
-/** What compare needs of a run: load/lib/summary.ts writes it as summary.json; a baseline keeps the same fields. */
-export interface RunSummary { format: string; script: string; profile: string; durationMs: number; endpoints: Record<string, Figures>; runners?: number; [k: string]: unknown }
-
-export interface Tolerance {
-  /** A latency regresses when (run / calibration) exceeds (baseline / its calibration) by more than this factor. */
-  p50: number; p95: number; p99: number;
-  /** Differences smaller than this many milliseconds are noise, whatever the ratio. */
-  minDeltaMs: number;
-  /** Throughput regresses below this share of the baseline's. */
-  rps: number;
-  /** Error rate regresses above the baseline's plus this. */
-  errorRate: number;
-  /** Samples needed before p95 (minP95Count) and p99 (minP99Count) are judged. */
-  minP95Count: number; minP99Count: number;
-}
+export type { CompareResult, EndpointRow, Figures, ProfileResult, RunSummary, Tolerance } from '../core/formats.ts';
 
 export const DEFAULT_TOLERANCE: Tolerance = { p50: 2, p95: 2.5, p99: 3, minDeltaMs: 5, rps: 0.8, errorRate: 0.01, minP95Count: 20, minP99Count: 100 };
 export const CALIBRATION = 'calibration';
 
 const BASELINES = join(ROOT, 'load/baselines');
-
-export interface EndpointRow {
-  endpoint: string; p50: number; p95: number; p99: number; rps: number; errorRate: number; count: number;
-  baseline: { p50: number; p95: number; p99: number; rps: number; errorRate: number; count: number } | null;
-  ratio: { p50: number; p95: number; p99: number; rps: number } | null;
-  regression: boolean; reason: string;
-}
-export interface ProfileResult {
-  script: string; profile: string; baselineFile: string; baselineProfile: string | null; verdict: 'pass' | 'regression' | 'no-baseline'; reason: string;
-  calibration: { p50: number; p95: number; p99: number; rps: number; errorRate: number; baseline: Figures | null; scale: number | null };
-  endpoints: EndpointRow[];
-}
-export interface CompareResult { verdict: 'pass' | 'regression' | 'no-baseline'; tolerance: Tolerance; profiles: Record<string, ProfileResult> }
 
 function readJson<T>(file: string): T {
   try {

@@ -8,18 +8,9 @@ import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { KEY_HEADER, REDACTED, redactHeaders, redactText } from '../../core/keys.ts';
 import { BACKOFF_MS, CUT_SHORT, MAX_BODY_BYTES, RATE_LIMIT_RETRIES, READ_ATTEMPTS, RunStopped, TransportError, noAnswer, retryAfterMs, retryable, sleep, stopReason, takeRetryBudget, transportProblem } from './transport.ts';
+import type { Exchange } from '../../core/formats.ts';
 
-export interface Exchange {
-  method: string;
-  path: string;
-  requestHeaders: Record<string, string>;
-  requestBody?: unknown;
-  status: number;
-  responseBody: unknown;
-  curl: string;
-  /** How many times the request was sent, when more than once (a read retried on a transport failure, a 429 waited out). */
-  attempts?: number;
-}
+export type { Exchange } from '../../core/formats.ts';
 
 export interface Reply {
   status: number;

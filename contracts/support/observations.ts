@@ -2,10 +2,9 @@
 // {clauseId: {value, evidence}}. `value` maps each aspect of the clause to what was seen (one value,
 // or {"varies": [...]} when tests saw several); drift is any difference in `value` from a previous run.
 import { readFileSync } from 'node:fs';
-import type { Observation } from './target.ts';
+import type { Drift, Observation, Observations } from '../../core/formats.ts';
 
-export type Observations = Record<string, { value: Record<string, unknown>; evidence: (NonNullable<Observation['evidence']> & { aspect: string; test: string })[] }>;
-export interface Drift { clause: string; aspect: string; before: unknown; now: unknown }
+export type { Drift, Observations } from '../../core/formats.ts';
 
 /** Groups the run's observations by clause and aspect, with one piece of evidence per aspect. */
 export function summarize(seen: (Observation & { test: string })[]): Observations {

@@ -10,42 +10,12 @@ import { CLAUSES } from './clauses.ts';
 import { compareObservations, readObservations, summarize, type Drift, type Observations } from './observations.ts';
 import { junitXml } from './junit.ts';
 import { redactText } from '../../core/keys.ts';
-import type { Exchange } from './evidence.ts';
+import type { ClauseResult, ConformanceReport, ConformanceSummary, Exchange, FailureResult, InconclusiveResult, RunStop, Status } from '../../core/formats.ts';
 import { CHECKED, FINDING, type Finding } from './findings.ts';
 import type { Inconclusive, Level, Observation, Uncovered } from './target.ts';
 import { STOP_AFTER_CONSECUTIVE, clearStop, requestStop } from './transport.ts';
 
-export type Status = 'pass' | 'fail' | 'warn' | 'observed' | 'uncovered';
-
-// The shape of reports/conformance.json (README, "Reports"): declared here, where it is written, and
-// imported by what reads it (scripts/report/inputs.ts), so that the two cannot drift apart.
-export interface ClauseResult {
-  id: string; section: string | null; level: Level; status: Status; text: string | null; tests: string[];
-  evidence: { test: string; level: Level; error?: string; exchanges: Exchange[] }[];
-  observations: { test: string; aspect: string; value: unknown }[];
-  uncovered?: string[];
-}
-/** A test that checked nothing because of the network (docs/transport.md): listed apart, in no clause's status. */
-export interface InconclusiveResult { test: string; file: string; clauses: string[]; reason: string; exchange?: Exchange }
-/** Why a run stopped before its end: the deadline, too many transport failures in a row, or an interruption. */
-export interface RunStop { cause: 'deadline' | 'transport' | 'interrupted'; reason: string; afterTests: number; ofTests: number }
-/** `finding`: an inferred finding a test recorded without failing (contracts/support/findings.ts), not a failed test. */
-export interface FailureResult { test: string; file: string; level: Level; clauses: string[]; counts: boolean; error?: string; exchanges: Exchange[]; finding?: true }
-export interface ConformanceSummary {
-  /** fail: a counting violation (whatever else happened); inconclusive: none, but tests went unchecked (exit 3); pass. */
-  verdict: 'pass' | 'fail' | 'inconclusive'; strict: boolean; target: string | null; manifest: string | null; startedAt: string; durationMs: number;
-  tests: { total: number; passed: number; failed: number; failedCounting: number; inconclusive: number; notRun: number };
-  /** Inferred findings recorded by tests (contracts/support/findings.ts), and how many fail the run (--strict). */
-  findings: { total: number; counting: number };
-  /** The run stopped before every test had run (its reports cover what ran); `stop` says why. */
-  partial: boolean;
-  stop: RunStop | null;
-  clauses: Record<'total' | Status, number>;
-  byLevel: Record<Level, Record<Status, number>>;
-  drift: number;
-  playwrightStatus: string;
-}
-export interface ConformanceReport { summary: ConformanceSummary; clauses: ClauseResult[]; failures: FailureResult[]; inconclusive: InconclusiveResult[]; drift: Drift[] }
+export type { ClauseResult, ConformanceReport, ConformanceSummary, FailureResult, InconclusiveResult, RunStop, Status } from '../../core/formats.ts';
 
 export interface Ran {
   title: string;

@@ -7,8 +7,9 @@ import { loadConfig, type Manifest } from '../../core/config.ts';
 import { call, type CallOptions, type Exchange, type Reply } from './evidence.ts';
 import { KEY_HEADER } from '../../core/keys.ts';
 import { RunStopped, TransportError, stopReason } from './transport.ts';
+import type { Level, Observation } from '../../core/formats.ts';
 
-export type Level = 'stated' | 'inferred' | 'open';
+export type { Level, Observation } from '../../core/formats.ts';
 
 /** 12 characters: milliseconds in base 36 and 4 random hex digits (metric names keep their salt within 30). */
 const newRunId = () => `${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
@@ -22,8 +23,6 @@ export interface Target {
   reportsDir: string;
 }
 
-/** What an observation or an uncovered note carries, written by the reporter (annotations are strings). */
-export interface Observation { clause: string; aspect: string; value: unknown; evidence?: Pick<Exchange, 'method' | 'path' | 'status' | 'curl'> }
 export interface Uncovered { clause: string; reason: string }
 /**
  * A test that checked nothing because of the network (annotation 'inconclusive'): `reason` is one

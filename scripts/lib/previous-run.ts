@@ -2,7 +2,7 @@
 // (reports/previous/observations.json) when they can serve the new run for drift.
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { VerifyRun } from '../report/inputs.ts';
+import type { VerifyRun } from '../../report/inputs.ts';
 
 /** The target a previous run was against, so that drift is only reported between like runs. */
 export const targetId = (v: Pick<VerifyRun, 'target' | 'manifest'>) => `${v.target.reference ? 'reference' : v.target.url} ${v.manifest}`;

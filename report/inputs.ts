@@ -5,12 +5,10 @@
 // load/<script>/timeseries.json (./timeseries.ts) and verify.json (below).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from '../../core/config.ts';
-import { OPERATIONS } from '../../contracts/index.ts';
-import type { CompareResult as Compare } from '../baseline.ts';
+import { ROOT } from '../core/config.ts';
+import { OPERATIONS } from '../contracts/index.ts';
 import type { TimeSeries } from './timeseries.ts';
-import type { ConformanceReport as Conformance } from '../../contracts/support/reporter.ts';
-import type { Observations } from '../../contracts/support/observations.ts';
+import type { CompareResult as Compare, ConformanceReport as Conformance, Observations } from '../core/formats.ts';
 
 export type StageStatus = 'pass' | 'fail' | 'regression' | 'error' | 'skipped';
 
@@ -38,13 +36,13 @@ export interface VerifyRun {
 }
 
 // conformance.json and observations.json are written by the suite's reporter: its types are the one description of them.
-export type { Status as ClauseStatus, ClauseResult as Clause, FailureResult as Failure, ConformanceReport as Conformance } from '../../contracts/support/reporter.ts';
-export type { Exchange } from '../../contracts/support/evidence.ts';
-export type { Level } from '../../contracts/support/target.ts';
-export type { Drift, Observations } from '../../contracts/support/observations.ts';
+export type { Status as ClauseStatus, ClauseResult as Clause, FailureResult as Failure, ConformanceReport as Conformance } from '../core/formats.ts';
+export type { Exchange } from '../core/formats.ts';
+export type { Level } from '../core/formats.ts';
+export type { Drift, Observations } from '../core/formats.ts';
 
 // reports/load/compare.json is written by scripts/baseline.ts: its types are the one description of it.
-export type { EndpointRow, ProfileResult as ProfileCompare, CompareResult as Compare } from '../baseline.ts';
+export type { EndpointRow, ProfileResult as ProfileCompare, CompareResult as Compare } from '../core/formats.ts';
 
 export interface LoadSummary {
   script: string; profile: string; target?: string; finishedAt?: string; durationMs: number; thresholdsOk?: boolean;

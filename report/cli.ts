@@ -2,7 +2,7 @@
 // after `npm run conformance` alone, or after editing the page's code. verify writes it by itself.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { loadConfig } from '../../core/config.ts';
+import { loadConfig } from '../core/config.ts';
 import { writeReport } from './html.ts';
 
 const args = process.argv.slice(2);

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
-import { ROOT } from '../../../core/config.ts';
+import { ROOT } from '../../core/config.ts';
 import { fmtMs } from '../escape.ts';
 import { FAULT, reportDir } from './global-setup.ts';
 

@@ -9,8 +9,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, loadConfig } from '../../../core/config.ts';
-import { randomApiKey, startReference } from '../../../core/reference.ts';
+import { ROOT, loadConfig } from '../../core/config.ts';
+import { randomApiKey, startReference } from '../../core/reference.ts';
 
 export const FAULT = 'metric-name-3-accepted';
 export const VARIANT = 'pagination-other-fields';

@@ -4,7 +4,7 @@
 // only: the clauses and their text come from the catalogue.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from '../../core/config.ts';
+import { ROOT } from '../core/config.ts';
 
 export const SECTION_TITLES: Record<string, string> = Object.fromEntries(
   readFileSync(join(ROOT, 'contracts/spec/console-v1.md'), 'utf8')

@@ -1,12 +1,10 @@
 // The report page's building blocks: everything from the target is escaped, the matrix carries what
-// the filter needs, load rows show the calibrated baseline, k6 samples fold into buckets; and
-// verify's progress reader counts the list reporter's lines.
+// the filter needs, load rows show the calibrated baseline, k6 samples fold into buckets.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readTestLine, type TestProgress } from '../lib/progress.ts';
 import { renderPage } from './html.ts';
 import { readInputs } from './inputs.ts';
 import { bucketize, splitCsv } from './timeseries.ts';
@@ -102,13 +100,4 @@ test('timeseries: samples fold into buckets per endpoint, with a p95 per bucket'
   assert.deepEqual(s.buckets[6].requests, { a: 1 });
   assert.deepEqual(s.endpoints, ['a', 'b']);
   assert.deepEqual(splitCsv('http_req_duration,1,"a,""b""",x'), ['http_req_duration', '1', 'a,"b"', 'x']);
-});
-
-test('progress: the list reporter\'s lines count as tests done, failures apart', () => {
-  const p: TestProgress = { total: null, done: 0, failed: 0 };
-  assert.equal(readTestLine(p, 'Running 64 tests using 2 workers'), 'other');
-  assert.equal(readTestLine(p, '  ✓   1 contracts/conformance/auth.spec.ts:24:3 › auth › x (202ms)'), 'test-passed');
-  assert.equal(readTestLine(p, '  ✘   2 contracts/conformance/metrics.spec.ts:16:3 › metrics › y (20ms)'), 'test-failed');
-  assert.equal(readTestLine(p, '  1) contracts/conformance/metrics.spec.ts:16:3 › metrics › y'), 'other');
-  assert.deepEqual(p, { total: 64, done: 2, failed: 1 });
 });
