@@ -7,7 +7,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { ROOT, loadConfigOr } from '../core/config.ts';
+import { fail, parseCommand, runCommand } from '../core/command.ts';
+import { ROOT, loadConfig } from '../core/config.ts';
 
 const HELP = `usage: npm run conformance:merge -- [--expect-shards N] DIR
 
@@ -21,31 +22,16 @@ junit.xml, observations.json, playwright-report/. Set CONSOLE_STRICT=1 when the 
 
 exit codes: 0 pass, 1 contract failure, 3 nothing to merge or the merge failed`;
 
-function fail3(reason: string): never {
-  console.error(`conformance:merge: ${reason}`);
-  process.exit(3);
-}
+const fail3 = (reason: string): never => fail('conformance:merge', reason);
 
-function main(): number {
-  const args = process.argv.slice(2);
-  if (args.includes('--help') || args.includes('-h')) {
-    console.log(HELP);
-    return 0;
-  }
-  let expected: number | undefined;
-  const at = args.indexOf('--expect-shards');
-  if (at >= 0) {
-    expected = Number(args[at + 1]);
-    if (!Number.isInteger(expected) || expected < 1) fail3(`--expect-shards must be a positive integer, got ${JSON.stringify(args[at + 1] ?? '')}`);
-    args.splice(at, 2);
-  }
-  if (args.length !== 1 || args[0].startsWith('-')) fail3(`expected one folder of blob reports, got ${JSON.stringify(args)} (see --help)`);
-  const dir = resolve(args[0]);
+/** Merges the blob reports in `folder`; resolves to the exit code of the merged verdict. */
+function mergeShards(folder: string, expected: number | undefined): number {
+  const dir = resolve(folder);
   if (!existsSync(dir)) fail3(`no folder ${dir}`);
   const blobs = readdirSync(dir).filter((f) => f.endsWith('.zip'));
   if (blobs.length === 0) fail3(`no blob report (.zip) in ${dir}`);
   if (expected !== undefined && blobs.length !== expected) fail3(`expected ${expected} shard reports in ${dir}, found ${blobs.length}: a shard did not finish`);
-  const config = loadConfigOr(fail3);
+  const config = loadConfig();
   const report = join(config.reportsDir, 'conformance.json');
   rmSync(report, { force: true });
   console.log(`conformance:merge: ${blobs.length} shard report(s) from ${relative(process.cwd(), dir) || '.'}`);
@@ -57,4 +43,8 @@ function main(): number {
   return summary.verdict === 'pass' ? 0 : 1;
 }
 
-process.exit(main());
+const { values, positionals } = parseCommand({ name: 'conformance:merge', help: HELP, positionals: true, options: { 'expect-shards': { type: 'string' } } });
+const expected = values['expect-shards'] === undefined ? undefined : Number(values['expect-shards']);
+if (expected !== undefined && (!Number.isInteger(expected) || expected < 1)) fail3(`--expect-shards must be a positive integer, got ${JSON.stringify(values['expect-shards'])}`);
+if (positionals.length !== 1) fail3(`expected one folder of blob reports, got ${JSON.stringify(positionals)} (see --help)`);
+runCommand('conformance:merge', () => mergeShards(positionals[0], expected));
