@@ -15,6 +15,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseCommand, runCommand } from '../core/command.ts';
 import { ROOT } from '../core/config.ts';
 import { startReference, type ReferenceServer } from '../core/reference.ts';
 
@@ -109,16 +110,10 @@ async function withServer<T>(opts: { faults?: string[]; variants?: string[] }, b
 }
 
 async function main(): Promise<number> {
-  const args = process.argv.slice(2);
-  if (args.includes('--help')) {
-    console.log(HELP);
-    return 0;
-  }
-  const onlyAt = args.indexOf('--only');
-  const only = onlyAt >= 0 ? new Set((args[onlyAt + 1] ?? '').split(',').filter(Boolean)) : undefined;
-  const lanesAt = args.indexOf('--lanes');
-  const lanes = lanesAt >= 0 ? Number(args[lanesAt + 1]) : 2;
-  if (!Number.isInteger(lanes) || lanes < 1) throw new Error(`--lanes must be a positive integer, got ${args[lanesAt + 1]}`);
+  const { values } = parseCommand({ name: 'selftest', help: HELP, options: { only: { type: 'string' }, lanes: { type: 'string' } } });
+  const only = values.only !== undefined ? new Set(values.only.split(',').filter(Boolean)) : undefined;
+  const lanes = values.lanes !== undefined ? Number(values.lanes) : 2;
+  if (!Number.isInteger(lanes) || lanes < 1) throw new Error(`--lanes must be a positive integer, got ${values.lanes}`);
   const { faults: allFaults, variants: allVariants } = listSwitches();
   const faults = allFaults.filter((x) => !only || only.has(x.name));
   const variants = allVariants.filter((x) => !only || only.has(x.name));
@@ -173,7 +168,4 @@ async function main(): Promise<number> {
   return problems.length === 0 ? 0 : 1;
 }
 
-main().then((c) => process.exit(c), (err) => {
-  console.error(`selftest: ${(err as Error).message}`);
-  process.exit(3);
-});
+runCommand('selftest', main);

@@ -1,9 +1,8 @@
 // Spec 2.8, 4.6 to 4.8 and 8: create and update metrics. Boundary checks use dryRun (nothing is
 // persisted, spec 4.6), so they can run against a real server again and again; created metrics carry
 // the manifest prefix and the run id (there is no delete operation).
-import { readFileSync } from 'node:fs';
 import { checks, expect, test, type T } from '../support/target.ts';
-import { OPERATIONS } from '../support/validators.ts';
+import { OPERATIONS, schema } from '../index.ts';
 import { clausesUnder } from '../support/clauses.ts';
 import { fullCreateMetric, fullUpdateMetric, fullWarehouseNative } from '../support/bodies.ts';
 import { METRIC_TYPES } from '../index.ts';
@@ -12,7 +11,7 @@ import { expectClientError, expectEchoed, expectMessage, expectNotAccepted, expe
 const PATH = '/console/v1/metrics';
 /** The body fields of update metric (spec 4.7), from the contract. */
 const UPDATE_FIELDS = (() => {
-  const doc = JSON.parse(readFileSync(new URL(`../schemas/${OPERATIONS.updateMetric.body}`, import.meta.url), 'utf8'));
+  const doc = schema(OPERATIONS.updateMetric.body!) as { $ref: string; $defs: Record<string, { properties: object }> };
   return Object.keys(doc.$defs[String(doc.$ref).replace('#/$defs/', '')].properties).sort();
 })();
 const create = (t: T, data: unknown) => t.call('POST', PATH, { data });
