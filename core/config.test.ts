@@ -1,13 +1,15 @@
 // Configuration is read once and checked: a bad value is a ConfigError (exit 3) naming the problem.
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, isLoopback, loadConfig } from './config.ts';
 
-function manifestFile(content: unknown): string {
+/** A manifest file in a temporary folder that is removed when test `t` ends. */
+function manifestFile(t: TestContext, content: unknown): string {
   const dir = mkdtempSync(join(tmpdir(), 'cc-config-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
   const path = join(dir, 'manifest.json');
   writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
   return path;
@@ -50,14 +52,14 @@ test('config: the deadline and the request timeout are positive seconds, 600 and
   assert.throws(() => loadConfig({ CONSOLE_REQUEST_TIMEOUT: '0' }), /CONSOLE_REQUEST_TIMEOUT must be a positive number of seconds/);
 });
 
-test('config: a bad manifest is a ConfigError naming the problem', () => {
+test('config: a bad manifest is a ConfigError naming the problem', (t) => {
   assert.throws(() => loadConfig({ CONSOLE_TARGET_MANIFEST: '/nonexistent/manifest.json' }), /cannot read target manifest/);
-  assert.throws(() => loadConfig({ CONSOLE_TARGET_MANIFEST: manifestFile('{not json') }), ConfigError);
+  assert.throws(() => loadConfig({ CONSOLE_TARGET_MANIFEST: manifestFile(t, '{not json') }), ConfigError);
   const good = { gates: ['g'], experiments: ['e'], triggers: [{ id: 't', releasePipelineID: 'p', phaseIDs: ['a'] }], metricPrefix: 'cc_' };
-  assert.equal(loadConfig({ CONSOLE_TARGET_MANIFEST: manifestFile(good) }).manifest.metricPrefix, 'cc_');
-  assert.throws(() => loadConfig({ CONSOLE_TARGET_MANIFEST: manifestFile({ ...good, gates: 'g' }) }), /"gates"/);
-  assert.throws(() => loadConfig({ CONSOLE_TARGET_MANIFEST: manifestFile({ ...good, triggers: [{ id: 't' }] }) }), /triggers\[0\]/);
-  assert.throws(() => loadConfig({ CONSOLE_TARGET_MANIFEST: manifestFile({ ...good, metricPrefix: 'bad prefix!' }) }), /metricPrefix/);
+  assert.equal(loadConfig({ CONSOLE_TARGET_MANIFEST: manifestFile(t, good) }).manifest.metricPrefix, 'cc_');
+  assert.throws(() => loadConfig({ CONSOLE_TARGET_MANIFEST: manifestFile(t, { ...good, gates: 'g' }) }), /"gates"/);
+  assert.throws(() => loadConfig({ CONSOLE_TARGET_MANIFEST: manifestFile(t, { ...good, triggers: [{ id: 't' }] }) }), /triggers\[0\]/);
+  assert.throws(() => loadConfig({ CONSOLE_TARGET_MANIFEST: manifestFile(t, { ...good, metricPrefix: 'bad prefix!' }) }), /metricPrefix/);
 });
 
 test('config: loopback detection for load safety', () => {
@@ -69,8 +71,8 @@ test('config: loopback detection for load safety', () => {
   assert.equal(isLoopback('http://10.0.0.1'), false);
 });
 
-test('config: CONSOLE_TARGET_MANIFEST names the manifest; CONSOLE_FIXTURES, its old name, still works with a one-line note', () => {
-  const good = manifestFile({ gates: ['g'], experiments: ['e'], triggers: [], metricPrefix: 'new_' });
+test('config: CONSOLE_TARGET_MANIFEST names the manifest; CONSOLE_FIXTURES, its old name, still works with a one-line note', (t) => {
+  const good = manifestFile(t, { gates: ['g'], experiments: ['e'], triggers: [], metricPrefix: 'new_' });
   const notes: string[] = [];
   const note = (line: string) => notes.push(line);
   assert.equal(loadConfig({ CONSOLE_TARGET_MANIFEST: good }, note).manifestPath, good);
@@ -88,7 +90,7 @@ test('config: CONSOLE_TARGET_MANIFEST names the manifest; CONSOLE_FIXTURES, its 
   loadConfig(env, note);
   assert.equal(notes.length, 1);
 
-  const other = manifestFile({ gates: ['g'], experiments: ['e'], triggers: [], metricPrefix: 'old_' });
+  const other = manifestFile(t, { gates: ['g'], experiments: ['e'], triggers: [], metricPrefix: 'old_' });
   const both = loadConfig({ CONSOLE_TARGET_MANIFEST: good, CONSOLE_FIXTURES: other }, note);
   assert.equal(both.manifest.metricPrefix, 'new_', 'the new name wins');
   assert.match(notes[1], /CONSOLE_FIXTURES is ignored/);

@@ -1,8 +1,8 @@
 // The report page's building blocks: everything from the target is escaped, the matrix carries what
 // the filter needs, load rows show the calibrated baseline, k6 samples fold into buckets.
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { renderPage } from './html.ts';
@@ -11,8 +11,10 @@ import { bucketize, splitCsv } from './timeseries.ts';
 
 const HOSTILE = '<script>alert(1)</script>"\'&';
 
-function reportsWith(files: Record<string, unknown>): string {
+/** A reports folder holding `files`, removed when test `t` ends. */
+function reportsWith(t: TestContext, files: Record<string, unknown>): string {
   const dir = mkdtempSync(join(tmpdir(), 'cc-report-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
   for (const [name, v] of Object.entries(files)) writeFileSync(join(dir, name), JSON.stringify(v));
   return dir;
 }
@@ -34,8 +36,8 @@ const conformance = {
   drift: [{ clause: 'errors.shape', aspect: 'unknown gate', before: { status: 404 }, now: { status: HOSTILE } }],
 };
 
-test('report: text from the target and the spec is escaped everywhere', () => {
-  const page = renderPage(readInputs(reportsWith({ 'conformance.json': conformance })));
+test('report: text from the target and the spec is escaped everywhere', (t) => {
+  const page = renderPage(readInputs(reportsWith(t, { 'conformance.json': conformance })));
   assert.ok(!page.includes('<script>alert(1)'), 'no raw markup from the run');
   assert.ok(page.includes('&lt;script&gt;alert(1)&lt;/script&gt;'));
   assert.equal((page.match(/<script>/g) ?? []).length, 1, 'the page\'s own script only');
@@ -43,8 +45,8 @@ test('report: text from the target and the spec is escaped everywhere', () => {
   assert.match(page, /<pre class="error">expected &lt;script&gt;/);
 });
 
-test('report: the matrix rows carry status, level and section; the failure links to its evidence', () => {
-  const page = renderPage(readInputs(reportsWith({ 'conformance.json': conformance })));
+test('report: the matrix rows carry status, level and section; the failure links to its evidence', (t) => {
+  const page = renderPage(readInputs(reportsWith(t, { 'conformance.json': conformance })));
   assert.match(page, /<tr class="clause s-fail" data-status="fail" data-level="stated" data-section="4\.6">/);
   assert.match(page, /href="#failure-1" class="evidence-link"/);
   assert.match(page, /<details class="failure k-FAIL" id="failure-1"/);
@@ -54,8 +56,8 @@ test('report: the matrix rows carry status, level and section; the failure links
   assert.match(page, /Load<\/h2><p class="muted">No load run/);
 });
 
-test('report: a load row shows the baseline scaled by the calibration, and a regression in red', () => {
-  const dir = reportsWith({ 'conformance.json': conformance });
+test('report: a load row shows the baseline scaled by the calibration, and a regression in red', (t) => {
+  const dir = reportsWith(t, { 'conformance.json': conformance });
   const compare = {
     verdict: 'regression', tolerance: { p50: 2, p95: 2.5, p99: 3, minDeltaMs: 5, rps: 0.8 },
     profiles: { paging: { script: 'paging', profile: 'smoke', baselineFile: '/x/load/baselines/paging.json', baselineProfile: 'smoke', verdict: 'regression', reason: '',
@@ -73,7 +75,7 @@ test('report: a load row shows the baseline scaled by the calibration, and a reg
   assert.match(page, /regression<\/b>: p95 40 ms is 5x/);
 });
 
-test('report: a run cut short by the network says partial up front and lists its inconclusive tests apart, with the failed exchange', () => {
+test('report: a run cut short by the network says partial up front and lists its inconclusive tests apart, with the failed exchange', (t) => {
   const exchange = { method: 'GET', path: '/console/v1/experiments', requestHeaders: { 'SERVICE-API-KEY': '<redacted>' }, status: 0, responseBody: 'no response: ECONNREFUSED', curl: `curl -sS -X GET 'http://127.0.0.1:1/console/v1/experiments' -H "SERVICE-API-KEY: $CONSOLE_API_KEY"` };
   const partial = {
     ...conformance,
@@ -81,7 +83,7 @@ test('report: a run cut short by the network says partial up front and lists its
     failures: [],
     inconclusive: [{ test: 'experiments: list', file: 'contracts/conformance/experiments.spec.ts', clauses: ['experiments.list.message'], reason: 'inconclusive: transport: no response: ECONNREFUSED', exchange }],
   };
-  const page = renderPage(readInputs(reportsWith({ 'conformance.json': partial })));
+  const page = renderPage(readInputs(reportsWith(t, { 'conformance.json': partial })));
   assert.match(page, /class="verdict v-NOT-RUN"/);
   assert.match(page, /5 inconclusive \(transport\) · partial run: stopped: 5 consecutive transport failures \(ECONNREFUSED\) after 6 of 64 tests, 58 not run/);
   assert.match(page, /<details class="failure k-INCONCLUSIVE" id="inconclusive-1">/);

@@ -1,15 +1,22 @@
 // Drift by default: verify compares with the previous run's observations only when that run was
 // against the same target, of the whole suite, and carried out; a run that could not serve keeps
 // what the one before it left.
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { prepareReports } from './previous-run.ts';
 
 const REFERENCE = { target: { url: 'http://127.0.0.1:1', reference: true }, manifest: 'fixtures/targets/reference.json' };
 const STAGING = { target: { url: 'https://staging.example.com', reference: false }, manifest: 'fixtures/targets/staging.json' };
+
+/** A reports folder that is removed when test `t` ends. */
+function reportsDir(t: TestContext): string {
+  const dir = mkdtempSync(join(tmpdir(), 'cc-prev-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
 
 function lastRun(dir: string, run: { target: { url: string; reference: boolean }; manifest: string }, extra: { grep?: string; exitCode?: number } = {}, observations = '{"a":1}') {
   mkdirSync(dir, { recursive: true });
@@ -18,8 +25,8 @@ function lastRun(dir: string, run: { target: { url: string; reference: boolean }
   for (const f of ['conformance.json', 'index.html']) writeFileSync(join(dir, f), '{}');
 }
 
-test('previous run: the same target (the reference on another port) gives its observations, and the outputs are cleared', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'cc-prev-'));
+test('previous run: the same target (the reference on another port) gives its observations, and the outputs are cleared', (t) => {
+  const dir = reportsDir(t);
   lastRun(dir, REFERENCE);
   const prev = prepareReports(dir, { ...REFERENCE, target: { url: 'http://127.0.0.1:2', reference: true } });
   assert.equal(prev, join(dir, 'previous/observations.json'));
@@ -27,8 +34,8 @@ test('previous run: the same target (the reference on another port) gives its ob
   for (const f of ['verify.json', 'observations.json', 'conformance.json', 'index.html']) assert.ok(!existsSync(join(dir, f)), f);
 });
 
-test('previous run: another target or manifest gives nothing, and drops what was kept', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'cc-prev-'));
+test('previous run: another target or manifest gives nothing, and drops what was kept', (t) => {
+  const dir = reportsDir(t);
   lastRun(dir, REFERENCE);
   assert.ok(prepareReports(dir, REFERENCE));
   lastRun(dir, REFERENCE);
@@ -36,9 +43,9 @@ test('previous run: another target or manifest gives nothing, and drops what was
   assert.ok(!existsSync(join(dir, 'previous')));
 });
 
-test('previous run: a --grep run or one that could not be carried out does not serve; the one before it still does', () => {
+test('previous run: a --grep run or one that could not be carried out does not serve; the one before it still does', (t) => {
   for (const extra of [{ grep: 'metrics' }, { exitCode: 3 }]) {
-    const dir = mkdtempSync(join(tmpdir(), 'cc-prev-'));
+    const dir = reportsDir(t);
     lastRun(dir, STAGING, {}, '{"full":1}');
     prepareReports(dir, STAGING);
     lastRun(dir, STAGING, extra, '{"part":1}');
