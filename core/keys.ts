@@ -10,6 +10,7 @@ export function redactHeaders(headers: Record<string, string>): Record<string, s
 }
 
 /** Header values that are no key: nothing sent, already redacted, or the curl line's reference to the variable. */
+// biome-ignore lint/suspicious/noTemplateCurlyInString: the text a curl line or a config uses to refer to the variable
 const KEEP = new Set(['', REDACTED, '$CONSOLE_API_KEY', '${CONSOLE_API_KEY}']);
 
 /**

@@ -5,7 +5,6 @@
 // load/<script>/timeseries.json (./timeseries.ts) and verify.json (below).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from '../core/config.ts';
 import { OPERATIONS } from '../contracts/index.ts';
 import type { TimeSeries } from './timeseries.ts';
 import type { CompareResult as Compare, ConformanceReport as Conformance, Observations } from '../core/formats.ts';

@@ -21,7 +21,7 @@ ${rows
 </tbody></table>`;
 }
 
-function profileBlock(run: LoadRun, cmp: ProfileCompare | undefined, i: ReportInputs): string {
+function profileBlock(run: LoadRun, cmp: ProfileCompare | undefined): string {
   const s = run.summary;
   const rows = cmp ? cmp.endpoints.slice().sort((a, b) => Number(b.regression) - Number(a.regression) || a.endpoint.localeCompare(b.endpoint)) : rowsFromSummary(run);
   const scale = cmp?.calibration.scale ?? null;
@@ -60,6 +60,6 @@ export function loadSection(i: ReportInputs): string {
   const tol = cmp?.tolerance;
   return `<section id="load"><h2>Load against the baseline${cmp ? ` <span class="tag v-${esc(cmp.verdict)}">${esc(cmp.verdict)}</span>` : ''}</h2>
 <p class="muted">Per endpoint: this run's latency, and below it what the committed baseline predicts on this machine (baseline × calibration scale) and the ratio. ${tol ? `A latency regresses above ${esc(tol.p50)}× (p50), ${esc(tol.p95)}× (p95), ${esc(tol.p99)}× (p99) and by more than ${esc(tol.minDeltaMs)} ms; throughput below ${esc(tol.rps)}× the baseline's.` : ''}</p>
-${i.load.map((run) => profileBlock(run, cmp?.profiles[run.script], i)).join('\n')}
+${i.load.map((run) => profileBlock(run, cmp?.profiles[run.script])).join('\n')}
 </section>`;
 }

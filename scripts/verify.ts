@@ -3,7 +3,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fail, parseCommand, runCommand } from '../core/command.ts';
-import { ConfigError, seconds } from '../core/config.ts';
+import { type ConfigError, seconds } from '../core/config.ts';
 import { PROFILES, verify, type VerifyOptions } from './lib/verify-run.ts';
 
 const HELP = `usage: npm run verify -- [options]
