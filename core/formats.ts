@@ -74,6 +74,8 @@ export interface Tolerance {
   errorRate: number;
   /** Samples needed before p95 (minP95Count) and p99 (minP99Count) are judged. */
   minP95Count: number; minP99Count: number;
+  /** The statistical rule (when run and baseline keep samples): smallest slowdown that counts (0.1 = 10%), and the family-wise alpha. */
+  minEffect?: number; alpha?: number;
 }
 
 export interface EndpointRow {
@@ -81,10 +83,16 @@ export interface EndpointRow {
   baseline: { p50: number; p95: number; p99: number; rps: number; errorRate: number; count: number } | null;
   ratio: { p50: number; p95: number; p99: number; rps: number } | null;
   regression: boolean; reason: string;
+  /** Which rule judged the latency: the Mann-Whitney test and median-ratio interval on the samples, or the ratio tolerances. */
+  rule?: 'statistical' | 'ratio';
+  /** The statistical rule's figures: calibrated median ratio, its interval, the one-sided p and the level it was held to. */
+  statistical?: { effect: number; lower: number; upper: number; p: number; alpha: number; n: { run: number; base: number }; regression: boolean; reason: string };
 }
 export interface ProfileResult {
   script: string; profile: string; baselineFile: string; baselineProfile: string | null; verdict: 'pass' | 'regression' | 'no-baseline'; reason: string;
   calibration: { p50: number; p95: number; p99: number; rps: number; errorRate: number; baseline: Figures | null; scale: number | null };
+  /** Which rule judged the latencies, and why the statistical one did not when it did not. */
+  latencyRule?: string;
   endpoints: EndpointRow[];
 }
 export interface CompareResult { verdict: 'pass' | 'regression' | 'no-baseline'; tolerance: Tolerance; profiles: Record<string, ProfileResult> }

@@ -75,6 +75,24 @@ test('report: a load row shows the baseline scaled by the calibration, and a reg
   assert.match(page, /regression<\/b>: p95 40 ms is 5x/);
 });
 
+test('report: a row judged by the statistical rule shows its effect, interval and p under the verdict', (t) => {
+  const dir = reportsWith(t, { 'conformance.json': conformance });
+  const statistical = { effect: 1.52, lower: 1.31, upper: 1.74, p: 3.2e-9, alpha: 0.005, n: { run: 600, base: 600 }, regression: true, reason: 'slower: ...' };
+  const compare = {
+    verdict: 'regression', tolerance: { p50: 2, p95: 2.5, p99: 3, minDeltaMs: 5, rps: 0.8, minEffect: 0.1, alpha: 0.01 },
+    profiles: { paging: { script: 'paging', profile: 'baseline', baselineFile: '/x/load/baselines/paging.json', baselineProfile: 'baseline', verdict: 'regression', reason: '', latencyRule: 'statistical (...)',
+      calibration: { p50: 2, p95: 4, p99: 5, rps: 5, errorRate: 0, scale: 1 },
+      endpoints: [{ endpoint: 'listExperiments.deep', p50: 60, p95: 100, p99: 120, rps: 10, errorRate: 0, count: 600, baseline: { p50: 40, p95: 70, p99: 80, rps: 10, errorRate: 0, count: 600 }, ratio: { p50: 1.5, p95: 1.43, p99: 1.5, rps: 1 }, regression: true, reason: 'latency slower: ...', rule: 'statistical', statistical }] } },
+  };
+  const summary = { script: 'paging', profile: 'baseline', durationMs: 60000, thresholdsOk: true, checks: { passes: 10, fails: 0 }, endpoints: { 'listExperiments.deep': { p50: 60, p95: 100, p99: 120, count: 600, rps: 10, errorRate: 0 } }, thresholds: [] };
+  mkdirSync(join(dir, 'load/paging'), { recursive: true });
+  writeFileSync(join(dir, 'load/compare.json'), JSON.stringify(compare));
+  writeFileSync(join(dir, 'load/paging/summary.json'), JSON.stringify(summary));
+  const page = renderPage(readInputs(dir));
+  assert.match(page, /<div class="muted small">median 1\.52× \(95% CI 1\.31–1\.74×\), p 3\.2e-9, n 600\/600<\/div>/);
+  assert.match(page, /a one-sided Mann-Whitney test shows it slower \(alpha 0\.01 over the endpoints\) and the 95% interval of its calibrated median ratio lies above 1\.1×/);
+});
+
 test('report: a run cut short by the network says partial up front and lists its inconclusive tests apart, with the failed exchange', (t) => {
   const exchange = { method: 'GET', path: '/console/v1/experiments', requestHeaders: { 'SERVICE-API-KEY': '<redacted>' }, status: 0, responseBody: 'no response: ECONNREFUSED', curl: `curl -sS -X GET 'http://127.0.0.1:1/console/v1/experiments' -H "SERVICE-API-KEY: $CONSOLE_API_KEY"` };
   const partial = {

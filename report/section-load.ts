@@ -11,12 +11,18 @@ function rowsFromSummary(run: LoadRun): EndpointRow[] {
   }));
 }
 
+/** The statistical rule's effect and interval under the verdict, when it judged the row (docs/load.md). */
+function statistical(r: EndpointRow): string {
+  const st = r.rule === 'statistical' ? r.statistical : undefined;
+  return st ? `<div class="muted small">median ${esc(st.effect.toFixed(2))}× (95% CI ${esc(st.lower.toFixed(2))}–${esc(st.upper.toFixed(2))}×), p ${esc(st.p.toPrecision(2))}, n ${esc(st.n.run)}/${esc(st.n.base)}</div>` : '';
+}
+
 function table(rows: EndpointRow[], scale: number | null): string {
   const exp = (r: EndpointRow, k: 'p50' | 'p95' | 'p99') => (r.baseline && scale !== null ? r.baseline[k] * scale : null);
   const cell = (r: EndpointRow, k: 'p50' | 'p95' | 'p99') => `<td class="num">${esc(fmtMs(r[k]))}<div class="muted small">${esc(fmtMs(exp(r, k)))}${r.ratio ? ` · ${esc(fmtRatio(r.ratio[k]))}` : ''}</div></td>`;
   return `<table class="load-table"><thead><tr><th>endpoint</th><th class="num">requests</th><th class="num">req/s<div class="muted small">baseline</div></th><th class="num">p50 ms<div class="muted small">expected · ratio</div></th><th class="num">p95 ms<div class="muted small">expected · ratio</div></th><th class="num">p99 ms<div class="muted small">expected · ratio</div></th><th class="num">errors</th><th>against the baseline</th></tr></thead><tbody>
 ${rows
-  .map((r) => `<tr class="${r.regression ? 'regressed' : ''}" data-endpoint="${esc(r.endpoint)}"><td><code>${esc(r.endpoint)}</code></td><td class="num">${esc(r.count)}</td><td class="num">${esc(r.rps.toFixed(1))}<div class="muted small">${r.baseline ? esc(r.baseline.rps.toFixed(1)) : '–'}</div></td>${cell(r, 'p50')}${cell(r, 'p95')}${cell(r, 'p99')}<td class="num">${esc(fmtPct(r.errorRate))}</td><td>${r.regression ? `<b class="bad">regression</b>: ${esc(r.reason)}` : r.baseline ? '<span class="ok">within tolerance</span>' : '<span class="muted">no baseline</span>'}</td></tr>`)
+  .map((r) => `<tr class="${r.regression ? 'regressed' : ''}" data-endpoint="${esc(r.endpoint)}"><td><code>${esc(r.endpoint)}</code></td><td class="num">${esc(r.count)}</td><td class="num">${esc(r.rps.toFixed(1))}<div class="muted small">${r.baseline ? esc(r.baseline.rps.toFixed(1)) : '–'}</div></td>${cell(r, 'p50')}${cell(r, 'p95')}${cell(r, 'p99')}<td class="num">${esc(fmtPct(r.errorRate))}</td><td>${r.regression ? `<b class="bad">regression</b>: ${esc(r.reason)}` : r.baseline ? '<span class="ok">within tolerance</span>' : '<span class="muted">no baseline</span>'}${statistical(r)}</td></tr>`)
   .join('\n')}
 </tbody></table>`;
 }
@@ -59,7 +65,7 @@ export function loadSection(i: ReportInputs): string {
   const cmp = i.compare;
   const tol = cmp?.tolerance;
   return `<section id="load"><h2>Load against the baseline${cmp ? ` <span class="tag v-${esc(cmp.verdict)}">${esc(cmp.verdict)}</span>` : ''}</h2>
-<p class="muted">Per endpoint: this run's latency, and below it what the committed baseline predicts on this machine (baseline × calibration scale) and the ratio. ${tol ? `A latency regresses above ${esc(tol.p50)}× (p50), ${esc(tol.p95)}× (p95), ${esc(tol.p99)}× (p99) and by more than ${esc(tol.minDeltaMs)} ms; throughput below ${esc(tol.rps)}× the baseline's.` : ''}</p>
+<p class="muted">Per endpoint: this run's latency, and below it what the committed baseline predicts on this machine (baseline × calibration scale) and the ratio. ${tol ? `A latency regresses above ${esc(tol.p50)}× (p50), ${esc(tol.p95)}× (p95), ${esc(tol.p99)}× (p99) and by more than ${esc(tol.minDeltaMs)} ms; throughput below ${esc(tol.rps)}× the baseline's.` : ''}${cmp && Object.values(cmp.profiles).some((p) => p.latencyRule?.startsWith('statistical')) ? ` Where run and baseline keep request samples, a latency regresses instead when a one-sided Mann-Whitney test shows it slower (alpha ${esc(tol?.alpha ?? 0.01)} over the endpoints) and the 95% interval of its calibrated median ratio lies above ${esc(1 + (tol?.minEffect ?? 0.1))}×.` : ''}</p>
 ${i.load.map((run) => profileBlock(run, cmp?.profiles[run.script])).join('\n')}
 </section>`;
 }

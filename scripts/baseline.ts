@@ -10,10 +10,13 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ConfigError, ROOT } from '../core/config.ts';
 import type { CompareResult, EndpointRow, Figures, ProfileResult, RunSummary, Tolerance } from '../core/formats.ts';
+import { type Detection, detectFromHistograms } from '../load/compare/detect.ts';
+import { formatJson, samplesOf } from '../load/compare/run-samples.ts';
+import { mergeRunSamples, type RunSamples } from '../load/compare/samples.ts';
 
 export type { CompareResult, EndpointRow, Figures, ProfileResult, RunSummary, Tolerance } from '../core/formats.ts';
 
-export const DEFAULT_TOLERANCE: Tolerance = { p50: 2, p95: 2.5, p99: 3, minDeltaMs: 5, rps: 0.8, errorRate: 0.01, minP95Count: 20, minP99Count: 100 };
+export const DEFAULT_TOLERANCE: Tolerance = { p50: 2, p95: 2.5, p99: 3, minDeltaMs: 5, rps: 0.8, errorRate: 0.01, minP95Count: 20, minP99Count: 100, minEffect: 0.1, alpha: 0.01 };
 export const CALIBRATION = 'calibration';
 
 const BASELINES = join(ROOT, 'load/baselines');
@@ -34,12 +37,22 @@ function readSummary(file: string): RunSummary {
 
 const round = (n: number, d = 3) => Math.round(n * 10 ** d) / 10 ** d;
 
+/** The request-duration histograms a summary keeps (load/compare/run-samples.ts), null when none. */
+function samplesIn(summary: RunSummary, file: string): RunSamples | null {
+  try {
+    return samplesOf(summary, file);
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
+}
+
 /**
  * Merges the summaries of several runners of one script (k6-operator parallelism, or runs on
  * several machines at once): counts and throughputs add up, error rates are weighted by count, and
  * percentiles are the count-weighted mean of the runners' percentiles. That last is an
  * approximation (a summary keeps no samples); it is exact when the runners see one distribution,
- * which is what an execution-segmented TestRun gives. The maximum is kept as the maximum.
+ * which is what an execution-segmented TestRun gives. The maximum is kept as the maximum. The
+ * request-duration histograms, when every runner kept them, merge exactly (counts add).
  */
 export function mergeSummaries(summaries: RunSummary[]): RunSummary {
   if (summaries.length === 0) throw new ConfigError('--merge needs at least one summary');
@@ -58,9 +71,11 @@ export function mergeSummaries(summaries: RunSummary[]): RunSummary {
       max: Math.max(0, ...parts.map((e) => e.max ?? 0)), count, rps: parts.reduce((n, e) => n + e.rps, 0), errorRate: weighted('errorRate'),
     };
   }
+  const samples = summaries.map((s, i) => samplesIn(s, `merged summary ${i + 1}`));
   return {
     format: summaries[0].format, script, profile, durationMs: Math.max(...summaries.map((s) => s.durationMs)),
     runners: summaries.reduce((n, s) => n + (s.runners ?? 1), 0), endpoints,
+    ...(samples.every((x) => x !== null) ? { samples: mergeRunSamples(samples as RunSamples[]) } : {}),
   };
 }
 
@@ -75,6 +90,20 @@ export function compareSummary(run: RunSummary, baseline: RunSummary | null, bas
   else if (!cal || !baseCal || cal.p50 <= 0 || baseCal.p50 <= 0) { usable = false; verdictReason = 'the calibration endpoint is missing from the run or the baseline'; }
   // How much slower this machine answered the trivial request than the baseline's machine did.
   const scale = usable ? cal.p50 / baseCal!.p50 : null;
+  // The statistical rule (load/compare/detect.ts) judges the latency of every endpoint it can decide
+  // when both runs keep their request durations with the calibration request's; the ratio rule
+  // judges the rest (a smoke run's handful of requests), and every endpoint when samples are missing.
+  // Only the endpoints the summaries list (and the calibration) are tested: setup's requests are not load.
+  const judged = (x: RunSamples | null): RunSamples | null => x && { ...x, endpoints: Object.fromEntries(Object.entries(x.endpoints).filter(([k]) => k in run.endpoints)) };
+  const runSamples = usable ? judged(samplesIn(run, 'the run')) : null;
+  const baseSamples = usable ? judged(samplesIn(baseline!, baselineFile)) : null;
+  const withCalibration = (s: RunSamples | null) => (s?.endpoints[CALIBRATION]?.counts.length ?? 0) > 0;
+  const detection: Detection | null = withCalibration(runSamples) && withCalibration(baseSamples) ? detectFromHistograms(runSamples!, baseSamples!, { minEffect: tol.minEffect, alpha: tol.alpha, calibration: CALIBRATION }) : null;
+  const latencyRule = !usable
+    ? undefined
+    : detection
+      ? `statistical (one-sided Mann-Whitney at alpha ${tol.alpha ?? 0.01} over the endpoints, and the median ratio's 95% interval above 1 + ${round((tol.minEffect ?? 0.1) * 100, 1)}%) where the counts allow, the ratio tolerances elsewhere`
+      : `ratio tolerances: ${runSamples ? 'the baseline' : 'the run'} keeps no request samples with the calibration request's`;
   const rows: EndpointRow[] = [];
   for (const name of Object.keys(run.endpoints).sort()) {
     if (name === CALIBRATION) continue;
@@ -98,9 +127,19 @@ export function compareSummary(run: RunSummary, baseline: RunSummary | null, bas
       if (Math.min(e.count, b.count) < minCount) return;
       if (r(k) > limit && e[k] - b[k] * scale > tol.minDeltaMs) reasons.push(`${k} ${round(e[k], 1)} ms is ${round(r(k), 2)}x the calibrated baseline ${round(b[k] * scale, 1)} ms (tolerance ${limit}x)`);
     };
-    judge('p50', tol.p50, 1);
-    judge('p95', tol.p95, tol.minP95Count);
-    judge('p99', tol.p99, tol.minP99Count);
+    const stat = detection?.endpoints.find((d) => d.endpoint === name);
+    if (stat) {
+      row.statistical = { effect: round(stat.effect), lower: round(stat.lower), upper: round(stat.upper), p: stat.p, alpha: stat.alpha, n: stat.n, regression: stat.regression, reason: stat.reason };
+    }
+    if (stat?.decidable) {
+      row.rule = 'statistical';
+      if (stat.regression) reasons.push(`latency ${stat.reason}`);
+    } else {
+      row.rule = 'ratio';
+      judge('p50', tol.p50, 1);
+      judge('p95', tol.p95, tol.minP95Count);
+      judge('p99', tol.p99, tol.minP99Count);
+    }
     if (b.count >= tol.minP95Count && b.rps > 0 && e.rps < b.rps * tol.rps) reasons.push(`throughput ${round(e.rps, 1)}/s is below ${tol.rps} of the baseline ${round(b.rps, 1)}/s`);
     if (e.errorRate > b.errorRate + tol.errorRate) reasons.push(`error rate ${round(e.errorRate * 100, 2)}% is above the baseline ${round(b.errorRate * 100, 2)}% + ${tol.errorRate * 100}%`);
     row.regression = reasons.length > 0;
@@ -115,6 +154,7 @@ export function compareSummary(run: RunSummary, baseline: RunSummary | null, bas
       p50: round(cal?.p50 ?? 0), p95: round(cal?.p95 ?? 0), p99: round(cal?.p99 ?? 0), rps: round(cal?.rps ?? 0), errorRate: round(cal?.errorRate ?? 0, 5),
       baseline: baseCal, scale: scale === null ? null : round(scale),
     },
+    ...(latencyRule ? { latencyRule } : {}),
     endpoints: rows,
   };
 }
@@ -156,27 +196,32 @@ export function compareRun(o: CompareOptions = {}): CompareResult {
 export function printCompare(r: CompareResult): void {
   for (const p of Object.values(r.profiles)) {
     console.log(`compare ${p.script} (${p.profile}): ${p.verdict}${p.reason ? ` - ${p.reason}` : ''}${p.calibration.scale !== null ? ` (calibration: this run ${p.calibration.scale}x the baseline's)` : ''}`);
+    if (p.latencyRule) {
+      const judged = (rule: string) => p.endpoints.filter((e) => e.rule === rule).length;
+      console.log(`  latency judged by ${p.latencyRule} [statistical: ${judged('statistical')} endpoints, ratio: ${judged('ratio')}]`);
+    }
     for (const e of p.endpoints.filter((x) => x.regression)) console.log(`  REGRESSION ${e.endpoint}: ${e.reason}`);
   }
   console.log(`compare verdict: ${r.verdict}`);
 }
 
-/** Writes load/baselines/<script>.json from a run's summary: the figures only, and where they came from. */
+/** Writes load/baselines/<script>.json from a run's summary: the figures, the request-duration histograms when the run kept them, and where they came from. */
 export function updateBaseline(script: string, reportsDir = join(ROOT, 'reports'), baselinesDir = BASELINES): string {
   const run = readSummary(join(reportsDir, 'load', script, 'summary.json'));
   const baseline = {
     format: run.format, script: run.script, profile: run.profile, durationMs: run.durationMs, recordedAt: run.finishedAt ?? new Date().toISOString(),
     machine: { cpus: availableParallelism(), cpu: cpus()[0]?.model ?? 'unknown', node: process.version },
     endpoints: run.endpoints,
+    ...(run.samples ? { samples: samplesIn(run, 'the run') } : {}),
   };
   mkdirSync(baselinesDir, { recursive: true });
   const file = join(baselinesDir, `${script}.json`);
-  writeFileSync(file, JSON.stringify(baseline, null, 2) + '\n');
+  writeFileSync(file, formatJson(baseline));
   return file;
 }
 
 const HELP = `usage: npm run baseline:update -- [--script paging|mutation]
-       npm run baseline:compare -- [--merge A.json B.json ...] [--out FILE] [--tolerance-p95 X]
+       npm run baseline:compare -- [--merge A.json B.json ...] [--out FILE] [--min-effect PCT] [--tolerance-p95 X]
 
 update   writes load/baselines/<script>.json from reports/load/<script>/summary.json (the last run);
          both scripts unless --script is given.
@@ -185,6 +230,11 @@ compare  compares reports/load/<script>/summary.json (or, with --merge, the summ
          throughput and error rate, latencies normalised by the run's calibration request.
          Writes reports/load/compare.json (or --out). Tolerances: --tolerance-p50/-p95/-p99 X (factor,
          default ${DEFAULT_TOLERANCE.p50}/${DEFAULT_TOLERANCE.p95}/${DEFAULT_TOLERANCE.p99}), --min-delta-ms N (default ${DEFAULT_TOLERANCE.minDeltaMs}).
+         When the run and the baseline both keep their request durations (runs of npm run load:*
+         do, in summary.json), latency is judged statistically: a regression when a one-sided
+         Mann-Whitney test says the calibrated durations are slower (alpha ${DEFAULT_TOLERANCE.alpha} over the endpoints)
+         and the 95% interval of the median ratio lies above 1 + --min-effect PCT (default ${(DEFAULT_TOLERANCE.minEffect ?? 0) * 100}).
+         Endpoints with too few requests for the test, and runs without samples, keep the tolerances.
 
 Exit codes: 0 pass or no baseline; 2 regression; 3 cannot be done (no run, unreadable file, bad option).`;
 
@@ -196,13 +246,20 @@ function cli(argv: string[]): number {
   }
   const { values, positionals } = parseArgs({
     args: rest, allowPositionals: true, strict: true,
-    options: { script: { type: 'string' }, merge: { type: 'boolean' }, out: { type: 'string' }, 'tolerance-p50': { type: 'string' }, 'tolerance-p95': { type: 'string' }, 'tolerance-p99': { type: 'string' }, 'min-delta-ms': { type: 'string' } },
+    options: { script: { type: 'string' }, merge: { type: 'boolean' }, out: { type: 'string' }, 'tolerance-p50': { type: 'string' }, 'tolerance-p95': { type: 'string' }, 'tolerance-p99': { type: 'string' }, 'min-delta-ms': { type: 'string' }, 'min-effect': { type: 'string' } },
   });
   const num = (v: string | undefined, name: string, fallback: number) => {
     if (v === undefined) return fallback;
     const n = Number(v);
     if (!Number.isFinite(n) || n <= 0) throw new ConfigError(`${name} must be a positive number, got ${JSON.stringify(v)}`);
     return n;
+  };
+  // A percentage ("10" or "10%"); 0 judges by the test and the interval's lower bound above 1 alone.
+  const minEffect = (v: string | undefined) => {
+    if (v === undefined) return DEFAULT_TOLERANCE.minEffect;
+    const n = Number(v.trim().replace(/%$/, ''));
+    if (v.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1000) throw new ConfigError(`--min-effect must be a percentage from 0 to 1000, got ${JSON.stringify(v)}`);
+    return n / 100;
   };
   if (values.script !== undefined && !['paging', 'mutation'].includes(values.script)) throw new ConfigError(`--script must be paging or mutation, got ${JSON.stringify(values.script)}`);
   if (command === 'update') {
@@ -218,6 +275,7 @@ function cli(argv: string[]): number {
       p95: num(values['tolerance-p95'], '--tolerance-p95', DEFAULT_TOLERANCE.p95),
       p99: num(values['tolerance-p99'], '--tolerance-p99', DEFAULT_TOLERANCE.p99),
       minDeltaMs: num(values['min-delta-ms'], '--min-delta-ms', DEFAULT_TOLERANCE.minDeltaMs),
+      minEffect: minEffect(values['min-effect']),
     };
     const result = compareRun({ scripts: values.script ? [values.script] : undefined, merge: values.merge ? positionals : undefined, tolerance, out: values.out ? resolve(values.out) : undefined });
     printCompare(result);

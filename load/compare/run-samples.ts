@@ -47,8 +47,8 @@ function isHistogram(h: unknown): h is DurationHistogram {
  * The histograms a summary or baseline carries: null when it has none (written before they were
  * kept), an Error naming the file when they are there but not in the expected shape.
  */
-export function samplesOf(summary: { samples?: unknown }, file: string): RunSamples | null {
-  const s = summary.samples;
+export function samplesOf(summary: object, file: string): RunSamples | null {
+  const s = (summary as { samples?: unknown }).samples;
   if (s === undefined || s === null) return null;
   const ok =
     typeof s === 'object' &&

@@ -2,10 +2,11 @@
 // target (or a reference server started for the run), the key looked for in what k6 wrote, and the
 // compare with the baselines on request. docs/load.md has the whole story.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { generate, newRunId } from '../../fixtures/generate.ts';
 import { buildValidators } from '../../load/lib/build-validators.ts';
+import { attachSamples, csvOutput } from '../../load/compare/run-samples.ts';
 import { compareRun, printCompare } from '../baseline.ts';
 import { ConfigError, isLoopback, loadConfig, ROOT, type Config } from '../../core/config.ts';
 import { worst } from '../../core/exit.ts';
@@ -31,7 +32,20 @@ function assertNoKey(dir: string, key: string): void {
   }
 }
 
-function runK6(k6: string, script: LoadScript, profile: string, target: { baseUrl: string; apiKey: string }, dataDir: string, reportDir: string): Promise<number> {
+/**
+ * Where k6 writes one row per request, which the compare's statistical rule needs (summary.json keeps
+ * aggregates only): the CSV output the caller asked for (verify does, for its time series), else one
+ * of this run's own in the data folder, deleted with it. Returns the K6_OUT to give k6 and the file.
+ */
+function requestRows(script: LoadScript, dataDir: string): { k6Out: string; csv: string } {
+  const asked = process.env.K6_OUT ?? '';
+  const given = csvOutput(asked);
+  if (given) return { k6Out: asked, csv: given };
+  const csv = join(dataDir, `${script}.requests.csv.gz`);
+  return { k6Out: asked ? `${asked},csv=${csv}` : `csv=${csv}`, csv };
+}
+
+function runK6(k6: string, script: LoadScript, profile: string, target: { baseUrl: string; apiKey: string }, dataDir: string, reportDir: string, k6Out: string): Promise<number> {
   rmSync(reportDir, { recursive: true, force: true });
   mkdirSync(reportDir, { recursive: true });
   const env = {
@@ -49,6 +63,7 @@ function runK6(k6: string, script: LoadScript, profile: string, target: { baseUr
     // 1 s period gives the few-second smoke a report too.
     K6_WEB_DASHBOARD_PERIOD: profile === 'smoke' ? '1s' : '5s',
     K6_NO_USAGE_REPORT: 'true',
+    K6_OUT: k6Out,
   };
   const child = spawn(k6, ['run', '--quiet', '--no-color', join(ROOT, 'load', `${script}.ts`)], { cwd: ROOT, env, stdio: 'inherit' });
   return new Promise((done) => child.on('exit', (code, signal) => done(code ?? (signal ? 3 : 0))));
@@ -88,7 +103,14 @@ export async function runLoad(args: LoadArgs): Promise<number> {
   try {
     for (const script of args.scripts) {
       const reportDir = join(config.reportsDir, 'load', script);
-      const code = await runK6(k6, script, args.profile, target, dataDir, reportDir);
+      const rows = requestRows(script, dataDir);
+      rmSync(rows.csv, { force: true });
+      const code = await runK6(k6, script, args.profile, target, dataDir, reportDir, rows.k6Out);
+      const summaryFile = join(reportDir, 'summary.json');
+      if (existsSync(summaryFile) && existsSync(rows.csv)) {
+        // Without them the compare falls back to its ratio rule and says so: worth a line, not a failed run.
+        await attachSamples(summaryFile, rows.csv).catch((err: Error) => console.error(`load: ${script}: request samples not kept in summary.json: ${err.message.split('\n')[0]}`));
+      }
       assertNoKey(reportDir, target.apiKey);
       // k6: 99 thresholds crossed; 107/108 script error or aborted (setup's clear reason is printed above).
       const mapped = code === 0 ? 0 : code === 99 ? 1 : 3;
