@@ -46,7 +46,8 @@ export type Presence = 'stated' | 'listed';
 function listedOf(node: JsonObject): string[] {
   const listed = node['x-listed'];
   if (listed === undefined) return [];
-  if (!Array.isArray(listed) || !listed.every((f) => typeof f === 'string')) throw new Error(`x-listed must be a list of field names, got ${JSON.stringify(listed)}`);
+  if (!Array.isArray(listed) || !listed.every((f) => typeof f === 'string'))
+    throw new Error(`x-listed must be a list of field names, got ${JSON.stringify(listed)}`);
   const properties = isObject(node.properties) ? node.properties : {};
   const required = Array.isArray(node.required) ? node.required : [];
   for (const f of listed) {
@@ -178,7 +179,11 @@ export function generate(openapiText: string = readFileSync(OPENAPI_PATH, 'utf8'
   }
   put('index.json', {
     description: 'Generated from contracts/openapi.yaml by contracts/build.ts; do not edit.',
-    operations: Object.fromEntries(Object.keys(index).sort().map((k) => [k, index[k]])),
+    operations: Object.fromEntries(
+      Object.keys(index)
+        .sort()
+        .map((k) => [k, index[k]]),
+    ),
     components: Object.keys(components).sort(),
   });
   return files;
@@ -209,7 +214,9 @@ function listFiles(dir: string): string[] {
 
 function main(argv: string[]): number {
   if (argv.includes('--help')) {
-    console.log('usage: tsx contracts/build.ts [--check]\n  regenerates contracts/schemas/ from contracts/openapi.yaml;\n  --check fails when schemas/ is stale or a schema does not compile (Ajv2020 strict + ajv-formats)');
+    console.log(
+      'usage: tsx contracts/build.ts [--check]\n  regenerates contracts/schemas/ from contracts/openapi.yaml;\n  --check fails when schemas/ is stale or a schema does not compile (Ajv2020 strict + ajv-formats)',
+    );
     return 0;
   }
   const unknown = argv.filter((a) => a !== '--check');

@@ -7,7 +7,14 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { ROOT } from '../core/config.ts';
 
-interface Clause { id: string; section: string; level: string; text: string; note?: string; checkedBy: unknown }
+interface Clause {
+  id: string;
+  section: string;
+  level: string;
+  text: string;
+  note?: string;
+  checkedBy: unknown;
+}
 
 const catalogue = parse(readFileSync(join(ROOT, 'contracts/clauses.yaml'), 'utf8')) as { clauses: Clause[] };
 const clauses = catalogue.clauses;
@@ -43,7 +50,10 @@ test('clauses: the committed copy of the spec is the spec beside the repository,
   assert.match(copy, /^# Console Management Interface/);
   // Without shared/ (a bare clone) there is nothing to compare with; the copy is then the spec.
   if (existsSync(SHARED_SPEC_PATH)) {
-    assert.ok(readFileSync(SHARED_SPEC_PATH, 'utf8') === copy, `${SHARED_SPEC_PATH} differs from contracts/spec/console-v1.md: the spec changed; copy it, then bring the catalogue and the contract up to it`);
+    assert.ok(
+      readFileSync(SHARED_SPEC_PATH, 'utf8') === copy,
+      `${SHARED_SPEC_PATH} differs from contracts/spec/console-v1.md: the spec changed; copy it, then bring the catalogue and the contract up to it`,
+    );
   }
 });
 
@@ -92,13 +102,21 @@ test('clauses: inferred texts explain the inference instead of quoting the spec'
 
 test('clauses: every "not shown" sentence of the spec has an open clause quoting it', () => {
   const open = clauses.filter((c) => c.level === 'open').map((c) => norm(c.text));
-  const lines = loadSpec().split('\n').filter((l) => l.includes('not shown'));
+  const lines = loadSpec()
+    .split('\n')
+    .filter((l) => l.includes('not shown'));
   assert.ok(lines.length >= 25, `the spec has ${lines.length} "not shown" lines`);
   for (const line of lines) {
     // One line may hold several sentences; each one that says "not shown" needs its clause.
-    for (const sentence of line.replace(/^- /, '').split(/(?<=not shown\.)\s+/).filter((s) => s.includes('not shown'))) {
+    for (const sentence of line
+      .replace(/^- /, '')
+      .split(/(?<=not shown\.)\s+/)
+      .filter((s) => s.includes('not shown'))) {
       const n = norm(sentence);
-      assert.ok(open.some((t) => t.includes('not shown') && n.includes(t)), `no open clause quotes: ${sentence}`);
+      assert.ok(
+        open.some((t) => t.includes('not shown') && n.includes(t)),
+        `no open clause quotes: ${sentence}`,
+      );
     }
   }
 });
@@ -112,7 +130,10 @@ test('clauses: every table row and every path of the spec is quoted by a clause'
   assert.ok(bodies.length > 150, `the spec has ${bodies.length} table rows`);
   for (const row of bodies) {
     const n = norm(row);
-    assert.ok(texts.some((t) => t.length >= 12 && n.includes(t)), `no clause quotes the row: ${row}`);
+    assert.ok(
+      texts.some((t) => t.length >= 12 && n.includes(t)),
+      `no clause quotes the row: ${row}`,
+    );
   }
   const paths = spec.filter((l) => /^`(GET|POST|PUT|PATCH|DELETE) \/console\//.test(l));
   assert.equal(paths.length, 10);
@@ -120,7 +141,10 @@ test('clauses: every table row and every path of the spec is quoted by a clause'
 });
 
 test('clauses: 200 is stated only where the spec shows it (enable, list pipelines, skip, unpause)', () => {
-  const stated200 = clauses.filter((c) => c.level === 'stated' && /status200$/.test(c.id)).map((c) => c.id).sort();
+  const stated200 = clauses
+    .filter((c) => c.level === 'stated' && /status200$/.test(c.id))
+    .map((c) => c.id)
+    .sort();
   assert.deepEqual(stated200, ['gates.enable.status200', 'pipelines.list.status200', 'triggers.skip.status200', 'triggers.unpause.status200']);
   // The other operations' success status is open (spec 4.0), and any 2xx is the inferred rule.
   const level = new Map(clauses.map((c) => [c.id, c.level]));
@@ -131,12 +155,25 @@ test('clauses: 200 is stated only where the spec shows it (enable, list pipeline
 test('clauses: the levels the contract and the suite rely on', () => {
   const level = new Map(clauses.map((c) => [c.id, c.level]));
   const want: Record<string, string> = {
-    'errors.shape': 'open', 'pagination.fields': 'open', 'experiments.list.order': 'open', 'gates.addRules.merge': 'open',
-    'overrides.patch.merge': 'open', 'gates.enable.state': 'open', 'triggers.status': 'open', 'metrics.create.dryRun.response': 'open',
-    'errors.badInput.4xx': 'inferred', 'errors.unknownId.404': 'inferred', 'paging.disjointUnion': 'inferred', 'paging.limit': 'inferred',
-    'filters.oracle': 'inferred', 'writes.rejectedPersistNothing': 'inferred',
-    'auth.key.required': 'stated', 'metrics.create.name.length': 'stated', 'overrides.patch.overrides.maxItems': 'stated',
-    'metrics.create.dryRun': 'stated', 'overrides.patch.response': 'stated',
+    'errors.shape': 'open',
+    'pagination.fields': 'open',
+    'experiments.list.order': 'open',
+    'gates.addRules.merge': 'open',
+    'overrides.patch.merge': 'open',
+    'gates.enable.state': 'open',
+    'triggers.status': 'open',
+    'metrics.create.dryRun.response': 'open',
+    'errors.badInput.4xx': 'inferred',
+    'errors.unknownId.404': 'inferred',
+    'paging.disjointUnion': 'inferred',
+    'paging.limit': 'inferred',
+    'filters.oracle': 'inferred',
+    'writes.rejectedPersistNothing': 'inferred',
+    'auth.key.required': 'stated',
+    'metrics.create.name.length': 'stated',
+    'overrides.patch.overrides.maxItems': 'stated',
+    'metrics.create.dryRun': 'stated',
+    'overrides.patch.response': 'stated',
   };
   for (const [id, l] of Object.entries(want)) assert.equal(level.get(id), l, `${id} is ${l}`);
 });

@@ -22,8 +22,11 @@ const metricResponse = validator('operations/createMetric.response.json');
 
 // The spec's words, typed here once as the oracle the contract's enums are held to (everything else
 // takes them from contracts/index.ts).
-test('contract: the enums the index exports are the spec\'s lists (spec 2.5, 2.8)', () => {
-  assert.deepEqual([...METRIC_TYPES], ['ratio', 'mean', 'event_count_custom', 'event_user', 'funnel', 'composite', 'composite_sum', 'sum', 'undefined', 'user_warehouse']);
+test("contract: the enums the index exports are the spec's lists (spec 2.5, 2.8)", () => {
+  assert.deepEqual(
+    [...METRIC_TYPES],
+    ['ratio', 'mean', 'event_count_custom', 'event_user', 'funnel', 'composite', 'composite_sum', 'sum', 'undefined', 'user_warehouse'],
+  );
   assert.deepEqual([...EXPERIMENT_STATUSES], ['active', 'setup', 'decision_made', 'abandoned', 'archived', 'experiment_stopped', 'assignment_stopped']);
   assert.deepEqual([...DIRECTIONALITIES], ['increase', 'decrease']);
 });
@@ -31,15 +34,26 @@ test('contract: the enums the index exports are the spec\'s lists (spec 2.5, 2.8
 test('contract: ten operations, each with a response schema (spec 4)', () => {
   const index = { operations: OPERATIONS };
   assert.deepEqual(Object.keys(index.operations).sort(), [
-    'addGateRules', 'createMetric', 'disableGate', 'enableGate', 'listExperiments', 'listReleasePipelines',
-    'patchExperimentOverrides', 'skipTriggerPhase', 'unpauseTrigger', 'updateMetric',
+    'addGateRules',
+    'createMetric',
+    'disableGate',
+    'enableGate',
+    'listExperiments',
+    'listReleasePipelines',
+    'patchExperimentOverrides',
+    'skipTriggerPhase',
+    'unpauseTrigger',
+    'updateMetric',
   ]);
   for (const [id, op] of Object.entries<any>(index.operations)) {
     assert.ok(op.path.startsWith('/console/v1/'), `${id} lives under /console/v1/ (spec 9)`);
     assert.ok(op.response, `${id} has a response schema`);
   }
   // Spec 4.0: 200 is shown for list-pipelines, skip, unpause and enable only.
-  const exact = Object.entries<any>(index.operations).filter(([, op]) => op.successStatus === '200').map(([id]) => id).sort();
+  const exact = Object.entries<any>(index.operations)
+    .filter(([, op]) => op.successStatus === '200')
+    .map(([id]) => id)
+    .sort();
   assert.deepEqual(exact, ['enableGate', 'listReleasePipelines', 'skipTriggerPhase', 'unpauseTrigger']);
 });
 
@@ -96,10 +110,24 @@ test('contract: pagination is an object with no required fields (spec 2.1 "not s
 
 test('contract: metric id is shaped <name>::<type> (spec 2.8)', () => {
   const metric = {
-    id: 'signups::sum', name: 'signups', directionality: 'increase', type: 'sum', description: '', isPermanent: false,
-    isReadOnly: false, isHidden: false, isVerified: false, tags: [], creatorName: 'a', creatorEmail: null, createdTime: 1,
-    owner: { name: 'a', ownerID: 'u', ownerType: 'USER', ownerName: 'a', ownerEmail: 'a@x' }, lineage: { events: [], metrics: [] },
-    team: '', unitTypes: [], metricEvents: [],
+    id: 'signups::sum',
+    name: 'signups',
+    directionality: 'increase',
+    type: 'sum',
+    description: '',
+    isPermanent: false,
+    isReadOnly: false,
+    isHidden: false,
+    isVerified: false,
+    tags: [],
+    creatorName: 'a',
+    creatorEmail: null,
+    createdTime: 1,
+    owner: { name: 'a', ownerID: 'u', ownerType: 'USER', ownerName: 'a', ownerEmail: 'a@x' },
+    lineage: { events: [], metrics: [] },
+    team: '',
+    unitTypes: [],
+    metricEvents: [],
   };
   assert.equal(metricResponse({ message: 'Metric created successfully.', data: metric }), true);
   assert.equal(metricResponse({ message: 'Metric created successfully.', data: { ...metric, id: 'signups' } }), false);

@@ -14,9 +14,16 @@ if (process.argv.includes('--help')) {
 }
 
 // Listing needs no target: the config is loaded, but no test runs.
-const list = spawnSync(process.execPath, [join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '--list', '--reporter=json', '-c', join(ROOT, 'playwright.config.ts')], {
-  cwd: ROOT, encoding: 'utf8', env: { ...process.env, CONSOLE_BASE_URL: 'http://127.0.0.1:9', CONSOLE_API_KEY: 'listing-only' }, maxBuffer: 64 * 1024 * 1024,
-});
+const list = spawnSync(
+  process.execPath,
+  [join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '--list', '--reporter=json', '-c', join(ROOT, 'playwright.config.ts')],
+  {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, CONSOLE_BASE_URL: 'http://127.0.0.1:9', CONSOLE_API_KEY: 'listing-only' },
+    maxBuffer: 64 * 1024 * 1024,
+  },
+);
 if (list.status !== 0) {
   console.error(`clauses:coverage: cannot list the tests: ${(list.stderr || list.stdout).split('\n').slice(0, 5).join(' ')}`);
   process.exit(3);

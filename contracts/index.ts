@@ -37,7 +37,9 @@ export interface Operation {
 export type OperationId = string;
 
 /** Every operation of the contract by operationId. */
-export const OPERATIONS: Readonly<Record<OperationId, Operation>> = (JSON.parse(readFileSync(INDEX_PATH, 'utf8')) as { operations: Record<OperationId, Operation> }).operations;
+export const OPERATIONS: Readonly<Record<OperationId, Operation>> = (
+  JSON.parse(readFileSync(INDEX_PATH, 'utf8')) as { operations: Record<OperationId, Operation> }
+).operations;
 
 const parsed = new Map<string, { $id?: string; [k: string]: unknown }>();
 

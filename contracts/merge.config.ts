@@ -9,9 +9,5 @@ const { reportsDir } = loadConfig();
 
 export default defineConfig({
   testDir: 'conformance',
-  reporter: [
-    ['list'],
-    ['html', { outputFolder: join(reportsDir, 'playwright-report'), open: 'never' }],
-    ['./support/reporter.ts'],
-  ],
+  reporter: [['list'], ['html', { outputFolder: join(reportsDir, 'playwright-report'), open: 'never' }], ['./support/reporter.ts']],
 });

@@ -22,7 +22,11 @@ async function answers() {
   const server = await startReference({ apiKey: KEY, scale: 12, stderr: 'ignore' });
   try {
     const send = async (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) => {
-      const r = await fetch(`${server.baseUrl}${url}`, { method, headers: { 'service-api-key': KEY, ...(payload ? { 'content-type': 'application/json' } : {}) }, ...(payload ? { body: JSON.stringify(payload) } : {}) });
+      const r = await fetch(`${server.baseUrl}${url}`, {
+        method,
+        headers: { 'service-api-key': KEY, ...(payload ? { 'content-type': 'application/json' } : {}) },
+        ...(payload ? { body: JSON.stringify(payload) } : {}),
+      });
       const text = await r.text();
       assert.ok(r.status < 300, `${method} ${url}: ${r.status} ${text.slice(0, 200)}`);
       return JSON.parse(text);
@@ -117,29 +121,72 @@ test('classification: the reference answers every listed field; an absent listed
   assert.deepEqual(responseErrors('enableGate', noDescription), []);
   assert.deepEqual(absentListed('enableGate', noDescription), [{ path: '/data/description', pattern: '/data/description', count: 1 }]);
   // In a list: one entry per field pattern, with how many items lack it and the first.
-  const noLayer = without(a.listExperiments, (b) => { delete b.data[1].layerID; delete b.data[3].layerID; delete b.data[3].groups[0].size; });
+  const noLayer = without(a.listExperiments, (b) => {
+    delete b.data[1].layerID;
+    delete b.data[3].layerID;
+    delete b.data[3].groups[0].size;
+  });
   assert.deepEqual(responseErrors('listExperiments', noLayer), []);
   assert.deepEqual(absentListed('listExperiments', noLayer), [
     { path: '/data/1/layerID', pattern: '/data/*/layerID', count: 2 },
     { path: '/data/3/groups/0/size', pattern: '/data/*/groups/*/size', count: 1 },
   ]);
   // Nested listed fields of a metric, and an experiment's owner ("present on some records") is never a finding.
-  assert.deepEqual(absentListed('createMetric', without(a.createMetric, (b) => delete b.data.lineage.events)).map((x) => x.pattern), ['/data/lineage/events']);
-  assert.deepEqual(absentListed('listExperiments', without(a.listExperiments, (b) => b.data.forEach((e: any) => delete e.owner))), []);
+  assert.deepEqual(
+    absentListed(
+      'createMetric',
+      without(a.createMetric, (b) => delete b.data.lineage.events),
+    ).map((x) => x.pattern),
+    ['/data/lineage/events'],
+  );
+  assert.deepEqual(
+    absentListed(
+      'listExperiments',
+      without(a.listExperiments, (b) => b.data.forEach((e: any) => delete e.owner)),
+    ),
+    [],
+  );
 });
 
 test('classification: a present field of the wrong type, and a field whose presence the spec states, are stated errors', async () => {
   const a = await answers();
   const stated = (op: string, body: unknown) => assert.notDeepEqual(responseErrors(op, body), [], `${op} must fail on the stated form`);
-  stated('enableGate', without(a.enableGate, (b) => (b.data.description = 5)));
-  stated('listExperiments', without(a.listExperiments, (b) => (b.data[0].createdTime = '2026-01-01')));
-  stated('listExperiments', without(a.listExperiments, (b) => delete b.pagination));
-  stated('addGateRules', without(a.addGateRules, (b) => b.data.rules.forEach((r: any) => delete r.environments)));
-  stated('addGateRules', without(a.addGateRules, (b) => b.data.rules.forEach((r: any) => delete r.baseID)));
-  stated('addGateRules', without(a.addGateRules, (b) => delete b.data.rules));
-  stated('enableGate', without(a.enableGate, (b) => delete b.data.owner));
-  stated('disableGate', without(a.disableGate, (b) => delete b.data.monitoringMetrics));
-  stated('disableGate', without(a.disableGate, (b) => delete b.data.isEnabled));
+  stated(
+    'enableGate',
+    without(a.enableGate, (b) => (b.data.description = 5)),
+  );
+  stated(
+    'listExperiments',
+    without(a.listExperiments, (b) => (b.data[0].createdTime = '2026-01-01')),
+  );
+  stated(
+    'listExperiments',
+    without(a.listExperiments, (b) => delete b.pagination),
+  );
+  stated(
+    'addGateRules',
+    without(a.addGateRules, (b) => b.data.rules.forEach((r: any) => delete r.environments)),
+  );
+  stated(
+    'addGateRules',
+    without(a.addGateRules, (b) => b.data.rules.forEach((r: any) => delete r.baseID)),
+  );
+  stated(
+    'addGateRules',
+    without(a.addGateRules, (b) => delete b.data.rules),
+  );
+  stated(
+    'enableGate',
+    without(a.enableGate, (b) => delete b.data.owner),
+  );
+  stated(
+    'disableGate',
+    without(a.disableGate, (b) => delete b.data.monitoringMetrics),
+  );
+  stated(
+    'disableGate',
+    without(a.disableGate, (b) => delete b.data.isEnabled),
+  );
   // The same owner left out of an add-rules answer is neither: 2.2 states it for enable/disable only.
   const noOwner = without(a.addGateRules, (b) => delete b.data.owner);
   assert.deepEqual([responseErrors('addGateRules', noOwner), absentListed('addGateRules', noOwner)], [[], []]);
@@ -147,13 +194,24 @@ test('classification: a present field of the wrong type, and a field whose prese
   const rules = a.enableGate.data.rules.length > 0 ? a.enableGate : without(a.enableGate, (b) => (b.data.rules = a.addGateRules.data.rules));
   const noRuleName = without(rules, (b) => b.data.rules.forEach((r: any) => delete r.name));
   assert.deepEqual(responseErrors('enableGate', noRuleName), []);
-  assert.deepEqual(absentListed('enableGate', noRuleName).map((x) => x.pattern), ['/data/rules/*/name']);
-  stated('enableGate', without(rules, (b) => b.data.rules.forEach((r: any) => delete r.environments)));
+  assert.deepEqual(
+    absentListed('enableGate', noRuleName).map((x) => x.pattern),
+    ['/data/rules/*/name'],
+  );
+  stated(
+    'enableGate',
+    without(rules, (b) => b.data.rules.forEach((r: any) => delete r.environments)),
+  );
 });
 
 /** A Playwright test and its result as the reporter receives them, with runtime annotations. */
 function ended(title: string, tag: string, clauses: string[], annotations: { type: string; description: string }[]) {
-  const testCase = { title, tags: [tag], annotations: [...clauses.map((c) => ({ type: 'clause', description: c })), ...annotations], location: { file: join(process.cwd(), 'contracts/conformance/x.spec.ts') } };
+  const testCase = {
+    title,
+    tags: [tag],
+    annotations: [...clauses.map((c) => ({ type: 'clause', description: c })), ...annotations],
+    location: { file: join(process.cwd(), 'contracts/conformance/x.spec.ts') },
+  };
   const result = { status: 'passed', duration: 5, annotations, attachments: [], error: undefined };
   return [testCase, result] as const;
 }
@@ -187,7 +245,12 @@ async function report(strict: boolean, ends: (readonly [object, object])[]) {
 test('reporter: each finding is its own inferred result: a warning by default, a failure that counts under --strict', async () => {
   const ends = [
     ended('gates: one', '@stated', ['gate.field.description'], [checked, finding('enableGate: listed field /data/description is absent')]),
-    ended('gates: two', '@stated', ['gate.field.description'], [checked, finding('enableGate: listed field /data/description is absent'), finding('enableGate: listed field /data/tags is absent')]),
+    ended(
+      'gates: two',
+      '@stated',
+      ['gate.field.description'],
+      [checked, finding('enableGate: listed field /data/description is absent'), finding('enableGate: listed field /data/tags is absent')],
+    ),
     ended('metrics: clean', '@stated', ['metric.field.name'], [checked]),
   ];
   const byDefault = await report(false, ends);
@@ -198,7 +261,10 @@ test('reporter: each finding is its own inferred result: a warning by default, a
   assert.equal(clause(byDefault).status, 'warn');
   assert.equal(clause(byDefault).evidence.length, 3);
   const findings = byDefault.json.failures.filter((f: any) => f.finding);
-  assert.deepEqual(findings.map((f: any) => [f.level, f.counts, f.clauses]), Array(3).fill(['inferred', false, ['response.listedFieldsPresent']]));
+  assert.deepEqual(
+    findings.map((f: any) => [f.level, f.counts, f.clauses]),
+    Array(3).fill(['inferred', false, ['response.listedFieldsPresent']]),
+  );
   assert.equal(findings[0].test, 'gates: one :: enableGate: listed field /data/description is absent');
   // The tests' own clauses still pass: a finding is not a failed test.
   assert.equal(byDefault.json.clauses.find((c: any) => c.id === 'gate.field.description').status, 'pass');
@@ -230,9 +296,21 @@ test('reporter: a note added while a test ran counts once, though Playwright lis
 });
 
 test('catalogue: presence the spec words state is stated, presence a table only lists is one inferred clause', () => {
-  const level = new Map((parse(readFileSync(join(OPENAPI_PATH, '../clauses.yaml'), 'utf8')).clauses as { id: string; level: string }[]).map((c) => [c.id, c.level]));
+  const level = new Map(
+    (parse(readFileSync(join(OPENAPI_PATH, '../clauses.yaml'), 'utf8')).clauses as { id: string; level: string }[]).map((c) => [c.id, c.level]),
+  );
   assert.equal(level.get('response.listedFieldsPresent'), 'inferred');
-  for (const id of ['envelope.successObject', 'envelope.allEndpoints', 'gates.addRules.rules.fields', 'gates.addRules.environments.null', 'gates.addRules.response.gate', 'gates.enableDisable.owner', 'gates.enableDisable.monitoringMetrics', 'gates.disable.response.isEnabled', 'overrides.patch.response.items']) {
+  for (const id of [
+    'envelope.successObject',
+    'envelope.allEndpoints',
+    'gates.addRules.rules.fields',
+    'gates.addRules.environments.null',
+    'gates.addRules.response.gate',
+    'gates.enableDisable.owner',
+    'gates.enableDisable.monitoringMetrics',
+    'gates.disable.response.isEnabled',
+    'overrides.patch.response.items',
+  ]) {
     assert.equal(level.get(id), 'stated', id);
   }
   // The suite reads the presence form through index.json, as every consumer does.

@@ -19,9 +19,15 @@ import { parseCommand, runCommand } from '../core/command.ts';
 import { ROOT } from '../core/config.ts';
 import { startReference, type ReferenceServer } from '../core/reference.ts';
 
-interface Switch { name: string; description: string; clause: string }
+interface Switch {
+  name: string;
+  description: string;
+  clause: string;
+}
 /** What the suite must do against a variant (reference/faults.ts): pass under --strict, or pass in default mode with warnings. */
-interface Variant extends Switch { strict: 'pass' | 'warns' }
+interface Variant extends Switch {
+  strict: 'pass' | 'warns';
+}
 
 const HELP = `usage: npm run conformance:selftest -- [--only NAME[,NAME]] [--lanes N]
 
@@ -51,20 +57,45 @@ function filesFor(fault: string): string[] {
 }
 
 function listSwitches(): { faults: Switch[]; variants: Variant[] } {
-  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'reference/cli.ts'), '--list-faults'], { cwd: ROOT, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'reference/cli.ts'), '--list-faults'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
   if (r.status !== 0) throw new Error(`serve --list-faults failed: ${r.stderr.split('\n')[0]}`);
   return JSON.parse(r.stdout);
 }
 
-interface Outcome { verdict: 'pass' | 'fail' | 'no report'; failed: string[]; tests: number; warned: string[] }
+interface Outcome {
+  verdict: 'pass' | 'fail' | 'no report';
+  failed: string[];
+  tests: number;
+  warned: string[];
+}
 
 /** One run of the suite (or of `files`) against `server`, strict unless told; the verdict from its conformance.json. */
 function runSuite(server: ReferenceServer, files: string[], stopAtFirstFailure: boolean, strict = true): Promise<Outcome> {
   const reports = mkdtempSync(join(tmpdir(), 'cc-selftest-'));
-  const env: NodeJS.ProcessEnv = { ...process.env, CONSOLE_BASE_URL: server.baseUrl, CONSOLE_API_KEY: server.apiKey, CONSOLE_REPORTS_DIR: reports, CONSOLE_STRICT: '1' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    CONSOLE_BASE_URL: server.baseUrl,
+    CONSOLE_API_KEY: server.apiKey,
+    CONSOLE_REPORTS_DIR: reports,
+    CONSOLE_STRICT: '1',
+  };
   if (!strict) delete env.CONSOLE_STRICT;
   delete env.CONSOLE_OBSERVATIONS_BASELINE;
-  const args = [join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '-c', join(ROOT, 'playwright.config.ts'), '--reporter', './contracts/support/reporter.ts', '--workers', '1', ...(stopAtFirstFailure ? ['--max-failures', '1'] : []), ...files];
+  const args = [
+    join(ROOT, 'node_modules/@playwright/test/cli.js'),
+    'test',
+    '-c',
+    join(ROOT, 'playwright.config.ts'),
+    '--reporter',
+    './contracts/support/reporter.ts',
+    '--workers',
+    '1',
+    ...(stopAtFirstFailure ? ['--max-failures', '1'] : []),
+    ...files,
+  ];
   return new Promise((resolve) => {
     const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
@@ -91,12 +122,14 @@ function runSuite(server: ReferenceServer, files: string[], stopAtFirstFailure: 
 async function pool<T>(jobs: (() => Promise<T>)[], lanes: number): Promise<T[]> {
   const results: T[] = new Array(jobs.length);
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(lanes, jobs.length) }, async () => {
-    while (next < jobs.length) {
-      const i = next++;
-      results[i] = await jobs[i]();
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(lanes, jobs.length) }, async () => {
+      while (next < jobs.length) {
+        const i = next++;
+        results[i] = await jobs[i]();
+      }
+    }),
+  );
   return results;
 }
 
@@ -125,45 +158,62 @@ async function main(): Promise<number> {
   const cleanJobs: Job[] = [];
   if (!only) {
     // Twice against one server: the suite leaves the target able to pass it again (runs.repeatable).
-    cleanJobs.push(() => withServer({}, async (s) => {
-      const first = await runSuite(s, [], false);
-      const second = first.verdict === 'pass' ? await runSuite(s, [], false) : first;
-      const ok = first.verdict === 'pass' && second.verdict === 'pass';
-      console.log(`${ok ? 'ok  ' : 'BAD '} clean server      ${ok ? `passes twice in a row (${first.tests} tests)` : `FAILS: ${(first.verdict === 'pass' ? second : first).failed.join('; ')}`}`);
-      if (!ok) problems.push('the suite fails the clean reference server (or its second run)');
-      return ok;
-    }));
+    cleanJobs.push(() =>
+      withServer({}, async (s) => {
+        const first = await runSuite(s, [], false);
+        const second = first.verdict === 'pass' ? await runSuite(s, [], false) : first;
+        const ok = first.verdict === 'pass' && second.verdict === 'pass';
+        console.log(
+          `${ok ? 'ok  ' : 'BAD '} clean server      ${ok ? `passes twice in a row (${first.tests} tests)` : `FAILS: ${(first.verdict === 'pass' ? second : first).failed.join('; ')}`}`,
+        );
+        if (!ok) problems.push('the suite fails the clean reference server (or its second run)');
+        return ok;
+      }),
+    );
   }
   // A 'warns' variant is legal but meets an inferred clause: it runs in default mode, where it must pass
   // and show the warning (a variant that stopped warning no longer exercises what it was made for).
-  const variantJobs: Job[] = variants.map((v) => () => withServer({ variants: [v.name] }, async (s) => {
-    const warns = v.strict === 'warns';
-    const r = await runSuite(s, [], false, !warns);
-    const passed = r.verdict === 'pass' && r.tests > 0;
-    const ok = passed && (!warns || r.warned.length > 0);
-    const shown = r.warned.length > 3 ? `${r.warned.slice(0, 3).join(', ')}, ...` : r.warned.join(', ');
-    const verdict = !passed ? `FAILS${warns ? ' in default mode' : ''}: ${r.failed.join('; ')}`
-      : !warns ? 'passes'
-      : ok ? `passes in default mode with ${r.warned.length} inferred clause${r.warned.length === 1 ? '' : 's'} warning (${shown})`
-      : 'passes in default mode but shows NO warning (expected one: see reference/faults.ts)';
-    console.log(`${ok ? 'ok  ' : 'BAD '} variant ${v.name.padEnd(34)} ${verdict}`);
-    if (!ok) problems.push(`variant ${v.name} (${v.description}): ${verdict}`);
-    return ok;
-  }));
-  const faultJobs: Job[] = faults.map((f) => () => withServer({ faults: [f.name] }, async (s) => {
-    const files = filesFor(f.name);
-    const r = await runSuite(s, files, true);
-    const ok = r.verdict === 'fail' && r.failed.length > 0;
-    console.log(`${ok ? 'ok  ' : 'BAD '} fault   ${f.name.padEnd(34)} ${ok ? `caught by: ${r.failed[0]}` : `NOT caught (${r.verdict}${files.length ? `, files ${files.map((x) => x.split('/').pop()).join(' ')}` : ''})`}`);
-    if (!ok) problems.push(`fault ${f.name} (${f.description}) not caught`);
-    return ok;
-  }));
+  const variantJobs: Job[] = variants.map(
+    (v) => () =>
+      withServer({ variants: [v.name] }, async (s) => {
+        const warns = v.strict === 'warns';
+        const r = await runSuite(s, [], false, !warns);
+        const passed = r.verdict === 'pass' && r.tests > 0;
+        const ok = passed && (!warns || r.warned.length > 0);
+        const shown = r.warned.length > 3 ? `${r.warned.slice(0, 3).join(', ')}, ...` : r.warned.join(', ');
+        const verdict = !passed
+          ? `FAILS${warns ? ' in default mode' : ''}: ${r.failed.join('; ')}`
+          : !warns
+            ? 'passes'
+            : ok
+              ? `passes in default mode with ${r.warned.length} inferred clause${r.warned.length === 1 ? '' : 's'} warning (${shown})`
+              : 'passes in default mode but shows NO warning (expected one: see reference/faults.ts)';
+        console.log(`${ok ? 'ok  ' : 'BAD '} variant ${v.name.padEnd(34)} ${verdict}`);
+        if (!ok) problems.push(`variant ${v.name} (${v.description}): ${verdict}`);
+        return ok;
+      }),
+  );
+  const faultJobs: Job[] = faults.map(
+    (f) => () =>
+      withServer({ faults: [f.name] }, async (s) => {
+        const files = filesFor(f.name);
+        const r = await runSuite(s, files, true);
+        const ok = r.verdict === 'fail' && r.failed.length > 0;
+        console.log(
+          `${ok ? 'ok  ' : 'BAD '} fault   ${f.name.padEnd(34)} ${ok ? `caught by: ${r.failed[0]}` : `NOT caught (${r.verdict}${files.length ? `, files ${files.map((x) => x.split('/').pop()).join(' ')}` : ''})`}`,
+        );
+        if (!ok) problems.push(`fault ${f.name} (${f.description}) not caught`);
+        return ok;
+      }),
+  );
   // Clean and variant runs first: they are the long ones, so the short fault runs fill the lanes at the end.
   const results = await pool([...cleanJobs, ...variantJobs, ...faultJobs], lanes);
   const cleanOk = results.slice(0, cleanJobs.length).every(Boolean);
   const accepted = results.slice(cleanJobs.length, cleanJobs.length + variantJobs.length).filter(Boolean).length;
   const caught = results.slice(cleanJobs.length + variantJobs.length).filter(Boolean).length;
-  console.log(`\nselftest: ${caught} of ${faults.length} faults caught, ${accepted} of ${variants.length} legal variants passed${only ? '' : cleanOk ? ', clean server passed twice' : ', clean server FAILED'} (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+  console.log(
+    `\nselftest: ${caught} of ${faults.length} faults caught, ${accepted} of ${variants.length} legal variants passed${only ? '' : cleanOk ? ', clean server passed twice' : ', clean server FAILED'} (${((Date.now() - started) / 1000).toFixed(0)} s)`,
+  );
   for (const p of problems) console.log(`  ${p}`);
   return problems.length === 0 ? 0 : 1;
 }

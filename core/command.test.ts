@@ -27,7 +27,7 @@ function command(args: string[]) {
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
-test('a command: --help is exit 0, a mistake or a thrown error one line and exit 3, else the work\'s code', () => {
+test("a command: --help is exit 0, a mistake or a thrown error one line and exit 3, else the work's code", () => {
   assert.deepEqual(command(['--help']), { code: 0, out: 'usage: demo\n', err: '' });
   assert.deepEqual(command(['--bogus']), { code: 3, out: '', err: 'demo: unknown option --bogus (see --help)\n' });
   assert.deepEqual(command(['--n', 'boom']), { code: 3, out: '', err: 'demo: it broke second line\n' });

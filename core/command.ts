@@ -90,6 +90,6 @@ export function runCommand(name: string, work: () => Promise<number> | number): 
     .then(work)
     .then(
       (code) => process.exit(code),
-      (err: unknown) => fail(name, err instanceof ConfigError ? err.message : (err as Error)?.message ?? String(err)),
+      (err: unknown) => fail(name, err instanceof ConfigError ? err.message : ((err as Error)?.message ?? String(err))),
     );
 }

@@ -48,7 +48,10 @@ test('config: the deadline and the request timeout are positive seconds, 600 and
   assert.equal(loadConfig({ CONSOLE_DEADLINE: '90' }).deadlineSeconds, 90);
   assert.equal(loadConfig({ CONSOLE_REQUEST_TIMEOUT: '2.5' }).requestTimeoutMs, 2500);
   for (const bad of ['0', '-5', 'ten'])
-    assert.throws(() => loadConfig({ CONSOLE_DEADLINE: bad }), (e: unknown) => e instanceof ConfigError && /CONSOLE_DEADLINE must be a positive number of seconds/.test(e.message));
+    assert.throws(
+      () => loadConfig({ CONSOLE_DEADLINE: bad }),
+      (e: unknown) => e instanceof ConfigError && /CONSOLE_DEADLINE must be a positive number of seconds/.test(e.message),
+    );
   assert.throws(() => loadConfig({ CONSOLE_REQUEST_TIMEOUT: '0' }), /CONSOLE_REQUEST_TIMEOUT must be a positive number of seconds/);
 });
 

@@ -20,31 +20,74 @@ export interface Exchange {
 }
 
 /** What an observation or an uncovered note carries, written by the reporter (annotations are strings). */
-export interface Observation { clause: string; aspect: string; value: unknown; evidence?: Pick<Exchange, 'method' | 'path' | 'status' | 'curl'> }
+export interface Observation {
+  clause: string;
+  aspect: string;
+  value: unknown;
+  evidence?: Pick<Exchange, 'method' | 'path' | 'status' | 'curl'>;
+}
 
 // reports/observations.json and drift against a previous one.
-export type Observations = Record<string, { value: Record<string, unknown>; evidence: (NonNullable<Observation['evidence']> & { aspect: string; test: string })[] }>;
-export interface Drift { clause: string; aspect: string; before: unknown; now: unknown }
+export type Observations = Record<
+  string,
+  { value: Record<string, unknown>; evidence: (NonNullable<Observation['evidence']> & { aspect: string; test: string })[] }
+>;
+export interface Drift {
+  clause: string;
+  aspect: string;
+  before: unknown;
+  now: unknown;
+}
 
 // reports/conformance.json.
 export type Status = 'pass' | 'fail' | 'warn' | 'observed' | 'uncovered';
 
 // (README, "Reports"; the reporter checks what it writes against it with `satisfies`.)
 export interface ClauseResult {
-  id: string; section: string | null; level: Level; status: Status; text: string | null; tests: string[];
+  id: string;
+  section: string | null;
+  level: Level;
+  status: Status;
+  text: string | null;
+  tests: string[];
   evidence: { test: string; level: Level; error?: string; exchanges: Exchange[] }[];
   observations: { test: string; aspect: string; value: unknown }[];
   uncovered?: string[];
 }
 /** A test that checked nothing because of the network (docs/transport.md): listed apart, in no clause's status. */
-export interface InconclusiveResult { test: string; file: string; clauses: string[]; reason: string; exchange?: Exchange }
+export interface InconclusiveResult {
+  test: string;
+  file: string;
+  clauses: string[];
+  reason: string;
+  exchange?: Exchange;
+}
 /** Why a run stopped before its end: the deadline, too many transport failures in a row, or an interruption. */
-export interface RunStop { cause: 'deadline' | 'transport' | 'interrupted'; reason: string; afterTests: number; ofTests: number }
+export interface RunStop {
+  cause: 'deadline' | 'transport' | 'interrupted';
+  reason: string;
+  afterTests: number;
+  ofTests: number;
+}
 /** `finding`: an inferred finding a test recorded without failing (contracts/support/findings.ts), not a failed test. */
-export interface FailureResult { test: string; file: string; level: Level; clauses: string[]; counts: boolean; error?: string; exchanges: Exchange[]; finding?: true }
+export interface FailureResult {
+  test: string;
+  file: string;
+  level: Level;
+  clauses: string[];
+  counts: boolean;
+  error?: string;
+  exchanges: Exchange[];
+  finding?: true;
+}
 export interface ConformanceSummary {
   /** fail: a counting violation (whatever else happened); inconclusive: none, but tests went unchecked (exit 3); pass. */
-  verdict: 'pass' | 'fail' | 'inconclusive'; strict: boolean; target: string | null; manifest: string | null; startedAt: string; durationMs: number;
+  verdict: 'pass' | 'fail' | 'inconclusive';
+  strict: boolean;
+  target: string | null;
+  manifest: string | null;
+  startedAt: string;
+  durationMs: number;
   tests: { total: number; passed: number; failed: number; failedCounting: number; inconclusive: number; notRun: number };
   /** Inferred findings recorded by tests (contracts/support/findings.ts), and how many fail the run (--strict). */
   findings: { total: number; counting: number };
@@ -56,16 +99,41 @@ export interface ConformanceSummary {
   drift: number;
   playwrightStatus: string;
 }
-export interface ConformanceReport { summary: ConformanceSummary; clauses: ClauseResult[]; failures: FailureResult[]; inconclusive: InconclusiveResult[]; drift: Drift[] }
+export interface ConformanceReport {
+  summary: ConformanceSummary;
+  clauses: ClauseResult[];
+  failures: FailureResult[];
+  inconclusive: InconclusiveResult[];
+  drift: Drift[];
+}
 
 // reports/load/compare.json and the run summaries it is made from.
-export interface Figures { p50: number; p95: number; p99: number; count: number; rps: number; errorRate: number; avg?: number; max?: number }
+export interface Figures {
+  p50: number;
+  p95: number;
+  p99: number;
+  count: number;
+  rps: number;
+  errorRate: number;
+  avg?: number;
+  max?: number;
+}
 /** What compare needs of a run: load/lib/summary.ts writes it as summary.json; a baseline keeps the same fields. */
-export interface RunSummary { format: string; script: string; profile: string; durationMs: number; endpoints: Record<string, Figures>; runners?: number; [k: string]: unknown }
+export interface RunSummary {
+  format: string;
+  script: string;
+  profile: string;
+  durationMs: number;
+  endpoints: Record<string, Figures>;
+  runners?: number;
+  [k: string]: unknown;
+}
 
 export interface Tolerance {
   /** A latency regresses when (run / calibration) exceeds (baseline / its calibration) by more than this factor. */
-  p50: number; p95: number; p99: number;
+  p50: number;
+  p95: number;
+  p99: number;
   /** Differences smaller than this many milliseconds are noise, whatever the ratio. */
   minDeltaMs: number;
   /** Throughput regresses below this share of the baseline's. */
@@ -73,26 +141,53 @@ export interface Tolerance {
   /** Error rate regresses above the baseline's plus this. */
   errorRate: number;
   /** Samples needed before p95 (minP95Count) and p99 (minP99Count) are judged. */
-  minP95Count: number; minP99Count: number;
+  minP95Count: number;
+  minP99Count: number;
   /** The statistical rule (when run and baseline keep samples): smallest slowdown that counts (0.1 = 10%), and the family-wise alpha. */
-  minEffect?: number; alpha?: number;
+  minEffect?: number;
+  alpha?: number;
 }
 
 export interface EndpointRow {
-  endpoint: string; p50: number; p95: number; p99: number; rps: number; errorRate: number; count: number;
+  endpoint: string;
+  p50: number;
+  p95: number;
+  p99: number;
+  rps: number;
+  errorRate: number;
+  count: number;
   baseline: { p50: number; p95: number; p99: number; rps: number; errorRate: number; count: number } | null;
   ratio: { p50: number; p95: number; p99: number; rps: number } | null;
-  regression: boolean; reason: string;
+  regression: boolean;
+  reason: string;
   /** Which rule judged the latency: the Mann-Whitney test and median-ratio interval on the samples, or the ratio tolerances. */
   rule?: 'statistical' | 'ratio';
   /** The statistical rule's figures: calibrated median ratio, its interval, the one-sided p and the level it was held to. */
-  statistical?: { effect: number; lower: number; upper: number; p: number; alpha: number; n: { run: number; base: number }; regression: boolean; reason: string };
+  statistical?: {
+    effect: number;
+    lower: number;
+    upper: number;
+    p: number;
+    alpha: number;
+    n: { run: number; base: number };
+    regression: boolean;
+    reason: string;
+  };
 }
 export interface ProfileResult {
-  script: string; profile: string; baselineFile: string; baselineProfile: string | null; verdict: 'pass' | 'regression' | 'no-baseline'; reason: string;
+  script: string;
+  profile: string;
+  baselineFile: string;
+  baselineProfile: string | null;
+  verdict: 'pass' | 'regression' | 'no-baseline';
+  reason: string;
   calibration: { p50: number; p95: number; p99: number; rps: number; errorRate: number; baseline: Figures | null; scale: number | null };
   /** Which rule judged the latencies, and why the statistical one did not when it did not. */
   latencyRule?: string;
   endpoints: EndpointRow[];
 }
-export interface CompareResult { verdict: 'pass' | 'regression' | 'no-baseline'; tolerance: Tolerance; profiles: Record<string, ProfileResult> }
+export interface CompareResult {
+  verdict: 'pass' | 'regression' | 'no-baseline';
+  tolerance: Tolerance;
+  profiles: Record<string, ProfileResult>;
+}

@@ -28,7 +28,9 @@ function* tsFiles(dir: string): Generator<string> {
 /** Every relative module specifier of a file: static imports and exports, and dynamic import(). */
 export function specifiers(source: string): string[] {
   const out: string[] = [];
-  for (const m of source.matchAll(/(?:^|[\s;])(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s*['"]([^'"]+)['"]/gm)) {
+  for (const m of source.matchAll(
+    /(?:^|[\s;])(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s*['"]([^'"]+)['"]/gm,
+  )) {
     const spec = m[1] ?? m[2] ?? m[3];
     if (spec.startsWith('.')) out.push(spec);
   }

@@ -14,7 +14,7 @@ test('redactText removes the key raw, URL-encoded and base64-encoded', () => {
   assert.equal(redactText(text, KEY), `a ${REDACTED} b ${REDACTED} c ${REDACTED} d`);
 });
 
-test('redactText redacts the whole value of a header line in Playwright\'s call log, any case of the name', () => {
+test("redactText redacts the whole value of a header line in Playwright's call log, any case of the name", () => {
   for (const value of NEAR) {
     for (const name of ['SERVICE-API-KEY', 'service-api-key', 'Service-Api-Key']) {
       const log = `apiRequestContext.fetch: read ECONNRESET\nCall log:\n  - → POST http://127.0.0.1:1/console/v1/metrics\n    - accept: */*\n    - ${name}: ${value}\n    - content-length: 12\n`;
@@ -29,7 +29,10 @@ test('redactText redacts a header line with ANSI colours, at the start of a text
   for (const value of NEAR) {
     assert.equal(redactText(`\x1b[2m    - SERVICE-API-KEY: ${value}\x1b[22m\n`, KEY), `\x1b[2m    - SERVICE-API-KEY: ${REDACTED}\x1b[22m\n`);
     assert.equal(redactText(`SERVICE-API-KEY: ${value}\r\nhost: x`, KEY), `SERVICE-API-KEY: ${REDACTED}\r\nhost: x`);
-    assert.equal(redactText(`curl -H "SERVICE-API-KEY: ${value}" -H 'service-api-key: ${value}'`, KEY), `curl -H "SERVICE-API-KEY: ${REDACTED}" -H 'service-api-key: ${REDACTED}'`);
+    assert.equal(
+      redactText(`curl -H "SERVICE-API-KEY: ${value}" -H 'service-api-key: ${value}'`, KEY),
+      `curl -H "SERVICE-API-KEY: ${REDACTED}" -H 'service-api-key: ${REDACTED}'`,
+    );
   }
 });
 
@@ -49,23 +52,26 @@ test('redactText redacts "SERVICE-API-KEY":"x" (JSON), also inside a JSON string
   }
 });
 
-test('redactText redacts a call log that was JSON-encoded (conformance.json, the HTML report\'s data)', () => {
+test("redactText redacts a call log that was JSON-encoded (conformance.json, the HTML report's data)", () => {
   for (const value of NEAR) {
-    const json = JSON.stringify({ error: `fetch: read ECONNRESET\nCall log:\n\x1b[2m    - SERVICE-API-KEY: ${value}\x1b[22m\n\x1b[2m    - content-length: 12\x1b[22m` });
+    const json = JSON.stringify({
+      error: `fetch: read ECONNRESET\nCall log:\n\x1b[2m    - SERVICE-API-KEY: ${value}\x1b[22m\n\x1b[2m    - content-length: 12\x1b[22m`,
+    });
     const out = redactText(json, KEY);
     assert.ok(!out.includes(value), out);
     assert.match(JSON.parse(out).error, /- SERVICE-API-KEY: <redacted>\x1b\[22m\n\x1b\[2m    - content-length: 12/);
   }
 });
 
-test('redactText keeps what is no key: the curl line\'s variable, a redacted value, an empty one, the name mid-sentence', () => {
+test("redactText keeps what is no key: the curl line's variable, a redacted value, an empty one, the name mid-sentence", () => {
   for (const text of [
     `curl -sS -X GET 'http://127.0.0.1:1/x' -H "SERVICE-API-KEY: $CONSOLE_API_KEY"`,
     JSON.stringify({ requestHeaders: { 'SERVICE-API-KEY': REDACTED } }),
     '    - SERVICE-API-KEY: \n',
     'listExperiments without SERVICE-API-KEY: must not be accepted, got 200',
     'the SERVICE-API-KEY header is required',
-  ]) assert.equal(redactText(text, KEY), text);
+  ])
+    assert.equal(redactText(text, KEY), text);
   assert.equal(redactText('no key here', undefined), 'no key here');
 });
 

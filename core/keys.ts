@@ -84,8 +84,12 @@ export function nearMisses(key: string): string[] {
  * alignment, standard and URL alphabet) and hex (lower and upper case).
  */
 export function keyForms(key: string): string[] {
-  return [...new Set(nearMisses(key).flatMap((k) => {
-    const hex = Buffer.from(k).toString('hex');
-    return [k, encodeURIComponent(k), ...base64Fragments(k), hex, hex.toUpperCase()];
-  }))];
+  return [
+    ...new Set(
+      nearMisses(key).flatMap((k) => {
+        const hex = Buffer.from(k).toString('hex');
+        return [k, encodeURIComponent(k), ...base64Fragments(k), hex, hex.toUpperCase()];
+      }),
+    ),
+  ];
 }

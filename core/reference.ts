@@ -80,7 +80,11 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Refer
     });
     child.once('exit', (code, signal) => {
       clearTimeout(timer);
-      reject(new Error(`reference server exited before it was ready (code ${code}, signal ${signal})${opts.stderr === 'pipe' ? `: ${chunks.join('').slice(-500)}` : ''}`));
+      reject(
+        new Error(
+          `reference server exited before it was ready (code ${code}, signal ${signal})${opts.stderr === 'pipe' ? `: ${chunks.join('').slice(-500)}` : ''}`,
+        ),
+      );
     });
   });
   const gone = () => child.exitCode !== null || child.signalCode !== null;

@@ -20,12 +20,33 @@ import { endpointThresholds, type Limits, TREND_STATS } from './lib/thresholds.t
 export { calibration } from './lib/calibration.ts';
 
 // Written by fixtures/generate.ts (seeded faker bodies, checked against the request schemas).
-interface Trigger { id: string; releasePipelineID: string; phaseIDs: string[] }
-interface Manifest { gates: string[]; experiments: string[]; triggers: Trigger[]; metricPrefix: string }
-interface MetricCreate { name: string; type: string; [field: string]: unknown }
-interface MetricUpdate { description: string; [field: string]: unknown }
-interface RulesBody { rules: { name: string }[] }
-interface OverridesPatch { overrides: Override[]; userIDOverrides: unknown[] }
+interface Trigger {
+  id: string;
+  releasePipelineID: string;
+  phaseIDs: string[];
+}
+interface Manifest {
+  gates: string[];
+  experiments: string[];
+  triggers: Trigger[];
+  metricPrefix: string;
+}
+interface MetricCreate {
+  name: string;
+  type: string;
+  [field: string]: unknown;
+}
+interface MetricUpdate {
+  description: string;
+  [field: string]: unknown;
+}
+interface RulesBody {
+  rules: { name: string }[];
+}
+interface OverridesPatch {
+  overrides: Override[];
+  userIDOverrides: unknown[];
+}
 interface Run {
   runId: string;
   manifest: Manifest;
@@ -78,7 +99,8 @@ if (M.gates.length) scenarios.gates = arrival('gates', P.gates);
 if (M.experiments.length) scenarios.overrides = arrival('overrides', P.overrides);
 // One VU owns every trigger: trigger state is tracked from responses, and two VUs racing on one
 // trigger would only turn its skips into 409s.
-if (M.triggers.length) scenarios.triggers = { executor: 'per-vu-iterations', exec: 'triggers', vus: 1, iterations: TRIGGER_OPS, maxDuration: `${SHARED.seconds + 5}s` };
+if (M.triggers.length)
+  scenarios.triggers = { executor: 'per-vu-iterations', exec: 'triggers', vus: 1, iterations: TRIGGER_OPS, maxDuration: `${SHARED.seconds + 5}s` };
 scenarios[CALIBRATION] = calibrationScenario();
 
 export const options: Options = {
@@ -86,14 +108,23 @@ export const options: Options = {
   thresholds: {
     http_req_failed: ['rate<0.01'],
     checks: [SHARED.checks],
-    ...endpointThresholds({
-      createMetric: limits(500, 1000), 'createMetric.dryRun': limits(500, 1000),
-      updateMetric: limits(500, 1000), 'updateMetric.dryRun': limits(500, 1000),
-      addGateRules: limits(500, 1000), disableGate: limits(500, 1000), enableGate: limits(500, 1000),
-      patchExperimentOverrides: limits(500, 1000), 'patchExperimentOverrides.1000': limits(1000, 2000),
-      skipTriggerPhase: limits(500, 1000), unpauseTrigger: limits(500, 1000),
-      [CALIBRATION]: limits(300, 600),
-    }, SHARED.maxEndpointErrorRate),
+    ...endpointThresholds(
+      {
+        createMetric: limits(500, 1000),
+        'createMetric.dryRun': limits(500, 1000),
+        updateMetric: limits(500, 1000),
+        'updateMetric.dryRun': limits(500, 1000),
+        addGateRules: limits(500, 1000),
+        disableGate: limits(500, 1000),
+        enableGate: limits(500, 1000),
+        patchExperimentOverrides: limits(500, 1000),
+        'patchExperimentOverrides.1000': limits(1000, 2000),
+        skipTriggerPhase: limits(500, 1000),
+        unpauseTrigger: limits(500, 1000),
+        [CALIBRATION]: limits(300, 600),
+      },
+      SHARED.maxEndpointErrorRate,
+    ),
   },
   summaryTrendStats: TREND_STATS,
   setupTimeout: '30s',
@@ -118,7 +149,11 @@ export function metrics(): void {
   const sampled = i % 5 === 0;
   if (sampled) {
     // A dry run first: the real create of the same name that follows must succeed (nothing persisted).
-    const dry = checkSuccess<Envelope<Metric>>('createMetric', 'createMetric.dryRun', call('POST', '/console/v1/metrics', { endpoint: 'createMetric.dryRun', body: { ...body, dryRun: true } }));
+    const dry = checkSuccess<Envelope<Metric>>(
+      'createMetric',
+      'createMetric.dryRun',
+      call('POST', '/console/v1/metrics', { endpoint: 'createMetric.dryRun', body: { ...body, dryRun: true } }),
+    );
     if (dry) checkThat('createMetric.dryRun', 'dry run answers the metric as it would be', dry.data.name === name);
   }
   const res = checkSuccess<Envelope<Metric>>('createMetric', 'createMetric', call('POST', '/console/v1/metrics', { endpoint: 'createMetric', body }));
@@ -128,15 +163,27 @@ export function metrics(): void {
   checkThat('createMetric', 'id is the name and the type joined by a double colon (spec 2.8)', res.data.id === `${name}::${body.type}`);
   const id = encodeURIComponent(res.data.id);
   const update = UPDATES[i % UPDATES.length];
-  const upd = checkSuccess<Envelope<Metric>>('updateMetric', 'updateMetric', call('POST', `/console/v1/metrics/${id}`, { endpoint: 'updateMetric', body: update }));
+  const upd = checkSuccess<Envelope<Metric>>(
+    'updateMetric',
+    'updateMetric',
+    call('POST', `/console/v1/metrics/${id}`, { endpoint: 'updateMetric', body: update }),
+  );
   if (upd) checkThat('updateMetric', 'update answers the new description', upd.data.description === update.description);
   if (!upd || i % 2 !== 0) return;
   // Read-back: a dry run with another description answers it, and a later dry run still shows the
   // persisted one: the update took, the dry run did not (spec 4.7).
   const other = `${update.description} (dry run)`;
-  const dry = checkSuccess<Envelope<Metric>>('updateMetric', 'updateMetric.dryRun', call('POST', `/console/v1/metrics/${id}`, { endpoint: 'updateMetric.dryRun', body: { description: other, dryRun: true } }));
+  const dry = checkSuccess<Envelope<Metric>>(
+    'updateMetric',
+    'updateMetric.dryRun',
+    call('POST', `/console/v1/metrics/${id}`, { endpoint: 'updateMetric.dryRun', body: { description: other, dryRun: true } }),
+  );
   if (dry) checkThat('updateMetric.dryRun', 'dry run answers the metric as it would be', dry.data.description === other);
-  const after = checkSuccess<Envelope<Metric>>('updateMetric', 'updateMetric.dryRun', call('POST', `/console/v1/metrics/${id}`, { endpoint: 'updateMetric.dryRun', body: { dryRun: true } }));
+  const after = checkSuccess<Envelope<Metric>>(
+    'updateMetric',
+    'updateMetric.dryRun',
+    call('POST', `/console/v1/metrics/${id}`, { endpoint: 'updateMetric.dryRun', body: { dryRun: true } }),
+  );
   if (after) checkThat('updateMetric.dryRun', 'the update persisted and the dry run did not', after.data.description === update.description);
 }
 
@@ -149,7 +196,11 @@ export function gates(): void {
   if (added) {
     const names: Record<string, true> = {};
     for (const r of added.data.rules ?? []) names[r.name] = true;
-    checkThat('addGateRules', 'the gate returned holds every rule sent', body.rules.every((r) => names[r.name]));
+    checkThat(
+      'addGateRules',
+      'the gate returned holds every rule sent',
+      body.rules.every((r) => names[r.name]),
+    );
   }
   const off = checkSuccess<Envelope<Gate>>('disableGate', 'disableGate', call('PUT', `${path}/disable`, { endpoint: 'disableGate' }));
   if (off) checkThat('disableGate', 'the gate returned has isEnabled false (spec 4.2)', off.data.isEnabled === false && off.data.id === gate);
@@ -164,19 +215,31 @@ export function overrides(): void {
   const endpoint = big ? 'patchExperimentOverrides.1000' : 'patchExperimentOverrides';
   const body = big ? OVERRIDES_1000[i % OVERRIDES_1000.length] : OVERRIDES[i % OVERRIDES.length];
   const exp = M.experiments[i % M.experiments.length];
-  const res = checkSuccess<OverridesBody>('patchExperimentOverrides', endpoint, call('PATCH', `/console/v1/experiments/${encodeURIComponent(exp)}/overrides`, { endpoint, body }));
+  const res = checkSuccess<OverridesBody>(
+    'patchExperimentOverrides',
+    endpoint,
+    call('PATCH', `/console/v1/experiments/${encodeURIComponent(exp)}/overrides`, { endpoint, body }),
+  );
   if (!res) return;
   // The envelope or the spec example's top-level arrays (4.11); merge or replace is not shown, so the
   // items sent must be the last ones of the result either way.
   const result = 'data' in res ? res.data : res;
   const got: Override[] = result?.overrides ?? [];
   const tail = got.slice(got.length - body.overrides.length);
-  checkThat(endpoint, 'the overrides returned end with the items sent', tail.length === body.overrides.length && tail.every((o, k) => o.id === body.overrides[k].id && o.groupID === body.overrides[k].groupID));
+  checkThat(
+    endpoint,
+    'the overrides returned end with the items sent',
+    tail.length === body.overrides.length && tail.every((o, k) => o.id === body.overrides[k].id && o.groupID === body.overrides[k].groupID),
+  );
 }
 
 // Trigger state as last observed (reference: docs/development.md, "triggers"); an unknown start
 // phase is found by trying the manifest's phases in order, a 409 meaning "not the current one".
-interface TriggerState { idx: number; paused: boolean; done: boolean }
+interface TriggerState {
+  idx: number;
+  paused: boolean;
+  done: boolean;
+}
 const states: TriggerState[] = M.triggers.map(() => ({ idx: 0, paused: false, done: false }));
 let turn = 0;
 
@@ -188,7 +251,11 @@ export function triggers(): void {
   const s = states[k];
   const phaseID = t.phaseIDs[s.idx];
   const op = s.paused ? 'unpauseTrigger' : 'skipTriggerPhase';
-  const res = call('PUT', `/console/v1/release_pipeline_triggers/${encodeURIComponent(t.id)}/${s.paused ? 'unpause' : 'skip'}`, { endpoint: op, body: { phaseID }, expected: SUCCESS_OR_CONFLICT });
+  const res = call('PUT', `/console/v1/release_pipeline_triggers/${encodeURIComponent(t.id)}/${s.paused ? 'unpause' : 'skip'}`, {
+    endpoint: op,
+    body: { phaseID },
+    expected: SUCCESS_OR_CONFLICT,
+  });
   if (res.status === 409) {
     triggerConflicts.add(1);
     checkThat(op, 'a conflict carries a JSON body', parse(res) !== undefined);

@@ -35,16 +35,31 @@ interface PagingProfile {
 
 const PROFILE_TABLE: Record<ProfileName, PagingProfile> = {
   smoke: {
-    dashboard: { rate: 10, maxVUs: 4 }, deep: { rate: 5, maxVUs: 3 }, exportIterations: 1, exportPages: 5,
-    page: { p95: 500, p99: 1000 }, walk: { p95: 800, p99: 1500 }, calibration: { p95: 300, p99: 600 },
+    dashboard: { rate: 10, maxVUs: 4 },
+    deep: { rate: 5, maxVUs: 3 },
+    exportIterations: 1,
+    exportPages: 5,
+    page: { p95: 500, p99: 1000 },
+    walk: { p95: 800, p99: 1500 },
+    calibration: { p95: 300, p99: 600 },
   },
   baseline: {
-    dashboard: { rate: 20, maxVUs: 10 }, deep: { rate: 10, maxVUs: 6 }, exportIterations: 3, exportPages: 40,
-    page: { p95: 300, p99: 600 }, walk: { p95: 500, p99: 1000 }, calibration: { p95: 100, p99: 200 },
+    dashboard: { rate: 20, maxVUs: 10 },
+    deep: { rate: 10, maxVUs: 6 },
+    exportIterations: 3,
+    exportPages: 40,
+    page: { p95: 300, p99: 600 },
+    walk: { p95: 500, p99: 1000 },
+    calibration: { p95: 100, p99: 200 },
   },
   stress: {
-    dashboard: { rate: 20, maxVUs: 60 }, deep: { rate: 10, maxVUs: 40 }, exportIterations: 4, exportPages: 60,
-    page: { p95: 1500, p99: 3000 }, walk: { p95: 2000, p99: 4000 }, calibration: { p95: 1000, p99: 2000 },
+    dashboard: { rate: 20, maxVUs: 60 },
+    deep: { rate: 10, maxVUs: 40 },
+    exportIterations: 4,
+    exportPages: 60,
+    page: { p95: 1500, p99: 3000 },
+    walk: { p95: 2000, p99: 4000 },
+    calibration: { p95: 1000, p99: 2000 },
   },
 };
 const P = byProfile(PROFILE_TABLE);
@@ -59,14 +74,17 @@ export const options: Options = {
   thresholds: {
     http_req_failed: ['rate<0.01'],
     checks: [SHARED.checks],
-    ...endpointThresholds({
-      'listExperiments.page1': P.page,
-      'listExperiments.filter': P.page,
-      'listExperiments.deep': P.page,
-      'listExperiments.walk': P.walk,
-      listReleasePipelines: P.page,
-      [CALIBRATION]: P.calibration,
-    }, SHARED.maxEndpointErrorRate),
+    ...endpointThresholds(
+      {
+        'listExperiments.page1': P.page,
+        'listExperiments.filter': P.page,
+        'listExperiments.deep': P.page,
+        'listExperiments.walk': P.walk,
+        listReleasePipelines: P.page,
+        [CALIBRATION]: P.calibration,
+      },
+      SHARED.maxEndpointErrorRate,
+    ),
   },
   summaryTrendStats: TREND_STATS,
   // The summary must not wait on slow stragglers forever: every profile stops by itself.
@@ -76,8 +94,15 @@ export const options: Options = {
 
 /** The list filters the profile exercises; teamID is left out (see learnFilters). */
 type FilterName = 'status' | 'idType' | 'layerID' | 'targetAppID' | 'creatorID' | 'creatorName' | 'tags' | 'createdStartDate';
-interface Filter { name: FilterName; params: Record<string, string> }
-interface Setup { filters: Filter[]; deepPage: number; deepLimit: number }
+interface Filter {
+  name: FilterName;
+  params: Record<string, string>;
+}
+interface Setup {
+  filters: Filter[];
+  deepPage: number;
+  deepLimit: number;
+}
 
 const DAY = 86_400_000;
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -98,13 +123,34 @@ function learnFilters(items: Experiment[]): Filter[] {
   const add = (name: FilterName, value: string | undefined, extra: Record<string, string> = {}) => {
     if (value !== undefined) out.push({ name, params: { [name]: value, ...extra } });
   };
-  add('status', first((e) => e.status));
-  add('idType', first((e) => e.idType));
-  add('layerID', first((e) => e.layerID));
-  add('targetAppID', first((e) => (Array.isArray(e.targetApps) && typeof e.targetApps[0] === 'string' ? e.targetApps[0] : undefined)));
-  add('creatorID', first((e) => e.creatorID));
-  add('creatorName', first((e) => e.creatorName));
-  add('tags', first((e) => (Array.isArray(e.tags) ? e.tags[0] : undefined)));
+  add(
+    'status',
+    first((e) => e.status),
+  );
+  add(
+    'idType',
+    first((e) => e.idType),
+  );
+  add(
+    'layerID',
+    first((e) => e.layerID),
+  );
+  add(
+    'targetAppID',
+    first((e) => (Array.isArray(e.targetApps) && typeof e.targetApps[0] === 'string' ? e.targetApps[0] : undefined)),
+  );
+  add(
+    'creatorID',
+    first((e) => e.creatorID),
+  );
+  add(
+    'creatorName',
+    first((e) => e.creatorName),
+  );
+  add(
+    'tags',
+    first((e) => (Array.isArray(e.tags) ? e.tags[0] : undefined)),
+  );
   // Timestamps' unit is not shown (spec 2.2); a value above 1e12 is taken as milliseconds, else seconds.
   const created = first((e) => e.createdTime);
   if (typeof created === 'number') {
@@ -117,8 +163,10 @@ function learnFilters(items: Experiment[]): Filter[] {
 function matcher(f: Filter): (e: Experiment) => boolean {
   const v = f.params[f.name];
   switch (f.name) {
-    case 'targetAppID': return (e) => Array.isArray(e.targetApps) && e.targetApps.indexOf(v) >= 0;
-    case 'tags': return (e) => Array.isArray(e.tags) && e.tags.indexOf(v) >= 0;
+    case 'targetAppID':
+      return (e) => Array.isArray(e.targetApps) && e.targetApps.indexOf(v) >= 0;
+    case 'tags':
+      return (e) => Array.isArray(e.tags) && e.tags.indexOf(v) >= 0;
     case 'createdStartDate': {
       // Whatever the bounds' inclusivity (not shown, 4.4), an item outside the days' span is wrong.
       const lo = Date.parse(`${f.params.createdStartDate}T00:00:00Z`);
@@ -159,13 +207,19 @@ export function setup(): Setup {
   if (typeof total === 'number') {
     last = Math.max(1, Math.ceil(total / deepLimit));
   } else {
-    const nonEmpty = (p: number) => (checkSuccess<ListBody<Experiment>>('listExperiments', 'setup', call('GET', `/console/v1/experiments${query({ limit: deepLimit, page: p })}`, { endpoint: 'setup' }))?.data.length ?? 0) > 0;
+    const nonEmpty = (p: number) =>
+      (checkSuccess<ListBody<Experiment>>(
+        'listExperiments',
+        'setup',
+        call('GET', `/console/v1/experiments${query({ limit: deepLimit, page: p })}`, { endpoint: 'setup' }),
+      )?.data.length ?? 0) > 0;
     let hi = 2;
     while (nonEmpty(hi) && hi < 1 << 20) hi *= 2;
     let lo = hi / 2;
     while (hi - lo > 1) {
       const mid = Math.floor((lo + hi) / 2);
-      if (nonEmpty(mid)) lo = mid; else hi = mid;
+      if (nonEmpty(mid)) lo = mid;
+      else hi = mid;
     }
     last = lo;
   }
@@ -191,12 +245,20 @@ export function dashboard(s: Setup): void {
         checkThat('listExperiments.filter', `every item matches filter ${f.name}`, page2.every(match));
         const seen: Record<string, true> = {};
         for (const e of page1) seen[String(e.id)] = true;
-        checkThat('listExperiments.filter', 'page 2 shares no item with page 1', page2.every((e) => !seen[String(e.id)]));
+        checkThat(
+          'listExperiments.filter',
+          'page 2 shares no item with page 1',
+          page2.every((e) => !seen[String(e.id)]),
+        );
       }
     }
   }
   if (i % 5 === 0) {
-    const body = checkSuccess<ListBody<ReleasePipeline>>('listReleasePipelines', 'listReleasePipelines', call('GET', `/console/v1/release_pipelines${query({ limit: 10 })}`, { endpoint: 'listReleasePipelines' }));
+    const body = checkSuccess<ListBody<ReleasePipeline>>(
+      'listReleasePipelines',
+      'listReleasePipelines',
+      call('GET', `/console/v1/release_pipelines${query({ limit: 10 })}`, { endpoint: 'listReleasePipelines' }),
+    );
     if (body) checkThat('listReleasePipelines', 'page holds at most limit items', body.data.length <= 10);
   }
 }
@@ -211,7 +273,11 @@ export function exportWalk(): void {
   const seen: Record<string, true> = {};
   let dup = 0;
   for (let page = 1; page <= 1000; page++) {
-    const body = checkSuccess<ListBody<ReleasePipeline>>('listReleasePipelines', 'listReleasePipelines', call('GET', `/console/v1/release_pipelines${query({ limit: DATA.exportLimit, page })}`, { endpoint: 'listReleasePipelines' }));
+    const body = checkSuccess<ListBody<ReleasePipeline>>(
+      'listReleasePipelines',
+      'listReleasePipelines',
+      call('GET', `/console/v1/release_pipelines${query({ limit: DATA.exportLimit, page })}`, { endpoint: 'listReleasePipelines' }),
+    );
     if (!body) break;
     pagesWalked.add(1);
     for (const p of body.data) {

@@ -16,7 +16,13 @@ const isError = (body: any, status: number) => body.status === status && typeof 
 test('auth: missing, wrong, empty, padded, case-changed and query-string keys are rejected with 401', async () => {
   const app = server();
   const url = '/console/v1/release_pipelines';
-  for (const headers of [{}, { 'service-api-key': 'wrong' }, { 'service-api-key': '' }, { 'service-api-key': ` ${KEY} ` }, { 'service-api-key': KEY.toUpperCase() }]) {
+  for (const headers of [
+    {},
+    { 'service-api-key': 'wrong' },
+    { 'service-api-key': '' },
+    { 'service-api-key': ` ${KEY} ` },
+    { 'service-api-key': KEY.toUpperCase() },
+  ]) {
     const r = await app.inject({ method: 'GET', url, headers });
     assert.equal(r.statusCode, 401, JSON.stringify(headers));
     assert.ok(isError(r.json(), 401));
@@ -28,15 +34,31 @@ test('auth: missing, wrong, empty, padded, case-changed and query-string keys ar
 
 test('gates: add rules appends, assigns id and baseID, environments null when unset', async () => {
   const app = server();
-  const r = await app.inject({ method: 'POST', url: '/console/v1/gates/gate_cc_alpha/rules', headers: J, payload: { rules: [{ name: 'r1', passPercentage: 10, conditions: [{ type: 'country', targetValue: ['US'], operator: 'any' }] }] } });
+  const r = await app.inject({
+    method: 'POST',
+    url: '/console/v1/gates/gate_cc_alpha/rules',
+    headers: J,
+    payload: { rules: [{ name: 'r1', passPercentage: 10, conditions: [{ type: 'country', targetValue: ['US'], operator: 'any' }] }] },
+  });
   assert.equal(r.statusCode, 200);
   const body = r.json();
   assert.equal(body.message, 'Gate rules added successfully.');
   const rule = body.data.rules.at(-1);
   assert.ok(rule.id && rule.baseID);
   assert.equal(rule.environments, null);
-  const again = await app.inject({ method: 'POST', url: '/console/v1/gates/gate_cc_alpha/rules', headers: J, payload: { rules: [{ name: 'r2', environments: ['production'] }] } });
-  assert.deepEqual(again.json().data.rules.map((x: any) => x.name).slice(-2), ['r1', 'r2']);
+  const again = await app.inject({
+    method: 'POST',
+    url: '/console/v1/gates/gate_cc_alpha/rules',
+    headers: J,
+    payload: { rules: [{ name: 'r2', environments: ['production'] }] },
+  });
+  assert.deepEqual(
+    again
+      .json()
+      .data.rules.map((x: any) => x.name)
+      .slice(-2),
+    ['r1', 'r2'],
+  );
   await app.close();
 });
 
@@ -74,14 +96,26 @@ test('experiments: pages are disjoint, their union is the full list, filters equ
   assert.equal(full.data.length, 60);
   const ids: string[] = [];
   for (let page = 1; page <= 7; page++) ids.push(...(await get(`limit=9&page=${page}`)).data.map((e: any) => e.id));
-  assert.deepEqual(ids, full.data.map((e: any) => e.id));
+  assert.deepEqual(
+    ids,
+    full.data.map((e: any) => e.id),
+  );
   const active = await get('limit=100&status=active');
-  assert.deepEqual(active.data.map((e: any) => e.id), full.data.filter((e: any) => e.status === 'active').map((e: any) => e.id));
+  assert.deepEqual(
+    active.data.map((e: any) => e.id),
+    full.data.filter((e: any) => e.status === 'active').map((e: any) => e.id),
+  );
   const tagged = await get('limit=100&tags=checkout,q3');
-  assert.deepEqual(tagged.data.map((e: any) => e.id), full.data.filter((e: any) => e.tags.includes('checkout') && e.tags.includes('q3')).map((e: any) => e.id));
+  assert.deepEqual(
+    tagged.data.map((e: any) => e.id),
+    full.data.filter((e: any) => e.tags.includes('checkout') && e.tags.includes('q3')).map((e: any) => e.id),
+  );
   const day = new Date(full.data[5].createdTime).toISOString().slice(0, 10);
   const onDay = await get(`limit=100&createdStartDate=${day}&createdEndDate=${day}`);
-  assert.deepEqual(onDay.data.map((e: any) => e.id), full.data.filter((e: any) => new Date(e.createdTime).toISOString().slice(0, 10) === day).map((e: any) => e.id));
+  assert.deepEqual(
+    onDay.data.map((e: any) => e.id),
+    full.data.filter((e: any) => new Date(e.createdTime).toISOString().slice(0, 10) === day).map((e: any) => e.id),
+  );
   assert.deepEqual((await get('page=99')).data, []);
   await app.close();
 });
@@ -104,7 +138,16 @@ test('paging: any integer limit and page is answered, clamped to limit 1..100 an
     return r.json();
   };
   const first = await get('/console/v1/experiments?limit=1');
-  for (const [qs, limit, page] of [['limit=0', 1, 1], ['limit=-5', 1, 1], ['limit=101', 100, 1], ['limit=100000', 100, 1], ['page=0', 20, 1], ['page=-1', 20, 1], ['limit=0&page=0', 1, 1], ['limit=2&page=2', 2, 2]] as const) {
+  for (const [qs, limit, page] of [
+    ['limit=0', 1, 1],
+    ['limit=-5', 1, 1],
+    ['limit=101', 100, 1],
+    ['limit=100000', 100, 1],
+    ['page=0', 20, 1],
+    ['page=-1', 20, 1],
+    ['limit=0&page=0', 1, 1],
+    ['limit=2&page=2', 2, 2],
+  ] as const) {
     const body = await get(`/console/v1/experiments?${qs}`);
     assert.equal(body.pagination.itemsPerPage, limit, qs);
     assert.equal(body.pagination.pageNumber, page, qs);
@@ -120,17 +163,36 @@ test('paging: any integer limit and page is answered, clamped to limit 1..100 an
 
 test('methods: a contract path with a method it does not declare is 405 with Allow; an unknown path is 404', async () => {
   const app = server();
-  for (const [method, url, allow] of [['TRACE', '/console/v1/gates/gate_cc_alpha/rules', 'POST'], ['GET', '/console/v1/gates/nope/enable', 'PUT'], ['DELETE', '/console/v1/experiments', 'GET'],
-    ['POST', '/console/v1/release_pipelines?limit=1', 'GET'], ['GET', '/console/v1/metrics', 'POST'], ['DELETE', '/console/v1/metrics/m::sum', 'POST'], ['OPTIONS', '/console/v1/release_pipeline_triggers/t/skip', 'PUT'],
-    ['POST', '/console/v1/release_pipeline_triggers/t/unpause', 'PUT'], ['PUT', '/console/v1/experiments/e/overrides', 'PATCH'], ['QUERY', '/console/v1/release_pipelines', 'GET']] as const) {
+  for (const [method, url, allow] of [
+    ['TRACE', '/console/v1/gates/gate_cc_alpha/rules', 'POST'],
+    ['GET', '/console/v1/gates/nope/enable', 'PUT'],
+    ['DELETE', '/console/v1/experiments', 'GET'],
+    ['POST', '/console/v1/release_pipelines?limit=1', 'GET'],
+    ['GET', '/console/v1/metrics', 'POST'],
+    ['DELETE', '/console/v1/metrics/m::sum', 'POST'],
+    ['OPTIONS', '/console/v1/release_pipeline_triggers/t/skip', 'PUT'],
+    ['POST', '/console/v1/release_pipeline_triggers/t/unpause', 'PUT'],
+    ['PUT', '/console/v1/experiments/e/overrides', 'PATCH'],
+    ['QUERY', '/console/v1/release_pipelines', 'GET'],
+  ] as const) {
     // No content type with a body method (QUERY, PUT) is still 405: the method is refused before the body is read.
-    const r = await app.inject({ method, url, headers: method === 'QUERY' || method === 'PUT' ? H : J, payload: method === 'GET' || method === 'TRACE' ? undefined : '{}' });
+    const r = await app.inject({
+      method,
+      url,
+      headers: method === 'QUERY' || method === 'PUT' ? H : J,
+      payload: method === 'GET' || method === 'TRACE' ? undefined : '{}',
+    });
     assert.equal(r.statusCode, 405, `${method} ${url}`);
     assert.equal(r.headers.allow, allow, `${method} ${url}`);
     assert.ok(isError(r.json(), 405));
     assert.equal(r.json().error, 'method_not_allowed');
   }
-  for (const [method, url] of [['DELETE', '/console/v1/gates/g/rules/x'], ['GET', '/console/v1/gates//enable'], ['GET', '/console/v2/experiments'], ['GET', '/console/v1/experimentsx']] as const) {
+  for (const [method, url] of [
+    ['DELETE', '/console/v1/gates/g/rules/x'],
+    ['GET', '/console/v1/gates//enable'],
+    ['GET', '/console/v2/experiments'],
+    ['GET', '/console/v1/experimentsx'],
+  ] as const) {
     const r = await app.inject({ method, url, headers: H });
     assert.equal(r.statusCode, 404, `${method} ${url}`);
     assert.equal(r.headers.allow, undefined);
@@ -156,16 +218,26 @@ test('overrides: both arrays required, at most 1000, replaced and persisted', as
   assert.equal((await app.inject({ method: 'PATCH', url, headers: J, payload: { overrides: Array(1001).fill(item), userIDOverrides: [] } })).statusCode, 400);
   assert.equal((await app.inject({ method: 'PATCH', url, headers: J, payload: { overrides: [] } })).statusCode, 400);
   assert.equal((await app.inject({ method: 'PATCH', url, headers: J, payload: { userIDOverrides: [] } })).statusCode, 400);
-  const ok = await app.inject({ method: 'PATCH', url, headers: J, payload: { overrides: Array(1000).fill(item), userIDOverrides: [{ groupID: 'g', ids: ['u1'] }] } });
+  const ok = await app.inject({
+    method: 'PATCH',
+    url,
+    headers: J,
+    payload: { overrides: Array(1000).fill(item), userIDOverrides: [{ groupID: 'g', ids: ['u1'] }] },
+  });
   assert.equal(ok.statusCode, 200);
   assert.equal(ok.json().data.overrides.length, 1000);
-  assert.equal((await app.inject({ method: 'PATCH', url: '/console/v1/experiments/nope/overrides', headers: J, payload: { overrides: [], userIDOverrides: [] } })).statusCode, 404);
+  assert.equal(
+    (await app.inject({ method: 'PATCH', url: '/console/v1/experiments/nope/overrides', headers: J, payload: { overrides: [], userIDOverrides: [] } }))
+      .statusCode,
+    404,
+  );
   await app.close();
 });
 
 test('triggers: skip moves to the next phase, pauses on review, unpause resumes, wrong phase 409', async () => {
   const app = server();
-  const put = (op: string, phaseID?: string) => app.inject({ method: 'PUT', url: `/console/v1/release_pipeline_triggers/trg_cc_2/${op}`, headers: J, payload: phaseID === undefined ? {} : { phaseID } });
+  const put = (op: string, phaseID?: string) =>
+    app.inject({ method: 'PUT', url: `/console/v1/release_pipeline_triggers/trg_cc_2/${op}`, headers: J, payload: phaseID === undefined ? {} : { phaseID } });
   assert.equal((await put('skip')).statusCode, 400);
   assert.equal((await put('skip', 'ph_cc_2_3')).statusCode, 409);
   assert.equal((await put('unpause', 'ph_cc_2_1')).statusCode, 409);
@@ -176,7 +248,10 @@ test('triggers: skip moves to the next phase, pauses on review, unpause resumes,
   assert.equal(s2.status, 'PAUSED'); // phase 3 requires review
   const u = (await put('unpause', 'ph_cc_2_3')).json().data;
   assert.equal(u.status, 'IN_PROGRESS');
-  assert.equal((await app.inject({ method: 'PUT', url: '/console/v1/release_pipeline_triggers/nope/skip', headers: J, payload: { phaseID: 'x' } })).statusCode, 404);
+  assert.equal(
+    (await app.inject({ method: 'PUT', url: '/console/v1/release_pipeline_triggers/nope/skip', headers: J, payload: { phaseID: 'x' } })).statusCode,
+    404,
+  );
   await app.close();
 });
 
@@ -203,10 +278,20 @@ test('metrics: dryRun create and update persist nothing; update applies fields',
   assert.equal(dry.statusCode, 200);
   assert.equal((await app.inject({ method: 'POST', url: '/console/v1/metrics/dry_metric::mean', headers: J, payload: {} })).statusCode, 404);
   assert.equal((await app.inject({ method: 'POST', url: '/console/v1/metrics', headers: J, payload: { name: 'dry_metric', type: 'mean' } })).statusCode, 200);
-  const upd = await app.inject({ method: 'POST', url: '/console/v1/metrics/dry_metric::mean', headers: J, payload: { description: 'new', directionality: 'decrease', tags: ['t'] } });
+  const upd = await app.inject({
+    method: 'POST',
+    url: '/console/v1/metrics/dry_metric::mean',
+    headers: J,
+    payload: { description: 'new', directionality: 'decrease', tags: ['t'] },
+  });
   assert.equal(upd.json().message, 'Metric updated successfully.');
   assert.equal(upd.json().data.description, 'new');
-  const dryUpd = await app.inject({ method: 'POST', url: '/console/v1/metrics/dry_metric::mean', headers: J, payload: { description: 'not saved', dryRun: true } });
+  const dryUpd = await app.inject({
+    method: 'POST',
+    url: '/console/v1/metrics/dry_metric::mean',
+    headers: J,
+    payload: { description: 'not saved', dryRun: true },
+  });
   assert.equal(dryUpd.json().data.description, 'not saved');
   const after = await app.inject({ method: 'POST', url: '/console/v1/metrics/dry_metric::mean', headers: J, payload: {} });
   assert.equal(after.json().data.description, 'new');
@@ -239,7 +324,12 @@ test('faults and variants change behaviour; unknown names are refused', async ()
   await faulty.close();
   const variant = server({ variants: ['create-metric-201', 'overrides-toplevel-response'] });
   assert.equal((await variant.inject({ method: 'POST', url: '/console/v1/metrics', headers: J, payload: { name: 'abcd', type: 'sum' } })).statusCode, 201);
-  const o = await variant.inject({ method: 'PATCH', url: '/console/v1/experiments/exp_cc_overrides_2/overrides', headers: J, payload: { overrides: [], userIDOverrides: [] } });
+  const o = await variant.inject({
+    method: 'PATCH',
+    url: '/console/v1/experiments/exp_cc_overrides_2/overrides',
+    headers: J,
+    payload: { overrides: [], userIDOverrides: [] },
+  });
   assert.deepEqual(o.json(), { overrides: [], userIDOverrides: [] });
   await variant.close();
 });

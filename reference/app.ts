@@ -44,7 +44,9 @@ const OPERATION_BY_ROUTE = new Map(OPERATIONS.map((id) => [`${operation(id).meth
 /** Each path of the contract as a pattern over the raw request path, with the methods it declares. */
 const PATH_METHODS = [...new Set(OPERATIONS.map((id) => operation(id).path))].map((path) => ({
   pattern: new RegExp(`^${path.replace(/\{\w+\}/g, '[^/]+')}$`),
-  allow: OPERATIONS.filter((id) => operation(id).path === path).map((id) => operation(id).method).join(', '),
+  allow: OPERATIONS.filter((id) => operation(id).path === path)
+    .map((id) => operation(id).method)
+    .join(', '),
 }));
 
 /** The methods declared for a request path, or undefined when the contract has no such path. */
@@ -67,12 +69,21 @@ export function build(opts: BuildOptions): FastifyInstance {
   const variants = new Set((opts.variants ?? []).filter(isVariant));
   const db = openDb(opts.db ?? ':memory:');
   seed(db, { seed: opts.seed ?? 1, scale: opts.scale ?? DEFAULT_SCALE });
-  const ctx: Ctx = { db, fault: (n) => faults.has(n), variant: (n) => variants.has(n), now: opts.now ?? Date.now, pristine: faults.size === 0 && variants.size === 0 };
+  const ctx: Ctx = {
+    db,
+    fault: (n) => faults.has(n),
+    variant: (n) => variants.has(n),
+    now: opts.now ?? Date.now,
+    pristine: faults.size === 0 && variants.size === 0,
+  };
 
   // Every error leaves through here: the one error shape, or RFC 9457's under the variant errors-problem-json.
   const sendError = (reply: FastifyReply, status: number, text: string) =>
     variants.has('errors-problem-json')
-      ? reply.code(status).type('application/problem+json').send({ type: 'about:blank', title: errorBody(status, text).error, status, detail: text.split('\n')[0] })
+      ? reply
+          .code(status)
+          .type('application/problem+json')
+          .send({ type: 'about:blank', title: errorBody(status, text).error, status, detail: text.split('\n')[0] })
       : reply.code(status).send(errorBody(status, text));
 
   const app = Fastify({
@@ -80,7 +91,11 @@ export function build(opts: BuildOptions): FastifyInstance {
     // Logs never carry the key: headers are not logged at all, and a key sent in the query string
     // (refused, but sent) is cut out of the logged URL.
     logger: opts.logger
-      ? { level: 'info', ...(opts.logStream ? { stream: opts.logStream } : {}), serializers: { req: (req: { method: string; url: string }) => ({ method: req.method, url: redactUrl(req.url) }) } }
+      ? {
+          level: 'info',
+          ...(opts.logStream ? { stream: opts.logStream } : {}),
+          serializers: { req: (req: { method: string; url: string }) => ({ method: req.method, url: redactUrl(req.url) }) },
+        }
       : false,
     // Metric ids are `<name>::<type>` with names up to 200 characters (spec 4.6); the default
     // limit of 100 would turn a long-named metric's update into an error.
@@ -124,13 +139,17 @@ export function build(opts: BuildOptions): FastifyInstance {
     // Constant-time: compare fixed-length digests, so neither content nor length leaks through timing.
     const ok = typeof key === 'string' && timingSafeEqual(digest(key), expected);
     if (!ok && !faults.has('auth-any-key')) {
-      return done(new HttpError(variants.has('unauthorized-403') ? 403 : 401, key === undefined ? 'SERVICE-API-KEY header is required' : 'SERVICE-API-KEY is not valid'));
+      return done(
+        new HttpError(variants.has('unauthorized-403') ? 403 : 401, key === undefined ? 'SERVICE-API-KEY header is required' : 'SERVICE-API-KEY is not valid'),
+      );
     }
     done();
   });
 
   if (variants.has('extra-response-fields')) {
-    app.addHook('preSerialization', async (_req, _reply, payload: any) => (payload && typeof payload === 'object' && 'message' in payload ? { ...payload, requestId: randomBytes(6).toString('hex') } : payload));
+    app.addHook('preSerialization', async (_req, _reply, payload: any) =>
+      payload && typeof payload === 'object' && 'message' in payload ? { ...payload, requestId: randomBytes(6).toString('hex') } : payload,
+    );
   }
 
   // Vendor-shaped variants (reference/shapes.ts): success bodies reshaped as real servers send them.

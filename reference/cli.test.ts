@@ -45,7 +45,11 @@ function waitFor(stream: NodeJS.ReadableStream, read: () => string, re: RegExp):
     const timer = setTimeout(() => reject(new Error(`timed out waiting for ${re}: ${read()}`)), 20_000);
     const check = () => {
       const m = re.exec(read());
-      if (m) { clearTimeout(timer); stream.off('data', check); resolve(m[1]); }
+      if (m) {
+        clearTimeout(timer);
+        stream.off('data', check);
+        resolve(m[1]);
+      }
     };
     stream.on('data', check);
     check();
@@ -79,7 +83,17 @@ test('--help prints usage and exits 0', () => {
 });
 
 test('bad arguments: one line on stderr, exit 3', async () => {
-  const cases = [['--port', 'abc'], ['--port', '70000'], ['--scale', '-1'], ['--fault', 'no-such-fault'], ['--variant', 'nope'], ['--bogus'], ['--seed', '1.5'], ['--db', '/nonexistent-dir/x/console.db'], ['--host', 'not a host!']];
+  const cases = [
+    ['--port', 'abc'],
+    ['--port', '70000'],
+    ['--scale', '-1'],
+    ['--fault', 'no-such-fault'],
+    ['--variant', 'nope'],
+    ['--bogus'],
+    ['--seed', '1.5'],
+    ['--db', '/nonexistent-dir/x/console.db'],
+    ['--host', 'not a host!'],
+  ];
   const results = await Promise.all(cases.map(runAsync));
   for (const [i, args] of cases.entries()) {
     const r = results[i];

@@ -42,9 +42,18 @@ let args;
 try {
   args = parseArgs({
     options: {
-      port: { type: 'string' }, host: { type: 'string' }, db: { type: 'string' }, 'api-key': { type: 'string' },
-      seed: { type: 'string' }, scale: { type: 'string' }, fault: { type: 'string', multiple: true },
-      variant: { type: 'string', multiple: true }, log: { type: 'boolean' }, 'exit-with-stdin': { type: 'boolean' }, 'list-faults': { type: 'boolean' }, help: { type: 'boolean' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      db: { type: 'string' },
+      'api-key': { type: 'string' },
+      seed: { type: 'string' },
+      scale: { type: 'string' },
+      fault: { type: 'string', multiple: true },
+      variant: { type: 'string', multiple: true },
+      log: { type: 'boolean' },
+      'exit-with-stdin': { type: 'boolean' },
+      'list-faults': { type: 'boolean' },
+      help: { type: 'boolean' },
     },
     strict: true,
   }).values;

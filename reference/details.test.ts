@@ -38,7 +38,10 @@ test('every operation answers its own message', async () => {
     ['Experiments listed successfully.', ok(app, 'GET', '/console/v1/experiments?status=active')],
     ['List pipelines success', ok(app, 'GET', '/console/v1/release_pipelines')],
     ['Metric created successfully.', ok(app, 'POST', '/console/v1/metrics', { name: 'msg_metric', type: 'sum' })],
-    ['Experiment overrides updated successfully.', ok(app, 'PATCH', '/console/v1/experiments/exp_cc_overrides_1/overrides', { overrides: [], userIDOverrides: [] })],
+    [
+      'Experiment overrides updated successfully.',
+      ok(app, 'PATCH', '/console/v1/experiments/exp_cc_overrides_1/overrides', { overrides: [], userIDOverrides: [] }),
+    ],
     ['Trigger phase skipped successfully.', ok(app, 'PUT', '/console/v1/release_pipeline_triggers/trg_cc_1/skip', { phaseID: 'ph_cc_1_1' })],
   ];
   for (const [message, reply] of messages) assert.equal((await reply).message, message);
@@ -50,25 +53,74 @@ test('metrics: a created metric is exactly the spec document with the defaults, 
   const app = server();
   const bare = (await ok(app, 'POST', '/console/v1/metrics', { name: 'bare_metric', type: 'sum' })).data;
   assert.deepEqual(bare, {
-    id: 'bare_metric::sum', name: 'bare_metric', directionality: 'increase', type: 'sum', description: '', isPermanent: false, isReadOnly: false,
-    isHidden: false, isVerified: false, tags: [], creatorName: ACTOR.name, creatorEmail: ACTOR.email, createdTime: NOW,
+    id: 'bare_metric::sum',
+    name: 'bare_metric',
+    directionality: 'increase',
+    type: 'sum',
+    description: '',
+    isPermanent: false,
+    isReadOnly: false,
+    isHidden: false,
+    isVerified: false,
+    tags: [],
+    creatorName: ACTOR.name,
+    creatorEmail: ACTOR.email,
+    createdTime: NOW,
     owner: { name: ACTOR.name, ownerID: ACTOR.id, ownerType: 'SDK_KEY', ownerName: ACTOR.name, ownerEmail: ACTOR.email },
-    lineage: { events: [], metrics: [] }, team: '', unitTypes: [], metricEvents: [],
+    lineage: { events: [], metrics: [] },
+    team: '',
+    unitTypes: [],
+    metricEvents: [],
   });
   const kept = {
-    metricComponentMetrics: [{ name: 'a', type: 'sum' }], rollupTimeWindow: 'custom', customRollUpStart: 1, customRollUpEnd: 7,
-    funnelEventList: [{ name: 'f', type: 'event_dau' }], funnelCountDistinct: 'users', warehouseNative: { aggregation: 'sum' }, teamID: 'team_x',
+    metricComponentMetrics: [{ name: 'a', type: 'sum' }],
+    rollupTimeWindow: 'custom',
+    customRollUpStart: 1,
+    customRollUpEnd: 7,
+    funnelEventList: [{ name: 'f', type: 'event_dau' }],
+    funnelCountDistinct: 'users',
+    warehouseNative: { aggregation: 'sum' },
+    teamID: 'team_x',
   };
-  const full = (await ok(app, 'POST', '/console/v1/metrics', {
-    name: 'full_metric', type: 'mean', directionality: 'decrease', description: 'd', isPermanent: true, isReadOnly: true, isVerified: true,
-    tags: ['t1'], team: 'growth', unitTypes: ['userID'], metricEvents: [{ name: 'e1', type: 'metadata' }, {}], ...kept,
-  })).data;
+  const full = (
+    await ok(app, 'POST', '/console/v1/metrics', {
+      name: 'full_metric',
+      type: 'mean',
+      directionality: 'decrease',
+      description: 'd',
+      isPermanent: true,
+      isReadOnly: true,
+      isVerified: true,
+      tags: ['t1'],
+      team: 'growth',
+      unitTypes: ['userID'],
+      metricEvents: [{ name: 'e1', type: 'metadata' }, {}],
+      ...kept,
+    })
+  ).data;
   assert.deepEqual(full, {
-    id: 'full_metric::mean', name: 'full_metric', directionality: 'decrease', type: 'mean', description: 'd', isPermanent: true, isReadOnly: true,
-    isHidden: false, isVerified: true, tags: ['t1'], creatorName: ACTOR.name, creatorEmail: ACTOR.email, createdTime: NOW,
+    id: 'full_metric::mean',
+    name: 'full_metric',
+    directionality: 'decrease',
+    type: 'mean',
+    description: 'd',
+    isPermanent: true,
+    isReadOnly: true,
+    isHidden: false,
+    isVerified: true,
+    tags: ['t1'],
+    creatorName: ACTOR.name,
+    creatorEmail: ACTOR.email,
+    createdTime: NOW,
     owner: { name: ACTOR.name, ownerID: ACTOR.id, ownerType: 'SDK_KEY', ownerName: ACTOR.name, ownerEmail: ACTOR.email },
-    lineage: { events: ['e1', ''], metrics: [] }, team: 'growth', unitTypes: ['userID'],
-    metricEvents: [{ name: 'e1', type: 'metadata', criteria: [] }, { name: '', type: 'value', criteria: [] }], ...kept,
+    lineage: { events: ['e1', ''], metrics: [] },
+    team: 'growth',
+    unitTypes: ['userID'],
+    metricEvents: [
+      { name: 'e1', type: 'metadata', criteria: [] },
+      { name: '', type: 'value', criteria: [] },
+    ],
+    ...kept,
   });
   const dup = await send(app, 'POST', '/console/v1/metrics', { name: 'full_metric', type: 'mean', dryRun: true });
   assert.equal(dup.statusCode, 409);
@@ -82,8 +134,16 @@ test('metrics: update applies every field it is sent, keeps the rest, and null t
   const url = '/console/v1/metrics/upd_metric::sum';
   assert.deepEqual((await ok(app, 'POST', url, {})).data, created);
   const change = {
-    name: 'renamed_metric', description: 'after', tags: ['x', 'y'], isVerified: true, isReadOnly: true, isPermanent: true,
-    warehouseNative: { aggregation: 'count' }, unitTypes: ['stableID'], teamID: 'tid', directionality: 'decrease',
+    name: 'renamed_metric',
+    description: 'after',
+    tags: ['x', 'y'],
+    isVerified: true,
+    isReadOnly: true,
+    isPermanent: true,
+    warehouseNative: { aggregation: 'count' },
+    unitTypes: ['stableID'],
+    teamID: 'tid',
+    directionality: 'decrease',
   };
   const updated = (await ok(app, 'POST', url, { ...change, owner: { email: 'o@example.com', ownerID: 'owner_1' } })).data;
   assert.deepEqual(updated, { ...created, ...change, owner: { ...created.owner, ownerEmail: 'o@example.com', ownerID: 'owner_1' } });
@@ -102,18 +162,45 @@ test('metrics: update applies every field it is sent, keeps the rest, and null t
 test('gates: a rule gets its defaults, keeps what was sent, and enable/disable stamp the modifier', async () => {
   const app = server();
   const url = '/console/v1/gates/gate_cc_alpha/rules';
-  const gate = (await ok(app, 'POST', url, { rules: [{}, { id: 'r_given', name: 'n', passPercentage: 5, environments: ['prod'], conditions: [{}, { type: 'country', targetValue: ['US'], operator: 'none', field: 'f' }],
-    returnValue: { v: 1 }, completedAutomatedRollouts: [{ time: 1, passPercent: 2 }], pendingAutomatedRollouts: [{ time: 3 }] }] })).data;
+  const gate = (
+    await ok(app, 'POST', url, {
+      rules: [
+        {},
+        {
+          id: 'r_given',
+          name: 'n',
+          passPercentage: 5,
+          environments: ['prod'],
+          conditions: [{}, { type: 'country', targetValue: ['US'], operator: 'none', field: 'f' }],
+          returnValue: { v: 1 },
+          completedAutomatedRollouts: [{ time: 1, passPercent: 2 }],
+          pendingAutomatedRollouts: [{ time: 3 }],
+        },
+      ],
+    })
+  ).data;
   const [bare, given] = gate.rules.slice(-2);
   assert.equal(typeof bare.id, 'string');
   assert.ok(bare.id.length > 0);
   assert.deepEqual(bare, { id: bare.id, baseID: bare.id, name: '', passPercentage: 0, conditions: [], environments: null });
   assert.deepEqual(given, {
-    id: 'r_given', baseID: 'r_given', name: 'n', passPercentage: 5, environments: ['prod'],
-    conditions: [{ type: '', targetValue: [], operator: 'any' }, { type: 'country', targetValue: ['US'], operator: 'none', field: 'f' }],
-    returnValue: { v: 1 }, completedAutomatedRollouts: [{ time: 1, passPercent: 2 }], pendingAutomatedRollouts: [{ time: 3 }],
+    id: 'r_given',
+    baseID: 'r_given',
+    name: 'n',
+    passPercentage: 5,
+    environments: ['prod'],
+    conditions: [
+      { type: '', targetValue: [], operator: 'any' },
+      { type: 'country', targetValue: ['US'], operator: 'none', field: 'f' },
+    ],
+    returnValue: { v: 1 },
+    completedAutomatedRollouts: [{ time: 1, passPercent: 2 }],
+    pendingAutomatedRollouts: [{ time: 3 }],
   });
-  for (const [action, enabled] of [['disable', false], ['enable', true]] as const) {
+  for (const [action, enabled] of [
+    ['disable', false],
+    ['enable', true],
+  ] as const) {
     const g = (await ok(app, 'PUT', `/console/v1/gates/gate_cc_beta/${action}`)).data;
     assert.equal(g.isEnabled, enabled, action);
     assert.equal(g.lastModifiedTime, NOW);
@@ -198,7 +285,10 @@ test('experiments: every equality filter, created dates, tags spelling and total
     [`status=${sample.status}`, (e) => e.status === sample.status],
   ];
   for (const [qs, keep] of filters) {
-    const expected = all.filter(keep).map((e) => e.id).sort();
+    const expected = all
+      .filter(keep)
+      .map((e) => e.id)
+      .sort();
     assert.ok(expected.length > 0 && expected.length < all.length, qs);
     assert.deepEqual(await list(qs), expected, qs);
   }
@@ -207,10 +297,25 @@ test('experiments: every equality filter, created dates, tags spelling and total
   assert.ok(team.length > 0 && team.length < all.length, `teamID: ${team.length}`);
   const day = new Date(sample.createdTime).toISOString().slice(0, 10);
   const start = Date.parse(`${day}T00:00:00Z`);
-  assert.deepEqual(await list(`createdStartDate=${day}`), all.filter((e) => e.createdTime >= start).map((e) => e.id).sort());
-  assert.deepEqual(await list(`createdEndDate=${day}`), all.filter((e) => e.createdTime < start + 86_400_000).map((e) => e.id).sort());
+  assert.deepEqual(
+    await list(`createdStartDate=${day}`),
+    all
+      .filter((e) => e.createdTime >= start)
+      .map((e) => e.id)
+      .sort(),
+  );
+  assert.deepEqual(
+    await list(`createdEndDate=${day}`),
+    all
+      .filter((e) => e.createdTime < start + 86_400_000)
+      .map((e) => e.id)
+      .sort(),
+  );
   const tag = sample.tags[0] ?? all.find((e) => e.tags.length > 0).tags[0];
-  const tagged = all.filter((e) => e.tags.includes(tag)).map((e) => e.id).sort();
+  const tagged = all
+    .filter((e) => e.tags.includes(tag))
+    .map((e) => e.id)
+    .sort();
   assert.deepEqual(await list(`tags=${tag}`), tagged);
   assert.deepEqual(await list(`tags=${encodeURIComponent(` ${tag} ,,`)}`), tagged);
   // An empty tags value is no tag filter.
@@ -224,7 +329,13 @@ test('experiments: every equality filter, created dates, tags spelling and total
 test('pagination: nextPage is null exactly on the last page', async () => {
   const app = server();
   // 25 pipelines.
-  for (const [qs, next, previous, size] of [['limit=5&page=4', 5, 3, 5], ['limit=5&page=5', null, 4, 5], ['limit=5&page=6', null, 5, 0], ['limit=25&page=1', null, null, 25], ['limit=24&page=1', 2, null, 24]] as const) {
+  for (const [qs, next, previous, size] of [
+    ['limit=5&page=4', 5, 3, 5],
+    ['limit=5&page=5', null, 4, 5],
+    ['limit=5&page=6', null, 5, 0],
+    ['limit=25&page=1', null, null, 25],
+    ['limit=24&page=1', 2, null, 24],
+  ] as const) {
     const body = await ok(app, 'GET', `/console/v1/release_pipelines?${qs}`);
     assert.equal(body.pagination.nextPage, next, qs);
     assert.equal(body.pagination.previousPage, previous, qs);
@@ -232,7 +343,10 @@ test('pagination: nextPage is null exactly on the last page', async () => {
     assert.equal(body.data.length, size, qs);
   }
   const created = (await ok(app, 'GET', '/console/v1/release_pipelines?limit=100')).data.map((p: any) => p.createdTime);
-  assert.deepEqual(created, [...created].sort((a: number, b: number) => a - b));
+  assert.deepEqual(
+    created,
+    [...created].sort((a: number, b: number) => a - b),
+  );
   await app.close();
 });
 
@@ -241,9 +355,18 @@ test('variant paging-out-of-range-400: exactly the out-of-range values are 400',
   for (const qs of ['limit=0', 'limit=101', 'page=0', 'page=-1', 'page=9007199254740992']) {
     const r = await send(app, 'GET', `/console/v1/experiments?${qs}`);
     assert.equal(r.statusCode, 400, qs);
-    assert.match(r.json().message, qs.startsWith('limit') ? /^limit must be an integer from 1 to 100$/ : /^page must be an integer from 1 to 9007199254740991$/, qs);
+    assert.match(
+      r.json().message,
+      qs.startsWith('limit') ? /^limit must be an integer from 1 to 100$/ : /^page must be an integer from 1 to 9007199254740991$/,
+      qs,
+    );
   }
-  for (const [qs, size] of [['limit=1', 1], ['limit=100', 100], ['page=1', 20], ['page=9007199254740991', 0]] as const) {
+  for (const [qs, size] of [
+    ['limit=1', 1],
+    ['limit=100', 100],
+    ['page=1', 20],
+    ['page=9007199254740991', 0],
+  ] as const) {
     assert.equal((await ok(app, 'GET', `/console/v1/experiments?${qs}`)).data.length, size, qs);
   }
   await app.close();

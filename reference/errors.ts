@@ -15,7 +15,10 @@ export const ERROR_CODES = {
 } as const;
 
 export class HttpError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }

@@ -41,7 +41,8 @@ const FAULT_PROBES: Record<FaultName, Probe> = {
   },
   'disable-keeps-enabled': async (app) => (await body(app, 'PUT', `${GATE}/disable`)).json().data.isEnabled,
   'rules-without-id': async (app) => typeof (await body(app, 'POST', `${GATE}/rules`, { rules: [{ name: 'r' }] })).json().data.rules.at(-1).id,
-  'rules-environments-omitted': async (app) => 'environments' in (await body(app, 'POST', `${GATE}/rules`, { rules: [{ name: 'r' }] })).json().data.rules.at(-1),
+  'rules-environments-omitted': async (app) =>
+    'environments' in (await body(app, 'POST', `${GATE}/rules`, { rules: [{ name: 'r' }] })).json().data.rules.at(-1),
   'metric-name-3-accepted': (app) => status(createMetric(app, { name: 'abc', type: 'sum' })),
   'metric-name-201-accepted': (app) => status(createMetric(app, { name: 'n'.repeat(201), type: 'sum' })),
   'metric-name-4-rejected': (app) => status(createMetric(app, { name: 'abcd', type: 'sum' })),
@@ -85,8 +86,13 @@ const FAULT_PROBES: Record<FaultName, Probe> = {
     await body(app, 'POST', '/console/v1/metrics/probe::sum', { tags: ['dry'], dryRun: true });
     return (await body(app, 'POST', '/console/v1/metrics/probe::sum', {})).json().data.tags;
   },
-  'add-rules-duplicates': async (app) => (await body(app, 'POST', `${GATE}/rules`, { rules: [{ name: 'probe-once' }] })).json().data.rules.filter((r: { name: string }) => r.name === 'probe-once').length,
-  'overrides-duplicated': async (app) => (await body(app, 'PATCH', OVERRIDES, { overrides: [item, { ...item, groupID: 'grp_1_test' }], userIDOverrides: [] })).json().data.overrides.map((o: { groupID: string }) => o.groupID),
+  'add-rules-duplicates': async (app) =>
+    (await body(app, 'POST', `${GATE}/rules`, { rules: [{ name: 'probe-once' }] })).json().data.rules.filter((r: { name: string }) => r.name === 'probe-once')
+      .length,
+  'overrides-duplicated': async (app) =>
+    (await body(app, 'PATCH', OVERRIDES, { overrides: [item, { ...item, groupID: 'grp_1_test' }], userIDOverrides: [] }))
+      .json()
+      .data.overrides.map((o: { groupID: string }) => o.groupID),
 };
 
 const VARIANT_PROBES: Record<VariantName, Probe> = {
@@ -107,7 +113,8 @@ const VARIANT_PROBES: Record<VariantName, Probe> = {
     return (await body(app, 'PATCH', OVERRIDES, { overrides: [item], userIDOverrides: [] })).json().data.overrides.length;
   },
   'default-limit-50': async (app) => (await list(app, '')).data.length,
-  'paging-out-of-range-400': async (app) => Promise.all(['limit=101', 'limit=0', 'page=0', 'page=-3'].map((q) => status(get(app, `/console/v1/experiments?${q}`)))),
+  'paging-out-of-range-400': async (app) =>
+    Promise.all(['limit=101', 'limit=0', 'page=0', 'page=-3'].map((q) => status(get(app, `/console/v1/experiments?${q}`)))),
   'metric-name-ascii-only': (app) => status(createMetric(app, { name: 'prüfung', type: 'sum', dryRun: true })),
   'overrides-known-groups-only': (app) => status(body(app, 'PATCH', OVERRIDES, { overrides: [{ ...item, groupID: 'cc_not_a_group' }], userIDOverrides: [] })),
   'errors-problem-json': async (app) => {
@@ -141,7 +148,13 @@ test('a misspelt fault or variant name is refused: by the compiler in code, by c
   assert.equal(isVariant(variant), false);
   assert.match(checkSwitches([fault], []) ?? '', /unknown fault "auth-any-kye"/);
   assert.match(checkSwitches([], [variant]) ?? '', /unknown variant "order-by-ID"/);
-  assert.equal(checkSwitches(FAULTS.map((f) => f.name), VARIANTS.map((v) => v.name)), undefined);
+  assert.equal(
+    checkSwitches(
+      FAULTS.map((f) => f.name),
+      VARIANTS.map((v) => v.name),
+    ),
+    undefined,
+  );
   assert.equal(new Set(FAULTS.map((f) => f.name)).size, FAULTS.length, 'fault names are unique');
   assert.equal(new Set(VARIANTS.map((v) => v.name)).size, VARIANTS.length, 'variant names are unique');
 });
@@ -155,7 +168,10 @@ async function observe(probe: Probe, opts: { faults?: string[]; variants?: strin
   }
 }
 
-for (const [kind, probes] of [['fault', FAULT_PROBES], ['variant', VARIANT_PROBES]] as const) {
+for (const [kind, probes] of [
+  ['fault', FAULT_PROBES],
+  ['variant', VARIANT_PROBES],
+] as const) {
   test(`each ${kind} changes what a client observes`, async () => {
     for (const [name, probe] of Object.entries(probes)) {
       const clean = await observe(probe, {});

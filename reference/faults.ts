@@ -2,13 +2,19 @@
 // A fault is a defect the suite must catch; a variant is a behaviour the spec allows because it
 // says "not shown", which the suite must accept. Both are off unless named on the command line.
 
-export interface Switch { name: string; description: string; clause: string }
+export interface Switch {
+  name: string;
+  description: string;
+  clause: string;
+}
 /**
  * A legal variation, with what the self-test expects of the suite against it: 'pass' passes under
  * --strict; 'warns' is legal but meets an inferred clause (a field the spec lists, absent), so it passes
  * in default mode with at least one warning, and --strict fails it on that clause (docs/vendor-shapes.md).
  */
-export interface Variant extends Switch { strict: 'pass' | 'warns' }
+export interface Variant extends Switch {
+  strict: 'pass' | 'warns';
+}
 
 export const FAULTS = [
   { name: 'auth-any-key', description: 'any SERVICE-API-KEY value is accepted', clause: 'auth.key.required' },
@@ -49,34 +55,108 @@ export const FAULTS = [
   { name: 'created-time-string', description: 'experiments carry createdTime as a string', clause: 'experiment.field.createdTime' },
   { name: 'overrides-not-persisted', description: 'patched overrides are not stored', clause: 'overrides.patch.persisted' },
   { name: 'trigger-actions-missing', description: 'skip/unpause responses lack the actions array', clause: 'triggers.skip.response' },
-  { name: 'metric-name-counts-bytes', description: 'metric name length 4 to 200 is counted in UTF-8 bytes, not characters', clause: 'metrics.create.name.length' },
-  { name: 'metric-description-counts-bytes', description: 'description length up to 1000 is counted in UTF-8 bytes, not characters', clause: 'metrics.create.description.maxLength' },
+  {
+    name: 'metric-name-counts-bytes',
+    description: 'metric name length 4 to 200 is counted in UTF-8 bytes, not characters',
+    clause: 'metrics.create.name.length',
+  },
+  {
+    name: 'metric-description-counts-bytes',
+    description: 'description length up to 1000 is counted in UTF-8 bytes, not characters',
+    clause: 'metrics.create.description.maxLength',
+  },
   { name: 'metric-update-dryrun-persists-tags', description: 'a dryRun update persists the tags (only)', clause: 'metrics.update.dryRun' },
   { name: 'add-rules-duplicates', description: 'each added rule is stored (and returned) twice', clause: 'gates.addRules.response.gate' },
-  { name: 'overrides-duplicated', description: 'the first patched override is stored twice and the last not at all (as many items as sent), and each user id twice', clause: 'overrides.patch.persisted' },
+  {
+    name: 'overrides-duplicated',
+    description: 'the first patched override is stored twice and the last not at all (as many items as sent), and each user id twice',
+    clause: 'overrides.patch.persisted',
+  },
 ] as const satisfies readonly Switch[];
 
 export const VARIANTS = [
-  { name: 'create-metric-201', description: 'create metric answers 201 (spec 4.0 shows 200 only for four other operations)', clause: 'metrics.create.message', strict: 'pass' },
-  { name: 'errors-422-other-shape', description: 'validation errors answer 422 with {"errors": [{"path", "detail"}]} (spec 7)', clause: 'errors.shape', strict: 'pass' },
-  { name: 'overrides-toplevel-response', description: 'overrides response has the arrays at the top level, as in the example of 4.11', clause: 'overrides.patch.response', strict: 'pass' },
+  {
+    name: 'create-metric-201',
+    description: 'create metric answers 201 (spec 4.0 shows 200 only for four other operations)',
+    clause: 'metrics.create.message',
+    strict: 'pass',
+  },
+  {
+    name: 'errors-422-other-shape',
+    description: 'validation errors answer 422 with {"errors": [{"path", "detail"}]} (spec 7)',
+    clause: 'errors.shape',
+    strict: 'pass',
+  },
+  {
+    name: 'overrides-toplevel-response',
+    description: 'overrides response has the arrays at the top level, as in the example of 4.11',
+    clause: 'overrides.patch.response',
+    strict: 'pass',
+  },
   { name: 'pagination-other-fields', description: 'pagination is {"page", "limit", "hasMore"} (spec 2.1)', clause: 'pagination.fields', strict: 'pass' },
   { name: 'order-by-id', description: 'lists are ordered by id (spec 4.4)', clause: 'experiments.list.order', strict: 'pass' },
   { name: 'rules-replace', description: 'add rules replaces the existing rules (spec 4.1)', clause: 'gates.addRules.merge', strict: 'pass' },
   { name: 'overrides-merge', description: 'patched overrides are appended to the existing ones (spec 4.11)', clause: 'overrides.patch.merge', strict: 'pass' },
   { name: 'default-limit-50', description: 'the default page size is 50 (spec 4.4)', clause: 'experiments.list.limit', strict: 'pass' },
-  { name: 'paging-out-of-range-400', description: 'a limit outside 1 to 100 or a page below 1 is rejected with 400 instead of clamped (spec 4.4, 8)', clause: 'experiments.list.limit', strict: 'pass' },
-  { name: 'metric-name-ascii-only', description: 'a metric name with a character outside printable ASCII is refused with 400 (spec 8 bounds only the length; which characters a name may hold is not said)', clause: 'metrics.create.name.characters', strict: 'warns' },
-  { name: 'overrides-known-groups-only', description: 'an override or user ID override whose groupID is not a group of the experiment is refused with 400 (spec 4.11: which item values are taken is not shown)', clause: 'overrides.patch.items.values', strict: 'pass' },
-  { name: 'errors-problem-json', description: 'every error answers application/problem+json (RFC 9457: type, title, status, detail) instead of the reference\'s own shape (spec 7: error bodies not shown)', clause: 'errors.shape', strict: 'pass' },
+  {
+    name: 'paging-out-of-range-400',
+    description: 'a limit outside 1 to 100 or a page below 1 is rejected with 400 instead of clamped (spec 4.4, 8)',
+    clause: 'experiments.list.limit',
+    strict: 'pass',
+  },
+  {
+    name: 'metric-name-ascii-only',
+    description:
+      'a metric name with a character outside printable ASCII is refused with 400 (spec 8 bounds only the length; which characters a name may hold is not said)',
+    clause: 'metrics.create.name.characters',
+    strict: 'warns',
+  },
+  {
+    name: 'overrides-known-groups-only',
+    description:
+      'an override or user ID override whose groupID is not a group of the experiment is refused with 400 (spec 4.11: which item values are taken is not shown)',
+    clause: 'overrides.patch.items.values',
+    strict: 'pass',
+  },
+  {
+    name: 'errors-problem-json',
+    description:
+      "every error answers application/problem+json (RFC 9457: type, title, status, detail) instead of the reference's own shape (spec 7: error bodies not shown)",
+    clause: 'errors.shape',
+    strict: 'pass',
+  },
   { name: 'unauthorized-403', description: 'a missing or wrong key answers 403 instead of 401 (spec 7)', clause: 'errors.shape', strict: 'pass' },
   { name: 'timestamps-seconds', description: 'experiment timestamps are in seconds (spec 2.2)', clause: 'experiment.timestamps.unit', strict: 'pass' },
   { name: 'extra-response-fields', description: 'responses carry fields the spec does not list', clause: 'envelope.message', strict: 'pass' },
   { name: 'skip-message-other', description: 'skip answers another message text (spec 4.9)', clause: 'triggers.skip.response', strict: 'pass' },
-  { name: 'omit-when-empty', description: 'null, "" and [] fields are left out of response objects (Go omitempty, Jackson NON_EMPTY), except where the spec states presence: envelope message/data/pagination (2.1), the six fields of add-rules rules with environments null (2.3, 4.1), owner and monitoringMetrics on enable/disable (2.2); the tables of part 2 list fields without saying each is always sent', clause: 'response.listedFieldsPresent', strict: 'warns' },
-  { name: 'vendor-optional-absent', description: 'fields the vendor marks optional are absent (gate name/idType/tags/team..., experiment creatorID/owner/healthChecks..., trigger description/gateID/dynamicConfigID and actorID of STARTED actions, metric fields never set); the tables of part 2 list fields without saying each is always sent', clause: 'response.listedFieldsPresent', strict: 'warns' },
-  { name: 'vendor-extra-fields', description: 'responses carry the fields the vendor sends that the spec does not list (gate version/teamID/isTemplate, experiment team/experimentType/isStale/controlGroupID, pipeline lastModifiedTime, trigger configSnapshotID, metric lastModifier*, pagination all); part 2 lists fields, it does not close the objects', clause: 'envelope.data', strict: 'pass' },
-  { name: 'enum-values-beyond-seen', description: 'open enums carry values the spec does not show (gate status Disabled, type STALE, typeReason STALE_*, ownerType, healthCheckStatus, condition type/operator, action type APPROVED_FOR, trigger status names, metricEvents type count): the spec says "values seen" and "beyond ...: not shown" (2.2, 2.4, 2.5, 2.7, 2.8); closed enums are untouched', clause: 'gate.status.values', strict: 'pass' },
+  {
+    name: 'omit-when-empty',
+    description:
+      'null, "" and [] fields are left out of response objects (Go omitempty, Jackson NON_EMPTY), except where the spec states presence: envelope message/data/pagination (2.1), the six fields of add-rules rules with environments null (2.3, 4.1), owner and monitoringMetrics on enable/disable (2.2); the tables of part 2 list fields without saying each is always sent',
+    clause: 'response.listedFieldsPresent',
+    strict: 'warns',
+  },
+  {
+    name: 'vendor-optional-absent',
+    description:
+      'fields the vendor marks optional are absent (gate name/idType/tags/team..., experiment creatorID/owner/healthChecks..., trigger description/gateID/dynamicConfigID and actorID of STARTED actions, metric fields never set); the tables of part 2 list fields without saying each is always sent',
+    clause: 'response.listedFieldsPresent',
+    strict: 'warns',
+  },
+  {
+    name: 'vendor-extra-fields',
+    description:
+      'responses carry the fields the vendor sends that the spec does not list (gate version/teamID/isTemplate, experiment team/experimentType/isStale/controlGroupID, pipeline lastModifiedTime, trigger configSnapshotID, metric lastModifier*, pagination all); part 2 lists fields, it does not close the objects',
+    clause: 'envelope.data',
+    strict: 'pass',
+  },
+  {
+    name: 'enum-values-beyond-seen',
+    description:
+      'open enums carry values the spec does not show (gate status Disabled, type STALE, typeReason STALE_*, ownerType, healthCheckStatus, condition type/operator, action type APPROVED_FOR, trigger status names, metricEvents type count): the spec says "values seen" and "beyond ...: not shown" (2.2, 2.4, 2.5, 2.7, 2.8); closed enums are untouched',
+    clause: 'gate.status.values',
+    strict: 'pass',
+  },
 ] as const satisfies readonly Variant[];
 
 /** The name of a fault: ctx.fault('...') with a name not in FAULTS does not compile. */

@@ -9,7 +9,11 @@ import { badRequest } from './errors.ts';
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
 
-export interface Page { limit: number; page: number; offset: number }
+export interface Page {
+  limit: number;
+  page: number;
+  offset: number;
+}
 
 const clamp = (n: number, low: number, high: number) => Math.min(Math.max(n, low), high);
 

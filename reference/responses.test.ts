@@ -12,7 +12,9 @@ import { build } from './app.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 const SCHEMAS = new URL('../contracts/schemas/', import.meta.url);
-const index = JSON.parse(readFileSync(new URL('index.json', SCHEMAS), 'utf8')) as { operations: Record<string, { responseListed: string; successStatus: string }> };
+const index = JSON.parse(readFileSync(new URL('index.json', SCHEMAS), 'utf8')) as {
+  operations: Record<string, { responseListed: string; successStatus: string }>;
+};
 const ajv = addFormats(new Ajv2020({ strict: true, allErrors: true }));
 
 function check(operationId: string, r: LightMyRequestResponse): void {
@@ -32,15 +34,32 @@ const send = (app: FastifyInstance, method: 'GET' | 'POST' | 'PUT' | 'PATCH', ur
   app.inject({ method, url, headers: payload ? J : H, ...(payload ? { payload } : {}) });
 
 const fullRule = {
-  name: 'everything', passPercentage: 25, environments: ['production', 'staging'], returnValue: { color: 'blue' },
+  name: 'everything',
+  passPercentage: 25,
+  environments: ['production', 'staging'],
+  returnValue: { color: 'blue' },
   conditions: [{ type: 'custom_field', targetValue: ['a', 'b'], operator: 'any', field: 'plan', customID: 'c1' }, { type: 'public' }],
   pendingAutomatedRollouts: [{ time: 1_800_000_000_000, passPercent: 50 }],
 };
 const fullMetric = {
-  name: 'cc_full_metric', type: 'ratio', description: 'all fields', directionality: 'decrease', tags: ['t1'], isVerified: true,
-  isReadOnly: false, isPermanent: true, unitTypes: ['userID'], metricEvents: [{ name: 'purchase', type: 'value' }],
-  rollupTimeWindow: 'custom', customRollUpStart: 0, customRollUpEnd: 7, funnelEventList: [{ name: 'step1' }], funnelCountDistinct: 'users',
-  team: 'team_core', teamID: 'team_core', warehouseNative: { aggregation: 'sum', metricSourceName: 'orders', valueColumn: 'amount' },
+  name: 'cc_full_metric',
+  type: 'ratio',
+  description: 'all fields',
+  directionality: 'decrease',
+  tags: ['t1'],
+  isVerified: true,
+  isReadOnly: false,
+  isPermanent: true,
+  unitTypes: ['userID'],
+  metricEvents: [{ name: 'purchase', type: 'value' }],
+  rollupTimeWindow: 'custom',
+  customRollUpStart: 0,
+  customRollUpEnd: 7,
+  funnelEventList: [{ name: 'step1' }],
+  funnelCountDistinct: 'users',
+  team: 'team_core',
+  teamID: 'team_core',
+  warehouseNative: { aggregation: 'sum', metricSourceName: 'orders', valueColumn: 'amount' },
 };
 
 test('every operation answers its success status and a body the contract accepts', async (t) => {
@@ -56,18 +75,31 @@ test('every operation answers its success status and a body the contract accepts
   check('createMetric', await send(app, 'POST', '/console/v1/metrics', { name: 'cc_dry_metric', type: 'sum', dryRun: true }));
   check('createMetric', await send(app, 'POST', '/console/v1/metrics', fullMetric));
   check('createMetric', await send(app, 'POST', '/console/v1/metrics', { name: 'cc_min_metric', type: 'event_count_custom' }));
-  check('updateMetric', await send(app, 'POST', '/console/v1/metrics/cc_full_metric::ratio', {
-    name: 'cc_renamed', description: 'new', tags: [], isVerified: false, team: null, teamID: null, directionality: 'increase',
-    owner: { email: 'o@example.com', ownerID: 'u_o' }, warehouseNative: { aggregation: 'count' },
-  }));
+  check(
+    'updateMetric',
+    await send(app, 'POST', '/console/v1/metrics/cc_full_metric::ratio', {
+      name: 'cc_renamed',
+      description: 'new',
+      tags: [],
+      isVerified: false,
+      team: null,
+      teamID: null,
+      directionality: 'increase',
+      owner: { email: 'o@example.com', ownerID: 'u_o' },
+      warehouseNative: { aggregation: 'count' },
+    }),
+  );
   check('updateMetric', await send(app, 'POST', '/console/v1/metrics/cc_full_metric::ratio', { dryRun: true, description: 'not kept' }));
   check('skipTriggerPhase', await send(app, 'PUT', '/console/v1/release_pipeline_triggers/trg_cc_3/skip', { phaseID: 'ph_cc_3_1' }));
   check('skipTriggerPhase', await send(app, 'PUT', '/console/v1/release_pipeline_triggers/trg_cc_3/skip', { phaseID: 'ph_cc_3_2' }));
   check('unpauseTrigger', await send(app, 'PUT', '/console/v1/release_pipeline_triggers/trg_cc_3/unpause', { phaseID: 'ph_cc_3_3' }));
-  check('patchExperimentOverrides', await send(app, 'PATCH', '/console/v1/experiments/exp_cc_overrides_3/overrides', {
-    overrides: [{ type: 'gate', id: 'gate_cc_alpha', groupID: 'grp_2_test', environment: 'production' }],
-    userIDOverrides: [{ groupID: 'grp_2_control', ids: ['u1', 'u2'], environment: 'staging', unitType: 'userID' }],
-  }));
+  check(
+    'patchExperimentOverrides',
+    await send(app, 'PATCH', '/console/v1/experiments/exp_cc_overrides_3/overrides', {
+      overrides: [{ type: 'gate', id: 'gate_cc_alpha', groupID: 'grp_2_test', environment: 'production' }],
+      userIDOverrides: [{ groupID: 'grp_2_control', ids: ['u1', 'u2'], environment: 'staging', unitType: 'userID' }],
+    }),
+  );
 });
 
 test('a trigger skipped through its last phase is completed, and still satisfies the contract', async (t) => {

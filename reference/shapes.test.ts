@@ -17,7 +17,10 @@ const OVERRIDES = '/console/v1/experiments/exp_cc_overrides_1/overrides';
 
 type Doc = Record<string, any>;
 
-async function withApp<T>(variants: string[], body: (call: (method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, payload?: object) => Promise<Doc>) => Promise<T>): Promise<T> {
+async function withApp<T>(
+  variants: string[],
+  body: (call: (method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, payload?: object) => Promise<Doc>) => Promise<T>,
+): Promise<T> {
   const app: FastifyInstance = build({ apiKey: KEY, scale: 60, variants, now: () => NOW });
   try {
     return await body(async (method, url, payload) => {
@@ -38,7 +41,13 @@ async function tour(variants: string[]): Promise<Record<string, Doc>> {
     enableGate: await call('PUT', `${GATE}/enable`),
     listExperiments: await call('GET', '/console/v1/experiments?limit=30'),
     listReleasePipelines: await call('GET', '/console/v1/release_pipelines?limit=3'),
-    createMetric: await call('POST', '/console/v1/metrics', { name: 'cc_shape', type: 'sum', description: 'sent', tags: ['t'], metricEvents: [{ name: 'e1' }] }),
+    createMetric: await call('POST', '/console/v1/metrics', {
+      name: 'cc_shape',
+      type: 'sum',
+      description: 'sent',
+      tags: ['t'],
+      metricEvents: [{ name: 'e1' }],
+    }),
     updateMetric: await call('POST', '/console/v1/metrics/cc_shape::sum', { isVerified: true }),
     skipTriggerPhase: await call('PUT', `${TRIGGER}/skip`, { phaseID: 'ph_cc_1_1' }),
     // Phase 3 of trg_cc_1 waits for a review (seed): skip phase 2, then unpause phase 3.
@@ -66,12 +75,17 @@ test('omit-when-empty leaves out null, "" and [] everywhere except where the spe
     patchExperimentOverrides: ['data.overrides', 'data.userIDOverrides'],
   };
   for (const [op, body] of Object.entries(shaped)) {
-    assert.deepEqual(emptyPaths(body).filter((p) => !(allowed[op] ?? []).includes(p)), [], `${op} still carries empty fields`);
+    assert.deepEqual(
+      emptyPaths(body).filter((p) => !(allowed[op] ?? []).includes(p)),
+      [],
+      `${op} still carries empty fields`,
+    );
     // The envelope (2.1) is never touched.
     assert.equal(typeof body.message, 'string', op);
     assert.ok('data' in body, op);
   }
-  for (const op of ['listExperiments', 'listReleasePipelines']) assert.ok(shaped[op].pagination && typeof shaped[op].pagination === 'object', `${op} keeps pagination`);
+  for (const op of ['listExperiments', 'listReleasePipelines'])
+    assert.ok(shaped[op].pagination && typeof shaped[op].pagination === 'object', `${op} keeps pagination`);
   // Seeded: gate_cc_alpha has creatorEmail null and team null; they are gone, not changed.
   assert.equal(clean.enableGate.data.creatorEmail, null);
   assert.ok(!('creatorEmail' in shaped.enableGate.data) && !('team' in shaped.enableGate.data));
@@ -93,7 +107,11 @@ test('omit-when-empty changes nothing but the empty fields', async () => {
   const strip = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(strip);
     if (!v || typeof v !== 'object') return v;
-    return Object.fromEntries(Object.entries(v).filter(([, x]) => !(x === null || x === '' || (Array.isArray(x) && x.length === 0))).map(([k, x]) => [k, strip(x)]));
+    return Object.fromEntries(
+      Object.entries(v)
+        .filter(([, x]) => !(x === null || x === '' || (Array.isArray(x) && x.length === 0)))
+        .map(([k, x]) => [k, strip(x)]),
+    );
   };
   for (const op of ['listExperiments', 'listReleasePipelines', 'createMetric', 'skipTriggerPhase']) assert.deepEqual(strip(shaped[op]), strip(clean[op]), op);
 });
@@ -104,9 +122,13 @@ test('vendor-optional-absent drops the fields the vendor marks optional, keeps w
   for (const k of ['description', 'gateID', 'dynamicConfigID']) assert.ok(k in clean.skipTriggerPhase.data && !(k in trigger), `trigger ${k}`);
   assert.ok(trigger.actions.some((a: Doc) => a.type === 'STARTED'));
   for (const a of trigger.actions) assert.equal('actorID' in a, a.type !== 'STARTED', `actorID of a ${a.type} action`);
-  assert.ok(shaped.unpauseTrigger.data.actions.some((a: Doc) => a.type === 'UNPAUSED' && a.actorID), 'a user action keeps its actor');
+  assert.ok(
+    shaped.unpauseTrigger.data.actions.some((a: Doc) => a.type === 'UNPAUSED' && a.actorID),
+    'a user action keeps its actor',
+  );
   // Gate: name, tags... absent; owner and monitoringMetrics absent from add-rules, present on enable/disable (2.2).
-  for (const op of ['addGateRules', 'enableGate', 'disableGate']) for (const k of ['name', 'idType', 'tags', 'team', 'reviewSettings']) assert.ok(!(k in shaped[op].data), `${op} ${k}`);
+  for (const op of ['addGateRules', 'enableGate', 'disableGate'])
+    for (const k of ['name', 'idType', 'tags', 'team', 'reviewSettings']) assert.ok(!(k in shaped[op].data), `${op} ${k}`);
   assert.ok(!('owner' in shaped.addGateRules.data) && !('monitoringMetrics' in shaped.addGateRules.data));
   for (const op of ['enableGate', 'disableGate']) assert.ok(shaped[op].data.owner && Array.isArray(shaped[op].data.monitoringMetrics), op);
   assert.deepEqual(Object.keys(shaped.addGateRules.data.rules.at(-1)).sort(), ['baseID', 'conditions', 'environments', 'id', 'name', 'passPercentage']);
@@ -117,12 +139,17 @@ test('vendor-optional-absent drops the fields the vendor marks optional, keeps w
     assert.ok(EXPERIMENT_STATUSES.includes(e.status), e.id);
   }
   // Pipelines: phases and their ids kept; rule ids and environments absent.
-  for (const p of shaped.listReleasePipelines.data) for (const ph of p.phases) { assert.ok(ph.id); for (const r of ph.rules) assert.ok(!('id' in r) && !('environments' in r)); }
+  for (const p of shaped.listReleasePipelines.data)
+    for (const ph of p.phases) {
+      assert.ok(ph.id);
+      for (const r of ph.rules) assert.ok(!('id' in r) && !('environments' in r));
+    }
   // Metrics: what was sent comes back; what was never set and what the server fills itself do not.
   const created = shaped.createMetric.data;
   assert.equal(created.description, 'sent');
   assert.deepEqual(created.tags, ['t']);
-  for (const k of ['isVerified', 'isReadOnly', 'isPermanent', 'unitTypes', 'team', 'isHidden', 'creatorName', 'creatorEmail', 'createdTime', 'owner']) assert.ok(!(k in created), `created metric ${k}`);
+  for (const k of ['isVerified', 'isReadOnly', 'isPermanent', 'unitTypes', 'team', 'isHidden', 'creatorName', 'creatorEmail', 'createdTime', 'owner'])
+    assert.ok(!(k in created), `created metric ${k}`);
   const updated = shaped.updateMetric.data;
   assert.equal(updated.isVerified, true);
   assert.equal(updated.description, 'sent', 'an update answers what is stored, not only what it sent');
@@ -138,13 +165,25 @@ test('vendor-optional-absent shapes responses only: the stored gate keeps its ow
 
 test('vendor-extra-fields only adds fields, the ones the vendor sends', async () => {
   const [clean, shaped] = [await tour([]), await tour(['vendor-extra-fields'])];
-  const added = (op: string, pick: (b: Doc) => Doc = (b) => b.data) => Object.keys(pick(shaped[op])).filter((k) => !(k in pick(clean[op]))).sort();
+  const added = (op: string, pick: (b: Doc) => Doc = (b) => b.data) =>
+    Object.keys(pick(shaped[op]))
+      .filter((k) => !(k in pick(clean[op])))
+      .sort();
   assert.deepEqual(added('enableGate'), ['isTemplate', 'releasePipelineID', 'store0100Exposures', 'teamID', 'version']);
-  assert.deepEqual(added('listExperiments', (b) => b.data[0]), ['controlGroupID', 'experimentType', 'isStale', 'otherMetrics', 'sequentialTesting', 'team', 'teamID', 'version']);
-  assert.deepEqual(added('listReleasePipelines', (b) => b.data[0]), ['lastModifiedTime', 'triggerNotice']);
+  assert.deepEqual(
+    added('listExperiments', (b) => b.data[0]),
+    ['controlGroupID', 'experimentType', 'isStale', 'otherMetrics', 'sequentialTesting', 'team', 'teamID', 'version'],
+  );
+  assert.deepEqual(
+    added('listReleasePipelines', (b) => b.data[0]),
+    ['lastModifiedTime', 'triggerNotice'],
+  );
   assert.deepEqual(added('skipTriggerPhase'), ['configSnapshotID']);
   assert.deepEqual(added('createMetric'), ['lastModifiedTime', 'lastModifierEmail', 'lastModifierID', 'lastModifierName']);
-  assert.deepEqual(added('listExperiments', (b) => b.pagination), ['all']);
+  assert.deepEqual(
+    added('listExperiments', (b) => b.pagination),
+    ['all'],
+  );
   // Everything the clean server sends is still there, unchanged.
   // (Gates left out: their added rule ids are random.)
   for (const op of ['listExperiments', 'listReleasePipelines', 'skipTriggerPhase', 'createMetric']) {
@@ -164,15 +203,23 @@ test('enum-values-beyond-seen gives open enums values the spec does not show, an
   assert.ok(shaped.enableGate.data.typeReason !== 'NONE');
   assert.ok(!['SDK_KEY', 'USER'].includes(shaped.enableGate.data.owner.ownerType));
   const statuses = new Set(shaped.listExperiments.data.map((e: Doc) => e.healthCheckStatus));
-  assert.ok([...statuses].some((s) => !['PASSED', 'WAITING'].includes(s as string)), `healthCheckStatus values ${[...statuses]}`);
-  const operators = shaped.listReleasePipelines.data.flatMap((p: Doc) => p.phases.flatMap((ph: Doc) => ph.rules.flatMap((r: Doc) => r.conditions.map((c: Doc) => `${c.type}/${c.operator}`))));
+  assert.ok(
+    [...statuses].some((s) => !['PASSED', 'WAITING'].includes(s as string)),
+    `healthCheckStatus values ${[...statuses]}`,
+  );
+  const operators = shaped.listReleasePipelines.data.flatMap((p: Doc) =>
+    p.phases.flatMap((ph: Doc) => ph.rules.flatMap((r: Doc) => r.conditions.map((c: Doc) => `${c.type}/${c.operator}`))),
+  );
   assert.ok(operators.length > 0 && operators.every((o: string) => o === 'environment_tier/none'));
   assert.ok(shaped.unpauseTrigger.data.actions.some((a: Doc) => a.type === 'APPROVED_FOR'));
   assert.deepEqual([clean.skipTriggerPhase.data.status, clean.unpauseTrigger.data.status], ['IN_PROGRESS', 'IN_PROGRESS']);
   assert.deepEqual([shaped.skipTriggerPhase.data.status, shaped.unpauseTrigger.data.status], ['ROLLING_OUT', 'ROLLING_OUT']);
   assert.equal(shaped.createMetric.data.metricEvents[0].type, 'count');
   // Closed enums (2.5 status, 4.6 type, directionality): exactly as the clean server answers.
-  assert.deepEqual(shaped.listExperiments.data.map((e: Doc) => [e.id, e.status]), clean.listExperiments.data.map((e: Doc) => [e.id, e.status]));
+  assert.deepEqual(
+    shaped.listExperiments.data.map((e: Doc) => [e.id, e.status]),
+    clean.listExperiments.data.map((e: Doc) => [e.id, e.status]),
+  );
   for (const op of ['createMetric', 'updateMetric']) {
     assert.equal(shaped[op].data.type, clean[op].data.type, op);
     assert.equal(shaped[op].data.directionality, clean[op].data.directionality, op);
@@ -182,6 +229,9 @@ test('enum-values-beyond-seen gives open enums values the spec does not show, an
 test('an event sent with a type keeps it under enum-values-beyond-seen', async () => {
   await withApp(['enum-values-beyond-seen'], async (call) => {
     const m = await call('POST', '/console/v1/metrics', { name: 'cc_typed', type: 'sum', metricEvents: [{ name: 'a', type: 'metadata' }, { name: 'b' }] });
-    assert.deepEqual(m.data.metricEvents.map((e: Doc) => e.type), ['metadata', 'count']);
+    assert.deepEqual(
+      m.data.metricEvents.map((e: Doc) => e.type),
+      ['metadata', 'count'],
+    );
   });
 });

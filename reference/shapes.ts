@@ -15,7 +15,12 @@ import type { VariantName } from './faults.ts';
 
 type Doc = Record<string, any>;
 
-export const SHAPE_VARIANTS = ['omit-when-empty', 'vendor-optional-absent', 'vendor-extra-fields', 'enum-values-beyond-seen'] as const satisfies readonly VariantName[];
+export const SHAPE_VARIANTS = [
+  'omit-when-empty',
+  'vendor-optional-absent',
+  'vendor-extra-fields',
+  'enum-values-beyond-seen',
+] as const satisfies readonly VariantName[];
 
 const GATE_OPERATIONS = new Set(['addGateRules', 'enableGate', 'disableGate']);
 const RULE_FIELDS = ['id', 'baseID', 'name', 'passPercentage', 'conditions', 'environments'];
@@ -50,13 +55,35 @@ function omitEmpty(value: unknown, keep: Set<string>, path = ''): void {
 // Fields the vendor's OpenAPI marks optional (not in its `required`) and the spec lists.
 
 const GATE_OPTIONAL = ['name', 'idType', 'creatorID', 'creatorEmail', 'tags', 'targetApps', 'holdoutIDs', 'team', 'measureMetricLifts', 'reviewSettings'];
-const EXPERIMENT_OPTIONAL = ['name', 'creatorID', 'creatorEmail', 'targetApps', 'holdoutIDs', 'launchedGroupID', 'primaryMetricTags', 'secondaryMetricTags', 'duration', 'healthChecks', 'owner', 'inlineTargetingRulesJSON'];
+const EXPERIMENT_OPTIONAL = [
+  'name',
+  'creatorID',
+  'creatorEmail',
+  'targetApps',
+  'holdoutIDs',
+  'launchedGroupID',
+  'primaryMetricTags',
+  'secondaryMetricTags',
+  'duration',
+  'healthChecks',
+  'owner',
+  'inlineTargetingRulesJSON',
+];
 const GROUP_OPTIONAL = ['id', 'description'];
 const TRIGGER_OPTIONAL = ['description', 'gateID', 'dynamicConfigID'];
 /** Metric fields the server fills itself; optional in the vendor's model. */
 const METRIC_SERVER_OPTIONAL = ['isHidden', 'creatorName', 'creatorEmail', 'createdTime'];
 /** Metric fields a request sets; optional in the vendor's model, absent when never set. */
-const METRIC_INPUT_DEFAULTS: Record<string, unknown> = { isVerified: false, isReadOnly: false, unitTypes: [], metricEvents: [], description: '', tags: [], isPermanent: false, team: '' };
+const METRIC_INPUT_DEFAULTS: Record<string, unknown> = {
+  isVerified: false,
+  isReadOnly: false,
+  unitTypes: [],
+  metricEvents: [],
+  description: '',
+  tags: [],
+  isPermanent: false,
+  team: '',
+};
 
 const drop = (o: Doc, keys: string[]) => keys.forEach((k) => delete o[k]);
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
@@ -99,7 +126,16 @@ function extraFields(operationId: string, body: Doc, data: any): void {
     Object.assign(data, { version: 1, teamID: null, isTemplate: false, store0100Exposures: false, releasePipelineID: null });
   } else if (operationId === 'listExperiments') {
     for (const e of data) {
-      Object.assign(e, { version: 1, team: null, teamID: null, experimentType: 'BASE', isStale: false, controlGroupID: e.groups?.[0]?.id ?? '', otherMetrics: [], sequentialTesting: false });
+      Object.assign(e, {
+        version: 1,
+        team: null,
+        teamID: null,
+        experimentType: 'BASE',
+        isStale: false,
+        controlGroupID: e.groups?.[0]?.id ?? '',
+        otherMetrics: [],
+        sequentialTesting: false,
+      });
       for (const g of e.groups ?? []) g.disabled = false;
     }
   } else if (operationId === 'listReleasePipelines') {
@@ -107,7 +143,12 @@ function extraFields(operationId: string, body: Doc, data: any): void {
   } else if (operationId === 'skipTriggerPhase' || operationId === 'unpauseTrigger') {
     data.configSnapshotID = `${data.id}_snapshot`;
   } else if (operationId === 'createMetric' || operationId === 'updateMetric') {
-    Object.assign(data, { lastModifierID: data.owner?.ownerID ?? null, lastModifiedTime: data.createdTime ?? null, lastModifierName: data.creatorName ?? null, lastModifierEmail: data.creatorEmail ?? null });
+    Object.assign(data, {
+      lastModifierID: data.owner?.ownerID ?? null,
+      lastModifiedTime: data.createdTime ?? null,
+      lastModifierName: data.creatorName ?? null,
+      lastModifierEmail: data.creatorEmail ?? null,
+    });
   }
   // The vendor's pagination metadata carries `all` (a string, "" in its examples); pagination fields are not shown (2.1).
   if (body.pagination && typeof body.pagination === 'object') body.pagination.all = '';

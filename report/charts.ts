@@ -20,7 +20,12 @@ function niceMax(max: number): number {
  */
 export function throughputChart(series: TimeSeries, title: string): string {
   if (series.buckets.length === 0) return '<p class="muted">No request samples were captured.</p>';
-  const W = 760, H = 240, L = 48, R = 170, T = 14, B = 34;
+  const W = 760,
+    H = 240,
+    L = 48,
+    R = 170,
+    T = 14,
+    B = 34;
   const perSec = 1000 / series.bucketMs;
   const total = series.buckets.map((b) => Object.values(b.requests).reduce((n, c) => n + c, 0) * perSec);
   const yMax = niceMax(Math.max(...total));
@@ -34,9 +39,17 @@ export function throughputChart(series: TimeSeries, title: string): string {
     const values = series.buckets.map((b) => (b.requests[e] ?? 0) * perSec);
     return { e, color, svg: `<polyline fill="none" stroke="${color}" stroke-width="1.5" points="${line(values)}"><title>${esc(e)}</title></polyline>` };
   });
-  const yTicks = [0, yMax / 2, yMax].map((v) => `<line x1="${L}" x2="${W - R}" y1="${y(v)}" y2="${y(v)}" class="grid"/><text x="${L - 6}" y="${y(v) + 4}" text-anchor="end">${esc(+v.toFixed(1))}</text>`);
-  const xTicks = [0, xMax / 2, xMax].map((t) => `<text x="${x(t)}" y="${H - B + 16}" text-anchor="middle">${esc((t / 1000).toFixed(t < 10000 ? 1 : 0))} s</text>`);
-  const legend = [{ e: 'total', color: '#222' }, ...lines].map((l, i) => `<g transform="translate(${W - R + 12},${T + 4 + i * 16})"><rect width="10" height="10" fill="${l.color}"/><text x="14" y="9">${esc(l.e)}</text></g>`);
+  const yTicks = [0, yMax / 2, yMax].map(
+    (v) =>
+      `<line x1="${L}" x2="${W - R}" y1="${y(v)}" y2="${y(v)}" class="grid"/><text x="${L - 6}" y="${y(v) + 4}" text-anchor="end">${esc(+v.toFixed(1))}</text>`,
+  );
+  const xTicks = [0, xMax / 2, xMax].map(
+    (t) => `<text x="${x(t)}" y="${H - B + 16}" text-anchor="middle">${esc((t / 1000).toFixed(t < 10000 ? 1 : 0))} s</text>`,
+  );
+  const legend = [{ e: 'total', color: '#222' }, ...lines].map(
+    (l, i) =>
+      `<g transform="translate(${W - R + 12},${T + 4 + i * 16})"><rect width="10" height="10" fill="${l.color}"/><text x="14" y="9">${esc(l.e)}</text></g>`,
+  );
   return `<svg class="chart" role="img" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" aria-label="${esc(title)}">
 <title>${esc(title)}</title>
 ${yTicks.join('')}${xTicks.join('')}
@@ -53,7 +66,11 @@ ${legend.join('')}
  */
 export function latencyChart(rows: EndpointRow[], scale: number | null, title: string): string {
   if (rows.length === 0) return '';
-  const W = 760, L = 230, R = 70, ROW = 30, T = 22;
+  const W = 760,
+    L = 230,
+    R = 70,
+    ROW = 30,
+    T = 22;
   const expected = (r: EndpointRow) => (r.baseline && scale !== null ? r.baseline.p95 * scale : null);
   const xMax = niceMax(Math.max(...rows.map((r) => Math.max(r.p95, expected(r) ?? 0))));
   const H = T + rows.length * ROW + 24;

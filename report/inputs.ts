@@ -44,13 +44,24 @@ export type { Drift, Observations } from '../core/formats.ts';
 export type { EndpointRow, ProfileResult as ProfileCompare, CompareResult as Compare } from '../core/formats.ts';
 
 export interface LoadSummary {
-  script: string; profile: string; target?: string; finishedAt?: string; durationMs: number; thresholdsOk?: boolean;
+  script: string;
+  profile: string;
+  target?: string;
+  finishedAt?: string;
+  durationMs: number;
+  thresholdsOk?: boolean;
   checks?: { passes: number; fails: number };
   endpoints: Record<string, { p50: number; p95: number; p99: number; count: number; rps: number; errorRate: number }>;
   thresholds?: { metric: string; threshold: string; ok: boolean }[];
 }
 
-export interface LoadRun { script: string; summary: LoadSummary | null; series: TimeSeries | null; dashboard: string | null; junit: string | null }
+export interface LoadRun {
+  script: string;
+  summary: LoadSummary | null;
+  series: TimeSeries | null;
+  dashboard: string | null;
+  junit: string | null;
+}
 
 export interface ReportInputs {
   reportsDir: string;

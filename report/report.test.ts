@@ -21,18 +21,55 @@ function reportsWith(t: TestContext, files: Record<string, unknown>): string {
 
 const conformance = {
   summary: {
-    verdict: 'fail', strict: false, target: 'http://127.0.0.1:1', manifest: 'fixtures/targets/reference.json', startedAt: '2026-01-01T00:00:00.000Z', durationMs: 1000,
+    verdict: 'fail',
+    strict: false,
+    target: 'http://127.0.0.1:1',
+    manifest: 'fixtures/targets/reference.json',
+    startedAt: '2026-01-01T00:00:00.000Z',
+    durationMs: 1000,
     tests: { total: 2, passed: 1, failed: 1, failedCounting: 1 },
     clauses: { total: 2, pass: 1, fail: 1, warn: 0, observed: 0, uncovered: 0 },
-    byLevel: { stated: { pass: 1, fail: 1, warn: 0, observed: 0, uncovered: 0 }, inferred: { pass: 0, fail: 0, warn: 0, observed: 0, uncovered: 0 }, open: { pass: 0, fail: 0, warn: 0, observed: 0, uncovered: 0 } },
+    byLevel: {
+      stated: { pass: 1, fail: 1, warn: 0, observed: 0, uncovered: 0 },
+      inferred: { pass: 0, fail: 0, warn: 0, observed: 0, uncovered: 0 },
+      open: { pass: 0, fail: 0, warn: 0, observed: 0, uncovered: 0 },
+    },
     drift: 1,
   },
   clauses: [
-    { id: 'metrics.create.message', section: '4.6', level: 'stated', status: 'fail', text: `message ${HOSTILE}`, tests: ['t1'], evidence: [], observations: [] },
+    {
+      id: 'metrics.create.message',
+      section: '4.6',
+      level: 'stated',
+      status: 'fail',
+      text: `message ${HOSTILE}`,
+      tests: ['t1'],
+      evidence: [],
+      observations: [],
+    },
     { id: 'envelope.data', section: '2.1', level: 'stated', status: 'pass', text: 'data', tests: ['t2'], evidence: [], observations: [] },
   ],
-  failures: [{ test: 't1', file: 'contracts/conformance/metrics.spec.ts', level: 'stated', clauses: ['metrics.create.message'], counts: true, error: `\u001b[31mexpected\u001b[39m ${HOSTILE}`,
-    exchanges: [{ method: 'POST', path: '/console/v1/metrics', requestHeaders: { 'SERVICE-API-KEY': '<redacted>' }, requestBody: { name: HOSTILE }, status: 201, responseBody: { message: HOSTILE }, curl: `curl -sS -X POST 'http://127.0.0.1:1/console/v1/metrics' -H "SERVICE-API-KEY: $CONSOLE_API_KEY"` }] }],
+  failures: [
+    {
+      test: 't1',
+      file: 'contracts/conformance/metrics.spec.ts',
+      level: 'stated',
+      clauses: ['metrics.create.message'],
+      counts: true,
+      error: `\u001b[31mexpected\u001b[39m ${HOSTILE}`,
+      exchanges: [
+        {
+          method: 'POST',
+          path: '/console/v1/metrics',
+          requestHeaders: { 'SERVICE-API-KEY': '<redacted>' },
+          requestBody: { name: HOSTILE },
+          status: 201,
+          responseBody: { message: HOSTILE },
+          curl: `curl -sS -X POST 'http://127.0.0.1:1/console/v1/metrics' -H "SERVICE-API-KEY: $CONSOLE_API_KEY"`,
+        },
+      ],
+    },
+  ],
   drift: [{ clause: 'errors.shape', aspect: 'unknown gate', before: { status: 404 }, now: { status: HOSTILE } }],
 };
 
@@ -40,7 +77,7 @@ test('report: text from the target and the spec is escaped everywhere', (t) => {
   const page = renderPage(readInputs(reportsWith(t, { 'conformance.json': conformance })));
   assert.ok(!page.includes('<script>alert(1)'), 'no raw markup from the run');
   assert.ok(page.includes('&lt;script&gt;alert(1)&lt;/script&gt;'));
-  assert.equal((page.match(/<script>/g) ?? []).length, 1, 'the page\'s own script only');
+  assert.equal((page.match(/<script>/g) ?? []).length, 1, "the page's own script only");
   assert.ok(!page.includes('\u001b'), 'terminal colours are stripped');
   assert.match(page, /<pre class="error">expected &lt;script&gt;/);
 });
@@ -59,12 +96,44 @@ test('report: the matrix rows carry status, level and section; the failure links
 test('report: a load row shows the baseline scaled by the calibration, and a regression in red', (t) => {
   const dir = reportsWith(t, { 'conformance.json': conformance });
   const compare = {
-    verdict: 'regression', tolerance: { p50: 2, p95: 2.5, p99: 3, minDeltaMs: 5, rps: 0.8 },
-    profiles: { paging: { script: 'paging', profile: 'smoke', baselineFile: '/x/load/baselines/paging.json', baselineProfile: 'smoke', verdict: 'regression', reason: '',
-      calibration: { p50: 2, p95: 4, p99: 5, rps: 5, errorRate: 0, scale: 2 },
-      endpoints: [{ endpoint: 'listExperiments.deep', p50: 10, p95: 40, p99: 50, rps: 5, errorRate: 0, count: 21, baseline: { p50: 2, p95: 4, p99: 5, rps: 5, errorRate: 0, count: 20 }, ratio: { p50: 2.5, p95: 5, p99: 5, rps: 1 }, regression: true, reason: 'p95 40 ms is 5x' }] } },
+    verdict: 'regression',
+    tolerance: { p50: 2, p95: 2.5, p99: 3, minDeltaMs: 5, rps: 0.8 },
+    profiles: {
+      paging: {
+        script: 'paging',
+        profile: 'smoke',
+        baselineFile: '/x/load/baselines/paging.json',
+        baselineProfile: 'smoke',
+        verdict: 'regression',
+        reason: '',
+        calibration: { p50: 2, p95: 4, p99: 5, rps: 5, errorRate: 0, scale: 2 },
+        endpoints: [
+          {
+            endpoint: 'listExperiments.deep',
+            p50: 10,
+            p95: 40,
+            p99: 50,
+            rps: 5,
+            errorRate: 0,
+            count: 21,
+            baseline: { p50: 2, p95: 4, p99: 5, rps: 5, errorRate: 0, count: 20 },
+            ratio: { p50: 2.5, p95: 5, p99: 5, rps: 1 },
+            regression: true,
+            reason: 'p95 40 ms is 5x',
+          },
+        ],
+      },
+    },
   };
-  const summary = { script: 'paging', profile: 'smoke', durationMs: 4000, thresholdsOk: true, checks: { passes: 10, fails: 0 }, endpoints: { 'listExperiments.deep': { p50: 10, p95: 40, p99: 50, count: 21, rps: 5, errorRate: 0 } }, thresholds: [] };
+  const summary = {
+    script: 'paging',
+    profile: 'smoke',
+    durationMs: 4000,
+    thresholdsOk: true,
+    checks: { passes: 10, fails: 0 },
+    endpoints: { 'listExperiments.deep': { p50: 10, p95: 40, p99: 50, count: 21, rps: 5, errorRate: 0 } },
+    thresholds: [],
+  };
   mkdirSync(join(dir, 'load/paging'), { recursive: true });
   writeFileSync(join(dir, 'load/compare.json'), JSON.stringify(compare));
   writeFileSync(join(dir, 'load/paging/summary.json'), JSON.stringify(summary));
@@ -79,27 +148,86 @@ test('report: a row judged by the statistical rule shows its effect, interval an
   const dir = reportsWith(t, { 'conformance.json': conformance });
   const statistical = { effect: 1.52, lower: 1.31, upper: 1.74, p: 3.2e-9, alpha: 0.005, n: { run: 600, base: 600 }, regression: true, reason: 'slower: ...' };
   const compare = {
-    verdict: 'regression', tolerance: { p50: 2, p95: 2.5, p99: 3, minDeltaMs: 5, rps: 0.8, minEffect: 0.1, alpha: 0.01 },
-    profiles: { paging: { script: 'paging', profile: 'baseline', baselineFile: '/x/load/baselines/paging.json', baselineProfile: 'baseline', verdict: 'regression', reason: '', latencyRule: 'statistical (...)',
-      calibration: { p50: 2, p95: 4, p99: 5, rps: 5, errorRate: 0, scale: 1 },
-      endpoints: [{ endpoint: 'listExperiments.deep', p50: 60, p95: 100, p99: 120, rps: 10, errorRate: 0, count: 600, baseline: { p50: 40, p95: 70, p99: 80, rps: 10, errorRate: 0, count: 600 }, ratio: { p50: 1.5, p95: 1.43, p99: 1.5, rps: 1 }, regression: true, reason: 'latency slower: ...', rule: 'statistical', statistical }] } },
+    verdict: 'regression',
+    tolerance: { p50: 2, p95: 2.5, p99: 3, minDeltaMs: 5, rps: 0.8, minEffect: 0.1, alpha: 0.01 },
+    profiles: {
+      paging: {
+        script: 'paging',
+        profile: 'baseline',
+        baselineFile: '/x/load/baselines/paging.json',
+        baselineProfile: 'baseline',
+        verdict: 'regression',
+        reason: '',
+        latencyRule: 'statistical (...)',
+        calibration: { p50: 2, p95: 4, p99: 5, rps: 5, errorRate: 0, scale: 1 },
+        endpoints: [
+          {
+            endpoint: 'listExperiments.deep',
+            p50: 60,
+            p95: 100,
+            p99: 120,
+            rps: 10,
+            errorRate: 0,
+            count: 600,
+            baseline: { p50: 40, p95: 70, p99: 80, rps: 10, errorRate: 0, count: 600 },
+            ratio: { p50: 1.5, p95: 1.43, p99: 1.5, rps: 1 },
+            regression: true,
+            reason: 'latency slower: ...',
+            rule: 'statistical',
+            statistical,
+          },
+        ],
+      },
+    },
   };
-  const summary = { script: 'paging', profile: 'baseline', durationMs: 60000, thresholdsOk: true, checks: { passes: 10, fails: 0 }, endpoints: { 'listExperiments.deep': { p50: 60, p95: 100, p99: 120, count: 600, rps: 10, errorRate: 0 } }, thresholds: [] };
+  const summary = {
+    script: 'paging',
+    profile: 'baseline',
+    durationMs: 60000,
+    thresholdsOk: true,
+    checks: { passes: 10, fails: 0 },
+    endpoints: { 'listExperiments.deep': { p50: 60, p95: 100, p99: 120, count: 600, rps: 10, errorRate: 0 } },
+    thresholds: [],
+  };
   mkdirSync(join(dir, 'load/paging'), { recursive: true });
   writeFileSync(join(dir, 'load/compare.json'), JSON.stringify(compare));
   writeFileSync(join(dir, 'load/paging/summary.json'), JSON.stringify(summary));
   const page = renderPage(readInputs(dir));
   assert.match(page, /<div class="muted small">median 1\.52× \(95% CI 1\.31–1\.74×\), p 3\.2e-9, n 600\/600<\/div>/);
-  assert.match(page, /a one-sided Mann-Whitney test shows it slower \(alpha 0\.01 over the endpoints\) and the 95% interval of its calibrated median ratio lies above 1\.1×/);
+  assert.match(
+    page,
+    /a one-sided Mann-Whitney test shows it slower \(alpha 0\.01 over the endpoints\) and the 95% interval of its calibrated median ratio lies above 1\.1×/,
+  );
 });
 
 test('report: a run cut short by the network says partial up front and lists its inconclusive tests apart, with the failed exchange', (t) => {
-  const exchange = { method: 'GET', path: '/console/v1/experiments', requestHeaders: { 'SERVICE-API-KEY': '<redacted>' }, status: 0, responseBody: 'no response: ECONNREFUSED', curl: `curl -sS -X GET 'http://127.0.0.1:1/console/v1/experiments' -H "SERVICE-API-KEY: $CONSOLE_API_KEY"` };
+  const exchange = {
+    method: 'GET',
+    path: '/console/v1/experiments',
+    requestHeaders: { 'SERVICE-API-KEY': '<redacted>' },
+    status: 0,
+    responseBody: 'no response: ECONNREFUSED',
+    curl: `curl -sS -X GET 'http://127.0.0.1:1/console/v1/experiments' -H "SERVICE-API-KEY: $CONSOLE_API_KEY"`,
+  };
   const partial = {
     ...conformance,
-    summary: { ...conformance.summary, verdict: 'inconclusive', tests: { total: 6, passed: 1, failed: 0, failedCounting: 0, inconclusive: 5, notRun: 58 }, partial: true, stop: { cause: 'transport', reason: '5 consecutive transport failures (ECONNREFUSED)', afterTests: 6, ofTests: 64 } },
+    summary: {
+      ...conformance.summary,
+      verdict: 'inconclusive',
+      tests: { total: 6, passed: 1, failed: 0, failedCounting: 0, inconclusive: 5, notRun: 58 },
+      partial: true,
+      stop: { cause: 'transport', reason: '5 consecutive transport failures (ECONNREFUSED)', afterTests: 6, ofTests: 64 },
+    },
     failures: [],
-    inconclusive: [{ test: 'experiments: list', file: 'contracts/conformance/experiments.spec.ts', clauses: ['experiments.list.message'], reason: 'inconclusive: transport: no response: ECONNREFUSED', exchange }],
+    inconclusive: [
+      {
+        test: 'experiments: list',
+        file: 'contracts/conformance/experiments.spec.ts',
+        clauses: ['experiments.list.message'],
+        reason: 'inconclusive: transport: no response: ECONNREFUSED',
+        exchange,
+      },
+    ],
   };
   const page = renderPage(readInputs(reportsWith(t, { 'conformance.json': partial })));
   assert.match(page, /class="verdict v-NOT-RUN"/);
@@ -110,7 +238,9 @@ test('report: a run cut short by the network says partial up front and lists its
 
 test('timeseries: samples fold into buckets per endpoint, with a p95 per bucket', () => {
   const s = bucketize('paging', [
-    { time: 1000, endpoint: 'a', duration: 1 }, { time: 1100, endpoint: 'a', duration: 3 }, { time: 1200, endpoint: 'b', duration: 2 },
+    { time: 1000, endpoint: 'a', duration: 1 },
+    { time: 1100, endpoint: 'a', duration: 3 },
+    { time: 1200, endpoint: 'b', duration: 2 },
     { time: 2600, endpoint: 'a', duration: 9 },
   ]);
   assert.equal(s.bucketMs, 250);

@@ -47,7 +47,12 @@ export function clausesSection(i: ReportInputs): string {
 
   const count = (s: ClauseStatus) => clauses.filter((c) => c.status === s).length;
   const buttons = [`<button type="button" class="filter" data-status="all" aria-pressed="true">all <b>${clauses.length}</b></button>`]
-    .concat(STATUSES.map((s) => `<button type="button" class="filter s-${s}" data-status="${s}" aria-pressed="false" title="${esc(STATUS_MEANING[s])}">${s} <b>${count(s)}</b></button>`))
+    .concat(
+      STATUSES.map(
+        (s) =>
+          `<button type="button" class="filter s-${s}" data-status="${s}" aria-pressed="false" title="${esc(STATUS_MEANING[s])}">${s} <b>${count(s)}</b></button>`,
+      ),
+    )
     .join('');
   const levelSelect = `<label>level <select id="level-filter"><option value="all">all</option>${LEVELS.map((l) => `<option value="${l}">${l}</option>`).join('')}</select></label>`;
 

@@ -28,9 +28,17 @@ export function failuresSection(i: ReportInputs): string {
 <div class="muted small">test: ${esc(f.file)}</div>
 ${f.exchanges.length ? f.exchanges.map((e, k) => exchange(e, k + 1)).join('\n') : '<p class="muted">No HTTP exchange recorded.</p>'}</div></details>`;
   });
-  const inconclusive = (i.conformance?.inconclusive ?? []).map((x, n) => `<details class="failure k-INCONCLUSIVE" id="inconclusive-${n + 1}"><summary><span class="tag">INCONCLUSIVE</span> ${esc(x.test)} <span class="muted">${esc(x.clauses.join(', '))}</span></summary>
-<div class="failure-body">${pre(x.reason, 'error')}${x.exchange ? exchange(x.exchange, 1) : ''}</div></details>`);
-  const heading = failures.length === 0 ? 'Failures' : `Failures (${counting} failing the run${failures.length > counting ? `, ${failures.length - counting} warnings` : ''})`;
+  const inconclusive = (i.conformance?.inconclusive ?? []).map(
+    (
+      x,
+      n,
+    ) => `<details class="failure k-INCONCLUSIVE" id="inconclusive-${n + 1}"><summary><span class="tag">INCONCLUSIVE</span> ${esc(x.test)} <span class="muted">${esc(x.clauses.join(', '))}</span></summary>
+<div class="failure-body">${pre(x.reason, 'error')}${x.exchange ? exchange(x.exchange, 1) : ''}</div></details>`,
+  );
+  const heading =
+    failures.length === 0
+      ? 'Failures'
+      : `Failures (${counting} failing the run${failures.length > counting ? `, ${failures.length - counting} warnings` : ''})`;
   return `<section id="failures"><h2>${heading}</h2>
 ${items.length ? `<p class="muted">Open one to see the spec text, the error and the exchanges that show it.</p>\n${items.join('\n')}` : '<p class="ok">No test failed.</p>'}
 ${inconclusive.length ? `<h3 id="inconclusive">Inconclusive: the network gave no usable answer (${inconclusive.length})</h3>\n<p class="muted">These tests checked nothing: neither pass nor failure of the target (docs/transport.md).</p>\n${inconclusive.join('\n')}` : ''}

@@ -6,37 +6,61 @@ import { latencyChart, throughputChart } from './charts.ts';
 import type { EndpointRow, LoadRun, ProfileCompare, ReportInputs } from './inputs.ts';
 
 function rowsFromSummary(run: LoadRun): EndpointRow[] {
-  return Object.entries(run.summary?.endpoints ?? {}).sort(([a], [b]) => a.localeCompare(b)).map(([endpoint, e]) => ({
-    endpoint, p50: e.p50, p95: e.p95, p99: e.p99, rps: e.rps, errorRate: e.errorRate, count: e.count, baseline: null, ratio: null, regression: false, reason: '',
-  }));
+  return Object.entries(run.summary?.endpoints ?? {})
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([endpoint, e]) => ({
+      endpoint,
+      p50: e.p50,
+      p95: e.p95,
+      p99: e.p99,
+      rps: e.rps,
+      errorRate: e.errorRate,
+      count: e.count,
+      baseline: null,
+      ratio: null,
+      regression: false,
+      reason: '',
+    }));
 }
 
 /** The statistical rule's effect and interval under the verdict, when it judged the row (docs/load.md). */
 function statistical(r: EndpointRow): string {
   const st = r.rule === 'statistical' ? r.statistical : undefined;
-  return st ? `<div class="muted small">median ${esc(st.effect.toFixed(2))}× (95% CI ${esc(st.lower.toFixed(2))}–${esc(st.upper.toFixed(2))}×), p ${esc(st.p.toPrecision(2))}, n ${esc(st.n.run)}/${esc(st.n.base)}</div>` : '';
+  return st
+    ? `<div class="muted small">median ${esc(st.effect.toFixed(2))}× (95% CI ${esc(st.lower.toFixed(2))}–${esc(st.upper.toFixed(2))}×), p ${esc(st.p.toPrecision(2))}, n ${esc(st.n.run)}/${esc(st.n.base)}</div>`
+    : '';
 }
 
 function table(rows: EndpointRow[], scale: number | null): string {
   const exp = (r: EndpointRow, k: 'p50' | 'p95' | 'p99') => (r.baseline && scale !== null ? r.baseline[k] * scale : null);
-  const cell = (r: EndpointRow, k: 'p50' | 'p95' | 'p99') => `<td class="num">${esc(fmtMs(r[k]))}<div class="muted small">${esc(fmtMs(exp(r, k)))}${r.ratio ? ` · ${esc(fmtRatio(r.ratio[k]))}` : ''}</div></td>`;
+  const cell = (r: EndpointRow, k: 'p50' | 'p95' | 'p99') =>
+    `<td class="num">${esc(fmtMs(r[k]))}<div class="muted small">${esc(fmtMs(exp(r, k)))}${r.ratio ? ` · ${esc(fmtRatio(r.ratio[k]))}` : ''}</div></td>`;
   return `<table class="load-table"><thead><tr><th>endpoint</th><th class="num">requests</th><th class="num">req/s<div class="muted small">baseline</div></th><th class="num">p50 ms<div class="muted small">expected · ratio</div></th><th class="num">p95 ms<div class="muted small">expected · ratio</div></th><th class="num">p99 ms<div class="muted small">expected · ratio</div></th><th class="num">errors</th><th>against the baseline</th></tr></thead><tbody>
 ${rows
-  .map((r) => `<tr class="${r.regression ? 'regressed' : ''}" data-endpoint="${esc(r.endpoint)}"><td><code>${esc(r.endpoint)}</code></td><td class="num">${esc(r.count)}</td><td class="num">${esc(r.rps.toFixed(1))}<div class="muted small">${r.baseline ? esc(r.baseline.rps.toFixed(1)) : '–'}</div></td>${cell(r, 'p50')}${cell(r, 'p95')}${cell(r, 'p99')}<td class="num">${esc(fmtPct(r.errorRate))}</td><td>${r.regression ? `<b class="bad">regression</b>: ${esc(r.reason)}` : r.baseline ? '<span class="ok">within tolerance</span>' : '<span class="muted">no baseline</span>'}${statistical(r)}</td></tr>`)
+  .map(
+    (r) =>
+      `<tr class="${r.regression ? 'regressed' : ''}" data-endpoint="${esc(r.endpoint)}"><td><code>${esc(r.endpoint)}</code></td><td class="num">${esc(r.count)}</td><td class="num">${esc(r.rps.toFixed(1))}<div class="muted small">${r.baseline ? esc(r.baseline.rps.toFixed(1)) : '–'}</div></td>${cell(r, 'p50')}${cell(r, 'p95')}${cell(r, 'p99')}<td class="num">${esc(fmtPct(r.errorRate))}</td><td>${r.regression ? `<b class="bad">regression</b>: ${esc(r.reason)}` : r.baseline ? '<span class="ok">within tolerance</span>' : '<span class="muted">no baseline</span>'}${statistical(r)}</td></tr>`,
+  )
   .join('\n')}
 </tbody></table>`;
 }
 
 function profileBlock(run: LoadRun, cmp: ProfileCompare | undefined): string {
   const s = run.summary;
-  const rows = cmp ? cmp.endpoints.slice().sort((a, b) => Number(b.regression) - Number(a.regression) || a.endpoint.localeCompare(b.endpoint)) : rowsFromSummary(run);
+  const rows = cmp
+    ? cmp.endpoints.slice().sort((a, b) => Number(b.regression) - Number(a.regression) || a.endpoint.localeCompare(b.endpoint))
+    : rowsFromSummary(run);
   const scale = cmp?.calibration.scale ?? null;
   const verdict = cmp?.verdict ?? 'not compared';
   const failedThresholds = (s?.thresholds ?? []).filter((t) => !t.ok);
   const facts = [
     s ? `profile <b>${esc(s.profile)}</b>, ${esc((s.durationMs / 1000).toFixed(1))} s` : '',
     s?.checks ? `checks ${esc(s.checks.passes)} passed, <span class="${s.checks.fails ? 'bad' : ''}">${esc(s.checks.fails)} failed</span>` : '',
-    s ? (s.thresholdsOk === false ? `<span class="bad">${failedThresholds.length} threshold${failedThresholds.length === 1 ? '' : 's'} crossed</span>` : 'thresholds held') : '',
+    s
+      ? s.thresholdsOk === false
+        ? `<span class="bad">${failedThresholds.length} threshold${failedThresholds.length === 1 ? '' : 's'} crossed</span>`
+        : 'thresholds held'
+      : '',
     scale !== null ? `calibration: this machine ${esc(fmtRatio(scale))} the baseline's` : '',
     cmp?.reason ? esc(cmp.reason) : '',
   ].filter(Boolean);

@@ -9,7 +9,10 @@ export function observationsSection(i: ReportInputs): string {
   const baseline = i.verify?.options.observationsBaseline ?? null;
   const driftBody = drift.length
     ? `<table id="drift"><thead><tr><th>clause</th><th>aspect</th><th>before</th><th>now</th></tr></thead><tbody>${drift
-        .map((d) => `<tr><td><code>${esc(d.clause)}</code></td><td>${esc(d.aspect)}</td><td><code>${esc(inline(d.before))}</code></td><td><code>${esc(inline(d.now))}</code></td></tr>`)
+        .map(
+          (d) =>
+            `<tr><td><code>${esc(d.clause)}</code></td><td>${esc(d.aspect)}</td><td><code>${esc(inline(d.before))}</code></td><td><code>${esc(inline(d.now))}</code></td></tr>`,
+        )
         .join('\n')}</tbody></table>`
     : `<p id="drift-none" class="${baseline ? 'ok' : 'muted'}">${baseline ? `No drift: every open clause observed in this run behaves as in ${esc(baseline)}.` : 'No previous run to compare with (verify compares with the last run against the same target, or --observations-baseline FILE).'}</p>`;
 
@@ -18,8 +21,12 @@ export function observationsSection(i: ReportInputs): string {
   const obs = Object.entries(i.observations ?? {});
   const rows = obs.map(([id, o]) => {
     const c = clauses.get(id);
-    const values = Object.entries(o.value).map(([aspect, v]) => `<li><span class="aspect">${esc(aspect)}</span>: <code>${esc(inline(v))}</code></li>`).join('');
-    const ev = o.evidence.length ? `<details class="obs-evidence"><summary>${o.evidence.length} exchange${o.evidence.length > 1 ? 's' : ''}</summary>${o.evidence.map((e) => `<div class="small">${esc(e.aspect)}: <code>${esc(e.method)} ${esc(e.path)}</code> → ${esc(e.status)}</div>${pre(e.curl, 'curl')}`).join('')}</details>` : '';
+    const values = Object.entries(o.value)
+      .map(([aspect, v]) => `<li><span class="aspect">${esc(aspect)}</span>: <code>${esc(inline(v))}</code></li>`)
+      .join('');
+    const ev = o.evidence.length
+      ? `<details class="obs-evidence"><summary>${o.evidence.length} exchange${o.evidence.length > 1 ? 's' : ''}</summary>${o.evidence.map((e) => `<div class="small">${esc(e.aspect)}: <code>${esc(e.method)} ${esc(e.path)}</code> → ${esc(e.status)}</div>${pre(e.curl, 'curl')}`).join('')}</details>`
+      : '';
     return `<tr${drifted.has(id) ? ' class="drifted"' : ''}><td><code>${esc(id)}</code>${drifted.has(id) ? ' <span class="tag k-DRIFT">drift</span>' : ''}<div class="muted small">${esc(sectionLabel(c?.section ?? null))}</div></td><td>${esc(c?.text ?? '')}</td><td><ul class="values">${values}</ul>${ev}</td></tr>`;
   });
   return `<section id="observations"><h2>Open clauses: observations and drift</h2>

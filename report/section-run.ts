@@ -24,7 +24,9 @@ function headline(i: ReportInputs): string {
   const parts: string[] = [];
   const c = i.conformance?.summary;
   if (c) {
-    parts.push(`${c.clauses.total} clauses: ${c.clauses.pass} pass, ${c.clauses.fail} fail, ${c.clauses.warn} warn, ${c.clauses.observed} observed, ${c.clauses.uncovered} not covered`);
+    parts.push(
+      `${c.clauses.total} clauses: ${c.clauses.pass} pass, ${c.clauses.fail} fail, ${c.clauses.warn} warn, ${c.clauses.observed} observed, ${c.clauses.uncovered} not covered`,
+    );
     parts.push(`${c.tests.passed} of ${c.tests.total} tests passed`);
     // A run cut short, or with tests the network left unchecked (docs/transport.md), says so up front.
     if (c.tests.inconclusive) parts.push(`${c.tests.inconclusive} inconclusive (transport)`);
@@ -42,16 +44,34 @@ export function runSection(i: ReportInputs): string {
   const verdict = verdictOf(i);
   const v = i.verify;
   const c = i.conformance?.summary;
-  const target = v ? `${v.target.url}${v.target.reference ? ' (the reference server, started by verify)' : ''}` : c?.target ?? 'unknown';
+  const target = v ? `${v.target.url}${v.target.reference ? ' (the reference server, started by verify)' : ''}` : (c?.target ?? 'unknown');
   const rows: [string, string][] = [
     ['target', esc(target)],
     ['manifest', esc(v?.manifest ?? c?.manifest ?? 'unknown')],
     ['mode', esc((v?.options.strict ?? c?.strict) ? 'strict: inferred clauses fail' : 'default: inferred clauses warn')],
-    ['load profile', esc(v ? (v.options.skipLoad ? 'not run (--skip-load)' : `${v.options.profile}${v.target.reference ? ', each script against a fresh reference server' : ''}`) : i.load.map((l) => l.summary?.profile).filter(Boolean)[0] ?? 'not run')],
+    [
+      'load profile',
+      esc(
+        v
+          ? v.options.skipLoad
+            ? 'not run (--skip-load)'
+            : `${v.options.profile}${v.target.reference ? ', each script against a fresh reference server' : ''}`
+          : (i.load.map((l) => l.summary?.profile).filter(Boolean)[0] ?? 'not run'),
+      ),
+    ],
     ...(v?.options.grep ? [['conformance tests', `only those matching <code>${esc(v.options.grep)}</code> (--grep)`] as [string, string]] : []),
     ['drift compared with', esc(v?.options.observationsBaseline ?? 'no previous run given')],
     ['started', esc(v?.startedAt ?? c?.startedAt ?? 'unknown') + (v ? ` (took ${(v.durationMs / 1000).toFixed(1)} s)` : '')],
-    ['versions', esc(v ? Object.entries(v.versions).map(([k, x]) => `${k} ${x}`).join(', ') : 'unknown')],
+    [
+      'versions',
+      esc(
+        v
+          ? Object.entries(v.versions)
+              .map(([k, x]) => `${k} ${x}`)
+              .join(', ')
+          : 'unknown',
+      ),
+    ],
   ];
   const stages = v?.stages ?? [];
   return `<header id="top">
@@ -61,7 +81,11 @@ export function runSection(i: ReportInputs): string {
 </header>
 <section id="run"><h2>What was run against what</h2>
 <table class="meta">${rows.map(([k, x]) => `<tr><th>${esc(k)}</th><td>${x}</td></tr>`).join('')}</table>
-${stages.length ? `<table id="stages"><tr><th>stage</th><th>result</th><th>exit</th><th>time</th><th>detail</th></tr>
-${stages.map((s) => `<tr class="stage-${esc(s.status)}"><td>${esc(s.name)}</td><td class="status">${esc(s.status)}</td><td>${esc(s.exitCode ?? '–')}</td><td class="num">${esc(s.seconds.toFixed(1))} s</td><td>${esc(s.detail)}</td></tr>`).join('\n')}</table>` : ''}
+${
+  stages.length
+    ? `<table id="stages"><tr><th>stage</th><th>result</th><th>exit</th><th>time</th><th>detail</th></tr>
+${stages.map((s) => `<tr class="stage-${esc(s.status)}"><td>${esc(s.name)}</td><td class="status">${esc(s.status)}</td><td>${esc(s.exitCode ?? '–')}</td><td class="num">${esc(s.seconds.toFixed(1))} s</td><td>${esc(s.detail)}</td></tr>`).join('\n')}</table>`
+    : ''
+}
 </section>`;
 }

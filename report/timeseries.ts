@@ -69,7 +69,11 @@ export function bucketFor(durationMs: number): number {
   return 60000;
 }
 
-export interface Sample { time: number; endpoint: string; duration: number }
+export interface Sample {
+  time: number;
+  endpoint: string;
+  duration: number;
+}
 
 /** Folds request samples (one per request: its time, endpoint tag and duration) into buckets. */
 export function bucketize(script: string, samples: Sample[]): TimeSeries {
@@ -110,7 +114,12 @@ export async function readK6Csv(file: string): Promise<Sample[]> {
     if (!line) continue;
     if (!header) {
       header = splitCsv(line);
-      col = { name: header.indexOf('metric_name'), time: header.indexOf('timestamp'), value: header.indexOf('metric_value'), tags: header.indexOf('extra_tags') };
+      col = {
+        name: header.indexOf('metric_name'),
+        time: header.indexOf('timestamp'),
+        value: header.indexOf('metric_value'),
+        tags: header.indexOf('extra_tags'),
+      };
       if (col.name < 0 || col.time < 0 || col.value < 0) throw new Error(`${file}: not a k6 CSV output (no metric_name/timestamp/metric_value header)`);
       continue;
     }

@@ -11,7 +11,13 @@ import { ROOT } from '../core/config.ts';
 import { startReference } from '../core/reference.ts';
 
 const fig = (p50: number, count = 200, rps = 10, errorRate = 0): Figures => ({ p50, p95: p50 * 2, p99: p50 * 3, count, rps, errorRate });
-const summary = (endpoints: Record<string, Figures>, profile = 'baseline'): RunSummary => ({ format: 'console-conformance.load-summary/1', script: 'paging', profile, durationMs: 60_000, endpoints });
+const summary = (endpoints: Record<string, Figures>, profile = 'baseline'): RunSummary => ({
+  format: 'console-conformance.load-summary/1',
+  script: 'paging',
+  profile,
+  durationMs: 60_000,
+  endpoints,
+});
 
 const base = summary({ calibration: fig(2), 'listExperiments.page1': fig(10), 'listExperiments.deep': fig(12) });
 
@@ -68,7 +74,11 @@ const work = mkdtempSync(join(tmpdir(), 'baseline-merge-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
 function loadRun(env: NodeJS.ProcessEnv): Promise<{ code: number | null; out: string }> {
-  const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'scripts/load.ts'), 'paging'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'scripts/load.ts'), 'paging'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));

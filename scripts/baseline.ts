@@ -16,7 +16,18 @@ import { mergeRunSamples, type RunSamples } from '../load/compare/samples.ts';
 
 export type { CompareResult, EndpointRow, Figures, ProfileResult, RunSummary, Tolerance } from '../core/formats.ts';
 
-export const DEFAULT_TOLERANCE: Tolerance = { p50: 2, p95: 2.5, p99: 3, minDeltaMs: 5, rps: 0.8, errorRate: 0.01, minP95Count: 20, minP99Count: 100, minEffect: 0.1, alpha: 0.01 };
+export const DEFAULT_TOLERANCE: Tolerance = {
+  p50: 2,
+  p95: 2.5,
+  p99: 3,
+  minDeltaMs: 5,
+  rps: 0.8,
+  errorRate: 0.01,
+  minP95Count: 20,
+  minP99Count: 100,
+  minEffect: 0.1,
+  alpha: 0.01,
+};
 export const CALIBRATION = 'calibration';
 
 const BASELINES = join(ROOT, 'load/baselines');
@@ -31,7 +42,8 @@ function readJson<T>(file: string): T {
 
 function readSummary(file: string): RunSummary {
   const s = readJson<RunSummary>(file);
-  if (typeof s !== 'object' || s === null || typeof s.script !== 'string' || typeof s.endpoints !== 'object') throw new ConfigError(`${file} is not a load summary (written by load/lib/summary.ts)`);
+  if (typeof s !== 'object' || s === null || typeof s.script !== 'string' || typeof s.endpoints !== 'object')
+    throw new ConfigError(`${file} is not a load summary (written by load/lib/summary.ts)`);
   return s;
 }
 
@@ -58,7 +70,8 @@ export function mergeSummaries(summaries: RunSummary[]): RunSummary {
   if (summaries.length === 0) throw new ConfigError('--merge needs at least one summary');
   const { script, profile } = summaries[0];
   for (const s of summaries) {
-    if (s.script !== script || s.profile !== profile) throw new ConfigError(`cannot merge ${s.script}/${s.profile} with ${script}/${profile}: one script and profile per merge`);
+    if (s.script !== script || s.profile !== profile)
+      throw new ConfigError(`cannot merge ${s.script}/${s.profile} with ${script}/${profile}: one script and profile per merge`);
   }
   const names = [...new Set(summaries.flatMap((s) => Object.keys(s.endpoints)))].sort();
   const endpoints: Record<string, Figures> = {};
@@ -67,14 +80,24 @@ export function mergeSummaries(summaries: RunSummary[]): RunSummary {
     const count = parts.reduce((n, e) => n + e.count, 0);
     const weighted = (k: 'p50' | 'p95' | 'p99' | 'errorRate' | 'avg') => (count === 0 ? 0 : parts.reduce((n, e) => n + (e[k] ?? 0) * e.count, 0) / count);
     endpoints[name] = {
-      p50: weighted('p50'), p95: weighted('p95'), p99: weighted('p99'), avg: weighted('avg'),
-      max: Math.max(0, ...parts.map((e) => e.max ?? 0)), count, rps: parts.reduce((n, e) => n + e.rps, 0), errorRate: weighted('errorRate'),
+      p50: weighted('p50'),
+      p95: weighted('p95'),
+      p99: weighted('p99'),
+      avg: weighted('avg'),
+      max: Math.max(0, ...parts.map((e) => e.max ?? 0)),
+      count,
+      rps: parts.reduce((n, e) => n + e.rps, 0),
+      errorRate: weighted('errorRate'),
     };
   }
   const samples = summaries.map((s, i) => samplesIn(s, `merged summary ${i + 1}`));
   return {
-    format: summaries[0].format, script, profile, durationMs: Math.max(...summaries.map((s) => s.durationMs)),
-    runners: summaries.reduce((n, s) => n + (s.runners ?? 1), 0), endpoints,
+    format: summaries[0].format,
+    script,
+    profile,
+    durationMs: Math.max(...summaries.map((s) => s.durationMs)),
+    runners: summaries.reduce((n, s) => n + (s.runners ?? 1), 0),
+    endpoints,
     ...(samples.every((x) => x !== null) ? { samples: mergeRunSamples(samples as RunSamples[]) } : {}),
   };
 }
@@ -86,19 +109,28 @@ export function compareSummary(run: RunSummary, baseline: RunSummary | null, bas
   let verdictReason = '';
   let usable = baseline !== null;
   if (!baseline) verdictReason = `no baseline at ${baselineFile}: run npm run baseline:update`;
-  else if (baseline.profile !== run.profile) { usable = false; verdictReason = `the baseline is of profile ${baseline.profile}, the run of ${run.profile}: not comparable`; }
-  else if (!cal || !baseCal || cal.p50 <= 0 || baseCal.p50 <= 0) { usable = false; verdictReason = 'the calibration endpoint is missing from the run or the baseline'; }
+  else if (baseline.profile !== run.profile) {
+    usable = false;
+    verdictReason = `the baseline is of profile ${baseline.profile}, the run of ${run.profile}: not comparable`;
+  } else if (!cal || !baseCal || cal.p50 <= 0 || baseCal.p50 <= 0) {
+    usable = false;
+    verdictReason = 'the calibration endpoint is missing from the run or the baseline';
+  }
   // How much slower this machine answered the trivial request than the baseline's machine did.
   const scale = usable ? cal.p50 / baseCal!.p50 : null;
   // The statistical rule (load/compare/detect.ts) judges the latency of every endpoint it can decide
   // when both runs keep their request durations with the calibration request's; the ratio rule
   // judges the rest (a smoke run's handful of requests), and every endpoint when samples are missing.
   // Only the endpoints the summaries list (and the calibration) are tested: setup's requests are not load.
-  const judged = (x: RunSamples | null): RunSamples | null => x && { ...x, endpoints: Object.fromEntries(Object.entries(x.endpoints).filter(([k]) => k in run.endpoints)) };
+  const judged = (x: RunSamples | null): RunSamples | null =>
+    x && { ...x, endpoints: Object.fromEntries(Object.entries(x.endpoints).filter(([k]) => k in run.endpoints)) };
   const runSamples = usable ? judged(samplesIn(run, 'the run')) : null;
   const baseSamples = usable ? judged(samplesIn(baseline!, baselineFile)) : null;
   const withCalibration = (s: RunSamples | null) => (s?.endpoints[CALIBRATION]?.counts.length ?? 0) > 0;
-  const detection: Detection | null = withCalibration(runSamples) && withCalibration(baseSamples) ? detectFromHistograms(runSamples!, baseSamples!, { minEffect: tol.minEffect, alpha: tol.alpha, calibration: CALIBRATION }) : null;
+  const detection: Detection | null =
+    withCalibration(runSamples) && withCalibration(baseSamples)
+      ? detectFromHistograms(runSamples!, baseSamples!, { minEffect: tol.minEffect, alpha: tol.alpha, calibration: CALIBRATION })
+      : null;
   const latencyRule = !usable
     ? undefined
     : detection
@@ -110,9 +142,17 @@ export function compareSummary(run: RunSummary, baseline: RunSummary | null, bas
     const e = run.endpoints[name];
     const b = usable ? baseline!.endpoints[name] : undefined;
     const row: EndpointRow = {
-      endpoint: name, p50: round(e.p50), p95: round(e.p95), p99: round(e.p99), rps: round(e.rps), errorRate: round(e.errorRate, 5), count: e.count,
+      endpoint: name,
+      p50: round(e.p50),
+      p95: round(e.p95),
+      p99: round(e.p99),
+      rps: round(e.rps),
+      errorRate: round(e.errorRate, 5),
+      count: e.count,
       baseline: b ? { p50: round(b.p50), p95: round(b.p95), p99: round(b.p99), rps: round(b.rps), errorRate: round(b.errorRate, 5), count: b.count } : null,
-      ratio: null, regression: false, reason: '',
+      ratio: null,
+      regression: false,
+      reason: '',
     };
     if (!b || scale === null) {
       row.reason = usable ? 'no such endpoint in the baseline' : verdictReason;
@@ -125,11 +165,21 @@ export function compareSummary(run: RunSummary, baseline: RunSummary | null, bas
     const reasons: string[] = [];
     const judge = (k: 'p50' | 'p95' | 'p99', limit: number, minCount: number) => {
       if (Math.min(e.count, b.count) < minCount) return;
-      if (r(k) > limit && e[k] - b[k] * scale > tol.minDeltaMs) reasons.push(`${k} ${round(e[k], 1)} ms is ${round(r(k), 2)}x the calibrated baseline ${round(b[k] * scale, 1)} ms (tolerance ${limit}x)`);
+      if (r(k) > limit && e[k] - b[k] * scale > tol.minDeltaMs)
+        reasons.push(`${k} ${round(e[k], 1)} ms is ${round(r(k), 2)}x the calibrated baseline ${round(b[k] * scale, 1)} ms (tolerance ${limit}x)`);
     };
     const stat = detection?.endpoints.find((d) => d.endpoint === name);
     if (stat) {
-      row.statistical = { effect: round(stat.effect), lower: round(stat.lower), upper: round(stat.upper), p: stat.p, alpha: stat.alpha, n: stat.n, regression: stat.regression, reason: stat.reason };
+      row.statistical = {
+        effect: round(stat.effect),
+        lower: round(stat.lower),
+        upper: round(stat.upper),
+        p: stat.p,
+        alpha: stat.alpha,
+        n: stat.n,
+        regression: stat.regression,
+        reason: stat.reason,
+      };
     }
     if (stat?.decidable) {
       row.rule = 'statistical';
@@ -140,26 +190,44 @@ export function compareSummary(run: RunSummary, baseline: RunSummary | null, bas
       judge('p95', tol.p95, tol.minP95Count);
       judge('p99', tol.p99, tol.minP99Count);
     }
-    if (b.count >= tol.minP95Count && b.rps > 0 && e.rps < b.rps * tol.rps) reasons.push(`throughput ${round(e.rps, 1)}/s is below ${tol.rps} of the baseline ${round(b.rps, 1)}/s`);
-    if (e.errorRate > b.errorRate + tol.errorRate) reasons.push(`error rate ${round(e.errorRate * 100, 2)}% is above the baseline ${round(b.errorRate * 100, 2)}% + ${tol.errorRate * 100}%`);
+    if (b.count >= tol.minP95Count && b.rps > 0 && e.rps < b.rps * tol.rps)
+      reasons.push(`throughput ${round(e.rps, 1)}/s is below ${tol.rps} of the baseline ${round(b.rps, 1)}/s`);
+    if (e.errorRate > b.errorRate + tol.errorRate)
+      reasons.push(`error rate ${round(e.errorRate * 100, 2)}% is above the baseline ${round(b.errorRate * 100, 2)}% + ${tol.errorRate * 100}%`);
     row.regression = reasons.length > 0;
     row.reason = reasons.join('; ');
     rows.push(row);
   }
   const regression = rows.some((r) => r.regression);
   return {
-    script: run.script, profile: run.profile, baselineFile, baselineProfile: baseline?.profile ?? null,
-    verdict: !usable ? 'no-baseline' : regression ? 'regression' : 'pass', reason: verdictReason,
+    script: run.script,
+    profile: run.profile,
+    baselineFile,
+    baselineProfile: baseline?.profile ?? null,
+    verdict: !usable ? 'no-baseline' : regression ? 'regression' : 'pass',
+    reason: verdictReason,
     calibration: {
-      p50: round(cal?.p50 ?? 0), p95: round(cal?.p95 ?? 0), p99: round(cal?.p99 ?? 0), rps: round(cal?.rps ?? 0), errorRate: round(cal?.errorRate ?? 0, 5),
-      baseline: baseCal, scale: scale === null ? null : round(scale),
+      p50: round(cal?.p50 ?? 0),
+      p95: round(cal?.p95 ?? 0),
+      p99: round(cal?.p99 ?? 0),
+      rps: round(cal?.rps ?? 0),
+      errorRate: round(cal?.errorRate ?? 0, 5),
+      baseline: baseCal,
+      scale: scale === null ? null : round(scale),
     },
     ...(latencyRule ? { latencyRule } : {}),
     endpoints: rows,
   };
 }
 
-export interface CompareOptions { scripts?: string[]; reportsDir?: string; baselinesDir?: string; merge?: string[]; tolerance?: Tolerance; out?: string }
+export interface CompareOptions {
+  scripts?: string[];
+  reportsDir?: string;
+  baselinesDir?: string;
+  merge?: string[];
+  tolerance?: Tolerance;
+  out?: string;
+}
 
 /** Compares the last runs (or the merged files) with the baselines; writes reports/load/compare.json. */
 export function compareRun(o: CompareOptions = {}): CompareResult {
@@ -176,7 +244,10 @@ export function compareRun(o: CompareOptions = {}): CompareResult {
     runs = [...byScript.values()].map(mergeSummaries);
   } else {
     const scripts = o.scripts ?? ['paging', 'mutation'];
-    runs = scripts.map((s) => join(reportsDir, 'load', s, 'summary.json')).filter((f) => existsSync(f)).map(readSummary);
+    runs = scripts
+      .map((s) => join(reportsDir, 'load', s, 'summary.json'))
+      .filter((f) => existsSync(f))
+      .map(readSummary);
     if (runs.length === 0) throw new ConfigError(`no load run to compare under ${join(reportsDir, 'load')}: run npm run load:smoke first`);
   }
   const profiles: Record<string, ProfileResult> = {};
@@ -195,7 +266,9 @@ export function compareRun(o: CompareOptions = {}): CompareResult {
 
 export function printCompare(r: CompareResult): void {
   for (const p of Object.values(r.profiles)) {
-    console.log(`compare ${p.script} (${p.profile}): ${p.verdict}${p.reason ? ` - ${p.reason}` : ''}${p.calibration.scale !== null ? ` (calibration: this run ${p.calibration.scale}x the baseline's)` : ''}`);
+    console.log(
+      `compare ${p.script} (${p.profile}): ${p.verdict}${p.reason ? ` - ${p.reason}` : ''}${p.calibration.scale !== null ? ` (calibration: this run ${p.calibration.scale}x the baseline's)` : ''}`,
+    );
     if (p.latencyRule) {
       const judged = (rule: string) => p.endpoints.filter((e) => e.rule === rule).length;
       console.log(`  latency judged by ${p.latencyRule} [statistical: ${judged('statistical')} endpoints, ratio: ${judged('ratio')}]`);
@@ -209,7 +282,11 @@ export function printCompare(r: CompareResult): void {
 export function updateBaseline(script: string, reportsDir = join(ROOT, 'reports'), baselinesDir = BASELINES): string {
   const run = readSummary(join(reportsDir, 'load', script, 'summary.json'));
   const baseline = {
-    format: run.format, script: run.script, profile: run.profile, durationMs: run.durationMs, recordedAt: run.finishedAt ?? new Date().toISOString(),
+    format: run.format,
+    script: run.script,
+    profile: run.profile,
+    durationMs: run.durationMs,
+    recordedAt: run.finishedAt ?? new Date().toISOString(),
     machine: { cpus: availableParallelism(), cpu: cpus()[0]?.model ?? 'unknown', node: process.version },
     endpoints: run.endpoints,
     ...(run.samples ? { samples: samplesIn(run, 'the run') } : {}),
@@ -245,8 +322,19 @@ function cli(argv: string[]): number {
     return 0;
   }
   const { values, positionals } = parseArgs({
-    args: rest, allowPositionals: true, strict: true,
-    options: { script: { type: 'string' }, merge: { type: 'boolean' }, out: { type: 'string' }, 'tolerance-p50': { type: 'string' }, 'tolerance-p95': { type: 'string' }, 'tolerance-p99': { type: 'string' }, 'min-delta-ms': { type: 'string' }, 'min-effect': { type: 'string' } },
+    args: rest,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      script: { type: 'string' },
+      merge: { type: 'boolean' },
+      out: { type: 'string' },
+      'tolerance-p50': { type: 'string' },
+      'tolerance-p95': { type: 'string' },
+      'tolerance-p99': { type: 'string' },
+      'min-delta-ms': { type: 'string' },
+      'min-effect': { type: 'string' },
+    },
   });
   const num = (v: string | undefined, name: string, fallback: number) => {
     if (v === undefined) return fallback;
@@ -258,10 +346,12 @@ function cli(argv: string[]): number {
   const minEffect = (v: string | undefined) => {
     if (v === undefined) return DEFAULT_TOLERANCE.minEffect;
     const n = Number(v.trim().replace(/%$/, ''));
-    if (v.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1000) throw new ConfigError(`--min-effect must be a percentage from 0 to 1000, got ${JSON.stringify(v)}`);
+    if (v.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1000)
+      throw new ConfigError(`--min-effect must be a percentage from 0 to 1000, got ${JSON.stringify(v)}`);
     return n / 100;
   };
-  if (values.script !== undefined && !['paging', 'mutation'].includes(values.script)) throw new ConfigError(`--script must be paging or mutation, got ${JSON.stringify(values.script)}`);
+  if (values.script !== undefined && !['paging', 'mutation'].includes(values.script))
+    throw new ConfigError(`--script must be paging or mutation, got ${JSON.stringify(values.script)}`);
   if (command === 'update') {
     for (const s of values.script ? [values.script] : ['paging', 'mutation']) console.log(`baseline: wrote ${updateBaseline(s)}`);
     return 0;
@@ -277,7 +367,12 @@ function cli(argv: string[]): number {
       minDeltaMs: num(values['min-delta-ms'], '--min-delta-ms', DEFAULT_TOLERANCE.minDeltaMs),
       minEffect: minEffect(values['min-effect']),
     };
-    const result = compareRun({ scripts: values.script ? [values.script] : undefined, merge: values.merge ? positionals : undefined, tolerance, out: values.out ? resolve(values.out) : undefined });
+    const result = compareRun({
+      scripts: values.script ? [values.script] : undefined,
+      merge: values.merge ? positionals : undefined,
+      tolerance,
+      out: values.out ? resolve(values.out) : undefined,
+    });
     printCompare(result);
     return result.verdict === 'regression' ? 2 : 0;
   }

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 
 const stages = [
   ['typecheck', 'tsc --strict: tsconfig.json (Node) and load/tsconfig.json (k6)'],
-  ['lint', 'Biome lint (biome.jsonc)'],
+  ['lint', 'Biome lint and format check (biome.jsonc)'],
   ['test:fast', 'the in-process unit tests (scripts/test-tiers.mjs)'],
 ];
 

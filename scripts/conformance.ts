@@ -30,4 +30,6 @@ const { values, rest } = parseKnown({
 const baseline = values['observations-baseline'];
 if (baseline !== undefined && (!baseline || !existsSync(baseline))) fail('conformance', `--observations-baseline: no file ${JSON.stringify(baseline)}`);
 
-runCommand('conformance', () => runConformance({ strict: values.strict ?? false, deadline: values.deadline, observationsBaseline: baseline, playwrightArgs: rest }));
+runCommand('conformance', () =>
+  runConformance({ strict: values.strict ?? false, deadline: values.deadline, observationsBaseline: baseline, playwrightArgs: rest }),
+);

@@ -15,7 +15,9 @@ function run(script: string, args: string[], env: Record<string, string>) {
   const reports = mkdtempSync(join(tmpdir(), 'cc-exit-'));
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONSOLE_')));
   const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, script), ...args], {
-    cwd: ROOT, encoding: 'utf8', env: { ...clean, CONSOLE_REPORTS_DIR: reports, ...env },
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...clean, CONSOLE_REPORTS_DIR: reports, ...env },
   });
   return Object.assign(r, { reports });
 }
@@ -26,7 +28,11 @@ const stage = (reports: string, name: string) => verifyJson(reports).stages.find
 // One test of metrics: enough for a real conformance stage in a few seconds.
 const ONE_METRIC_TEST = 'metrics: a created metric has id';
 
-const oneLine = (stderr: string) => stderr.trim().split('\n').filter((l) => !l.includes('npm warn')).length;
+const oneLine = (stderr: string) =>
+  stderr
+    .trim()
+    .split('\n')
+    .filter((l) => !l.includes('npm warn')).length;
 
 test('verify and conformance exit 3 with one line for a bad manifest', () => {
   for (const script of ['scripts/verify.ts', 'scripts/conformance.ts']) {
@@ -41,8 +47,15 @@ test('the manifest under its old name CONSOLE_FIXTURES: still read, with one lin
   const r = run('scripts/conformance.ts', [], { CONSOLE_FIXTURES: '/nonexistent/manifest.json' });
   assert.equal(r.status, 3);
   assert.match(r.stderr, /cannot read target manifest \/nonexistent\/manifest.json/, 'the old name still names the manifest');
-  const lines = r.stderr.trim().split('\n').filter((l) => !l.includes('npm warn'));
-  assert.deepEqual(lines.map((l) => /CONSOLE_FIXTURES is deprecated/.test(l)), [true, false], r.stderr);
+  const lines = r.stderr
+    .trim()
+    .split('\n')
+    .filter((l) => !l.includes('npm warn'));
+  assert.deepEqual(
+    lines.map((l) => /CONSOLE_FIXTURES is deprecated/.test(l)),
+    [true, false],
+    r.stderr,
+  );
 });
 
 test('conformance exits 3 when the target is unreachable, naming the error code, and for an unknown verify option', async () => {
@@ -78,7 +91,11 @@ test('conformance exits 3 at the preflight for a redirect (not followed: the key
     // Asynchronous: the servers live in this process.
     const runAsync = (env: Record<string, string>, args: string[] = []) => {
       const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONSOLE_')));
-      const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'scripts/conformance.ts'), ...args], { cwd: ROOT, env: { ...clean, CONSOLE_REPORTS_DIR: mkdtempSync(join(tmpdir(), 'cc-exit-')), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'scripts/conformance.ts'), ...args], {
+        cwd: ROOT,
+        env: { ...clean, CONSOLE_REPORTS_DIR: mkdtempSync(join(tmpdir(), 'cc-exit-')), ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let stderr = '';
       child.stderr.on('data', (d) => (stderr += d));
       return new Promise<{ status: number | null; stderr: string }>((done) => child.on('close', (status) => done({ status, stderr })));
@@ -113,7 +130,10 @@ test('conformance exits 3 when the target rejects the key', async () => {
 });
 
 test('conformance exits 1 on a stated violation and 0 on the clean server', async () => {
-  for (const [faults, expected] of [[['wrong-message-metric-created'], 1], [[], 0]] as const) {
+  for (const [faults, expected] of [
+    [['wrong-message-metric-created'], 1],
+    [[], 0],
+  ] as const) {
     const server = await startReference({ faults: [...faults], stderr: 'ignore' });
     try {
       const r = run('scripts/conformance.ts', ['contracts/conformance/metrics.spec.ts'], { CONSOLE_BASE_URL: server.baseUrl, CONSOLE_API_KEY: server.apiKey });
@@ -127,7 +147,8 @@ test('conformance exits 1 on a stated violation and 0 on the clean server', asyn
 test('verify --help exits 0 and names every option', () => {
   const r = run('scripts/verify.ts', ['--help'], {});
   assert.equal(r.status, 0);
-  for (const o of ['--strict', '--skip-load', '--profile', '--baselines', '--observations-baseline', '--grep', '--deadline']) assert.ok(r.stdout.includes(o), o);
+  for (const o of ['--strict', '--skip-load', '--profile', '--baselines', '--observations-baseline', '--grep', '--deadline'])
+    assert.ok(r.stdout.includes(o), o);
 });
 
 test('verify exits 3 with one line, before any server starts, when k6 is missing and cannot be installed', () => {
@@ -140,11 +161,18 @@ test('verify exits 3 with one line, before any server starts, when k6 is missing
 });
 
 test('verify --skip-load exits 1 on a stated violation and 0 on the clean server, with load not run', async () => {
-  for (const [faults, expected] of [[['wrong-message-metric-created'], 1], [[], 0]] as const) {
+  for (const [faults, expected] of [
+    [['wrong-message-metric-created'], 1],
+    [[], 0],
+  ] as const) {
     const server = await startReference({ faults: [...faults], stderr: 'ignore' });
     try {
       // K6_BIN would fail if verify looked for k6: --skip-load must not need it.
-      const r = run('scripts/verify.ts', ['--skip-load', '--grep', ONE_METRIC_TEST], { CONSOLE_BASE_URL: server.baseUrl, CONSOLE_API_KEY: server.apiKey, K6_BIN: '/nonexistent/k6' });
+      const r = run('scripts/verify.ts', ['--skip-load', '--grep', ONE_METRIC_TEST], {
+        CONSOLE_BASE_URL: server.baseUrl,
+        CONSOLE_API_KEY: server.apiKey,
+        K6_BIN: '/nonexistent/k6',
+      });
       assert.equal(r.status, expected, `faults ${faults.join(',') || 'none'}: ${r.stdout.slice(-1500)}${r.stderr}`);
       assert.equal(stage(r.reports, 'load').status, 'skipped');
       assert.equal(stage(r.reports, 'conformance').exitCode, expected);
@@ -167,7 +195,10 @@ test('verify exits 2 when the load regresses against a (deliberately strict) bas
   writeFileSync(join(baselines, 'paging.json'), JSON.stringify(paging));
   const server = await startReference({ stderr: 'ignore' });
   try {
-    const r = run('scripts/verify.ts', ['--baselines', baselines, '--grep', ONE_METRIC_TEST], { CONSOLE_BASE_URL: server.baseUrl, CONSOLE_API_KEY: server.apiKey });
+    const r = run('scripts/verify.ts', ['--baselines', baselines, '--grep', ONE_METRIC_TEST], {
+      CONSOLE_BASE_URL: server.baseUrl,
+      CONSOLE_API_KEY: server.apiKey,
+    });
     assert.equal(r.status, 2, r.stdout.slice(-3000) + r.stderr);
     const load = stage(r.reports, 'load');
     assert.equal(load.status, 'regression');
@@ -187,8 +218,14 @@ test('verify exits 2 when the load regresses against a (deliberately strict) bas
 test('verify: an inferred clause violated warns (exit 0) by default and fails (exit 1) under --strict', async () => {
   const server = await startReference({ faults: ['limit-ignored'], stderr: 'ignore' });
   try {
-    for (const [args, expected, status] of [[[], 0, 'warn'], [['--strict'], 1, 'fail']] as const) {
-      const r = run('scripts/verify.ts', [...args, '--skip-load', '--grep', 'experiments: pages are disjoint'], { CONSOLE_BASE_URL: server.baseUrl, CONSOLE_API_KEY: server.apiKey });
+    for (const [args, expected, status] of [
+      [[], 0, 'warn'],
+      [['--strict'], 1, 'fail'],
+    ] as const) {
+      const r = run('scripts/verify.ts', [...args, '--skip-load', '--grep', 'experiments: pages are disjoint'], {
+        CONSOLE_BASE_URL: server.baseUrl,
+        CONSOLE_API_KEY: server.apiKey,
+      });
       assert.equal(r.status, expected, `${args.join(' ') || 'default'}: ${r.stdout.slice(-1500)}${r.stderr}`);
       const clause = JSON.parse(readFileSync(join(r.reports, 'conformance.json'), 'utf8')).clauses.find((c: { id: string }) => c.id === 'paging.limit');
       assert.equal(clause.status, status);
@@ -201,7 +238,11 @@ test('verify: an inferred clause violated warns (exit 0) by default and fails (e
 
 test('verify exits 3 with one line for a bad --profile, a missing --baselines folder or --observations-baseline file, or load against a remote target', () => {
   for (const [args, message, env] of [
-    [[], /load against staging\.example\.com is refused \(not loopback\): set CONSOLE_ALLOW_REMOTE_LOAD=1, or run with --skip-load/, { CONSOLE_BASE_URL: 'https://staging.example.com', CONSOLE_API_KEY: 'k-remote-1234' }],
+    [
+      [],
+      /load against staging\.example\.com is refused \(not loopback\): set CONSOLE_ALLOW_REMOTE_LOAD=1, or run with --skip-load/,
+      { CONSOLE_BASE_URL: 'https://staging.example.com', CONSOLE_API_KEY: 'k-remote-1234' },
+    ],
     [['--profile', 'huge'], /--profile must be smoke, baseline or stress, got "huge"/],
     [['--baselines', '/nonexistent/baselines'], /--baselines: no folder/],
     [['--observations-baseline', '/nonexistent/observations.json'], /--observations-baseline: no file/],
@@ -218,7 +259,11 @@ test('verify stopped by SIGTERM exits 3 and leaves no reference server behind', 
   const reports = mkdtempSync(join(tmpdir(), 'cc-exit-'));
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONSOLE_')));
   // One process (node --import tsx), so that the signal reaches verify itself, as a CI cancel does.
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/verify.ts'), '--skip-load'], { cwd: ROOT, env: { ...clean, CONSOLE_REPORTS_DIR: reports }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/verify.ts'), '--skip-load'], {
+    cwd: ROOT,
+    env: { ...clean, CONSOLE_REPORTS_DIR: reports },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   const url = await new Promise<string>((resolve, reject) => {

@@ -35,5 +35,6 @@ test('the report page test never lets Playwright download a browser', () => {
   assert.match(pkg.scripts['report:test'], /PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1/);
   const config = readFileSync(join(ROOT, 'playwright.report.config.ts'), 'utf8');
   assert.match(config, /executablePath: '\/usr\/bin\/chromium'/);
-  for (const flag of ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync']) assert.ok(config.includes(`'${flag}'`), flag);
+  for (const flag of ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'])
+    assert.ok(config.includes(`'${flag}'`), flag);
 });

@@ -17,7 +17,8 @@ after(() => rmSync(tree, { recursive: true, force: true }));
 // A PATH with bash and coreutils but no Go (Go lives in /usr/local/go/bin on this machine and in CI).
 const NO_GO_PATH = '/usr/bin:/bin';
 // --norc and HOME=tree: bash started with a socket as stdin may read ~/.bashrc, which can put Go back on PATH.
-const bash = (args: string[], env: Record<string, string>) => spawnSync('/bin/bash', ['--norc', '--noprofile', ...args], { encoding: 'utf8', env: { PATH: NO_GO_PATH, HOME: tree, ...env } });
+const bash = (args: string[], env: Record<string, string>) =>
+  spawnSync('/bin/bash', ['--norc', '--noprofile', ...args], { encoding: 'utf8', env: { PATH: NO_GO_PATH, HOME: tree, ...env } });
 const run = (args: string[], env: Record<string, string>) => bash([join(tree, 'scripts/install-k6'), ...args], env);
 
 test('without Go on PATH, install-k6 exits 3 with a one-line reason and builds nothing', () => {

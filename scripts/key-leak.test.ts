@@ -18,7 +18,11 @@ import { startReference } from '../core/reference.ts';
 import { keyForms } from '../core/keys.ts';
 import { scan } from './scan-secrets.ts';
 
-interface Proxy { url: string; resets(): number; close(): Promise<void> }
+interface Proxy {
+  url: string;
+  resets(): number;
+  close(): Promise<void>;
+}
 
 /**
  * A TCP proxy on loopback to `upstream` that resets the connection (RST, no answer) as soon as a
@@ -65,10 +69,11 @@ function resettingProxy(upstream: URL, key: string): Promise<Proxy> {
       resolve({
         url: `http://127.0.0.1:${port}`,
         resets: () => resets,
-        close: () => new Promise<void>((done) => {
-          for (const s of open) s.destroy();
-          server.close(() => done());
-        }),
+        close: () =>
+          new Promise<void>((done) => {
+            for (const s of open) s.destroy();
+            server.close(() => done());
+          }),
       });
     });
   });
@@ -78,7 +83,9 @@ function resettingProxy(upstream: URL, key: string): Promise<Proxy> {
 function conformance(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONSOLE_')));
   const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'scripts/conformance.ts'), ...args], {
-    cwd: ROOT, env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: ROOT,
+    env: { ...clean, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
   let stderr = '';
@@ -102,10 +109,17 @@ test('a connection reset on a request with a wrong key leaves no form of the key
     writeFileSync(join(output, 'stderr.txt'), run.stderr);
     const forms = keyForms(server.apiKey);
     const key = server.apiKey;
-    assert.ok([key, key.slice(0, -1), key.slice(1), key.toUpperCase()].every((k) => forms.includes(k)), 'the scan looks for the key and its near misses');
+    assert.ok(
+      [key, key.slice(0, -1), key.slice(1), key.toUpperCase()].every((k) => forms.includes(k)),
+      'the scan looks for the key and its near misses',
+    );
     const { scanned, found } = scan([reports, output], server.apiKey);
     assert.ok(scanned > 2, `the run wrote reports to scan (exit ${run.code}, ${scanned} files)`);
-    assert.deepEqual(found.map((f) => f.replace(reports, '<reports>').replace(output, '<output>')), [], 'files that hold a form of the key');
+    assert.deepEqual(
+      found.map((f) => f.replace(reports, '<reports>').replace(output, '<output>')),
+      [],
+      'files that hold a form of the key',
+    );
   } finally {
     await proxy.close();
     await server.stop();

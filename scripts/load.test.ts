@@ -6,7 +6,11 @@ import { test } from 'node:test';
 import { ROOT } from '../core/config.ts';
 
 function load(args: string[], env: Record<string, string>) {
-  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'scripts/load.ts'), ...args], { cwd: ROOT, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env } });
+  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'scripts/load.ts'), ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+  });
   return { status: r.status, stderr: r.stderr.trim(), stdout: r.stdout };
 }
 

@@ -28,19 +28,23 @@ Exit codes: 0 pass; 1 a threshold crossed or a check failed; 2 regression agains
 
 function options(): LoadArgs {
   const { values, positionals } = parseCommand({
-    name: 'load', help: HELP, positionals: true,
+    name: 'load',
+    help: HELP,
+    positionals: true,
     options: { profile: { type: 'string' }, compare: { type: 'boolean' }, seed: { type: 'string' }, scale: { type: 'string' } },
   });
   const [which, ...extra] = positionals;
   const scripts: LoadScript[] = which === 'smoke' ? [...LOAD_SCRIPTS] : LOAD_SCRIPTS.includes(which as LoadScript) ? [which as LoadScript] : [];
-  if (scripts.length === 0 || extra.length > 0) fail('load', `first argument must be paging, mutation or smoke, got ${JSON.stringify(extra.length ? positionals.join(' ') : which)} (see --help)`);
+  if (scripts.length === 0 || extra.length > 0)
+    fail('load', `first argument must be paging, mutation or smoke, got ${JSON.stringify(extra.length ? positionals.join(' ') : which)} (see --help)`);
   const profile = values.profile ?? 'smoke';
   if (!['smoke', 'baseline', 'stress'].includes(profile)) fail('load', `--profile must be smoke, baseline or stress, got ${JSON.stringify(profile)}`);
   if (which === 'smoke' && profile !== 'smoke') fail('load', 'load:smoke runs the smoke profile only; use load:paging or load:mutation with --profile');
   const seed = Number(values.seed ?? 1);
   if (!Number.isInteger(seed) || seed < 0) fail('load', `--seed must be a non-negative integer, got ${JSON.stringify(values.seed)}`);
   const scale = values.scale === undefined ? undefined : Number(values.scale);
-  if (scale !== undefined && (!Number.isInteger(scale) || scale < 1 || scale > 1_000_000)) fail('load', `--scale must be an integer from 1 to 1000000, got ${JSON.stringify(values.scale)}`);
+  if (scale !== undefined && (!Number.isInteger(scale) || scale < 1 || scale > 1_000_000))
+    fail('load', `--scale must be an integer from 1 to 1000000, got ${JSON.stringify(values.scale)}`);
   return { scripts, profile, compare: values.compare ?? false, seed, scale };
 }
 

@@ -13,7 +13,11 @@ import { startReference } from '../core/reference.ts';
 
 const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONSOLE_') && !k.startsWith('PLAYWRIGHT_')));
 const tsx = (script: string, args: string[], env: Record<string, string>) =>
-  spawnSync(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, script), ...args], { cwd: ROOT, encoding: 'utf8', env: { ...clean, ...env } });
+  spawnSync(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, script), ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...clean, ...env },
+  });
 
 test('two shards merge into one verdict: the merged report holds every test and every failure of both shards', async () => {
   const work = mkdtempSync(join(tmpdir(), 'cc-shards-'));
@@ -23,8 +27,10 @@ test('two shards merge into one verdict: the merged report holds every test and 
   try {
     for (const i of [1, 2]) {
       const r = tsx('scripts/conformance.ts', ['--grep', 'metrics', '--shard', `${i}/2`, '--reporter=dot,blob,./contracts/support/reporter.ts'], {
-        CONSOLE_BASE_URL: server.baseUrl, CONSOLE_API_KEY: server.apiKey,
-        CONSOLE_REPORTS_DIR: join(work, `reports-${i}`), PLAYWRIGHT_BLOB_OUTPUT_DIR: join(work, `blob-${i}`),
+        CONSOLE_BASE_URL: server.baseUrl,
+        CONSOLE_API_KEY: server.apiKey,
+        CONSOLE_REPORTS_DIR: join(work, `reports-${i}`),
+        PLAYWRIGHT_BLOB_OUTPUT_DIR: join(work, `blob-${i}`),
       });
       const summary = JSON.parse(readFileSync(join(work, `reports-${i}`, 'conformance.json'), 'utf8')).summary;
       shards.push({ status: r.status, total: summary.tests.total, failed: summary.tests.failed });
@@ -47,7 +53,10 @@ test('two shards merge into one verdict: the merged report holds every test and 
   assert.equal(report.summary.tests.total, shards[0].total + shards[1].total);
   assert.equal(report.summary.tests.failed, shards[0].failed + shards[1].failed);
   assert.equal(report.summary.verdict, 'fail');
-  assert.ok(report.failures.some((f: { clauses: string[] }) => f.clauses.some((c) => c.startsWith('metrics.'))), JSON.stringify(report.failures));
+  assert.ok(
+    report.failures.some((f: { clauses: string[] }) => f.clauses.some((c) => c.startsWith('metrics.'))),
+    JSON.stringify(report.failures),
+  );
   assert.match(readFileSync(join(work, 'merged', 'junit.xml'), 'utf8'), /<testsuites/);
 });
 

@@ -35,16 +35,24 @@ function mergeShards(folder: string, expected: number | undefined): number {
   const report = join(config.reportsDir, 'conformance.json');
   rmSync(report, { force: true });
   console.log(`conformance:merge: ${blobs.length} shard report(s) from ${relative(process.cwd(), dir) || '.'}`);
-  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/@playwright/test/cli.js'), 'merge-reports', '--config', join(ROOT, 'contracts/merge.config.ts'), dir], { cwd: ROOT, stdio: 'inherit' });
+  const r = spawnSync(
+    process.execPath,
+    [join(ROOT, 'node_modules/@playwright/test/cli.js'), 'merge-reports', '--config', join(ROOT, 'contracts/merge.config.ts'), dir],
+    { cwd: ROOT, stdio: 'inherit' },
+  );
   if (!existsSync(report)) fail3(`the merge wrote no conformance.json (playwright merge-reports exit ${r.status})`);
   const summary = JSON.parse(readFileSync(report, 'utf8')).summary;
   if (summary.tests.total === 0) fail3('the shard reports hold no test');
-  if (summary.verdict === 'inconclusive') fail3(`inconclusive: ${summary.tests.inconclusive} tests got no usable answer${summary.stop ? `; stopped: ${summary.stop.reason}` : ''} (docs/transport.md)`);
+  if (summary.verdict === 'inconclusive')
+    fail3(
+      `inconclusive: ${summary.tests.inconclusive} tests got no usable answer${summary.stop ? `; stopped: ${summary.stop.reason}` : ''} (docs/transport.md)`,
+    );
   return summary.verdict === 'pass' ? 0 : 1;
 }
 
 const { values, positionals } = parseCommand({ name: 'conformance:merge', help: HELP, positionals: true, options: { 'expect-shards': { type: 'string' } } });
 const expected = values['expect-shards'] === undefined ? undefined : Number(values['expect-shards']);
-if (expected !== undefined && (!Number.isInteger(expected) || expected < 1)) fail3(`--expect-shards must be a positive integer, got ${JSON.stringify(values['expect-shards'])}`);
+if (expected !== undefined && (!Number.isInteger(expected) || expected < 1))
+  fail3(`--expect-shards must be a positive integer, got ${JSON.stringify(values['expect-shards'])}`);
 if (positionals.length !== 1) fail3(`expected one folder of blob reports, got ${JSON.stringify(positionals)} (see --help)`);
 runCommand('conformance:merge', () => mergeShards(positionals[0], expected));

@@ -47,7 +47,14 @@ test('scan:secrets finds the near misses of the key (upper- and lower-cased, one
   assert.deepEqual(nearMisses(KEY), [...new Set([KEY, ...near])], 'the key and its near misses, each once');
   for (const miss of near) {
     const hex = Buffer.from(miss).toString('hex');
-    for (const form of [miss, encodeURIComponent(miss), Buffer.from(miss).toString('base64'), Buffer.from(`SERVICE-API-KEY: ${miss}`).toString('base64url'), hex, hex.toUpperCase()]) {
+    for (const form of [
+      miss,
+      encodeURIComponent(miss),
+      Buffer.from(miss).toString('base64'),
+      Buffer.from(`SERVICE-API-KEY: ${miss}`).toString('base64url'),
+      hex,
+      hex.toUpperCase(),
+    ]) {
       const dir = tree({ 'junit.xml': `<failure>- SERVICE-API-KEY: ${form}</failure>` });
       assert.equal(scan([dir], KEY).found.length, 1, `${miss} as ${form}`);
     }
@@ -90,17 +97,27 @@ function zip(files: Record<string, string | Buffer>, deflate = true): Buffer {
   return Buffer.concat([...locals, directory, end]);
 }
 
-test('scan:secrets looks inside ZIP archives: .zip files, the HTML report\'s embedded base64 ZIP, ZIPs in ZIPs', () => {
+test("scan:secrets looks inside ZIP archives: .zip files, the HTML report's embedded base64 ZIP, ZIPs in ZIPs", () => {
   const leak = JSON.stringify({ steps: [{ title: 'GET', subtitle: `127.0.0.1:1/console/v1/experiments?SERVICE-API-KEY=${KEY.slice(0, -1)}` }] });
   const clean = JSON.stringify({ steps: [{ title: 'GET', subtitle: '127.0.0.1:1/console/v1/experiments' }] });
   for (const deflate of [true, false]) {
     const archive = zip({ 'a.json': clean, 'report.json': leak }, deflate);
     const html = (z: Buffer) => `<script>window.playwrightReportBase64 = "data:application/zip;base64,${z.toString('base64')}";</script>`;
-    const dir = tree({ 'blob-report/report-1.zip': '', 'playwright-report/index.html': html(archive), 'clean/index.html': html(zip({ 'a.json': clean }, deflate)) });
+    const dir = tree({
+      'blob-report/report-1.zip': '',
+      'playwright-report/index.html': html(archive),
+      'clean/index.html': html(zip({ 'a.json': clean }, deflate)),
+    });
     writeFileSync(join(dir, 'blob-report/report-1.zip'), zip({ 'inner.zip': archive }, deflate));
     // Stored (not deflated), the key shows in the archive's own bytes, as it would in any file.
-    const expected = deflate ? ['blob-report/report-1.zip!inner.zip!report.json', 'playwright-report/index.html!report.json'] : ['blob-report/report-1.zip', 'playwright-report/index.html'];
-    assert.deepEqual(scan([dir], KEY).found.sort(), expected.map((f) => join(dir, f)), `deflate ${deflate}`);
+    const expected = deflate
+      ? ['blob-report/report-1.zip!inner.zip!report.json', 'playwright-report/index.html!report.json']
+      : ['blob-report/report-1.zip', 'playwright-report/index.html'];
+    assert.deepEqual(
+      scan([dir], KEY).found.sort(),
+      expected.map((f) => join(dir, f)),
+      `deflate ${deflate}`,
+    );
   }
 });
 
@@ -120,7 +137,10 @@ test('scan:secrets passes a tree with only redacted keys and other keys', () => 
 
 const cli = (args: string[], env: Record<string, string> = {}) => {
   const { CONSOLE_API_KEY: _, ...rest } = process.env;
-  return spawnSync(process.execPath, [resolve(ROOT, 'node_modules/tsx/dist/cli.mjs'), resolve(ROOT, 'scripts/scan-secrets.ts'), ...args], { env: { ...rest, ...env }, encoding: 'utf8' });
+  return spawnSync(process.execPath, [resolve(ROOT, 'node_modules/tsx/dist/cli.mjs'), resolve(ROOT, 'scripts/scan-secrets.ts'), ...args], {
+    env: { ...rest, ...env },
+    encoding: 'utf8',
+  });
 };
 
 test('scan:secrets CLI: exit 1 naming the file and never printing the key; 0 on a clean tree', () => {

@@ -110,6 +110,11 @@ function fail(reason: string): number {
 }
 
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()!)) {
-  const { values, positionals } = parseCommand({ name: 'scan:secrets', help: HELP, positionals: true, options: { key: { type: 'string' }, 'key-file': { type: 'string' } } });
+  const { values, positionals } = parseCommand({
+    name: 'scan:secrets',
+    help: HELP,
+    positionals: true,
+    options: { key: { type: 'string' }, 'key-file': { type: 'string' } },
+  });
   runCommand('scan:secrets', () => scanCommand({ key: values.key, keyFile: values['key-file'], dirs: positionals }));
 }

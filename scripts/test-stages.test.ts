@@ -13,7 +13,10 @@ const runTests = (...args: string[]) => spawnSync(process.execPath, [join(ROOT, 
 function stagesFromHelp(): string[] {
   const run = runTests('--help');
   assert.equal(run.status, 0, run.stderr);
-  return run.stdout.split('\n').filter((l) => /^ {2}\S/.test(l)).map((l) => l.trim().split(/\s+/)[0]);
+  return run.stdout
+    .split('\n')
+    .filter((l) => /^ {2}\S/.test(l))
+    .map((l) => l.trim().split(/\s+/)[0]);
 }
 
 test('npm test --help lists the stages that README "Project tests" lists, in its order', () => {

@@ -9,7 +9,7 @@ const stages = [
   ['contracts:check', 'generated schemas are fresh and compile under Ajv2020 strict'],
   ['contracts:lint', 'openapi.yaml is lint-clean under Redocly'],
   ['typecheck', 'TypeScript strict typecheck (Node code, and load/ against the k6 types)'],
-  ['lint', 'Biome lint (biome.jsonc): no errors'],
+  ['lint', 'Biome lint and format check (biome.jsonc): no errors, formatted'],
   // Before the unit tests: some of them run the real k6 (baseline merge of two runners).
   ['k6:install', 'k6 built from its Go module into .tools/bin (skipped when already there)'],
   ['test:unit', 'unit tests (node:test): contract, clauses, reference server, reliability, scripts'],

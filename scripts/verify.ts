@@ -39,11 +39,18 @@ exit codes: 0 pass; 1 contract failure (or a failed load check, or the key found
 not be carried out or was cut short (deadline, transport failures, inconclusive tests). When several
 apply: 1, then 3, then 2.`;
 
-
 const { values } = parseCommand({
   name: 'verify',
   help: HELP,
-  options: { strict: { type: 'boolean' }, 'skip-load': { type: 'boolean' }, profile: { type: 'string' }, baselines: { type: 'string' }, 'observations-baseline': { type: 'string' }, grep: { type: 'string' }, deadline: { type: 'string' } },
+  options: {
+    strict: { type: 'boolean' },
+    'skip-load': { type: 'boolean' },
+    profile: { type: 'string' },
+    baselines: { type: 'string' },
+    'observations-baseline': { type: 'string' },
+    grep: { type: 'string' },
+    deadline: { type: 'string' },
+  },
 });
 
 function options(): VerifyOptions {
@@ -52,7 +59,8 @@ function options(): VerifyOptions {
   const baselines = values.baselines === undefined ? undefined : resolve(values.baselines);
   if (baselines !== undefined && !(existsSync(baselines) && statSync(baselines).isDirectory())) fail('verify', `--baselines: no folder ${values.baselines}`);
   const observationsBaseline = values['observations-baseline'] === undefined ? undefined : resolve(values['observations-baseline']);
-  if (observationsBaseline !== undefined && !existsSync(observationsBaseline)) fail('verify', `--observations-baseline: no file ${values['observations-baseline']}`);
+  if (observationsBaseline !== undefined && !existsSync(observationsBaseline))
+    fail('verify', `--observations-baseline: no file ${values['observations-baseline']}`);
   if (values.grep !== undefined && values.grep === '') fail('verify', '--grep needs a pattern');
   if (values.deadline !== undefined) {
     try {
@@ -61,7 +69,15 @@ function options(): VerifyOptions {
       fail('verify', (err as ConfigError).message);
     }
   }
-  return { strict: values.strict ?? false, skipLoad: values['skip-load'] ?? false, profile, baselines, observationsBaseline, grep: values.grep, deadline: values.deadline };
+  return {
+    strict: values.strict ?? false,
+    skipLoad: values['skip-load'] ?? false,
+    profile,
+    baselines,
+    observationsBaseline,
+    grep: values.grep,
+    deadline: values.deadline,
+  };
 }
 
 runCommand('verify', () => verify(options()));

@@ -17,7 +17,9 @@ const schema = JSON.parse(readFileSync(join(ROOT, 'scripts/ci/github-workflow.sc
 // The schema is draft-07 and uses keywords Ajv's strict mode does not know; its own rules still apply.
 const validate = new Ajv({ strict: false, allErrors: true }).compile(schema);
 const scripts: Record<string, string> = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts;
-const files = readdirSync(DIR).filter((f) => f.endsWith('.yml') || f.endsWith('.yaml')).sort();
+const files = readdirSync(DIR)
+  .filter((f) => f.endsWith('.yml') || f.endsWith('.yaml'))
+  .sort();
 const load = (f: string) => parse(readFileSync(join(DIR, f), 'utf8'));
 const runs = (wf: any): string[] => Object.values<any>(wf.jobs).flatMap((j) => (j.steps ?? []).map((s: any) => String(s.run ?? '')));
 
@@ -59,7 +61,7 @@ test('gate: verify --strict, and exit 1 fails the job', () => {
   const wf = load('gate.yml');
   const script = runs(wf).join('\n');
   assert.match(script, /npm run verify -- --strict/);
-  assert.match(script, /exit "\$code"/, 'the job must end with verify\'s own exit code');
+  assert.match(script, /exit "\$code"/, "the job must end with verify's own exit code");
   assert.ok(wf.on.workflow_call, 'a release workflow must be able to call the gate');
 });
 
@@ -74,7 +76,10 @@ test('nightly: scheduled, drift against the previous observations, reports uploa
   const upload = steps.find((s) => String(s.uses).startsWith('actions/upload-artifact'));
   assert.equal(upload?.if, 'always()');
   assert.equal(upload?.with?.path, 'reports/');
-  assert.ok(steps.some((s) => String(s.uses).startsWith('actions/cache/save') && /always\(\)/.test(s.if)), 'observations saved even when verify fails');
+  assert.ok(
+    steps.some((s) => String(s.uses).startsWith('actions/cache/save') && /always\(\)/.test(s.if)),
+    'observations saved even when verify fails',
+  );
 });
 
 test('sharded: every shard writes a blob, and the merge expects as many as the matrix has', () => {
@@ -92,7 +97,10 @@ test('Node lines: every job sets up 24, but for one nightly job on 22 that runs 
   const nodeOf = (job: any) => job.steps.find((s: any) => String(s.uses).startsWith('actions/setup-node'))?.with?.['node-version'];
   const on22 = jobs.filter(({ job }) => nodeOf(job) === 22);
   for (const { f, name, job } of jobs) assert.ok([22, 24].includes(nodeOf(job)), `${f} ${name}: node-version ${nodeOf(job)}`);
-  assert.deepEqual(on22.map(({ f, name }) => `${f} ${name}`), ['nightly.yml reference-node22']);
+  assert.deepEqual(
+    on22.map(({ f, name }) => `${f} ${name}`),
+    ['nightly.yml reference-node22'],
+  );
   const { job } = on22[0];
   // No target: without CONSOLE_BASE_URL the suite starts its bundled reference server.
   assert.equal(job.environment, undefined);

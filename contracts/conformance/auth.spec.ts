@@ -54,21 +54,25 @@ test.describe('auth', () => {
     }
   });
 
-  test('auth: every operation rejects a wrong key of the key\'s shape, of another length, and an empty key [spec 5]', checks('stated', 'auth.key.required'), async ({ t }) => {
-    // No key derived from the real one (one character short, case-changed, one added): a request
-    // that fails at the network level has its headers printed (Playwright's call log), and such a
-    // key there is the real key to anyone who tries one guess or both cases. They cannot be built
-    // without the real key, so those checks are not made; random keys of its shape stand for a
-    // wrong key that looks right. No whitespace-padded key either: HTTP strips a header value's
-    // surrounding whitespace (RFC 9110 5.5), so a padded key is the right key on the wire.
-    const wrong = [...wrongKeys(t.apiKey), ''];
-    for (const [op, method, path, data] of requests(t.manifest, t.runId)) {
-      for (const key of wrong) {
-        const r = await t.raw(method, path, { data, headers: { 'SERVICE-API-KEY': key } });
-        expectNotAccepted(r, `${op} with a wrong key (${key === '' ? 'empty' : `${key.length} characters`})`);
+  test(
+    "auth: every operation rejects a wrong key of the key's shape, of another length, and an empty key [spec 5]",
+    checks('stated', 'auth.key.required'),
+    async ({ t }) => {
+      // No key derived from the real one (one character short, case-changed, one added): a request
+      // that fails at the network level has its headers printed (Playwright's call log), and such a
+      // key there is the real key to anyone who tries one guess or both cases. They cannot be built
+      // without the real key, so those checks are not made; random keys of its shape stand for a
+      // wrong key that looks right. No whitespace-padded key either: HTTP strips a header value's
+      // surrounding whitespace (RFC 9110 5.5), so a padded key is the right key on the wire.
+      const wrong = [...wrongKeys(t.apiKey), ''];
+      for (const [op, method, path, data] of requests(t.manifest, t.runId)) {
+        for (const key of wrong) {
+          const r = await t.raw(method, path, { data, headers: { 'SERVICE-API-KEY': key } });
+          expectNotAccepted(r, `${op} with a wrong key (${key === '' ? 'empty' : `${key.length} characters`})`);
+        }
       }
-    }
-  });
+    },
+  );
 
   test('auth: a key sent only in the query string is not accepted [spec 5]', checks('stated', 'auth.key.headerOnly'), async ({ t }) => {
     for (const [op, method, path, data] of requests(t.manifest, t.runId)) {
@@ -96,7 +100,10 @@ test.describe('auth', () => {
     const leaks = (r: Reply) => r.text.includes(t.apiKey) || Object.values(r.headers).some((v) => v.includes(t.apiKey));
     for (const [op, method, path, data] of requests(t.manifest, t.runId)) {
       expect(leaks(await t.call(method, path, { data })), `${op} with the key: the key is in the response`).toBe(false);
-      expect(leaks(await t.raw(method, `${path}?SERVICE-API-KEY=${encodeURIComponent(t.apiKey)}`, { data })), `${op} with the key in the query: the key is in the response`).toBe(false);
+      expect(
+        leaks(await t.raw(method, `${path}?SERVICE-API-KEY=${encodeURIComponent(t.apiKey)}`, { data })),
+        `${op} with the key in the query: the key is in the response`,
+      ).toBe(false);
     }
   });
 });

@@ -19,62 +19,104 @@ async function successes(t: T): Promise<[string, Reply][]> {
     ['createMetric', await t.call('POST', '/console/v1/metrics', { data: { name, type: 'sum' } })],
   ];
   out.push(['updateMetric', await t.call('POST', `/console/v1/metrics/${encodeURIComponent(`${name}::sum`)}`, { data: { description: 'envelope' } })]);
-  out.push(['patchExperimentOverrides', await t.call('PATCH', `/console/v1/experiments/${encodeURIComponent(m.experiments[1 % m.experiments.length])}/overrides`, { data: { overrides: [], userIDOverrides: [] } })]);
+  out.push([
+    'patchExperimentOverrides',
+    await t.call('PATCH', `/console/v1/experiments/${encodeURIComponent(m.experiments[1 % m.experiments.length])}/overrides`, {
+      data: { overrides: [], userIDOverrides: [] },
+    }),
+  ]);
   return out;
 }
 
 test.describe('envelope', () => {
-  test('envelope: every operation answers message, data, and pagination on lists [spec 2.1, 4.0]', checks('stated', 'envelope.message', 'envelope.data', 'envelope.pagination', 'responses.successStatus'), async ({ t }) => {
-    for (const [op, reply] of await successes(t)) {
-      const body = expectSuccess(op, reply);
-      t.observe('responses.successStatus', op, reply.status, reply);
-      // The overrides response may have its arrays at the top level instead (spec 4.11): its own schema admits both.
-      if (op === 'patchExperimentOverrides' && !('message' in body)) continue;
-      expect(typeof body.message, `${op}: message is a string`).toBe('string');
-      const list = op.startsWith('list');
-      expect(list ? Array.isArray(body.data) : typeof body.data === 'object' && body.data !== null && !Array.isArray(body.data), `${op}: data is ${list ? 'an array' : 'an object'}`).toBe(true);
-      if (list) expect(typeof body.pagination === 'object' && body.pagination !== null, `${op}: pagination is an object`).toBe(true);
-    }
-  });
+  test(
+    'envelope: every operation answers message, data, and pagination on lists [spec 2.1, 4.0]',
+    checks('stated', 'envelope.message', 'envelope.data', 'envelope.pagination', 'responses.successStatus'),
+    async ({ t }) => {
+      for (const [op, reply] of await successes(t)) {
+        const body = expectSuccess(op, reply);
+        t.observe('responses.successStatus', op, reply.status, reply);
+        // The overrides response may have its arrays at the top level instead (spec 4.11): its own schema admits both.
+        if (op === 'patchExperimentOverrides' && !('message' in body)) continue;
+        expect(typeof body.message, `${op}: message is a string`).toBe('string');
+        const list = op.startsWith('list');
+        expect(
+          list ? Array.isArray(body.data) : typeof body.data === 'object' && body.data !== null && !Array.isArray(body.data),
+          `${op}: data is ${list ? 'an array' : 'an object'}`,
+        ).toBe(true);
+        if (list) expect(typeof body.pagination === 'object' && body.pagination !== null, `${op}: pagination is an object`).toBe(true);
+      }
+    },
+  );
 
-  test('envelope: successes are 2xx and every response is JSON, errors too [inferred]', checks('inferred', 'responses.success.2xx', 'responses.json'), async ({ t }) => {
-    // application/json or a structured JSON type such as application/problem+json (RFC 9457, a common error body).
-    const json = (r: Reply) => /^application\/([\w.-]+\+)?json\s*(;|$)/i.test(r.headers['content-type'] ?? '') && typeof r.body === 'object' && r.body !== null;
-    for (const [op, reply] of await successes(t)) {
-      expect(ok2xx(reply), `${op} answered ${reply.status}`).toBe(true);
-      expect(json(reply), `${op}: a JSON body with a JSON Content-Type`).toBe(true);
-    }
-    const failures: [string, Reply][] = [
-      ['no key', await t.raw('GET', '/console/v1/experiments')],
-      ['unknown gate', await t.call('PUT', `/console/v1/gates/cc_missing_${t.runId}/disable`)],
-      ['bad body', await t.call('POST', '/console/v1/metrics', { data: { name: 5 } })],
-      ['malformed JSON', await t.call('POST', '/console/v1/metrics', { rawBody: '{"name": ' })],
-      ['unknown route', await t.call('GET', `/console/v1/cc_no_such_resource_${t.runId}`)],
-    ];
-    for (const [what, r] of failures) expect(json(r), `${what} (HTTP ${r.status}): a JSON body with a JSON Content-Type`).toBe(true);
-  });
+  test(
+    'envelope: successes are 2xx and every response is JSON, errors too [inferred]',
+    checks('inferred', 'responses.success.2xx', 'responses.json'),
+    async ({ t }) => {
+      // application/json or a structured JSON type such as application/problem+json (RFC 9457, a common error body).
+      const json = (r: Reply) =>
+        /^application\/([\w.-]+\+)?json\s*(;|$)/i.test(r.headers['content-type'] ?? '') && typeof r.body === 'object' && r.body !== null;
+      for (const [op, reply] of await successes(t)) {
+        expect(ok2xx(reply), `${op} answered ${reply.status}`).toBe(true);
+        expect(json(reply), `${op}: a JSON body with a JSON Content-Type`).toBe(true);
+      }
+      const failures: [string, Reply][] = [
+        ['no key', await t.raw('GET', '/console/v1/experiments')],
+        ['unknown gate', await t.call('PUT', `/console/v1/gates/cc_missing_${t.runId}/disable`)],
+        ['bad body', await t.call('POST', '/console/v1/metrics', { data: { name: 5 } })],
+        ['malformed JSON', await t.call('POST', '/console/v1/metrics', { rawBody: '{"name": ' })],
+        ['unknown route', await t.call('GET', `/console/v1/cc_no_such_resource_${t.runId}`)],
+      ];
+      for (const [what, r] of failures) expect(json(r), `${what} (HTTP ${r.status}): a JSON body with a JSON Content-Type`).toBe(true);
+    },
+  );
 
-  test('envelope: a body field the spec does not name is rejected or ignored alike by every write, never echoed [inferred]', checks('inferred', 'requests.unknownFields.consistent'), async ({ t }) => {
-    const m = t.manifest;
-    const name = metricName(m.metricPrefix, t.runId, 30, '_unknown');
-    const created = await t.call('POST', '/console/v1/metrics', { data: { name, type: 'sum' } });
-    expect(ok2xx(created), 'a metric to update').toBe(true);
-    const extra = { ccUnknownField: `cc_marker_${t.runId}` };
-    const replies: [string, Reply][] = [
-      ['createMetric', await t.call('POST', '/console/v1/metrics', { data: { name: metricName(m.metricPrefix, t.runId, 30, '_unknown2'), type: 'sum', dryRun: true, ...extra } })],
-      ['updateMetric', await t.call('POST', `/console/v1/metrics/${encodeURIComponent(`${name}::sum`)}`, { data: { description: 'x', ...extra } })],
-      ['addGateRules', await t.call('POST', `/console/v1/gates/${encodeURIComponent(m.gates[0])}/rules`, { data: { rules: [], ...extra } })],
-      ['patchExperimentOverrides', await t.call('PATCH', `/console/v1/experiments/${encodeURIComponent(m.experiments[1 % m.experiments.length])}/overrides`, { data: { overrides: [], userIDOverrides: [], ...extra } })],
-    ];
-    const kinds = replies.map(([op, r]) => `${op}: ${ok2xx(r) ? 'ignored' : r.status < 500 ? 'rejected' : `HTTP ${r.status}`}`);
-    expect(new Set(kinds.map((k) => k.split(': ')[1])).size, `every write treats an unknown field alike: ${kinds.join(', ')}`).toBe(1);
-    for (const [op, r] of replies) if (ok2xx(r)) expect(r.text.includes(extra.ccUnknownField), `${op} echoed the unknown field`).toBe(false);
-  });
+  test(
+    'envelope: a body field the spec does not name is rejected or ignored alike by every write, never echoed [inferred]',
+    checks('inferred', 'requests.unknownFields.consistent'),
+    async ({ t }) => {
+      const m = t.manifest;
+      const name = metricName(m.metricPrefix, t.runId, 30, '_unknown');
+      const created = await t.call('POST', '/console/v1/metrics', { data: { name, type: 'sum' } });
+      expect(ok2xx(created), 'a metric to update').toBe(true);
+      const extra = { ccUnknownField: `cc_marker_${t.runId}` };
+      const replies: [string, Reply][] = [
+        [
+          'createMetric',
+          await t.call('POST', '/console/v1/metrics', {
+            data: { name: metricName(m.metricPrefix, t.runId, 30, '_unknown2'), type: 'sum', dryRun: true, ...extra },
+          }),
+        ],
+        ['updateMetric', await t.call('POST', `/console/v1/metrics/${encodeURIComponent(`${name}::sum`)}`, { data: { description: 'x', ...extra } })],
+        ['addGateRules', await t.call('POST', `/console/v1/gates/${encodeURIComponent(m.gates[0])}/rules`, { data: { rules: [], ...extra } })],
+        [
+          'patchExperimentOverrides',
+          await t.call('PATCH', `/console/v1/experiments/${encodeURIComponent(m.experiments[1 % m.experiments.length])}/overrides`, {
+            data: { overrides: [], userIDOverrides: [], ...extra },
+          }),
+        ],
+      ];
+      const kinds = replies.map(([op, r]) => `${op}: ${ok2xx(r) ? 'ignored' : r.status < 500 ? 'rejected' : `HTTP ${r.status}`}`);
+      expect(new Set(kinds.map((k) => k.split(': ')[1])).size, `every write treats an unknown field alike: ${kinds.join(', ')}`).toBe(1);
+      for (const [op, r] of replies) if (ok2xx(r)) expect(r.text.includes(extra.ccUnknownField), `${op} echoed the unknown field`).toBe(false);
+    },
+  );
 
-  test('envelope: reads the spec does not show and version headers are observed [spec 1, 9, not shown]', checks('open', 'scope.otherOperations', 'versioning.policy'), async ({ t }) => {
-    const r = await t.call('GET', `/console/v1/gates/${encodeURIComponent(t.manifest.gates[0])}`);
-    t.observe('scope.otherOperations', 'GET a single gate', outcome(r).status, r);
-    const list = await t.call('GET', '/console/v1/release_pipelines?limit=1');
-    t.observe('versioning.policy', 'version headers', Object.keys(list.headers).filter((h) => /version|deprecat|sunset/i.test(h)).sort(), list);
-  });
+  test(
+    'envelope: reads the spec does not show and version headers are observed [spec 1, 9, not shown]',
+    checks('open', 'scope.otherOperations', 'versioning.policy'),
+    async ({ t }) => {
+      const r = await t.call('GET', `/console/v1/gates/${encodeURIComponent(t.manifest.gates[0])}`);
+      t.observe('scope.otherOperations', 'GET a single gate', outcome(r).status, r);
+      const list = await t.call('GET', '/console/v1/release_pipelines?limit=1');
+      t.observe(
+        'versioning.policy',
+        'version headers',
+        Object.keys(list.headers)
+          .filter((h) => /version|deprecat|sunset/i.test(h))
+          .sort(),
+        list,
+      );
+    },
+  );
 });

@@ -10,90 +10,223 @@ const condition = { type: 'country', targetValue: ['US', 'CA'], operator: 'any' 
 const rulesPath = (id: string) => `/console/v1/gates/${encodeURIComponent(id)}/rules`;
 
 /** How the elements of an array look, for observations of shapes the spec leaves open. */
-const elementKinds = (xs: unknown) => (Array.isArray(xs) ? [...new Set(xs.map((x) => (x === null ? 'null' : Array.isArray(x) ? 'array' : typeof x)))].sort() : 'absent');
+const elementKinds = (xs: unknown) =>
+  Array.isArray(xs) ? [...new Set(xs.map((x) => (x === null ? 'null' : Array.isArray(x) ? 'array' : typeof x)))].sort() : 'absent';
 
 test.describe('gates', () => {
-  test('gates: add rules answers the gate with its rules and the spec message [spec 4.1]', checks('stated', 'gates.addRules.message', 'gates.addRules.response.gate', 'gates.addRules.rules.fields', 'gates.addRules.body', 'gates.addRules.path', 'requests.json'), async ({ t }) => {
-    const id = gate(t.manifest.gates, 0);
-    const name = `cc rule ${t.runId}`;
-    const other = `cc rule ${t.runId} other`;
-    const body = expectSuccess('addGateRules', await t.call('POST', rulesPath(id), { data: { rules: [{ name, passPercentage: 25, conditions: [condition], environments: ['production'] }, { name: other, passPercentage: 5, conditions: [condition] }] } }));
-    expectMessage(body, 'Gate rules added successfully.');
-    // Each rule sent is added exactly once, whether the gate keeps its other rules or not (4.1): the names are this test's own.
-    for (const sent of [name, other]) expect(body.data.rules.filter((r: any) => r.name === sent).length, `rules named ${JSON.stringify(sent)} in the answer`).toBe(1);
-    whenPresent(t, 'gates.addRules.response.gate', body.data, 'id', (got) => expect(got, 'data is the gate named in the path').toBe(id));
-    const rule = body.data.rules.find((r: any) => r.name === name);
-    expect(rule, 'the added rule is among the returned rules').toBeTruthy();
-    for (const field of ['id', 'baseID', 'name', 'passPercentage', 'conditions', 'environments']) expect(rule, `the returned rule carries ${field} (spec 2.3)`).toHaveProperty(field);
-    // The whole rule as sent: every field, and exactly the one condition (the server adds id and baseID).
-    expect(rule, 'the added rule as sent').toMatchObject({ name, passPercentage: 25, conditions: [condition], environments: ['production'] });
-  });
+  test(
+    'gates: add rules answers the gate with its rules and the spec message [spec 4.1]',
+    checks(
+      'stated',
+      'gates.addRules.message',
+      'gates.addRules.response.gate',
+      'gates.addRules.rules.fields',
+      'gates.addRules.body',
+      'gates.addRules.path',
+      'requests.json',
+    ),
+    async ({ t }) => {
+      const id = gate(t.manifest.gates, 0);
+      const name = `cc rule ${t.runId}`;
+      const other = `cc rule ${t.runId} other`;
+      const body = expectSuccess(
+        'addGateRules',
+        await t.call('POST', rulesPath(id), {
+          data: {
+            rules: [
+              { name, passPercentage: 25, conditions: [condition], environments: ['production'] },
+              { name: other, passPercentage: 5, conditions: [condition] },
+            ],
+          },
+        }),
+      );
+      expectMessage(body, 'Gate rules added successfully.');
+      // Each rule sent is added exactly once, whether the gate keeps its other rules or not (4.1): the names are this test's own.
+      for (const sent of [name, other])
+        expect(body.data.rules.filter((r: any) => r.name === sent).length, `rules named ${JSON.stringify(sent)} in the answer`).toBe(1);
+      whenPresent(t, 'gates.addRules.response.gate', body.data, 'id', (got) => expect(got, 'data is the gate named in the path').toBe(id));
+      const rule = body.data.rules.find((r: any) => r.name === name);
+      expect(rule, 'the added rule is among the returned rules').toBeTruthy();
+      for (const field of ['id', 'baseID', 'name', 'passPercentage', 'conditions', 'environments'])
+        expect(rule, `the returned rule carries ${field} (spec 2.3)`).toHaveProperty(field);
+      // The whole rule as sent: every field, and exactly the one condition (the server adds id and baseID).
+      expect(rule, 'the added rule as sent').toMatchObject({ name, passPercentage: 25, conditions: [condition], environments: ['production'] });
+    },
+  );
 
-  test('gates: a rule added without environments comes back with environments null [spec 2.3]', checks('stated', 'gates.addRules.environments.null', 'gates.addRules.rules.fields'), async ({ t }) => {
-    const id = gate(t.manifest.gates, 0);
-    const name = `cc rule noenv ${t.runId}`;
-    const body = expectSuccess('addGateRules', await t.call('POST', rulesPath(id), { data: { rules: [{ name, passPercentage: 5, conditions: [condition] }] } }));
-    const rules = body.data.rules.filter((r: any) => r.name === name);
-    expect(rules.length, 'the added rule, in the answer: exactly once').toBe(1);
-    const rule = rules[0];
-    expect(rule.environments, 'environments is null when no restriction is set').toBeNull();
-    expect(rule, 'the added rule as sent, environments null').toMatchObject({ name, passPercentage: 5, conditions: [condition], environments: null });
-    expect(typeof rule.id === 'string' && typeof rule.baseID === 'string', 'the server gives the rule an id and a baseID').toBe(true);
-  });
+  test(
+    'gates: a rule added without environments comes back with environments null [spec 2.3]',
+    checks('stated', 'gates.addRules.environments.null', 'gates.addRules.rules.fields'),
+    async ({ t }) => {
+      const id = gate(t.manifest.gates, 0);
+      const name = `cc rule noenv ${t.runId}`;
+      const body = expectSuccess(
+        'addGateRules',
+        await t.call('POST', rulesPath(id), { data: { rules: [{ name, passPercentage: 5, conditions: [condition] }] } }),
+      );
+      const rules = body.data.rules.filter((r: any) => r.name === name);
+      expect(rules.length, 'the added rule, in the answer: exactly once').toBe(1);
+      const rule = rules[0];
+      expect(rule.environments, 'environments is null when no restriction is set').toBeNull();
+      expect(rule, 'the added rule as sent, environments null').toMatchObject({ name, passPercentage: 5, conditions: [condition], environments: null });
+      expect(typeof rule.id === 'string' && typeof rule.baseID === 'string', 'the server gives the rule an id and a baseID').toBe(true);
+    },
+  );
 
-  test('gates: keep-or-replace of rules, required rule fields and passPercentage bounds are observed [spec 2.3, 4.1, not shown]', checks('open', 'gates.addRules.merge', 'gates.addRules.rules.required', 'gateRule.passPercentage.bounds', 'condition.values'), async ({ t }) => {
-    const id = gate(t.manifest.gates, 2);
-    const first = `cc keep ${t.runId}`;
-    expectSuccess('addGateRules', await t.call('POST', rulesPath(id), { data: { rules: [{ name: first, passPercentage: 1, conditions: [condition] }] } }));
-    const second = expectSuccess('addGateRules', await t.call('POST', rulesPath(id), { data: { rules: [{ name: `cc second ${t.runId}`, passPercentage: 2, conditions: [condition] }] } }));
-    t.observe('gates.addRules.merge', 'second add', second.data.rules.some((r: any) => r.name === first) ? 'existing rules kept' : 'existing rules replaced');
-    // Kept or replaced, no rule is there twice: the one just added once, the earlier one once or not at all.
-    const count = (n: string) => second.data.rules.filter((r: any) => r.name === n).length;
-    expect(count(`cc second ${t.runId}`), 'the rule just added, in the answer').toBe(1);
-    expect(count(first), 'the rule added before, in the answer (kept: once; replaced: none)').toBeLessThanOrEqual(1);
-    t.observe('gates.addRules.rules.required', 'rule with only a name', outcome(await t.call('POST', rulesPath(id), { data: { rules: [{ name: `cc bare ${t.runId}` }] } })).status);
-    t.observe('gateRule.passPercentage.bounds', 'passPercentage 150', outcome(await t.call('POST', rulesPath(id), { data: { rules: [{ name: `cc over ${t.runId}`, passPercentage: 150, conditions: [] }] } })).status);
-    t.observe('condition.values', 'type user_id, operator none', outcome(await t.call('POST', rulesPath(id), { data: { rules: [{ name: `cc cond ${t.runId}`, passPercentage: 1, conditions: [{ type: 'user_id', targetValue: ['u1'], operator: 'none' }] }] } })).status);
-    t.observe('gateRule.passPercentage.bounds', 'passPercentage -1', outcome(await t.call('POST', rulesPath(id), { data: { rules: [{ name: `cc under ${t.runId}`, passPercentage: -1, conditions: [] }] } })).status);
-  });
+  test(
+    'gates: keep-or-replace of rules, required rule fields and passPercentage bounds are observed [spec 2.3, 4.1, not shown]',
+    checks('open', 'gates.addRules.merge', 'gates.addRules.rules.required', 'gateRule.passPercentage.bounds', 'condition.values'),
+    async ({ t }) => {
+      const id = gate(t.manifest.gates, 2);
+      const first = `cc keep ${t.runId}`;
+      expectSuccess('addGateRules', await t.call('POST', rulesPath(id), { data: { rules: [{ name: first, passPercentage: 1, conditions: [condition] }] } }));
+      const second = expectSuccess(
+        'addGateRules',
+        await t.call('POST', rulesPath(id), { data: { rules: [{ name: `cc second ${t.runId}`, passPercentage: 2, conditions: [condition] }] } }),
+      );
+      t.observe('gates.addRules.merge', 'second add', second.data.rules.some((r: any) => r.name === first) ? 'existing rules kept' : 'existing rules replaced');
+      // Kept or replaced, no rule is there twice: the one just added once, the earlier one once or not at all.
+      const count = (n: string) => second.data.rules.filter((r: any) => r.name === n).length;
+      expect(count(`cc second ${t.runId}`), 'the rule just added, in the answer').toBe(1);
+      expect(count(first), 'the rule added before, in the answer (kept: once; replaced: none)').toBeLessThanOrEqual(1);
+      t.observe(
+        'gates.addRules.rules.required',
+        'rule with only a name',
+        outcome(await t.call('POST', rulesPath(id), { data: { rules: [{ name: `cc bare ${t.runId}` }] } })).status,
+      );
+      t.observe(
+        'gateRule.passPercentage.bounds',
+        'passPercentage 150',
+        outcome(await t.call('POST', rulesPath(id), { data: { rules: [{ name: `cc over ${t.runId}`, passPercentage: 150, conditions: [] }] } })).status,
+      );
+      t.observe(
+        'condition.values',
+        'type user_id, operator none',
+        outcome(
+          await t.call('POST', rulesPath(id), {
+            data: { rules: [{ name: `cc cond ${t.runId}`, passPercentage: 1, conditions: [{ type: 'user_id', targetValue: ['u1'], operator: 'none' }] }] },
+          }),
+        ).status,
+      );
+      t.observe(
+        'gateRule.passPercentage.bounds',
+        'passPercentage -1',
+        outcome(await t.call('POST', rulesPath(id), { data: { rules: [{ name: `cc under ${t.runId}`, passPercentage: -1, conditions: [] }] } })).status,
+      );
+    },
+  );
 
-  test('gates: disable answers the gate with isEnabled false, whatever its state before [spec 3, 4.2]', checks('stated', 'gates.disable.isEnabled', 'gates.disable.message', 'gates.disable.anyState', 'gates.disable.path', 'gates.disable.noBody', 'gates.disable.response.isEnabled', 'gates.enableDisable.owner', 'gates.enableDisable.monitoringMetrics'), async ({ t }) => {
-    const id = gate(t.manifest.gates, 1);
-    // From an enabled gate, then from a disabled one (spec 3: "Gate with any isEnabled").
-    expectSuccess('enableGate', await t.call('PUT', `/console/v1/gates/${encodeURIComponent(id)}/enable`));
-    for (const before of ['enabled', 'disabled']) {
-      const body = expectSuccess('disableGate', await t.call('PUT', `/console/v1/gates/${encodeURIComponent(id)}/disable`));
+  test(
+    'gates: disable answers the gate with isEnabled false, whatever its state before [spec 3, 4.2]',
+    checks(
+      'stated',
+      'gates.disable.isEnabled',
+      'gates.disable.message',
+      'gates.disable.anyState',
+      'gates.disable.path',
+      'gates.disable.noBody',
+      'gates.disable.response.isEnabled',
+      'gates.enableDisable.owner',
+      'gates.enableDisable.monitoringMetrics',
+    ),
+    async ({ t }) => {
+      const id = gate(t.manifest.gates, 1);
+      // From an enabled gate, then from a disabled one (spec 3: "Gate with any isEnabled").
+      expectSuccess('enableGate', await t.call('PUT', `/console/v1/gates/${encodeURIComponent(id)}/enable`));
+      for (const before of ['enabled', 'disabled']) {
+        const body = expectSuccess('disableGate', await t.call('PUT', `/console/v1/gates/${encodeURIComponent(id)}/disable`));
+        expectMessage(body, 'Gate updated successfully.');
+        whenPresent(t, 'gates.disable.response.isEnabled', body.data, 'id', (got) => expect(got, 'data is the gate named in the path').toBe(id));
+        expect(body.data.isEnabled, `isEnabled after disabling a gate that was ${before}`).toBe(false);
+      }
+    },
+  );
+
+  test(
+    'gates: enable answers 200 with the gate and the spec message, no review header needed [spec 4.0, 4.3]',
+    checks(
+      'stated',
+      'gates.enable.status200',
+      'gates.enable.message',
+      'gates.enable.path',
+      'gates.enable.noBody',
+      'reviewSettings.header.optional',
+      'gates.enable.state',
+      'reviewSettings.header.values',
+      'gate.status.values',
+      'gate.type.values',
+      'gate.arrays.elementShape',
+    ),
+    async ({ t }) => {
+      const id = gate(t.manifest.gates, 3);
+      const reply = await t.call('PUT', `/console/v1/gates/${encodeURIComponent(id)}/enable`);
+      const body = expectSuccess('enableGate', reply);
       expectMessage(body, 'Gate updated successfully.');
-      whenPresent(t, 'gates.disable.response.isEnabled', body.data, 'id', (got) => expect(got, 'data is the gate named in the path').toBe(id));
-      expect(body.data.isEnabled, `isEnabled after disabling a gate that was ${before}`).toBe(false);
-    }
-  });
+      whenPresent(t, 'gates.enable.message', body.data, 'id', (got) => expect(got, 'data is the gate named in the path').toBe(id));
+      const g = body.data;
+      t.observe('gates.enable.state', 'after enable', { isEnabled: g.isEnabled, status: g.status }, reply);
+      t.observe('gate.status.values', 'after enable', g.status, reply);
+      t.observe('gate.type.values', 'after enable', { type: g.type, typeReason: g.typeReason, ownerType: g.owner?.ownerType ?? null }, reply);
+      t.observe(
+        'gate.arrays.elementShape',
+        'after enable',
+        {
+          targetApps: elementKinds(g.targetApps),
+          holdoutIDs: elementKinds(g.holdoutIDs),
+          monitoringMetrics: elementKinds(g.monitoringMetrics),
+          allowedReviewers: elementKinds(g.reviewSettings?.allowedReviewers),
+        },
+        reply,
+      );
+      // The header's values and effect are not shown (spec 4.0): what `true` does is recorded only.
+      t.observe(
+        'reviewSettings.header.values',
+        'enable with x-respect-review-settings: true',
+        outcome(await t.call('PUT', `/console/v1/gates/${encodeURIComponent(id)}/enable`, { headers: { 'x-respect-review-settings': 'true' } })).status,
+      );
+    },
+  );
 
-  test('gates: enable answers 200 with the gate and the spec message, no review header needed [spec 4.0, 4.3]', checks('stated', 'gates.enable.status200', 'gates.enable.message', 'gates.enable.path', 'gates.enable.noBody', 'reviewSettings.header.optional', 'gates.enable.state', 'reviewSettings.header.values', 'gate.status.values', 'gate.type.values', 'gate.arrays.elementShape'), async ({ t }) => {
-    const id = gate(t.manifest.gates, 3);
-    const reply = await t.call('PUT', `/console/v1/gates/${encodeURIComponent(id)}/enable`);
-    const body = expectSuccess('enableGate', reply);
-    expectMessage(body, 'Gate updated successfully.');
-    whenPresent(t, 'gates.enable.message', body.data, 'id', (got) => expect(got, 'data is the gate named in the path').toBe(id));
-    const g = body.data;
-    t.observe('gates.enable.state', 'after enable', { isEnabled: g.isEnabled, status: g.status }, reply);
-    t.observe('gate.status.values', 'after enable', g.status, reply);
-    t.observe('gate.type.values', 'after enable', { type: g.type, typeReason: g.typeReason, ownerType: g.owner?.ownerType ?? null }, reply);
-    t.observe('gate.arrays.elementShape', 'after enable', { targetApps: elementKinds(g.targetApps), holdoutIDs: elementKinds(g.holdoutIDs), monitoringMetrics: elementKinds(g.monitoringMetrics), allowedReviewers: elementKinds(g.reviewSettings?.allowedReviewers) }, reply);
-    // The header's values and effect are not shown (spec 4.0): what `true` does is recorded only.
-    t.observe('reviewSettings.header.values', 'enable with x-respect-review-settings: true', outcome(await t.call('PUT', `/console/v1/gates/${encodeURIComponent(id)}/enable`, { headers: { 'x-respect-review-settings': 'true' } })).status);
-  });
-
-  test('gates: every field of the returned gate, its rules and conditions has its spec type [spec 2.2 to 2.4]', checks('stated', 'fields.caseSensitive', 'timestamps.integer', ...clausesUnder('gate.field.'), ...clausesUnder('gateRule.field.'), ...clausesUnder('condition.field.'), 'gates.enableDisable.owner', 'gates.enableDisable.monitoringMetrics'), async ({ t }) => {
-    const id = gate(t.manifest.gates, 0);
-    // Every rule and condition field the spec accepts in requests (2.3, 2.4), so the returned ones are checked too.
-    const body = expectSuccess('addGateRules', await t.call('POST', rulesPath(id), { data: { rules: [{ name: `cc fields ${t.runId}`, passPercentage: 50, conditions: [{ ...condition, field: 'country', customID: 'cc' }], environments: null, returnValue: { on: true }, completedAutomatedRollouts: [{ time: 1, passPercent: 10 }], pendingAutomatedRollouts: [{ time: 2, passPercent: 20 }] }] } }));
-    expect(body.data.rules.length, 'the gate has rules to check').toBeGreaterThan(0);
-    // owner and monitoringMetrics are present in enable/disable responses (spec 2.2).
-    const disabled = expectSuccess('disableGate', await t.call('PUT', `/console/v1/gates/${encodeURIComponent(gate(t.manifest.gates, 1))}/disable`));
-    expect(typeof disabled.data.owner === 'object' && disabled.data.owner !== null, 'owner in a disable response').toBe(true);
-    expect(Array.isArray(disabled.data.monitoringMetrics), 'monitoringMetrics in a disable response').toBe(true);
-  });
+  test(
+    'gates: every field of the returned gate, its rules and conditions has its spec type [spec 2.2 to 2.4]',
+    checks(
+      'stated',
+      'fields.caseSensitive',
+      'timestamps.integer',
+      ...clausesUnder('gate.field.'),
+      ...clausesUnder('gateRule.field.'),
+      ...clausesUnder('condition.field.'),
+      'gates.enableDisable.owner',
+      'gates.enableDisable.monitoringMetrics',
+    ),
+    async ({ t }) => {
+      const id = gate(t.manifest.gates, 0);
+      // Every rule and condition field the spec accepts in requests (2.3, 2.4), so the returned ones are checked too.
+      const body = expectSuccess(
+        'addGateRules',
+        await t.call('POST', rulesPath(id), {
+          data: {
+            rules: [
+              {
+                name: `cc fields ${t.runId}`,
+                passPercentage: 50,
+                conditions: [{ ...condition, field: 'country', customID: 'cc' }],
+                environments: null,
+                returnValue: { on: true },
+                completedAutomatedRollouts: [{ time: 1, passPercent: 10 }],
+                pendingAutomatedRollouts: [{ time: 2, passPercent: 20 }],
+              },
+            ],
+          },
+        }),
+      );
+      expect(body.data.rules.length, 'the gate has rules to check').toBeGreaterThan(0);
+      // owner and monitoringMetrics are present in enable/disable responses (spec 2.2).
+      const disabled = expectSuccess('disableGate', await t.call('PUT', `/console/v1/gates/${encodeURIComponent(gate(t.manifest.gates, 1))}/disable`));
+      expect(typeof disabled.data.owner === 'object' && disabled.data.owner !== null, 'owner in a disable response').toBe(true);
+      expect(Array.isArray(disabled.data.monitoringMetrics), 'monitoringMetrics in a disable response').toBe(true);
+    },
+  );
 
   test('gates: an unknown gate id is rejected with a 4xx [inferred]', checks('inferred', 'errors.unknownId.404', 'errors.shape'), async ({ t }) => {
     const missing = `cc_missing_gate_${t.runId}`;
@@ -106,22 +239,42 @@ test.describe('gates', () => {
     for (const r of replies) expectClientError(r, 'unknown gate');
   });
 
-  test('gates: add rules rejects rules of the wrong type and keeps none of them [inferred]', checks('inferred', 'errors.badInput.4xx', 'writes.rejectedPersistNothing'), async ({ t }) => {
-    const id = gate(t.manifest.gates, 0);
-    const bad = `cc bad ${t.runId}`;
-    for (const data of [{ rules: 'not-an-array' }, { rules: [{ name: bad, passPercentage: 'ten' }] }, { rules: [{ name: bad, conditions: 'x' }] }, { rules: [{ name: bad, environments: 'production' }] }]) {
-      expectClientError(await t.call('POST', rulesPath(id), { data }), `add rules with ${JSON.stringify(data)}`);
-    }
-    const after = await t.call('POST', rulesPath(id), { data: { rules: [] } });
-    expect(ok2xx(after), 'a valid add after the rejected ones succeeds').toBe(true);
-    expect(after.body.data.rules.some((r: any) => r.name === bad), 'a rejected rule is not kept').toBe(false);
-  });
+  test(
+    'gates: add rules rejects rules of the wrong type and keeps none of them [inferred]',
+    checks('inferred', 'errors.badInput.4xx', 'writes.rejectedPersistNothing'),
+    async ({ t }) => {
+      const id = gate(t.manifest.gates, 0);
+      const bad = `cc bad ${t.runId}`;
+      for (const data of [
+        { rules: 'not-an-array' },
+        { rules: [{ name: bad, passPercentage: 'ten' }] },
+        { rules: [{ name: bad, conditions: 'x' }] },
+        { rules: [{ name: bad, environments: 'production' }] },
+      ]) {
+        expectClientError(await t.call('POST', rulesPath(id), { data }), `add rules with ${JSON.stringify(data)}`);
+      }
+      const after = await t.call('POST', rulesPath(id), { data: { rules: [] } });
+      expect(ok2xx(after), 'a valid add after the rejected ones succeeds').toBe(true);
+      expect(
+        after.body.data.rules.some((r: any) => r.name === bad),
+        'a rejected rule is not kept',
+      ).toBe(false);
+    },
+  );
 
-  test('gates: concurrent add-rules on one gate each succeed or get a 4xx, and the gate stays well formed [inferred]', checks('inferred', 'writes.concurrentSafe'), async ({ t }) => {
-    const id = gate(t.manifest.gates, 0);
-    const replies = await Promise.all(Array.from({ length: 8 }, (_, i) => t.call('POST', rulesPath(id), { data: { rules: [{ name: `cc concurrent ${i} ${t.runId}`, passPercentage: i, conditions: [condition] }] } })));
-    for (const r of replies) expect(r.status < 500, `a concurrent add-rules answered ${r.status}`).toBe(true);
-    expect(replies.filter(ok2xx).length, 'at least one concurrent add succeeded').toBeGreaterThan(0);
-    expectSuccess('addGateRules', await t.call('POST', rulesPath(id), { data: { rules: [] } }));
-  });
+  test(
+    'gates: concurrent add-rules on one gate each succeed or get a 4xx, and the gate stays well formed [inferred]',
+    checks('inferred', 'writes.concurrentSafe'),
+    async ({ t }) => {
+      const id = gate(t.manifest.gates, 0);
+      const replies = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          t.call('POST', rulesPath(id), { data: { rules: [{ name: `cc concurrent ${i} ${t.runId}`, passPercentage: i, conditions: [condition] }] } }),
+        ),
+      );
+      for (const r of replies) expect(r.status < 500, `a concurrent add-rules answered ${r.status}`).toBe(true);
+      expect(replies.filter(ok2xx).length, 'at least one concurrent add succeeded').toBeGreaterThan(0);
+      expectSuccess('addGateRules', await t.call('POST', rulesPath(id), { data: { rules: [] } }));
+    },
+  );
 });

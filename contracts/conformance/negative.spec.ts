@@ -45,31 +45,40 @@ function mutations(op: string, valid: Record<string, unknown>): Record<string, u
   return out;
 }
 
-test('negative data: every write operation rejects bodies that break its schema with a 4xx [inferred]', checks('inferred', 'errors.badInput.4xx', 'writes.rejectedPersistNothing'), async ({ t }) => {
-  const m = t.manifest;
-  const metric = `${m.metricPrefix}${t.runId}_neg`;
-  // Update bodies go to a metric that exists, so that a rejection is about the body, not the id.
-  const existing = `${m.metricPrefix}${t.runId}_negupd`;
-  expect((await t.call('POST', '/console/v1/metrics', { data: { name: existing, type: 'sum' } })).status, 'the metric to update is created').toBeLessThan(300);
-  const ops: [string, string, string, Record<string, unknown>][] = [
-    ['createMetric', 'POST', '/console/v1/metrics', { name: metric, type: 'sum', dryRun: true }],
-    ['updateMetric', 'POST', `/console/v1/metrics/${existing}::sum`, { description: 'x', dryRun: true }],
-    ['addGateRules', 'POST', `/console/v1/gates/${m.gates[0]}/rules`, { rules: [] }],
-    ['skipTriggerPhase', 'PUT', `/console/v1/release_pipeline_triggers/${m.triggers[0].id}/skip`, { phaseID: 'cc_not_a_phase' }],
-    ['unpauseTrigger', 'PUT', `/console/v1/release_pipeline_triggers/${m.triggers[0].id}/unpause`, { phaseID: 'cc_not_a_phase' }],
-    ['patchExperimentOverrides', 'PATCH', `/console/v1/experiments/${m.experiments[0]}/overrides`, { overrides: [], userIDOverrides: [] }],
-  ];
-  let sent = 0;
-  for (const [op, method, path, valid] of ops) {
-    for (const body of mutations(op, valid)) {
-      if (requestErrors(op, body).length === 0) continue; // the contract calls it valid: not negative data
-      expectClientError(await t.call(method, path, { data: body }), `${op} with ${JSON.stringify(body).slice(0, 120)}`);
+test(
+  'negative data: every write operation rejects bodies that break its schema with a 4xx [inferred]',
+  checks('inferred', 'errors.badInput.4xx', 'writes.rejectedPersistNothing'),
+  async ({ t }) => {
+    const m = t.manifest;
+    const metric = `${m.metricPrefix}${t.runId}_neg`;
+    // Update bodies go to a metric that exists, so that a rejection is about the body, not the id.
+    const existing = `${m.metricPrefix}${t.runId}_negupd`;
+    expect((await t.call('POST', '/console/v1/metrics', { data: { name: existing, type: 'sum' } })).status, 'the metric to update is created').toBeLessThan(
+      300,
+    );
+    const ops: [string, string, string, Record<string, unknown>][] = [
+      ['createMetric', 'POST', '/console/v1/metrics', { name: metric, type: 'sum', dryRun: true }],
+      ['updateMetric', 'POST', `/console/v1/metrics/${existing}::sum`, { description: 'x', dryRun: true }],
+      ['addGateRules', 'POST', `/console/v1/gates/${m.gates[0]}/rules`, { rules: [] }],
+      ['skipTriggerPhase', 'PUT', `/console/v1/release_pipeline_triggers/${m.triggers[0].id}/skip`, { phaseID: 'cc_not_a_phase' }],
+      ['unpauseTrigger', 'PUT', `/console/v1/release_pipeline_triggers/${m.triggers[0].id}/unpause`, { phaseID: 'cc_not_a_phase' }],
+      ['patchExperimentOverrides', 'PATCH', `/console/v1/experiments/${m.experiments[0]}/overrides`, { overrides: [], userIDOverrides: [] }],
+    ];
+    let sent = 0;
+    for (const [op, method, path, valid] of ops) {
+      for (const body of mutations(op, valid)) {
+        if (requestErrors(op, body).length === 0) continue; // the contract calls it valid: not negative data
+        expectClientError(await t.call(method, path, { data: body }), `${op} with ${JSON.stringify(body).slice(0, 120)}`);
+        sent++;
+      }
+      expectClientError(await t.call(method, path, { rawBody: '{"truncated": ' }), `${op} with malformed JSON`);
       sent++;
     }
-    expectClientError(await t.call(method, path, { rawBody: '{"truncated": ' }), `${op} with malformed JSON`);
-    sent++;
-  }
-  // A rejected create left nothing: the metric cannot be updated.
-  expectClientError(await t.call('POST', `/console/v1/metrics/${metric}::sum`, { data: { description: 'probe' } }), 'update of a metric whose creates were all rejected');
-  expect(sent, 'invalid bodies sent').toBeGreaterThan(60);
-});
+    // A rejected create left nothing: the metric cannot be updated.
+    expectClientError(
+      await t.call('POST', `/console/v1/metrics/${metric}::sum`, { data: { description: 'probe' } }),
+      'update of a metric whose creates were all rejected',
+    );
+    expect(sent, 'invalid bodies sent').toBeGreaterThan(60);
+  },
+);

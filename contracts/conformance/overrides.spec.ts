@@ -8,7 +8,7 @@ import type { Reply } from '../support/evidence.ts';
 
 const path = (t: T, i: number) => `/console/v1/experiments/${encodeURIComponent(t.manifest.experiments[i % t.manifest.experiments.length])}/overrides`;
 /** The resulting arrays, from either shape spec 4.11 describes: the envelope's data, or the arrays at the top level. */
-const resulting = (body: any) => (body && Array.isArray(body.overrides) ? body : body?.data ?? {});
+const resulting = (body: any) => (body && Array.isArray(body.overrides) ? body : (body?.data ?? {}));
 
 /**
  * After a patch was refused: whether a single override like `item` is refused too. The suite names
@@ -25,65 +25,115 @@ async function refusesItemsLike(t: T, i: number, item: object, clauses: string[]
 /** A patch of the single override `item` was answered `reply`: when refused, `clauses` are not verifiable (see refusesItemsLike). */
 function refusedSingle(t: T, reply: Reply, item: object, clauses: string[]): boolean {
   if (ok2xx(reply)) return false;
-  for (const c of clauses) t.uncovered(c, `not verifiable: the target refuses a single override like ${JSON.stringify(item)} (HTTP ${reply.status}): its groupID is the suite's own, not a group of the experiment`);
+  for (const c of clauses)
+    t.uncovered(
+      c,
+      `not verifiable: the target refuses a single override like ${JSON.stringify(item)} (HTTP ${reply.status}): its groupID is the suite's own, not a group of the experiment`,
+    );
   return true;
 }
 
 test.describe('overrides', () => {
-  test('overrides: 1000 overrides with every item field are accepted and returned [spec 2.9, 4.11, 8]', checks('stated', 'overrides.patch.overrides.maxItems', 'overrides.patch.response', 'overrides.patch.response.items', 'overrides.patch.path', ...clausesUnder('override.field.'), ...clausesUnder('userIDOverride.field.')), async ({ t }) => {
-    const user = `cc_user_${t.runId}`;
-    const tag = `cc_${t.runId}`;
-    // Each override its own groupID, so that each can be found in the result, and counted.
-    const overrides = overrideItems(1000, t.manifest.gates[0], tag).map((o, i) => ({ ...o, groupID: `${tag}_group_${i}` }));
-    const body = { overrides, userIDOverrides: [{ groupID: `${tag}_group_0`, ids: [user], environment: 'production', unitType: 'userID' }] };
-    expectValidRequest('patchExperimentOverrides', body);
-    const reply = await t.call('PATCH', path(t, 0), { data: body });
-    if (!ok2xx(reply) && (await refusesItemsLike(t, 0, overrides[0], ['overrides.patch.overrides.maxItems', 'overrides.patch.response.items']))) return;
-    const r = resulting(expectSuccess('patchExperimentOverrides', reply));
-    expect(Array.isArray(r.overrides) ? r.overrides.length : -1, 'the resulting overrides hold the 1000 sent').toBeGreaterThanOrEqual(1000);
-    // Each override sent is in the result exactly once (merged or replaced, spec 4.11), and nothing else of this test is.
-    const times = new Map<string, number>();
-    for (const o of r.overrides) if (typeof o?.groupID === 'string' && o.groupID.startsWith(`${tag}_group_`)) times.set(o.groupID, (times.get(o.groupID) ?? 0) + 1);
-    const notOnce = overrides.filter((o) => times.get(o.groupID) !== 1).map((o) => `${o.groupID} x${times.get(o.groupID) ?? 0}`);
-    expect(notOnce.slice(0, 5), `overrides sent that are not in the result exactly once (${notOnce.length} of 1000; first 5 shown)`).toEqual([]);
-    expect([...times.values()].reduce((a, b) => a + b, 0), 'overrides of this test in the result').toBe(1000);
-    const userTimes = (r.userIDOverrides ?? []).flatMap((u: any) => (Array.isArray(u?.ids) ? u.ids : [])).filter((id: unknown) => id === user).length;
-    expect(userTimes, 'the user id sent, in the resulting userIDOverrides: exactly once').toBe(1);
-  });
+  test(
+    'overrides: 1000 overrides with every item field are accepted and returned [spec 2.9, 4.11, 8]',
+    checks(
+      'stated',
+      'overrides.patch.overrides.maxItems',
+      'overrides.patch.response',
+      'overrides.patch.response.items',
+      'overrides.patch.path',
+      ...clausesUnder('override.field.'),
+      ...clausesUnder('userIDOverride.field.'),
+    ),
+    async ({ t }) => {
+      const user = `cc_user_${t.runId}`;
+      const tag = `cc_${t.runId}`;
+      // Each override its own groupID, so that each can be found in the result, and counted.
+      const overrides = overrideItems(1000, t.manifest.gates[0], tag).map((o, i) => ({ ...o, groupID: `${tag}_group_${i}` }));
+      const body = { overrides, userIDOverrides: [{ groupID: `${tag}_group_0`, ids: [user], environment: 'production', unitType: 'userID' }] };
+      expectValidRequest('patchExperimentOverrides', body);
+      const reply = await t.call('PATCH', path(t, 0), { data: body });
+      if (!ok2xx(reply) && (await refusesItemsLike(t, 0, overrides[0], ['overrides.patch.overrides.maxItems', 'overrides.patch.response.items']))) return;
+      const r = resulting(expectSuccess('patchExperimentOverrides', reply));
+      expect(Array.isArray(r.overrides) ? r.overrides.length : -1, 'the resulting overrides hold the 1000 sent').toBeGreaterThanOrEqual(1000);
+      // Each override sent is in the result exactly once (merged or replaced, spec 4.11), and nothing else of this test is.
+      const times = new Map<string, number>();
+      for (const o of r.overrides)
+        if (typeof o?.groupID === 'string' && o.groupID.startsWith(`${tag}_group_`)) times.set(o.groupID, (times.get(o.groupID) ?? 0) + 1);
+      const notOnce = overrides.filter((o) => times.get(o.groupID) !== 1).map((o) => `${o.groupID} x${times.get(o.groupID) ?? 0}`);
+      expect(notOnce.slice(0, 5), `overrides sent that are not in the result exactly once (${notOnce.length} of 1000; first 5 shown)`).toEqual([]);
+      expect(
+        [...times.values()].reduce((a, b) => a + b, 0),
+        'overrides of this test in the result',
+      ).toBe(1000);
+      const userTimes = (r.userIDOverrides ?? []).flatMap((u: any) => (Array.isArray(u?.ids) ? u.ids : [])).filter((id: unknown) => id === user).length;
+      expect(userTimes, 'the user id sent, in the resulting userIDOverrides: exactly once').toBe(1);
+    },
+  );
 
   test('overrides: 1001 overrides are not accepted [spec 8]', checks('stated', 'overrides.patch.overrides.maxItems'), async ({ t }) => {
-    expectNotAccepted(await t.call('PATCH', path(t, 1), { data: { overrides: overrideItems(1001, t.manifest.gates[0]), userIDOverrides: [] } }), '1001 overrides');
+    expectNotAccepted(
+      await t.call('PATCH', path(t, 1), { data: { overrides: overrideItems(1001, t.manifest.gates[0]), userIDOverrides: [] } }),
+      '1001 overrides',
+    );
   });
 
-  test('overrides: overrides and userIDOverrides are each required [spec 4.11]', checks('stated', 'overrides.patch.overrides.required', 'overrides.patch.userIDOverrides.required'), async ({ t }) => {
-    expectNotAccepted(await t.call('PATCH', path(t, 1), { data: { userIDOverrides: [] } }), 'without overrides');
-    expectNotAccepted(await t.call('PATCH', path(t, 1), { data: { overrides: [] } }), 'without userIDOverrides');
-  });
+  test(
+    'overrides: overrides and userIDOverrides are each required [spec 4.11]',
+    checks('stated', 'overrides.patch.overrides.required', 'overrides.patch.userIDOverrides.required'),
+    async ({ t }) => {
+      expectNotAccepted(await t.call('PATCH', path(t, 1), { data: { userIDOverrides: [] } }), 'without overrides');
+      expectNotAccepted(await t.call('PATCH', path(t, 1), { data: { overrides: [] } }), 'without userIDOverrides');
+    },
+  );
 
-  test('overrides: the result holds the overrides sent, and keeps them for the next patch or not (merge is observed) [spec 4.11]', checks('stated', 'overrides.patch.persisted', 'overrides.patch.merge'), async ({ t }) => {
-    const first = { type: 'gate', id: t.manifest.gates[0], groupID: `cc_first_${t.runId}` };
-    const second = { type: 'gate', id: t.manifest.gates[0], groupID: `cc_second_${t.runId}` };
-    const firstReply = await t.call('PATCH', path(t, 2), { data: { overrides: [first], userIDOverrides: [] } });
-    if (refusedSingle(t, firstReply, first, ['overrides.patch.persisted', 'overrides.patch.merge'])) return;
-    const a = resulting(expectSuccess('patchExperimentOverrides', firstReply));
-    const times = (r: any, groupID: string) => (Array.isArray(r.overrides) ? r.overrides.filter((o: any) => o?.groupID === groupID).length : 0);
-    expect(times(a, first.groupID), 'the override sent, in the resulting overrides: exactly once').toBe(1);
-    const reply = await t.call('PATCH', path(t, 2), { data: { overrides: [second], userIDOverrides: [] } });
-    const b = resulting(expectSuccess('patchExperimentOverrides', reply));
-    expect(times(b, second.groupID), 'the override sent, in the resulting overrides: exactly once').toBe(1);
-    expect(times(b, first.groupID), 'the earlier override, in the resulting overrides (merged: once; replaced: none)').toBeLessThanOrEqual(1);
-    t.observe('overrides.patch.merge', 'second patch', b.overrides.some((o: any) => o.groupID === first.groupID) ? 'merged' : 'replaced', reply);
-  });
+  test(
+    'overrides: the result holds the overrides sent, and keeps them for the next patch or not (merge is observed) [spec 4.11]',
+    checks('stated', 'overrides.patch.persisted', 'overrides.patch.merge'),
+    async ({ t }) => {
+      const first = { type: 'gate', id: t.manifest.gates[0], groupID: `cc_first_${t.runId}` };
+      const second = { type: 'gate', id: t.manifest.gates[0], groupID: `cc_second_${t.runId}` };
+      const firstReply = await t.call('PATCH', path(t, 2), { data: { overrides: [first], userIDOverrides: [] } });
+      if (refusedSingle(t, firstReply, first, ['overrides.patch.persisted', 'overrides.patch.merge'])) return;
+      const a = resulting(expectSuccess('patchExperimentOverrides', firstReply));
+      const times = (r: any, groupID: string) => (Array.isArray(r.overrides) ? r.overrides.filter((o: any) => o?.groupID === groupID).length : 0);
+      expect(times(a, first.groupID), 'the override sent, in the resulting overrides: exactly once').toBe(1);
+      const reply = await t.call('PATCH', path(t, 2), { data: { overrides: [second], userIDOverrides: [] } });
+      const b = resulting(expectSuccess('patchExperimentOverrides', reply));
+      expect(times(b, second.groupID), 'the override sent, in the resulting overrides: exactly once').toBe(1);
+      expect(times(b, first.groupID), 'the earlier override, in the resulting overrides (merged: once; replaced: none)').toBeLessThanOrEqual(1);
+      t.observe('overrides.patch.merge', 'second patch', b.overrides.some((o: any) => o.groupID === first.groupID) ? 'merged' : 'replaced', reply);
+    },
+  );
 
-  test('overrides: item values and required item fields the spec leaves open are observed [spec 4.11, not shown]', checks('open', 'overrides.patch.items.values'), async ({ t }) => {
-    t.observe('overrides.patch.items.values', 'type layer', outcome(await t.call('PATCH', path(t, 1), { data: { overrides: [{ type: 'layer', id: 'cc_layer', groupID: 'g' }], userIDOverrides: [] } })).status);
-    t.observe('overrides.patch.items.values', 'override without groupID', outcome(await t.call('PATCH', path(t, 1), { data: { overrides: [{ type: 'gate', id: t.manifest.gates[0] }], userIDOverrides: [] } })).status);
-  });
+  test(
+    'overrides: item values and required item fields the spec leaves open are observed [spec 4.11, not shown]',
+    checks('open', 'overrides.patch.items.values'),
+    async ({ t }) => {
+      t.observe(
+        'overrides.patch.items.values',
+        'type layer',
+        outcome(await t.call('PATCH', path(t, 1), { data: { overrides: [{ type: 'layer', id: 'cc_layer', groupID: 'g' }], userIDOverrides: [] } })).status,
+      );
+      t.observe(
+        'overrides.patch.items.values',
+        'override without groupID',
+        outcome(await t.call('PATCH', path(t, 1), { data: { overrides: [{ type: 'gate', id: t.manifest.gates[0] }], userIDOverrides: [] } })).status,
+      );
+    },
+  );
 
-  test('overrides: bad bodies and an unknown experiment get a 4xx [inferred]', checks('inferred', 'errors.badInput.4xx', 'errors.unknownId.404'), async ({ t }) => {
-    expectClientError(await t.call('PATCH', path(t, 1), { data: { overrides: overrideItems(1001, 'g'), userIDOverrides: [] } }), '1001 overrides');
-    expectClientError(await t.call('PATCH', path(t, 1), { data: { overrides: 'x', userIDOverrides: [] } }), 'overrides not an array');
-    expectClientError(await t.call('PATCH', path(t, 1), { data: { overrides: [], userIDOverrides: [{ ids: 'u1' }] } }), 'ids not an array');
-    expectClientError(await t.call('PATCH', `/console/v1/experiments/cc_missing_${t.runId}/overrides`, { data: { overrides: [], userIDOverrides: [] } }), 'unknown experiment');
-  });
+  test(
+    'overrides: bad bodies and an unknown experiment get a 4xx [inferred]',
+    checks('inferred', 'errors.badInput.4xx', 'errors.unknownId.404'),
+    async ({ t }) => {
+      expectClientError(await t.call('PATCH', path(t, 1), { data: { overrides: overrideItems(1001, 'g'), userIDOverrides: [] } }), '1001 overrides');
+      expectClientError(await t.call('PATCH', path(t, 1), { data: { overrides: 'x', userIDOverrides: [] } }), 'overrides not an array');
+      expectClientError(await t.call('PATCH', path(t, 1), { data: { overrides: [], userIDOverrides: [{ ids: 'u1' }] } }), 'ids not an array');
+      expectClientError(
+        await t.call('PATCH', `/console/v1/experiments/cc_missing_${t.runId}/overrides`, { data: { overrides: [], userIDOverrides: [] } }),
+        'unknown experiment',
+      );
+    },
+  );
 });

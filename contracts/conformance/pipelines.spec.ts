@@ -9,43 +9,77 @@ const get = (t: T) => (query: string) => t.call('GET', query);
 const sorted = (ids: string[]) => [...ids].sort();
 
 test.describe('pipelines', () => {
-  test('pipelines: list answers 200, the spec message and pagination [spec 4.5]', checks('stated', 'pipelines.list.status200', 'pipelines.list.message', 'pipelines.list.pagination', 'pipelines.list.path', 'envelope.pagination', 'envelope.successObject', 'envelope.allEndpoints', 'pagination.fields'), async ({ t }) => {
-    const reply = await t.call('GET', PATH);
-    const body = expectSuccess('listReleasePipelines', reply);
-    expectMessage(body, 'List pipelines success');
-    expect(typeof body.pagination === 'object' && body.pagination !== null && !Array.isArray(body.pagination), 'pagination is an object').toBe(true);
-    t.observe('pagination.fields', 'listReleasePipelines', Object.keys(body.pagination).sort(), reply);
-  });
+  test(
+    'pipelines: list answers 200, the spec message and pagination [spec 4.5]',
+    checks(
+      'stated',
+      'pipelines.list.status200',
+      'pipelines.list.message',
+      'pipelines.list.pagination',
+      'pipelines.list.path',
+      'envelope.pagination',
+      'envelope.successObject',
+      'envelope.allEndpoints',
+      'pagination.fields',
+    ),
+    async ({ t }) => {
+      const reply = await t.call('GET', PATH);
+      const body = expectSuccess('listReleasePipelines', reply);
+      expectMessage(body, 'List pipelines success');
+      expect(typeof body.pagination === 'object' && body.pagination !== null && !Array.isArray(body.pagination), 'pagination is an object').toBe(true);
+      t.observe('pagination.fields', 'listReleasePipelines', Object.keys(body.pagination).sort(), reply);
+    },
+  );
 
-  test('pipelines: limit bounds a page and page numbers select pages [spec 4.5]', checks('stated', 'pipelines.list.query.limit', 'pipelines.list.query.page'), async ({ t }) => {
-    const one = expectSuccess('listReleasePipelines', await t.call('GET', `${PATH}?limit=2&page=1`));
-    const two = expectSuccess('listReleasePipelines', await t.call('GET', `${PATH}?limit=2&page=2`));
-    expect(one.data.length, 'page of limit 2').toBeLessThanOrEqual(2);
-    expect(two.data.length, 'page of limit 2').toBeLessThanOrEqual(2);
-    if (one.data.length === 2 && two.data.length > 0) expect(two.data.map((p: any) => p.id), 'page 2 holds other pipelines than page 1').not.toEqual(one.data.map((p: any) => p.id));
-  });
+  test(
+    'pipelines: limit bounds a page and page numbers select pages [spec 4.5]',
+    checks('stated', 'pipelines.list.query.limit', 'pipelines.list.query.page'),
+    async ({ t }) => {
+      const one = expectSuccess('listReleasePipelines', await t.call('GET', `${PATH}?limit=2&page=1`));
+      const two = expectSuccess('listReleasePipelines', await t.call('GET', `${PATH}?limit=2&page=2`));
+      expect(one.data.length, 'page of limit 2').toBeLessThanOrEqual(2);
+      expect(two.data.length, 'page of limit 2').toBeLessThanOrEqual(2);
+      if (one.data.length === 2 && two.data.length > 0)
+        expect(
+          two.data.map((p: any) => p.id),
+          'page 2 holds other pipelines than page 1',
+        ).not.toEqual(one.data.map((p: any) => p.id));
+    },
+  );
 
-  test('pipelines: pages hold at most limit, are disjoint, and their union is the full list [inferred]', checks('inferred', 'paging.disjointUnion', 'paging.limit', 'paging.beyondLast'), async ({ t }) => {
-    const limit = await largestLimit(get(t), PATH);
-    const full = await walk(get(t), PATH, limit);
-    expect(full.complete, 'the full list ended within the page bound').toBe(true);
-    const small = await walk(get(t), PATH, 4);
-    for (const size of small.pageSizes) expect(size).toBeLessThanOrEqual(4);
-    expect(new Set(small.ids).size, 'no pipeline on two pages').toBe(small.ids.length);
-    expect(sorted(small.ids), 'the pages together hold exactly the full list').toEqual(sorted(full.ids));
-    const past = await t.call('GET', `${PATH}?limit=4&page=${Math.ceil(full.ids.length / 4) + 2}`);
-    if (ok2xx(past)) expect(past.body?.data ?? [], 'a page past the last holds no items').toEqual([]);
-  });
+  test(
+    'pipelines: pages hold at most limit, are disjoint, and their union is the full list [inferred]',
+    checks('inferred', 'paging.disjointUnion', 'paging.limit', 'paging.beyondLast'),
+    async ({ t }) => {
+      const limit = await largestLimit(get(t), PATH);
+      const full = await walk(get(t), PATH, limit);
+      expect(full.complete, 'the full list ended within the page bound').toBe(true);
+      const small = await walk(get(t), PATH, 4);
+      for (const size of small.pageSizes) expect(size).toBeLessThanOrEqual(4);
+      expect(new Set(small.ids).size, 'no pipeline on two pages').toBe(small.ids.length);
+      expect(sorted(small.ids), 'the pages together hold exactly the full list').toEqual(sorted(full.ids));
+      const past = await t.call('GET', `${PATH}?limit=4&page=${Math.ceil(full.ids.length / 4) + 2}`);
+      if (ok2xx(past)) expect(past.body?.data ?? [], 'a page past the last holds no items').toEqual([]);
+    },
+  );
 
-  test('pipelines: every pipeline has the spec types, and the manifest pipelines are listed with their phases [spec 2.6]', checks('stated', ...clausesUnder('pipeline.field.')), async ({ t }) => {
-    const limit = await largestLimit(get(t), PATH);
-    const full = await walkChecked(get(t), 'listReleasePipelines', PATH, limit);
-    for (const trigger of t.manifest.triggers) {
-      const p = full.items.find((x) => x.id === trigger.releasePipelineID);
-      expect(p, `pipeline ${trigger.releasePipelineID} of the manifest is listed`).toBeTruthy();
-      whenPresent(t, 'pipeline.field.phases', p, 'phases', (phases) => {
-        for (const phaseID of trigger.phaseIDs) expect(phases.map((ph: any) => ph.id), `phase ${phaseID}`).toContain(phaseID);
-      });
-    }
-  });
+  test(
+    'pipelines: every pipeline has the spec types, and the manifest pipelines are listed with their phases [spec 2.6]',
+    checks('stated', ...clausesUnder('pipeline.field.')),
+    async ({ t }) => {
+      const limit = await largestLimit(get(t), PATH);
+      const full = await walkChecked(get(t), 'listReleasePipelines', PATH, limit);
+      for (const trigger of t.manifest.triggers) {
+        const p = full.items.find((x) => x.id === trigger.releasePipelineID);
+        expect(p, `pipeline ${trigger.releasePipelineID} of the manifest is listed`).toBeTruthy();
+        whenPresent(t, 'pipeline.field.phases', p, 'phases', (phases) => {
+          for (const phaseID of trigger.phaseIDs)
+            expect(
+              phases.map((ph: any) => ph.id),
+              `phase ${phaseID}`,
+            ).toContain(phaseID);
+        });
+      }
+    },
+  );
 });

@@ -33,7 +33,9 @@ test.describe('triggers', () => {
     const body = expectSuccess('skipTriggerPhase', done.reply);
     whenPresent(t, 'triggers.skip.response', body.data, 'id', (got) => expect(got, 'data is the trigger named in the path').toBe(done.trigger.id));
     whenPresent(t, 'triggers.skip.response', body.data, 'releasePipelineID', (got) => expect(got).toBe(done.trigger.releasePipelineID));
-    whenPresent(t, 'triggers.skip.response', body.data, 'actions', (got) => expect(Array.isArray(got) && got.length > 0, 'the trigger carries its actions').toBe(true));
+    whenPresent(t, 'triggers.skip.response', body.data, 'actions', (got) =>
+      expect(Array.isArray(got) && got.length > 0, 'the trigger carries its actions').toBe(true),
+    );
     t.observe('triggers.skip.message', 'skip', body.message, done.reply);
   });
 
@@ -48,7 +50,9 @@ test.describe('triggers', () => {
           if (!ok2xx(r)) continue;
           const body = expectSuccess('unpauseTrigger', r);
           whenPresent(t, 'triggers.unpause.response', body.data, 'id', (got) => expect(got, 'data is the trigger named in the path').toBe(trigger.id));
-          whenPresent(t, 'triggers.unpause.response', body.data, 'actions', (got) => expect(Array.isArray(got) && got.length > 0, 'the trigger carries its actions').toBe(true));
+          whenPresent(t, 'triggers.unpause.response', body.data, 'actions', (got) =>
+            expect(Array.isArray(got) && got.length > 0, 'the trigger carries its actions').toBe(true),
+          );
           t.observe('triggers.status', 'after unpause', body.data.status, r);
           const again = await t.call('PUT', `${base(trigger.id)}/unpause`, { data: { phaseID } });
           t.observe('triggers.transitions', 'unpause of a trigger just unpaused', outcome(again).status, again);
@@ -60,20 +64,32 @@ test.describe('triggers', () => {
     unpauseClauses.forEach((c) => t.uncovered(c, 'no manifest trigger became paused within its remaining phases: add triggers to the manifest'));
   });
 
-  test('triggers: phaseID is required to skip or unpause, and must be a phase of the trigger [spec 4.9, 4.10]', checks('stated', 'triggers.skip.phaseID.required', 'triggers.unpause.phaseID.required', 'triggers.skip.phaseID.identifies'), async ({ t }) => {
-    const [first, second] = t.manifest.triggers;
-    expectNotAccepted(await t.call('PUT', `${base(first.id)}/skip`, { data: {} }), 'skip without phaseID');
-    expectNotAccepted(await t.call('PUT', `${base(first.id)}/unpause`, { data: {} }), 'unpause without phaseID');
-    // A phase of another trigger's pipeline identifies no phase of this one.
-    const foreign = second?.phaseIDs.find((p) => !first.phaseIDs.includes(p));
-    if (foreign) expectNotAccepted(await t.call('PUT', `${base(first.id)}/skip`, { data: { phaseID: foreign } }), `skip of ${first.id} with ${foreign}, a phase of ${second.id}`);
-    else t.uncovered('triggers.skip.phaseID.identifies', 'the manifest names one trigger: no foreign phase to try');
-  });
+  test(
+    'triggers: phaseID is required to skip or unpause, and must be a phase of the trigger [spec 4.9, 4.10]',
+    checks('stated', 'triggers.skip.phaseID.required', 'triggers.unpause.phaseID.required', 'triggers.skip.phaseID.identifies'),
+    async ({ t }) => {
+      const [first, second] = t.manifest.triggers;
+      expectNotAccepted(await t.call('PUT', `${base(first.id)}/skip`, { data: {} }), 'skip without phaseID');
+      expectNotAccepted(await t.call('PUT', `${base(first.id)}/unpause`, { data: {} }), 'unpause without phaseID');
+      // A phase of another trigger's pipeline identifies no phase of this one.
+      const foreign = second?.phaseIDs.find((p) => !first.phaseIDs.includes(p));
+      if (foreign)
+        expectNotAccepted(
+          await t.call('PUT', `${base(first.id)}/skip`, { data: { phaseID: foreign } }),
+          `skip of ${first.id} with ${foreign}, a phase of ${second.id}`,
+        );
+      else t.uncovered('triggers.skip.phaseID.identifies', 'the manifest names one trigger: no foreign phase to try');
+    },
+  );
 
-  test('triggers: an unknown trigger or phase gets a 4xx [inferred]', checks('inferred', 'errors.unknownId.404', 'errors.badInput.4xx', 'triggers.phaseID.unknown'), async ({ t }) => {
-    expectClientError(await t.call('PUT', `${base(`cc_missing_${t.runId}`)}/skip`, { data: { phaseID: 'x' } }), 'unknown trigger');
-    expectClientError(await t.call('PUT', `${base(`cc_missing_${t.runId}`)}/unpause`, { data: { phaseID: 'x' } }), 'unknown trigger');
-    expectClientError(await t.call('PUT', `${base(t.manifest.triggers[0].id)}/skip`, { data: { phaseID: `cc_no_phase_${t.runId}` } }), 'unknown phase');
-    expectClientError(await t.call('PUT', `${base(t.manifest.triggers[0].id)}/skip`, { data: { phaseID: 42 } }), 'phaseID not a string');
-  });
+  test(
+    'triggers: an unknown trigger or phase gets a 4xx [inferred]',
+    checks('inferred', 'errors.unknownId.404', 'errors.badInput.4xx', 'triggers.phaseID.unknown'),
+    async ({ t }) => {
+      expectClientError(await t.call('PUT', `${base(`cc_missing_${t.runId}`)}/skip`, { data: { phaseID: 'x' } }), 'unknown trigger');
+      expectClientError(await t.call('PUT', `${base(`cc_missing_${t.runId}`)}/unpause`, { data: { phaseID: 'x' } }), 'unknown trigger');
+      expectClientError(await t.call('PUT', `${base(t.manifest.triggers[0].id)}/skip`, { data: { phaseID: `cc_no_phase_${t.runId}` } }), 'unknown phase');
+      expectClientError(await t.call('PUT', `${base(t.manifest.triggers[0].id)}/skip`, { data: { phaseID: 42 } }), 'phaseID not a string');
+    },
+  );
 });

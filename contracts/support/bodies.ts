@@ -100,5 +100,10 @@ export function fullUpdateMetric(name: string, owner: { email: string; ownerID: 
 
 /** `n` valid Override items (spec 2.9) naming `gate`, spread over four groups, one in three with an environment. */
 export function overrideItems(n: number, gate: string, tag = 'cc'): Record<string, string>[] {
-  return Array.from({ length: n }, (_, i) => ({ type: 'gate', id: gate, groupID: `${tag}_group_${i % 4}`, ...(i % 3 === 0 ? { environment: 'production' } : {}) }));
+  return Array.from({ length: n }, (_, i) => ({
+    type: 'gate',
+    id: gate,
+    groupID: `${tag}_group_${i % 4}`,
+    ...(i % 3 === 0 ? { environment: 'production' } : {}),
+  }));
 }

@@ -15,13 +15,20 @@ export const LISTED_PRESENT = 'response.listedFieldsPresent';
  */
 export function expectSuccess(operationId: string, reply: Reply): any {
   const expected = OPERATIONS[operationId].successStatus === '200' ? '200' : 'a 2xx';
-  expect(isSuccess(operationId, reply.status), `${operationId}: expected ${expected}, got ${reply.status}: ${JSON.stringify(reply.body)?.slice(0, 300)}`).toBe(true);
+  expect(isSuccess(operationId, reply.status), `${operationId}: expected ${expected}, got ${reply.status}: ${JSON.stringify(reply.body)?.slice(0, 300)}`).toBe(
+    true,
+  );
   const errors = responseErrors(operationId, reply.body);
   expect(errors, `${operationId}: response does not match contracts/schemas/${OPERATIONS[operationId].response}`).toEqual([]);
   markChecked(LISTED_PRESENT);
   // The message names the operation and the field pattern only, so that the same absence reads the same in every test.
   for (const a of absentListed(operationId, reply.body)) {
-    recordFinding({ clause: LISTED_PRESENT, key: `${operationId} ${a.pattern}`, message: `${operationId}: listed field ${a.pattern} is absent`, exchange: reply.exchange });
+    recordFinding({
+      clause: LISTED_PRESENT,
+      key: `${operationId} ${a.pattern}`,
+      message: `${operationId}: listed field ${a.pattern} is absent`,
+      exchange: reply.exchange,
+    });
   }
   return reply.body;
 }
@@ -35,7 +42,11 @@ export function carrying(operationId: string, items: any[], field: string, use: 
   const carry = items.filter((x) => x !== null && typeof x === 'object' && Object.hasOwn(x, field));
   if (carry.length < items.length) {
     const judged = carry.length === 0 ? `${use} cannot be compared` : `${use} compared on the ${carry.length} that carry it`;
-    recordFinding({ clause: LISTED_PRESENT, key: `${operationId} /data/*/${field} ${use}`, message: `${operationId}: listed field /data/*/${field} is absent on ${items.length - carry.length} of ${items.length} items: ${judged}` });
+    recordFinding({
+      clause: LISTED_PRESENT,
+      key: `${operationId} /data/*/${field} ${use}`,
+      message: `${operationId}: listed field /data/*/${field} is absent on ${items.length - carry.length} of ${items.length} items: ${judged}`,
+    });
   }
   return carry;
 }
@@ -56,7 +67,13 @@ export function expectEchoed(data: any, sent: Record<string, unknown>, what: str
  * (expectSuccess has recorded its absence as a finding): when absent, the test says that `clause` was
  * not verifiable instead of failing.
  */
-export function whenPresent(t: { uncovered(clause: string, reason: string): void }, clause: string, obj: any, field: string, check: (value: any) => void): void {
+export function whenPresent(
+  t: { uncovered(clause: string, reason: string): void },
+  clause: string,
+  obj: any,
+  field: string,
+  check: (value: any) => void,
+): void {
   if (obj !== null && typeof obj === 'object' && Object.hasOwn(obj, field)) check(obj[field]);
   else t.uncovered(clause, `not verifiable: field absent: ${field}`);
 }

@@ -3,7 +3,13 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 
-export interface Clause { id: string; section: string; level: 'stated' | 'inferred' | 'open'; text: string; checkedBy: string[] }
+export interface Clause {
+  id: string;
+  section: string;
+  level: 'stated' | 'inferred' | 'open';
+  text: string;
+  checkedBy: string[];
+}
 
 export const CLAUSES: Clause[] = (parse(readFileSync(new URL('../clauses.yaml', import.meta.url), 'utf8')) as { clauses: Clause[] }).clauses;
 

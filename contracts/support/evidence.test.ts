@@ -41,7 +41,13 @@ test('the client decodes gzip, deflate and br answers, and calls a body that doe
     assert.equal(reply.status, 200, coding);
     assert.deepEqual(reply.body, JSON.parse(BODY), `body sent with content-encoding ${coding || 'none'}`);
   }
-  await assert.rejects(call(info, ctx, 'POST', '/console/v1/release_pipelines?coding=broken', { data: {} }), (err: unknown) => err instanceof TransportError && /does not decode as gzip/.test(err.reason));
-  assert.ok(seen.every((s) => s === 'gzip, deflate, br'), `accept-encoding sent: ${[...new Set(seen)].join(' | ')}`);
+  await assert.rejects(
+    call(info, ctx, 'POST', '/console/v1/release_pipelines?coding=broken', { data: {} }),
+    (err: unknown) => err instanceof TransportError && /does not decode as gzip/.test(err.reason),
+  );
+  assert.ok(
+    seen.every((s) => s === 'gzip, deflate, br'),
+    `accept-encoding sent: ${[...new Set(seen)].join(' | ')}`,
+  );
   assert.equal(attached.length, 5, 'every exchange recorded, the failed one too');
 });

@@ -7,7 +7,22 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { KEY_HEADER, REDACTED, redactHeaders, redactText } from '../../core/keys.ts';
-import { BACKOFF_MS, CUT_SHORT, MAX_BODY_BYTES, RATE_LIMIT_RETRIES, READ_ATTEMPTS, RunStopped, TransportError, noAnswer, retryAfterMs, retryable, sleep, stopReason, takeRetryBudget, transportProblem } from './transport.ts';
+import {
+  BACKOFF_MS,
+  CUT_SHORT,
+  MAX_BODY_BYTES,
+  RATE_LIMIT_RETRIES,
+  READ_ATTEMPTS,
+  RunStopped,
+  TransportError,
+  noAnswer,
+  retryAfterMs,
+  retryable,
+  sleep,
+  stopReason,
+  takeRetryBudget,
+  transportProblem,
+} from './transport.ts';
 import type { Exchange } from '../../core/formats.ts';
 
 export type { Exchange } from '../../core/formats.ts';
@@ -39,11 +54,25 @@ function curlLine(baseUrl: string, method: string, path: string, headers: Record
   return parts.join(' ');
 }
 
-export interface CallOptions { data?: unknown; headers?: Record<string, string>; rawBody?: string }
+export interface CallOptions {
+  data?: unknown;
+  headers?: Record<string, string>;
+  rawBody?: string;
+}
 
-export interface CallContext { baseUrl: string; apiKey: string; requestTimeoutMs: number; reportsDir: string }
+export interface CallContext {
+  baseUrl: string;
+  apiKey: string;
+  requestTimeoutMs: number;
+  reportsDir: string;
+}
 
-interface Answer { status: number; headers: Record<string, string>; text: string; bytes: number }
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+  bytes: number;
+}
 
 // Requests go out through node:http(s), not Playwright's APIRequestContext: Playwright records each
 // of its API calls as a report step, with the URL (a key sent in a query string, by the auth tests) and,
@@ -66,7 +95,12 @@ function attempt(url: string, method: string, headers: Record<string, string>, d
     };
     // Compressed answers are welcome and decoded: without Accept-Encoding a server may use any coding
     // (RFC 9110, 12.5.3), and a CDN in front of a real server often compresses.
-    const all: Record<string, string | number> = { 'user-agent': 'console-conformance', accept: 'application/json', 'accept-encoding': 'gzip, deflate, br', ...headers };
+    const all: Record<string, string | number> = {
+      'user-agent': 'console-conformance',
+      accept: 'application/json',
+      'accept-encoding': 'gzip, deflate, br',
+      ...headers,
+    };
     if (data !== undefined) all['content-length'] = Buffer.byteLength(data);
     const req = send(target, { method, headers: all, agent: agents[target.protocol as 'http:' | 'https:'] }, (res) => {
       const chunks: Buffer[] = [];
@@ -125,7 +159,8 @@ function parse(text: string): { body: unknown; json: boolean } {
  */
 export async function call(info: TestInfo, ctx: CallContext, method: string, path: string, opts: CallOptions = {}): Promise<Reply> {
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
-  if ((opts.data !== undefined || opts.rawBody !== undefined) && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/json';
+  if ((opts.data !== undefined || opts.rawBody !== undefined) && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
+    headers['Content-Type'] = 'application/json';
   const data = opts.rawBody ?? (opts.data === undefined ? undefined : JSON.stringify(opts.data));
   const attempts = method.toUpperCase() === 'GET' ? READ_ATTEMPTS : 1;
   let answer: Answer | { error: string };

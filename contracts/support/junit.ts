@@ -10,7 +10,13 @@ const seconds = (ms: number) => (ms / 1000).toFixed(3);
 function details(r: Ran): string {
   const last = r.exchanges.at(-1);
   const lines = [`clauses: ${r.clauses.join(', ')}`, `level: ${r.level}`, r.error ?? ''];
-  if (last) lines.push(`${last.method} ${last.path} -> ${last.status}`, `sent: ${JSON.stringify(last.requestBody ?? null).slice(0, 1000)}`, `got: ${JSON.stringify(last.responseBody ?? null).slice(0, 1000)}`, last.curl);
+  if (last)
+    lines.push(
+      `${last.method} ${last.path} -> ${last.status}`,
+      `sent: ${JSON.stringify(last.requestBody ?? null).slice(0, 1000)}`,
+      `got: ${JSON.stringify(last.responseBody ?? null).slice(0, 1000)}`,
+      last.curl,
+    );
   return lines.join('\n');
 }
 
@@ -21,7 +27,9 @@ function testcase(r: Ran): string {
   if (r.inconclusive) {
     const message = r.inconclusive.stopped ? `not run: ${r.inconclusive.reason}` : `inconclusive: transport: ${r.inconclusive.reason}`;
     const e = r.inconclusive.exchange;
-    const out = e ? `<system-out>${esc([`${e.method} ${e.path} -> ${e.status}`, `got: ${JSON.stringify(e.responseBody ?? null).slice(0, 1000)}`, e.curl].join('\n'))}</system-out>` : '';
+    const out = e
+      ? `<system-out>${esc([`${e.method} ${e.path} -> ${e.status}`, `got: ${JSON.stringify(e.responseBody ?? null).slice(0, 1000)}`, e.curl].join('\n'))}</system-out>`
+      : '';
     return `${head}<skipped message="${esc(message.slice(0, 300))}"/>${out}</testcase>`;
   }
   if (r.ok) return `${head}</testcase>`;

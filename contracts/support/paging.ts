@@ -5,7 +5,13 @@ import type { Reply } from './evidence.ts';
 
 export const MAX_PAGES = 60;
 
-export interface Walk { ids: string[]; items: any[]; pages: number; pageSizes: number[]; complete: boolean }
+export interface Walk {
+  ids: string[];
+  items: any[];
+  pages: number;
+  pageSizes: number[];
+  complete: boolean;
+}
 
 /**
  * Walks `path` page by page with `limit` until an empty page, a non-2xx page after the first, or a page
@@ -34,11 +40,15 @@ export async function walk(get: (query: string) => Promise<Reply>, path: string,
 /** walk, with every page that holds items held to `operationId`'s success schema, not only the first. */
 export async function walkChecked(get: (query: string) => Promise<Reply>, operationId: string, path: string, limit: number): Promise<Walk> {
   const replies: Reply[] = [];
-  const list = await walk(async (query) => {
-    const r = await get(query);
-    if (r.status >= 200 && r.status < 300 && r.body?.data?.length) replies.push(r);
-    return r;
-  }, path, limit);
+  const list = await walk(
+    async (query) => {
+      const r = await get(query);
+      if (r.status >= 200 && r.status < 300 && r.body?.data?.length) replies.push(r);
+      return r;
+    },
+    path,
+    limit,
+  );
   for (const r of replies) expectSuccess(operationId, r);
   return list;
 }

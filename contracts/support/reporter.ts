@@ -95,9 +95,18 @@ export default class ConformanceReporter implements Reporter {
       const shown = f.exchange && !this.findingsShown.has(f.message);
       if (shown) this.findingsShown.add(f.message);
       this.findings.push({
-        title: `${test.title} :: ${f.message}`, file: relative(ROOT, test.location.file), level: 'inferred', clauses: [f.clause], ok: false,
-        counts: this.config?.strict ?? false, durationMs: 0, error: shown || !f.exchange ? f.message : `${f.message} (evidence under its first occurrence)`,
-        exchanges: shown ? [f.exchange!] : [], observations: [], uncovered: [], finding: true,
+        title: `${test.title} :: ${f.message}`,
+        file: relative(ROOT, test.location.file),
+        level: 'inferred',
+        clauses: [f.clause],
+        ok: false,
+        counts: this.config?.strict ?? false,
+        durationMs: 0,
+        error: shown || !f.exchange ? f.message : `${f.message} (evidence under its first occurrence)`,
+        exchanges: shown ? [f.exchange!] : [],
+        observations: [],
+        uncovered: [],
+        finding: true,
       });
     }
     this.countInARow(inconclusive);
@@ -158,8 +167,14 @@ export default class ConformanceReporter implements Reporter {
       else status = 'pass';
       const evidence = checking.filter((t) => !t.ok).map((t) => ({ test: t.title, level: t.level, error: t.error, exchanges: t.exchanges.slice(-3) }));
       return {
-        id, section: entry?.section ?? null, level, status, text: entry?.text ?? null,
-        tests: [...new Set([...tests.filter((t) => !t.finding).map((t) => t.title), ...checkedOnTheWay])], evidence, observations,
+        id,
+        section: entry?.section ?? null,
+        level,
+        status,
+        text: entry?.text ?? null,
+        tests: [...new Set([...tests.filter((t) => !t.finding).map((t) => t.title), ...checkedOnTheWay])],
+        evidence,
+        observations,
         ...(uncovered.length > 0 ? { uncovered: uncovered.map((u) => u.reason) } : {}),
       };
     });
@@ -167,17 +182,40 @@ export default class ConformanceReporter implements Reporter {
     if (config) clearStop(config.reportsDir);
     if (!this.stop && (result.status === 'timedout' || result.status === 'interrupted')) {
       const done = ran.filter((r) => !r.inconclusive?.stopped).length;
-      this.stop = result.status === 'timedout'
-        ? { cause: 'deadline', reason: 'the deadline passed', afterTests: done, ofTests: this.planned }
-        : { cause: 'interrupted', reason: 'the run was interrupted', afterTests: done, ofTests: this.planned };
+      this.stop =
+        result.status === 'timedout'
+          ? { cause: 'deadline', reason: 'the deadline passed', afterTests: done, ofTests: this.planned }
+          : { cause: 'interrupted', reason: 'the run was interrupted', afterTests: done, ofTests: this.planned };
     }
-    const inconclusive = ran.filter((r) => r.inconclusive && !r.inconclusive.stopped).map((r): InconclusiveResult => ({
-      test: r.title, file: r.file, clauses: r.clauses, reason: `inconclusive: transport: ${r.inconclusive!.reason}`, ...(r.inconclusive!.exchange ? { exchange: r.inconclusive!.exchange } : {}),
-    }));
-    const notRun = this.planned > 0 ? Math.max(0, this.planned - ran.length) + ran.filter((r) => r.inconclusive?.stopped).length : ran.filter((r) => r.inconclusive?.stopped).length;
-    const failures = [...ran, ...findings].filter((r) => !r.ok).map((r): FailureResult => ({
-      test: r.title, file: r.file, level: r.level, clauses: r.clauses, counts: r.counts, error: r.error, exchanges: r.exchanges.slice(-3), ...(r.finding ? { finding: true } : {}),
-    }));
+    const inconclusive = ran
+      .filter((r) => r.inconclusive && !r.inconclusive.stopped)
+      .map(
+        (r): InconclusiveResult => ({
+          test: r.title,
+          file: r.file,
+          clauses: r.clauses,
+          reason: `inconclusive: transport: ${r.inconclusive!.reason}`,
+          ...(r.inconclusive!.exchange ? { exchange: r.inconclusive!.exchange } : {}),
+        }),
+      );
+    const notRun =
+      this.planned > 0
+        ? Math.max(0, this.planned - ran.length) + ran.filter((r) => r.inconclusive?.stopped).length
+        : ran.filter((r) => r.inconclusive?.stopped).length;
+    const failures = [...ran, ...findings]
+      .filter((r) => !r.ok)
+      .map(
+        (r): FailureResult => ({
+          test: r.title,
+          file: r.file,
+          level: r.level,
+          clauses: r.clauses,
+          counts: r.counts,
+          error: r.error,
+          exchanges: r.exchanges.slice(-3),
+          ...(r.finding ? { finding: true } : {}),
+        }),
+      );
     const failedTests = failures.filter((f) => !f.finding);
     const observations = summarize(allObservations);
     const drift = config?.observationsBaseline ? compareObservations(readObservations(config.observationsBaseline), observations) : [];
@@ -189,12 +227,28 @@ export default class ConformanceReporter implements Reporter {
       manifest: config?.manifestPath ? relative(ROOT, config.manifestPath) : null,
       startedAt: new Date(this.started).toISOString(),
       durationMs: Date.now() - this.started,
-      tests: { total: ran.length, passed: ran.filter((r) => r.ok && !r.inconclusive).length, failed: failedTests.length, failedCounting: failedTests.filter((f) => f.counts).length, inconclusive: inconclusive.length, notRun },
+      tests: {
+        total: ran.length,
+        passed: ran.filter((r) => r.ok && !r.inconclusive).length,
+        failed: failedTests.length,
+        failedCounting: failedTests.filter((f) => f.counts).length,
+        inconclusive: inconclusive.length,
+        notRun,
+      },
       findings: { total: findings.length, counting: findings.filter((f) => f.counts).length },
       partial: this.stop !== null,
       stop: this.stop,
-      clauses: { total: clauses.length, pass: count('pass'), fail: count('fail'), warn: count('warn'), observed: count('observed'), uncovered: count('uncovered') },
-      byLevel: Object.fromEntries(LEVELS.map((l) => [l, Object.fromEntries(STATUSES.map((s) => [s, clauses.filter((c) => c.level === l && c.status === s).length]))])) as Record<Level, Record<Status, number>>,
+      clauses: {
+        total: clauses.length,
+        pass: count('pass'),
+        fail: count('fail'),
+        warn: count('warn'),
+        observed: count('observed'),
+        uncovered: count('uncovered'),
+      },
+      byLevel: Object.fromEntries(
+        LEVELS.map((l) => [l, Object.fromEntries(STATUSES.map((s) => [s, clauses.filter((c) => c.level === l && c.status === s).length]))]),
+      ) as Record<Level, Record<Status, number>>,
       drift: drift.length,
       playwrightStatus: result.status,
     };
@@ -206,14 +260,24 @@ export default class ConformanceReporter implements Reporter {
     write('conformance.json', JSON.stringify({ summary, clauses, failures, inconclusive, drift } satisfies ConformanceReport, null, 2) + '\n');
     write('observations.json', JSON.stringify(observations satisfies Observations, null, 2) + '\n');
     write('junit.xml', junitXml([...ran, ...findings], { strict, durationMs: summary.durationMs }));
-    console.log(redactText(matrix(summary, failures, drift, allUncovered, shownPath(join(dir, 'conformance.json'))) + inconclusiveLines(summary, inconclusive), key));
+    console.log(
+      redactText(matrix(summary, failures, drift, allUncovered, shownPath(join(dir, 'conformance.json'))) + inconclusiveLines(summary, inconclusive), key),
+    );
   }
 }
 
-
 /** The console summary: counts by level and status (from the summary), failures with their evidence, warnings, drift. */
-function matrix(summary: ConformanceSummary, failures: FailureResult[], drift: Drift[], uncovered: { clause: string; reason: string }[], written: string): string {
-  const out = [`\nClause matrix (${summary.strict ? 'strict' : 'default'} mode):`, `  ${'level'.padEnd(9)} ${'total'.padStart(5)}  ${STATUSES.map((s) => s.padStart(10)).join('')}`];
+function matrix(
+  summary: ConformanceSummary,
+  failures: FailureResult[],
+  drift: Drift[],
+  uncovered: { clause: string; reason: string }[],
+  written: string,
+): string {
+  const out = [
+    `\nClause matrix (${summary.strict ? 'strict' : 'default'} mode):`,
+    `  ${'level'.padEnd(9)} ${'total'.padStart(5)}  ${STATUSES.map((s) => s.padStart(10)).join('')}`,
+  ];
   for (const l of LEVELS) {
     const n = summary.byLevel[l];
     const total = STATUSES.reduce((sum, s) => sum + n[s], 0);
@@ -222,7 +286,13 @@ function matrix(summary: ConformanceSummary, failures: FailureResult[], drift: D
   for (const f of failures.filter((x) => !x.finding)) {
     const last = f.exchanges.at(-1);
     out.push('', `${f.counts ? 'FAIL' : 'WARN'} [${f.level}] ${f.clauses.join(', ')} :: ${f.test}`, `  ${(f.error ?? '').split('\n')[0]}`);
-    if (last) out.push(`  ${last.method} ${last.path} -> ${last.status}`, `  sent: ${JSON.stringify(last.requestBody ?? null).slice(0, 300)}`, `  got:  ${JSON.stringify(last.responseBody ?? null).slice(0, 300)}`, `  ${last.curl.slice(0, 600)}`);
+    if (last)
+      out.push(
+        `  ${last.method} ${last.path} -> ${last.status}`,
+        `  sent: ${JSON.stringify(last.requestBody ?? null).slice(0, 300)}`,
+        `  got:  ${JSON.stringify(last.responseBody ?? null).slice(0, 300)}`,
+        `  ${last.curl.slice(0, 600)}`,
+      );
   }
   // Findings: one line per clause and message however many tests found it (each, with its exchange, is in conformance.json).
   const found = new Map<string, FailureResult[]>();
@@ -231,10 +301,14 @@ function matrix(summary: ConformanceSummary, failures: FailureResult[], drift: D
     found.set(what, [...(found.get(what) ?? []), f]);
   }
   if (found.size > 0) out.push('');
-  for (const [what, list] of found) out.push(`${list[0].counts ? 'FAIL' : 'WARN'} [inferred finding] ${what} (${list.length === 1 ? 'in 1 test' : `in ${list.length} tests`})`);
+  for (const [what, list] of found)
+    out.push(`${list[0].counts ? 'FAIL' : 'WARN'} [inferred finding] ${what} (${list.length === 1 ? 'in 1 test' : `in ${list.length} tests`})`);
   for (const u of uncovered) out.push(`WARN [not covered] ${u.clause}: ${u.reason}`);
   for (const d of drift) out.push(`DRIFT ${d.clause}: was ${JSON.stringify(d.before)}, now ${JSON.stringify(d.now)}`);
-  out.push('', `conformance: ${summary.verdict.toUpperCase()}: ${summary.tests.passed}/${summary.tests.total} tests passed, ${summary.tests.failedCounting} failing the run; ${summary.findings.total} inferred findings${summary.findings.counting ? ` (${summary.findings.counting} failing the run)` : ''}; ${summary.clauses.fail} clauses fail, ${summary.clauses.warn} warn, ${summary.clauses.uncovered} uncovered; ${written} written`);
+  out.push(
+    '',
+    `conformance: ${summary.verdict.toUpperCase()}: ${summary.tests.passed}/${summary.tests.total} tests passed, ${summary.tests.failedCounting} failing the run; ${summary.findings.total} inferred findings${summary.findings.counting ? ` (${summary.findings.counting} failing the run)` : ''}; ${summary.clauses.fail} clauses fail, ${summary.clauses.warn} warn, ${summary.clauses.uncovered} uncovered; ${written} written`,
+  );
   return out.join('\n');
 }
 
@@ -245,9 +319,12 @@ function inconclusiveLines(summary: ConformanceSummary, inconclusive: Inconclusi
   for (const i of inconclusive) byReason.set(i.reason, [...(byReason.get(i.reason) ?? []), i]);
   for (const [reason, list] of byReason) {
     const e = list[0].exchange;
-    out.push(`INCONCLUSIVE ${list.length} test${list.length > 1 ? 's' : ''} (transport): ${reason.replace(/^inconclusive: transport: /, '')} (first: ${list[0].test}${e ? `; ${e.method} ${e.path}${e.status ? ` -> ${e.status}` : ''}` : ''})`);
+    out.push(
+      `INCONCLUSIVE ${list.length} test${list.length > 1 ? 's' : ''} (transport): ${reason.replace(/^inconclusive: transport: /, '')} (first: ${list[0].test}${e ? `; ${e.method} ${e.path}${e.status ? ` -> ${e.status}` : ''}` : ''})`,
+    );
   }
-  if (summary.stop) out.push(`PARTIAL: stopped: ${summary.stop.reason} after ${summary.stop.afterTests} of ${summary.stop.ofTests} tests; ${summary.tests.notRun} not run`);
+  if (summary.stop)
+    out.push(`PARTIAL: stopped: ${summary.stop.reason} after ${summary.stop.afterTests} of ${summary.stop.ofTests} tests; ${summary.tests.notRun} not run`);
   return out.length ? `\n${out.join('\n')}` : '';
 }
 

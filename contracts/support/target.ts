@@ -23,12 +23,19 @@ export interface Target {
   reportsDir: string;
 }
 
-export interface Uncovered { clause: string; reason: string }
+export interface Uncovered {
+  clause: string;
+  reason: string;
+}
 /**
  * A test that checked nothing because of the network (annotation 'inconclusive'): `reason` is one
  * line; `exchange` the one that failed; `stopped` when the run had stopped before the test got its answer.
  */
-export interface Inconclusive { reason: string; exchange?: Exchange; stopped?: boolean }
+export interface Inconclusive {
+  reason: string;
+  exchange?: Exchange;
+  stopped?: boolean;
+}
 
 export interface T extends Target {
   /**
@@ -55,7 +62,14 @@ export const test = base.extend<{ t: T }, { target: Target }>({
     async ({}, use) => {
       const c = loadConfig();
       if (!c.baseUrl || !c.apiKey) throw new Error('no target: run through `npm run conformance`, which starts the reference server or reads CONSOLE_BASE_URL');
-      await use({ baseUrl: c.baseUrl, apiKey: c.apiKey, manifest: c.manifest, strict: c.strict, requestTimeoutMs: c.requestTimeoutMs, reportsDir: c.reportsDir });
+      await use({
+        baseUrl: c.baseUrl,
+        apiKey: c.apiKey,
+        manifest: c.manifest,
+        strict: c.strict,
+        requestTimeoutMs: c.requestTimeoutMs,
+        reportsDir: c.reportsDir,
+      });
     },
     { scope: 'worker' },
   ],
@@ -87,7 +101,8 @@ export const test = base.extend<{ t: T }, { target: Target }>({
     await use({
       ...target,
       runId: newRunId(),
-      call: (method, path, opts = {}) => record(call(info, target, method, path, { ...opts, headers: { [KEY_HEADER]: target.apiKey, ...(opts.headers ?? {}) } })),
+      call: (method, path, opts = {}) =>
+        record(call(info, target, method, path, { ...opts, headers: { [KEY_HEADER]: target.apiKey, ...(opts.headers ?? {}) } })),
       raw: (method, path, opts = {}) => record(call(info, target, method, path, opts)),
       observe: (clause, aspect, value, reply) => {
         const e = reply?.exchange ?? last;
@@ -107,4 +122,3 @@ export { expect } from '@playwright/test';
 export function checks(level: Level, ...clauses: string[]) {
   return { tag: [`@${level}`], annotation: clauses.map((id) => ({ type: 'clause', description: id })) };
 }
-

@@ -24,7 +24,10 @@ export const STOP_AFTER_CONSECUTIVE = 5;
 
 /** An exchange that checked nothing: `reason` is one line, e.g. "no response: ECONNRESET". */
 export class TransportError extends Error {
-  constructor(readonly reason: string, readonly exchange?: unknown) {
+  constructor(
+    readonly reason: string,
+    readonly exchange?: unknown,
+  ) {
     super(`inconclusive: transport: ${reason}`);
     this.name = 'TransportError';
   }

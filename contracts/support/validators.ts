@@ -23,7 +23,11 @@ export function responseErrors(operationId: string, body: unknown): string[] {
 }
 
 /** A listed field found absent: its first path (`/data/3/layerID`), its pattern (`/data/*\/layerID`) and how many times. */
-export interface Absence { path: string; pattern: string; count: number }
+export interface Absence {
+  path: string;
+  pattern: string;
+  count: number;
+}
 
 /**
  * The listed fields absent from a success response body: the `required` errors of the presence form

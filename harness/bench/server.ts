@@ -18,7 +18,10 @@ const HELP = `usage: npm run bench:server -- [--scale 100000] [--requests 2000] 
 
 let values;
 try {
-  values = parseArgs({ options: { scale: { type: 'string' }, requests: { type: 'string' }, rounds: { type: 'string' }, help: { type: 'boolean' } }, strict: true }).values;
+  values = parseArgs({
+    options: { scale: { type: 'string' }, requests: { type: 'string' }, rounds: { type: 'string' }, help: { type: 'boolean' } },
+    strict: true,
+  }).values;
 } catch (err) {
   console.error(`bench:server: ${(err as Error).message} (see --help)`);
   process.exit(3);
@@ -44,10 +47,14 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
 function get(port: number, path: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
-    http.get({ host: '127.0.0.1', port, path, agent, headers: { 'SERVICE-API-KEY': KEY } }, (res) => {
-      res.resume();
-      res.on('end', () => (res.statusCode === 200 ? resolve(Number(process.hrtime.bigint() - t0) / 1e6) : reject(new Error(`HTTP ${res.statusCode} from ${path}`))));
-    }).on('error', reject);
+    http
+      .get({ host: '127.0.0.1', port, path, agent, headers: { 'SERVICE-API-KEY': KEY } }, (res) => {
+        res.resume();
+        res.on('end', () =>
+          res.statusCode === 200 ? resolve(Number(process.hrtime.bigint() - t0) / 1e6) : reject(new Error(`HTTP ${res.statusCode} from ${path}`)),
+        );
+      })
+      .on('error', reject);
   });
 }
 
@@ -55,7 +62,11 @@ function get(port: number, path: string): Promise<number> {
 async function rps(port: number, path: string, n: number): Promise<number> {
   let next = 0;
   const t0 = process.hrtime.bigint();
-  await Promise.all(Array.from({ length: 16 }, async () => { while (next++ < n) await get(port, path); }));
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      while (next++ < n) await get(port, path);
+    }),
+  );
   return n / (Number(process.hrtime.bigint() - t0) / 1e9);
 }
 
@@ -68,13 +79,21 @@ console.log(`seeded ${scale} experiments in ${((Date.now() - t0) / 1000).toFixed
 await app.listen({ port: 0, host: '127.0.0.1' });
 const page1 = '/console/v1/experiments?limit=20&page=1';
 const bytes = (await app.inject({ method: 'GET', url: page1, headers: { 'SERVICE-API-KEY': KEY } })).rawPayload;
-const bare = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': bytes.length }).end(bytes));
+const bare = http.createServer((_req, res) =>
+  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': bytes.length }).end(bytes),
+);
 await new Promise<void>((r) => bare.listen(0, '127.0.0.1', r));
 const plain = Fastify();
-plain.get('/console/v1/experiments', (_req, reply) => { reply.type('application/json; charset=utf-8').send(bytes); });
+plain.get('/console/v1/experiments', (_req, reply) => {
+  reply.type('application/json; charset=utf-8').send(bytes);
+});
 await plain.listen({ port: 0, host: '127.0.0.1' });
 const port = (s: http.Server) => (s.address() as AddressInfo).port;
-const servers = [['reference', port(app.server)], ['plain Fastify', port(plain.server)], ['bare node:http', port(bare)]] as const;
+const servers = [
+  ['reference', port(app.server)],
+  ['plain Fastify', port(plain.server)],
+  ['bare node:http', port(bare)],
+] as const;
 
 const results = new Map<string, number[]>(servers.map(([name]) => [name, []]));
 for (const [, p] of servers) await rps(p, page1, 300); // warm-up
@@ -93,7 +112,9 @@ async function latency(path: string, n: number): Promise<number> {
 }
 const p1 = await latency('/console/v1/experiments?limit=100&page=1', 300);
 const pDeep = await latency('/console/v1/experiments?limit=100&page=1000', 300);
-console.log(`latency median of 300 sequential requests, limit 100: page 1 ${p1.toFixed(2)} ms, page 1000 ${pDeep.toFixed(2)} ms, ratio ${(pDeep / p1).toFixed(2)} (aim <= 3)`);
+console.log(
+  `latency median of 300 sequential requests, limit 100: page 1 ${p1.toFixed(2)} ms, page 1000 ${pDeep.toFixed(2)} ms, ratio ${(pDeep / p1).toFixed(2)} (aim <= 3)`,
+);
 agent.destroy();
 bare.close();
 await plain.close();

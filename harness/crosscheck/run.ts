@@ -50,7 +50,9 @@ function ensureSchemathesis(): void {
     const venv = spawnSync('python3', ['-m', 'venv', VENV], { stdio: 'inherit' });
     if (venv.error || venv.status !== 0) fail(`python3 -m venv failed (${venv.error?.message ?? `exit ${venv.status}`}): install python3 and python3-venv`);
   }
-  const pip = spawnSync(join(VENV, 'bin', 'pip'), ['install', '--quiet', '--disable-pip-version-check', `schemathesis==${SCHEMATHESIS_VERSION}`], { stdio: 'inherit' });
+  const pip = spawnSync(join(VENV, 'bin', 'pip'), ['install', '--quiet', '--disable-pip-version-check', `schemathesis==${SCHEMATHESIS_VERSION}`], {
+    stdio: 'inherit',
+  });
   if (pip.status !== 0) fail(`pip install schemathesis==${SCHEMATHESIS_VERSION} failed (exit ${pip.status})`);
   if (installedVersion() !== SCHEMATHESIS_VERSION) fail(`schemathesis ${SCHEMATHESIS_VERSION} is not runnable from .venv after install`);
 }
@@ -61,8 +63,12 @@ function ensureSchemathesis(): void {
  */
 function configText(manifest: Manifest): string {
   const ids: Record<string, string> = {
-    addGateRules: manifest.gates[0], enableGate: manifest.gates[1] ?? manifest.gates[0], disableGate: manifest.gates[1] ?? manifest.gates[0],
-    patchExperimentOverrides: manifest.experiments[0], skipTriggerPhase: manifest.triggers[0].id, unpauseTrigger: manifest.triggers[0].id,
+    addGateRules: manifest.gates[0],
+    enableGate: manifest.gates[1] ?? manifest.gates[0],
+    disableGate: manifest.gates[1] ?? manifest.gates[0],
+    patchExperimentOverrides: manifest.experiments[0],
+    skipTriggerPhase: manifest.triggers[0].id,
+    unpauseTrigger: manifest.triggers[0].id,
   };
   const lines = [
     // biome-ignore lint/suspicious/noTemplateCurlyInString: Schemathesis expands ${VAR} in its config, so the key stays out of the file
@@ -72,7 +78,8 @@ function configText(manifest: Manifest): string {
     'enabled = true',
     'replacement = "<redacted>"',
   ];
-  for (const [op, id] of Object.entries(ids)) lines.push('', '[[operations]]', `include-operation-id = ${JSON.stringify(op)}`, `parameters = { "path.id" = ${JSON.stringify(id)} }`);
+  for (const [op, id] of Object.entries(ids))
+    lines.push('', '[[operations]]', `include-operation-id = ${JSON.stringify(op)}`, `parameters = { "path.id" = ${JSON.stringify(id)} }`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -93,7 +100,10 @@ function redacted(stream: NodeJS.ReadableStream, out: NodeJS.WritableStream, for
 async function main(): Promise<number> {
   let values;
   try {
-    values = parseArgs({ options: { 'max-examples': { type: 'string' }, seed: { type: 'string' }, workers: { type: 'string' }, help: { type: 'boolean' } }, strict: true }).values;
+    values = parseArgs({
+      options: { 'max-examples': { type: 'string' }, seed: { type: 'string' }, workers: { type: 'string' }, help: { type: 'boolean' } },
+      strict: true,
+    }).values;
   } catch (err) {
     fail(`${(err as Error).message} (see --help)`);
   }
@@ -126,9 +136,27 @@ async function main(): Promise<number> {
     fail(`cannot start the reference server: ${(err as Error).message}`);
   }
   try {
-    const args = ['--config-file', configFile, 'run', join(ROOT, 'contracts/openapi.yaml'), '--url', server.baseUrl, '--checks', 'all',
-      '--max-examples', String(maxExamples), '--seed', String(seed), '--workers', String(workers), '--no-color',
-      '--report', 'junit', '--report-junit-path', join(reports, 'junit.xml')];
+    const args = [
+      '--config-file',
+      configFile,
+      'run',
+      join(ROOT, 'contracts/openapi.yaml'),
+      '--url',
+      server.baseUrl,
+      '--checks',
+      'all',
+      '--max-examples',
+      String(maxExamples),
+      '--seed',
+      String(seed),
+      '--workers',
+      String(workers),
+      '--no-color',
+      '--report',
+      'junit',
+      '--report-junit-path',
+      join(reports, 'junit.xml'),
+    ];
     console.log(`crosscheck: schemathesis ${SCHEMATHESIS_VERSION} against the reference server at ${server.baseUrl} (seed ${seed}, ${maxExamples} examples)`);
     const child = spawn(ST, args, { cwd: dir, env: { ...process.env, CONSOLE_API_KEY: server.apiKey, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
     const forms = keyForms(server.apiKey);

@@ -33,20 +33,46 @@ export const FUZZ_METRIC = { name: 'cc_fuzz_metric', type: 'sum' } as const;
 function validBodies(manifest: ReturnType<typeof loadManifest>): Record<string, unknown> {
   const trigger = manifest.triggers[0];
   return {
-    addGateRules: { rules: [{ name: 'fuzz rule', passPercentage: 50, conditions: [{ type: 'country', targetValue: ['US'], operator: 'any' }], environments: ['production'], returnValue: { flag: true } }] },
-    createMetric: { name: 'cc_fuzz_created', type: 'sum', description: 'made by the fuzz', tags: ['fuzz'], unitTypes: ['userID'], directionality: 'increase', metricEvents: [{ name: 'purchase', type: 'value' }], metricComponentMetrics: [{ name: 'component' }] },
+    addGateRules: {
+      rules: [
+        {
+          name: 'fuzz rule',
+          passPercentage: 50,
+          conditions: [{ type: 'country', targetValue: ['US'], operator: 'any' }],
+          environments: ['production'],
+          returnValue: { flag: true },
+        },
+      ],
+    },
+    createMetric: {
+      name: 'cc_fuzz_created',
+      type: 'sum',
+      description: 'made by the fuzz',
+      tags: ['fuzz'],
+      unitTypes: ['userID'],
+      directionality: 'increase',
+      metricEvents: [{ name: 'purchase', type: 'value' }],
+      metricComponentMetrics: [{ name: 'component' }],
+    },
     updateMetric: { description: 'updated by the fuzz', tags: ['fuzz'], isVerified: true, owner: { email: 'owner@example.com', ownerID: 'u1' } },
     skipTriggerPhase: { phaseID: trigger.phaseIDs[0] },
     unpauseTrigger: { phaseID: trigger.phaseIDs[0] },
-    patchExperimentOverrides: { overrides: [{ type: 'gate', id: 'gate_x', groupID: 'control' }], userIDOverrides: [{ groupID: 'test', ids: ['user_1', 'user_2'], unitType: 'userID' }] },
+    patchExperimentOverrides: {
+      overrides: [{ type: 'gate', id: 'gate_x', groupID: 'control' }],
+      userIDOverrides: [{ groupID: 'test', ids: ['user_1', 'user_2'], unitType: 'userID' }],
+    },
   };
 }
 
 export function loadOperations(manifestPath = join(ROOT, 'fixtures/targets/reference.json')): Operation[] {
   const manifest = loadManifest(manifestPath);
   const ids: Record<string, string> = {
-    addGateRules: manifest.gates[0], disableGate: manifest.gates[1] ?? manifest.gates[0], enableGate: manifest.gates[1] ?? manifest.gates[0],
-    patchExperimentOverrides: manifest.experiments[0], skipTriggerPhase: manifest.triggers[0].id, unpauseTrigger: manifest.triggers[0].id,
+    addGateRules: manifest.gates[0],
+    disableGate: manifest.gates[1] ?? manifest.gates[0],
+    enableGate: manifest.gates[1] ?? manifest.gates[0],
+    patchExperimentOverrides: manifest.experiments[0],
+    skipTriggerPhase: manifest.triggers[0].id,
+    unpauseTrigger: manifest.triggers[0].id,
     updateMetric: `${FUZZ_METRIC.name}::${FUZZ_METRIC.type}`,
   };
   const bodies = validBodies(manifest);

@@ -22,16 +22,26 @@ export function judge(c: FuzzCase, a: Answer, apiKey: string): { kind: Violation
   try {
     body = JSON.parse(a.body);
   } catch {
-    out.push({ kind: a.status >= 400 ? 'error-shape' : 'success-shape', reason: `status ${a.status} with a body that is not JSON: ${JSON.stringify(a.body.slice(0, 80))}` });
+    out.push({
+      kind: a.status >= 400 ? 'error-shape' : 'success-shape',
+      reason: `status ${a.status} with a body that is not JSON: ${JSON.stringify(a.body.slice(0, 80))}`,
+    });
     return out;
   }
   if (a.status >= 400) {
     const keys = body && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body).sort() : [];
-    const ok = keys.join() === ERROR_KEYS.join() && body.status === a.status && typeof body.error === 'string' && body.error.length > 0 && typeof body.message === 'string' && !body.message.includes('\n');
+    const ok =
+      keys.join() === ERROR_KEYS.join() &&
+      body.status === a.status &&
+      typeof body.error === 'string' &&
+      body.error.length > 0 &&
+      typeof body.message === 'string' &&
+      !body.message.includes('\n');
     if (!ok) out.push({ kind: 'error-shape', reason: `status ${a.status} answered ${a.body.slice(0, 160)}` });
   } else if (a.status >= 200 && a.status < 300) {
     if (c.expect === 'reject') out.push({ kind: 'accepted-malformed', reason: `status ${a.status} to a request the contract rejects` });
-    if (!body || typeof body.message !== 'string' || !('data' in body)) out.push({ kind: 'success-shape', reason: `status ${a.status} without the envelope: ${a.body.slice(0, 120)}` });
+    if (!body || typeof body.message !== 'string' || !('data' in body))
+      out.push({ kind: 'success-shape', reason: `status ${a.status} without the envelope: ${a.body.slice(0, 120)}` });
   } else {
     out.push({ kind: 'error-shape', reason: `unexpected status ${a.status}` });
   }

@@ -46,7 +46,11 @@ function int(value: string | undefined, name: string, fallback: number, min: num
 
 let values;
 try {
-  values = parseArgs({ options: { runs: { type: 'string' }, seed: { type: 'string' }, examples: { type: 'string' }, help: { type: 'boolean' } }, strict: true, allowPositionals: false }).values;
+  values = parseArgs({
+    options: { runs: { type: 'string' }, seed: { type: 'string' }, examples: { type: 'string' }, help: { type: 'boolean' } },
+    strict: true,
+    allowPositionals: false,
+  }).values;
 } catch (err) {
   fail(`${(err as Error).message} (see --help)`);
 }
@@ -58,7 +62,11 @@ const runs = int(values.runs, '--runs', 10_000, 1);
 const seed = int(values.seed, '--seed', Math.floor(Math.random() * 2 ** 31), -(2 ** 31));
 const examples = int(values.examples, '--examples', 2, 0);
 
-interface Violation { kind: ViolationKind; reason: string; c: FuzzCase }
+interface Violation {
+  kind: ViolationKind;
+  reason: string;
+  c: FuzzCase;
+}
 
 const apiKey = randomApiKey();
 const dir = mkdtempSync(join(tmpdir(), 'cc-fuzz-'));
@@ -66,14 +74,24 @@ const dir = mkdtempSync(join(tmpdir(), 'cc-fuzz-'));
  * writes (rules are appended, never removed) from making every later request slower. */
 const EPOCH = 1000;
 
-interface Epoch { app: FastifyInstance; ro: Db; totalChanges: () => number; baseline: string }
+interface Epoch {
+  app: FastifyInstance;
+  ro: Db;
+  totalChanges: () => number;
+  baseline: string;
+}
 
 async function newEpoch(n: number): Promise<Epoch> {
   const file = join(dir, `fuzz-${n}.db`);
   const app = build({ apiKey, db: file, seed: 1 });
   await app.ready();
   const changes = (app as unknown as { db: Db }).db.prepare('SELECT total_changes()').pluck();
-  const created = await app.inject({ method: 'POST', url: '/console/v1/metrics', headers: { 'service-api-key': apiKey, 'content-type': 'application/json' }, payload: JSON.stringify(FUZZ_METRIC) });
+  const created = await app.inject({
+    method: 'POST',
+    url: '/console/v1/metrics',
+    headers: { 'service-api-key': apiKey, 'content-type': 'application/json' },
+    payload: JSON.stringify(FUZZ_METRIC),
+  });
   if (created.statusCode >= 300) fail(`cannot create the metric update-metric is fuzzed on: ${created.statusCode} ${created.body.slice(0, 200)}`);
   const ro = openReadOnly(file);
   return { app, ro, totalChanges: () => changes.get() as number, baseline: dbDigest(ro) };
@@ -88,14 +106,25 @@ const violations: Violation[] = [];
 let crashed: unknown;
 // An exception escaping the server is recorded against the request that caused it, not lost; the
 // exit code is 1 even if the run itself cannot finish after it.
-process.on('uncaughtException', (err) => { crashed = err; process.exitCode = 1; });
-process.on('unhandledRejection', (err) => { crashed = err; process.exitCode = 1; });
+process.on('uncaughtException', (err) => {
+  crashed = err;
+  process.exitCode = 1;
+});
+process.on('unhandledRejection', (err) => {
+  crashed = err;
+  process.exitCode = 1;
+});
 
 /** A request the server never answers is a failure too (and would otherwise let the event loop drain). */
 const ANSWER_MS = 30_000;
 function answerWithin<T>(p: Promise<T>, c: FuzzCase): Promise<T> {
   let timer: NodeJS.Timeout;
-  return Promise.race([p, new Promise<T>((_, reject) => { timer = setTimeout(() => reject(new Error(`no answer within ${ANSWER_MS} ms to ${c.method} ${c.url.slice(0, 80)}`)), ANSWER_MS); })]).finally(() => clearTimeout(timer));
+  return Promise.race([
+    p,
+    new Promise<T>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${ANSWER_MS} ms to ${c.method} ${c.url.slice(0, 80)}`)), ANSWER_MS);
+    }),
+  ]).finally(() => clearTimeout(timer));
 }
 
 const byStatus = new Map<number, number>();
@@ -148,7 +177,8 @@ for (let chunk = 0; sent < runs; chunk++) {
     if (epoch.totalChanges() !== before) {
       const now = dbDigest(epoch.ro);
       digests++;
-      if (!(status >= 200 && status < 300) && now !== epoch.baseline) found.push({ kind: 'persisted-by-rejected-write', reason: `status ${status}, and the database changed` });
+      if (!(status >= 200 && status < 300) && now !== epoch.baseline)
+        found.push({ kind: 'persisted-by-rejected-write', reason: `status ${status}, and the database changed` });
       epoch.baseline = now;
     }
     for (const v of found) violations.push({ ...v, c });
@@ -157,8 +187,15 @@ for (let chunk = 0; sent < runs; chunk++) {
 }
 
 // The server is still alive and answering after everything it was sent.
-const health = await epoch.app.inject({ method: 'GET', url: '/console/v1/release_pipelines?limit=1', headers: { 'service-api-key': apiKey } }).catch((err: Error) => ({ statusCode: 0, body: err.message }));
-if (health.statusCode !== 200) violations.push({ kind: 'crash', reason: `the server no longer answers a valid request: ${health.statusCode}`, c: { category: 'health', op: 'listReleasePipelines', method: 'GET', url: '/console/v1/release_pipelines?limit=1', headers: {}, expect: 'either' } });
+const health = await epoch.app
+  .inject({ method: 'GET', url: '/console/v1/release_pipelines?limit=1', headers: { 'service-api-key': apiKey } })
+  .catch((err: Error) => ({ statusCode: 0, body: err.message }));
+if (health.statusCode !== 200)
+  violations.push({
+    kind: 'crash',
+    reason: `the server no longer answers a valid request: ${health.statusCode}`,
+    c: { category: 'health', op: 'listReleasePipelines', method: 'GET', url: '/console/v1/release_pipelines?limit=1', headers: {}, expect: 'either' },
+  });
 const seconds = (Date.now() - started) / 1000;
 await endEpoch(epoch);
 rmSync(dir, { recursive: true, force: true });
@@ -171,9 +208,17 @@ const show = (p: FuzzCase['payload']) => {
 };
 
 console.log(`fuzz: ${sent} requests in ${seconds.toFixed(1)} s (${Math.round(sent / seconds)}/s), seed ${seed}, ${digests} database digests`);
-console.log(`by status: ${[...byStatus.entries()].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s || 'none'}=${n}`).join(' ')}`);
+console.log(
+  `by status: ${[...byStatus.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([s, n]) => `${s || 'none'}=${n}`)
+    .join(' ')}`,
+);
 console.log('by category:                 sent   4xx/other  2xx  violating');
-for (const [name, c] of [...byCategory.entries()].sort()) console.log(`  ${name.padEnd(24)} ${String(c.n).padStart(7)} ${String(c.rejected).padStart(10)} ${String(c.accepted).padStart(5)} ${String(c.violations).padStart(9)}`);
+for (const [name, c] of [...byCategory.entries()].sort())
+  console.log(
+    `  ${name.padEnd(24)} ${String(c.n).padStart(7)} ${String(c.rejected).padStart(10)} ${String(c.accepted).padStart(5)} ${String(c.violations).padStart(9)}`,
+  );
 
 if (violations.length === 0) {
   console.log('fuzz: every property held: no 5xx, no crash, errors in the error shape, malformed requests rejected, nothing persisted by a rejected write');

@@ -18,17 +18,28 @@ before(async () => {
   const r = await send('POST', '/console/v1/metrics', { 'SERVICE-API-KEY': server.apiKey }, JSON.stringify(FUZZ_METRIC));
   assert.ok(r.status >= 200 && r.status < 300, `cannot create ${FUZZ_METRIC.name}: ${r.status}`);
 });
-after(async () => { await server?.stop(); });
+after(async () => {
+  await server?.stop();
+});
 
 /** Raw request: header values go on the wire exactly as given (latin1), nothing added but Host. */
 function send(method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const url = new URL(path, server.baseUrl);
-    const req = request({ host: url.hostname, port: url.port, method, path: `${url.pathname}${url.search}`, headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, text: Buffer.concat(chunks).toString('utf8') }));
-    });
+    const req = request(
+      {
+        host: url.hostname,
+        port: url.port,
+        method,
+        path: `${url.pathname}${url.search}`,
+        headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode!, text: Buffer.concat(chunks).toString('utf8') }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });

@@ -8,8 +8,12 @@ import { call, startServer, type Server } from './server.ts';
 
 const N = 50;
 let server: Server;
-before(async () => { server = await startServer(); });
-after(async () => { await server?.stop(); });
+before(async () => {
+  server = await startServer();
+});
+after(async () => {
+  await server?.stop();
+});
 
 test(`concurrency: ${N} concurrent add-rules on one gate keep every rule, in one piece`, { timeout: 30_000 }, async () => {
   const gate = loadManifest(join(ROOT, 'fixtures/targets/reference.json')).gates[0];
@@ -17,9 +21,21 @@ test(`concurrency: ${N} concurrent add-rules on one gate keep every rule, in one
   assert.equal(start.status, 200);
   const existing = (start.body.data.rules as { id: string }[]).length;
   // Two rules per call: a torn write would show as one rule of a pair without the other.
-  const answers = await Promise.all(Array.from({ length: N }, (_, i) =>
-    call(server, 'POST', `/console/v1/gates/${gate}/rules`, { rules: [{ id: `rule_c_${i}_a`, name: `c ${i} a`, passPercentage: i }, { id: `rule_c_${i}_b`, name: `c ${i} b`, passPercentage: i }] })));
-  assert.deepEqual(answers.map((a) => a.status).filter((s) => s !== 200), [], 'every call answered 200');
+  const answers = await Promise.all(
+    Array.from({ length: N }, (_, i) =>
+      call(server, 'POST', `/console/v1/gates/${gate}/rules`, {
+        rules: [
+          { id: `rule_c_${i}_a`, name: `c ${i} a`, passPercentage: i },
+          { id: `rule_c_${i}_b`, name: `c ${i} b`, passPercentage: i },
+        ],
+      }),
+    ),
+  );
+  assert.deepEqual(
+    answers.map((a) => a.status).filter((s) => s !== 200),
+    [],
+    'every call answered 200',
+  );
   const end = await call(server, 'POST', `/console/v1/gates/${gate}/rules`, { rules: [] });
   const ids = (end.body.data.rules as { id: string }[]).map((r) => r.id);
   assert.equal(ids.length, existing + 2 * N, 'rule count');
@@ -35,9 +51,18 @@ test(`concurrency: ${N} concurrent updates of one metric leave it equal to one o
   const created = await call(server, 'POST', '/console/v1/metrics', { name: 'cc_concurrency_metric', type: 'mean' });
   assert.ok(created.status >= 200 && created.status < 300, `create answered ${created.status}`);
   const id = encodeURIComponent(created.body.data.id);
-  const update = (i: number) => ({ description: `update ${i}`, tags: [`t${i}`, `u${i}`], isVerified: i % 2 === 0, directionality: i % 3 === 0 ? 'decrease' : 'increase' });
+  const update = (i: number) => ({
+    description: `update ${i}`,
+    tags: [`t${i}`, `u${i}`],
+    isVerified: i % 2 === 0,
+    directionality: i % 3 === 0 ? 'decrease' : 'increase',
+  });
   const answers = await Promise.all(Array.from({ length: N }, (_, i) => call(server, 'POST', `/console/v1/metrics/${id}`, update(i))));
-  assert.deepEqual(answers.map((a) => a.status).filter((s) => s !== 200), [], 'every update answered 200');
+  assert.deepEqual(
+    answers.map((a) => a.status).filter((s) => s !== 200),
+    [],
+    'every update answered 200',
+  );
   // Each answer shows its own update applied in full.
   answers.forEach((a, i) => assert.equal(a.body.data.description, `update ${i}`));
   const final = (await call(server, 'POST', `/console/v1/metrics/${id}`, { dryRun: true })).body.data;

@@ -15,7 +15,10 @@ const WORKERS = 8;
 /** Writes acknowledged before the kill; the load itself is unbounded until then. */
 const ACKS_BEFORE_KILL = 400;
 
-interface Acked { metrics: string[]; rules: Map<string, string[]> }
+interface Acked {
+  metrics: string[];
+  rules: Map<string, string[]>;
+}
 
 /** One worker: alternate metric creations and rule additions until the server stops answering. */
 async function writer(server: Server, worker: number, gates: string[], acked: Acked, stop: { now: boolean }): Promise<void> {
@@ -52,7 +55,10 @@ test('crash: kill -9 under mutation load loses no acknowledged write, and the da
     const workers = Array.from({ length: WORKERS }, (_, w) => writer(first, w, gates, acked, stop));
     // A worker that fails (a 5xx, a refused connection) ends the wait at once with its error.
     let failure: unknown;
-    for (const w of workers) w.catch((err) => { failure ??= err; });
+    for (const w of workers)
+      w.catch((err) => {
+        failure ??= err;
+      });
     const count = () => acked.metrics.length + [...acked.rules.values()].reduce((n, r) => n + r.length, 0);
     while (count() < ACKS_BEFORE_KILL && failure === undefined) await new Promise((r) => setTimeout(r, 5));
     if (failure !== undefined) throw failure;

@@ -33,7 +33,11 @@ test('log: with --log on, the server writes no form of the key and no body secre
     const inQuery = await fetch(`${server.baseUrl}/console/v1/release_pipelines?SERVICE-API-KEY=${encodeURIComponent(key)}`);
     assert.equal(inQuery.status, 401);
     // A malformed body: the parser's message quotes the text it choked on.
-    const malformed = await fetch(`${server.baseUrl}/console/v1/metrics`, { method: 'POST', headers: { 'SERVICE-API-KEY': key, 'content-type': 'application/json' }, body: `{"name": "${BODY_SECRET}", oops` });
+    const malformed = await fetch(`${server.baseUrl}/console/v1/metrics`, {
+      method: 'POST',
+      headers: { 'SERVICE-API-KEY': key, 'content-type': 'application/json' },
+      body: `{"name": "${BODY_SECRET}", oops`,
+    });
     assert.equal(malformed.status, 400);
   } finally {
     await server.stop();
@@ -42,6 +46,21 @@ test('log: with --log on, the server writes no form of the key and no body secre
   // The log is on: something was written for the requests (else this test would prove nothing).
   assert.ok(log.split('\n').filter((l) => l.includes('"reqId"')).length >= 10, `the server logged too little to judge:\n${log.slice(0, 500)}`);
   const leaks = keyForms(key).filter((form) => log.includes(form));
-  assert.deepEqual(leaks.length, 0, `the log holds the key (${leaks.length} forms), e.g. on line: ${log.split('\n').find((l) => leaks.some((f) => l.includes(f)))?.split(key).join('<KEY>').slice(0, 300)}`);
-  assert.ok(!log.includes(BODY_SECRET), `the log holds a body secret: ${log.split('\n').find((l) => l.includes(BODY_SECRET))?.slice(0, 300)}`);
+  assert.deepEqual(
+    leaks.length,
+    0,
+    `the log holds the key (${leaks.length} forms), e.g. on line: ${log
+      .split('\n')
+      .find((l) => leaks.some((f) => l.includes(f)))
+      ?.split(key)
+      .join('<KEY>')
+      .slice(0, 300)}`,
+  );
+  assert.ok(
+    !log.includes(BODY_SECRET),
+    `the log holds a body secret: ${log
+      .split('\n')
+      .find((l) => l.includes(BODY_SECRET))
+      ?.slice(0, 300)}`,
+  );
 });

@@ -32,7 +32,17 @@ function fail(reason: string): never {
 
 let values;
 try {
-  values = parseArgs({ options: { minutes: { type: 'string' }, 'paging-seconds': { type: 'string' }, scale: { type: 'string' }, 'limit-mb': { type: 'string' }, workers: { type: 'string' }, help: { type: 'boolean' } }, strict: true }).values;
+  values = parseArgs({
+    options: {
+      minutes: { type: 'string' },
+      'paging-seconds': { type: 'string' },
+      scale: { type: 'string' },
+      'limit-mb': { type: 'string' },
+      workers: { type: 'string' },
+      help: { type: 'boolean' },
+    },
+    strict: true,
+  }).values;
 } catch (err) {
   fail(`${(err as Error).message} (see --help)`);
 }
@@ -55,10 +65,18 @@ const workers = Math.round(num(values.workers, '--workers', 8, 1));
 const MB = 1024 * 1024;
 const mb = (b: number) => (b / MB).toFixed(1);
 
-interface Tally { requests: number; byStatus: Map<number, number> }
+interface Tally {
+  requests: number;
+  byStatus: Map<number, number>;
+}
 
 /** Runs `one` in `workers` loops until `until`, sampling RSS every `everyMs`. */
-async function load(server: Server, seconds: number, everyMs: number, one: (w: number, i: number) => Promise<number>): Promise<{ samples: { t: number; rss: number; rps: number }[]; tally: Tally }> {
+async function load(
+  server: Server,
+  seconds: number,
+  everyMs: number,
+  one: (w: number, i: number) => Promise<number>,
+): Promise<{ samples: { t: number; rss: number; rps: number }[]; tally: Tally }> {
   const tally: Tally = { requests: 0, byStatus: new Map() };
   const until = Date.now() + seconds * 1000;
   const started = Date.now();
@@ -71,13 +89,15 @@ async function load(server: Server, seconds: number, everyMs: number, one: (w: n
     lastCount = tally.requests;
     lastT = now;
   }, everyMs);
-  await Promise.all(Array.from({ length: workers }, async (_, w) => {
-    for (let i = 0; Date.now() < until; i++) {
-      const status = await one(w, i);
-      tally.requests++;
-      tally.byStatus.set(status, (tally.byStatus.get(status) ?? 0) + 1);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: workers }, async (_, w) => {
+      for (let i = 0; Date.now() < until; i++) {
+        const status = await one(w, i);
+        tally.requests++;
+        tally.byStatus.set(status, (tally.byStatus.get(status) ?? 0) + 1);
+      }
+    }),
+  );
   clearInterval(timer);
   samples.push({ t: (Date.now() - started) / 1000, rss: server.rss(), rps: 0 });
   return { samples, tally };
@@ -87,7 +107,11 @@ function printSamples(samples: { t: number; rss: number; rps: number }[]): void 
   for (const s of samples) console.log(`  t=${s.t.toFixed(0).padStart(4)} s  rss ${mb(s.rss).padStart(7)} MB${s.rps ? `  ${Math.round(s.rps)} req/s` : ''}`);
 }
 
-const statusLine = (t: Tally) => [...t.byStatus.entries()].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}=${n}`).join(' ');
+const statusLine = (t: Tally) =>
+  [...t.byStatus.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([s, n]) => `${s}=${n}`)
+    .join(' ');
 
 const dir = mkdtempSync(join(tmpdir(), 'cc-memory-'));
 let ok = true;
@@ -106,11 +130,17 @@ try {
   const mutation = await load(server, minutes * 60, 10_000, async (w, i) => {
     const pick = i % 10;
     let r;
-    if (pick < 3) r = await call(server, 'POST', `/console/v1/metrics/cc_mem_pool_${(w * 7 + i) % pool}::sum`, { description: `d ${w} ${i}`, tags: [`t${i % 13}`] });
+    if (pick < 3)
+      r = await call(server, 'POST', `/console/v1/metrics/cc_mem_pool_${(w * 7 + i) % pool}::sum`, { description: `d ${w} ${i}`, tags: [`t${i % 13}`] });
     else if (pick < 5) r = await call(server, 'POST', '/console/v1/metrics', { name: `cc_mem_${w}_${i}`, type: 'mean', description: 'x'.repeat(200) });
-    else if (pick < 7) r = await call(server, 'PATCH', `/console/v1/experiments/exp_cc_overrides_${1 + (i % 3)}/overrides`, { overrides: [{ type: 'gate', id: `g${i}`, groupID: 'control' }], userIDOverrides: [{ groupID: 'test', ids: [`u${w}`, `u${i}`] }] });
+    else if (pick < 7)
+      r = await call(server, 'PATCH', `/console/v1/experiments/exp_cc_overrides_${1 + (i % 3)}/overrides`, {
+        overrides: [{ type: 'gate', id: `g${i}`, groupID: 'control' }],
+        userIDOverrides: [{ groupID: 'test', ids: [`u${w}`, `u${i}`] }],
+      });
     else if (pick < 9) r = await call(server, 'PUT', `/console/v1/gates/${gates[(w + i) % gates.length]}/${i % 2 ? 'enable' : 'disable'}`);
-    else r = await call(server, 'POST', `/console/v1/gates/${gates[(w + i) % gates.length]}/rules`, { rules: [{ name: `r ${w} ${i}`, passPercentage: i % 100 }] });
+    else
+      r = await call(server, 'POST', `/console/v1/gates/${gates[(w + i) % gates.length]}/rules`, { rules: [{ name: `r ${w} ${i}`, passPercentage: i % 100 }] });
     return r.status;
   });
   await server.stop();
@@ -120,7 +150,9 @@ try {
   const early = Math.max(...rss.slice(0, cut));
   const late = Math.max(...rss.slice(cut));
   const levels = late <= early * 1.1 + 16 * MB;
-  console.log(`mutation load: ${mutation.tally.requests} requests (${statusLine(mutation.tally)}); RSS peak ${mb(early)} MB in the first 60%, ${mb(late)} MB after: ${levels ? 'levels off' : 'STILL GROWING'}`);
+  console.log(
+    `mutation load: ${mutation.tally.requests} requests (${statusLine(mutation.tally)}); RSS peak ${mb(early)} MB in the first 60%, ${mb(late)} MB after: ${levels ? 'levels off' : 'STILL GROWING'}`,
+  );
   const fivexx = [...mutation.tally.byStatus.keys()].filter((s) => s >= 500 || s < 200);
   if (!levels || fivexx.length > 0) ok = false;
 
@@ -136,7 +168,12 @@ try {
   const statuses = EXPERIMENT_STATUSES;
   const paging = await load(server, pagingSeconds, 2000, async (w, i) => {
     const page = 1 + ((w * 7919 + i * 104_729) % pages);
-    const q = i % 4 === 0 ? `status=${statuses[i % statuses.length]}&limit=100&page=${1 + (page % 50)}` : i % 4 === 1 ? `limit=20&page=${1 + ((page * 5) % (pages * 5))}` : `limit=100&page=${page}`;
+    const q =
+      i % 4 === 0
+        ? `status=${statuses[i % statuses.length]}&limit=100&page=${1 + (page % 50)}`
+        : i % 4 === 1
+          ? `limit=20&page=${1 + ((page * 5) % (pages * 5))}`
+          : `limit=100&page=${page}`;
     const r = await call(server, 'GET', i % 25 === 0 ? '/console/v1/release_pipelines?limit=10' : `/console/v1/experiments?${q}`);
     return r.status;
   });
@@ -144,7 +181,9 @@ try {
   printSamples(paging.samples);
   const peak = Math.max(...paging.samples.map((s) => s.rss));
   const under = peak < limitMb * MB;
-  console.log(`paging load: ${paging.tally.requests} requests (${statusLine(paging.tally)}); RSS peak ${mb(peak)} MB, limit ${limitMb} MB: ${under ? 'under' : 'OVER'}`);
+  console.log(
+    `paging load: ${paging.tally.requests} requests (${statusLine(paging.tally)}); RSS peak ${mb(peak)} MB, limit ${limitMb} MB: ${under ? 'under' : 'OVER'}`,
+  );
   if (!under || [...paging.tally.byStatus.keys()].some((s) => s !== 200)) ok = false;
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -9,7 +9,13 @@ export function startServer(opts: Pick<ReferenceOptions, 'apiKey' | 'db' | 'scal
 }
 
 /** One request to the server: status and parsed body (undefined when the body is not JSON). */
-export async function call(server: Server, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+export async function call(
+  server: Server,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: any }> {
   const res = await fetch(`${server.baseUrl}${path}`, {
     method,
     headers: { 'SERVICE-API-KEY': server.apiKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },

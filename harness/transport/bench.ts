@@ -44,7 +44,8 @@ function broken(o: ScenarioOutcome): string[] {
   if (o.exitCode === 1) out.push('exit 1 for a network fault');
   if (o.exitCode === null) out.push('killed: did not stop by itself');
   if (o.seconds > o.spec.deadline) out.push(`ran ${o.seconds.toFixed(1)} s, past its ${o.spec.deadline} s deadline`);
-  if (o.keyIn.length || o.keyElsewhere) out.push(`key leaked: ${[...o.keyIn, ...(o.keyElsewhere ? [`${o.keyElsewhere} request(s) to another origin`] : [])].join(', ')}`);
+  if (o.keyIn.length || o.keyElsewhere)
+    out.push(`key leaked: ${[...o.keyIn, ...(o.keyElsewhere ? [`${o.keyElsewhere} request(s) to another origin`] : [])].join(', ')}`);
   const preflight = o.spec.after === 0;
   if (o.exitCode === 3 && !preflight) {
     if (!o.conformanceJson || !o.junitXml) out.push('exit 3 without conformance.json and junit.xml');
@@ -95,7 +96,9 @@ async function main(): Promise<number> {
     return 3;
   }
   const chosen = BENCH.filter((s) => !only || only.includes(s.name));
-  console.log('| scenario | command | exit | seconds / deadline | conformance.json | junit.xml | index.html | output lines | key leaked | stderr (last line) |');
+  console.log(
+    '| scenario | command | exit | seconds / deadline | conformance.json | junit.xml | index.html | output lines | key leaked | stderr (last line) |',
+  );
   console.log('|---|---|---|---|---|---|---|---|---|---|');
   const t0 = Date.now();
   let failures = 0;
@@ -104,11 +107,16 @@ async function main(): Promise<number> {
     if (broken(o).length) failures++;
     console.log(row(o) + (keep ? ` reports: ${o.reports}` : ''));
   }
-  console.log(`\nbench:transport: ${chosen.length} scenarios in ${((Date.now() - t0) / 1000).toFixed(0)} s; ${failures ? `${failures} broke a rule` : 'every one kept the rules (no exit 1, none past its deadline, reports written, no key leaked)'}`);
+  console.log(
+    `\nbench:transport: ${chosen.length} scenarios in ${((Date.now() - t0) / 1000).toFixed(0)} s; ${failures ? `${failures} broke a rule` : 'every one kept the rules (no exit 1, none past its deadline, reports written, no key leaked)'}`,
+  );
   return failures ? 1 : 0;
 }
 
-main().then((code) => process.exit(code), (err) => {
-  console.error(`bench:transport: ${(err as Error).message.split('\n')[0]}`);
-  process.exit(3);
-});
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error(`bench:transport: ${(err as Error).message.split('\n')[0]}`);
+    process.exit(3);
+  },
+);

@@ -22,8 +22,10 @@ export interface Proxy {
   stop(): Promise<void>;
 }
 
-const NGINX_502 = '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx/1.25.3</center>\r\n</body>\r\n</html>\r\n';
-const LOGIN = '<!doctype html><html><head><title>Sign in</title></head><body><form method="post" action="/login"><input name="user"><input name="password" type="password"><button>Sign in</button></form></body></html>';
+const NGINX_502 =
+  '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx/1.25.3</center>\r\n</body>\r\n</html>\r\n';
+const LOGIN =
+  '<!doctype html><html><head><title>Sign in</title></head><body><form method="post" action="/login"><input name="user"><input name="password" type="password"><button>Sign in</button></form></body></html>';
 const HUGE_BYTES = 50 * 1024 * 1024;
 
 function listen(server: Server): Promise<string> {
@@ -31,7 +33,13 @@ function listen(server: Server): Promise<string> {
 }
 
 /** Forwards one request upstream; `onAnswer` gets the upstream status, headers and whole body. */
-function forward(upstream: string, req: IncomingMessage, body: Buffer, onAnswer: (status: number, headers: Record<string, string | string[] | undefined>, bytes: Buffer) => void, onError: () => void): void {
+function forward(
+  upstream: string,
+  req: IncomingMessage,
+  body: Buffer,
+  onAnswer: (status: number, headers: Record<string, string | string[] | undefined>, bytes: Buffer) => void,
+  onError: () => void,
+): void {
   const up = httpRequest(upstream + req.url, { method: req.method, headers: { ...req.headers, host: new URL(upstream).host } }, (res) => {
     const chunks: Buffer[] = [];
     res.on('data', (c) => chunks.push(c));
@@ -54,7 +62,13 @@ export async function startProxy(opts: ProxyOptions): Promise<Proxy> {
   const elsewhereUrl = await listen(elsewhere);
 
   const faithful = (req: IncomingMessage, res: ServerResponse, body: Buffer) =>
-    forward(opts.upstream, req, body, (status, headers, bytes) => res.writeHead(status, headers).end(bytes), () => res.socket?.destroy());
+    forward(
+      opts.upstream,
+      req,
+      body,
+      (status, headers, bytes) => res.writeHead(status, headers).end(bytes),
+      () => res.socket?.destroy(),
+    );
 
   const misbehave = (req: IncomingMessage, res: ServerResponse, body: Buffer, n: number): void => {
     switch (opts.scenario) {
@@ -77,14 +91,20 @@ export async function startProxy(opts: ProxyOptions): Promise<Proxy> {
         res.writeHead(502, { 'content-type': 'text/html', server: 'nginx/1.25.3' }).end(NGINX_502);
         return;
       case 'truncated':
-        forward(opts.upstream, req, body, (status, headers, bytes) => {
-          // Announces the whole body, sends half of it, and hangs up.
-          const whole: Record<string, string | string[] | undefined> = { ...headers, 'content-length': String(bytes.length) };
-          delete whole['transfer-encoding'];
-          res.writeHead(status, whole);
-          res.write(bytes.subarray(0, Math.floor(bytes.length / 2)));
-          setTimeout(() => res.socket?.destroy(), 10);
-        }, () => res.socket?.destroy());
+        forward(
+          opts.upstream,
+          req,
+          body,
+          (status, headers, bytes) => {
+            // Announces the whole body, sends half of it, and hangs up.
+            const whole: Record<string, string | string[] | undefined> = { ...headers, 'content-length': String(bytes.length) };
+            delete whole['transfer-encoding'];
+            res.writeHead(status, whole);
+            res.write(bytes.subarray(0, Math.floor(bytes.length / 2)));
+            setTimeout(() => res.socket?.destroy(), 10);
+          },
+          () => res.socket?.destroy(),
+        );
         return;
       case 'rate-limit':
         // A burst of six 429s with Retry-After: 1, then faithful again: the suite waits them out.

@@ -53,7 +53,7 @@ export interface ScenarioOutcome {
 const clean = () => Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONSOLE_')));
 
 export async function runScenario(spec: ScenarioSpec, keep = false): Promise<ScenarioOutcome> {
-  const work = mkdtempSync(join(tmpdir(), `cc-transport-${spec.name.replace(/[^a-z0-9-]+/gi, "-")}-`));
+  const work = mkdtempSync(join(tmpdir(), `cc-transport-${spec.name.replace(/[^a-z0-9-]+/gi, '-')}-`));
   const reports = join(work, 'reports');
   const logs = join(work, 'logs');
   mkdirSync(logs, { recursive: true });
@@ -62,10 +62,20 @@ export async function runScenario(spec: ScenarioSpec, keep = false): Promise<Sce
   try {
     const script = spec.command === 'verify' ? 'scripts/verify.ts' : 'scripts/conformance.ts';
     const args = [...(spec.command === 'verify' ? ['--skip-load'] : []), '--deadline', String(spec.deadline), ...(spec.args ?? [])];
-    const env = { ...clean(), CONSOLE_BASE_URL: proxy.baseUrl, CONSOLE_API_KEY: server.apiKey, CONSOLE_REPORTS_DIR: reports, ...(spec.requestTimeout ? { CONSOLE_REQUEST_TIMEOUT: String(spec.requestTimeout) } : {}) };
+    const env = {
+      ...clean(),
+      CONSOLE_BASE_URL: proxy.baseUrl,
+      CONSOLE_API_KEY: server.apiKey,
+      CONSOLE_REPORTS_DIR: reports,
+      ...(spec.requestTimeout ? { CONSOLE_REQUEST_TIMEOUT: String(spec.requestTimeout) } : {}),
+    };
     const t0 = Date.now();
     // Asynchronous on purpose: the proxy lives in this process and must keep answering.
-    const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, script), ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, script), ...args], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

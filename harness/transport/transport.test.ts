@@ -50,7 +50,18 @@ test('a target that dies under verify: exit 3, index.html and verify.json writte
 
 test('a stated violation found before the target dies is still exit 1, in a report marked partial', async () => {
   // One worker, the metrics file in order: its first test (one create, answered with the wrong message) runs before the proxy goes down.
-  const o = await runScenario({ name: 'violation-then-down', scenario: 'down', after: 2, command: 'conformance', deadline: 120, faults: ['wrong-message-metric-created'], args: ['contracts/conformance/metrics.spec.ts', '--workers', '1'] }, true);
+  const o = await runScenario(
+    {
+      name: 'violation-then-down',
+      scenario: 'down',
+      after: 2,
+      command: 'conformance',
+      deadline: 120,
+      faults: ['wrong-message-metric-created'],
+      args: ['contracts/conformance/metrics.spec.ts', '--workers', '1'],
+    },
+    true,
+  );
   try {
     assert.equal(o.exitCode, 1, o.output.slice(-2000));
     const report = JSON.parse(read(o.reports, 'conformance.json'));

@@ -44,14 +44,21 @@ export function checkSuccess<T>(operationId: string, endpoint: string, res: Refi
     return undefined;
   }
   // The overrides response may carry its arrays at the top level (spec 4.11's example); its schema admits both.
-  const envelopeOk = check(body, {
-    [`${endpoint}: envelope has message and data`]: (b) => isEnvelope(operationId, b),
-  }, tags);
+  const envelopeOk = check(
+    body,
+    {
+      [`${endpoint}: envelope has message and data`]: (b) => isEnvelope(operationId, b),
+    },
+    tags,
+  );
   const validate = byOperation[operationId];
   if (!validate) throw new Error(`no response validator for operation ${operationId}: load/data/validators.js is out of date`);
   const schemaOk = check(body, { [`${endpoint}: response matches schema`]: (b) => validate(b) }, tags);
   if (!envelopeOk || !schemaOk) {
-    const errs = (validate.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ');
+    const errs = (validate.errors ?? [])
+      .slice(0, 3)
+      .map((e) => `${e.instancePath || '/'} ${e.message}`)
+      .join('; ');
     report(endpoint, envelopeOk ? 'schema' : 'envelope', res, errs);
     return undefined;
   }

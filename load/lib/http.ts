@@ -11,7 +11,11 @@ const KEY_ONLY = { [KEY_HEADER]: API_KEY };
 // that is an expected answer while the load tracks a trigger's state, not a failed request.
 export const SUCCESS_OR_CONFLICT = http.expectedStatuses({ min: 200, max: 299 }, 409);
 
-export interface CallOptions { body?: unknown; endpoint: string; expected?: ReturnType<typeof http.expectedStatuses> }
+export interface CallOptions {
+  body?: unknown;
+  endpoint: string;
+  expected?: ReturnType<typeof http.expectedStatuses>;
+}
 
 export function call(method: string, path: string, opts: CallOptions): RefinedResponse<ResponseType> {
   const body = opts.body === undefined ? null : JSON.stringify(opts.body);
@@ -23,7 +27,8 @@ export function call(method: string, path: string, opts: CallOptions): RefinedRe
 }
 
 export function query(params: Record<string, string | number | undefined>): string {
-  const parts = Object.keys(params).filter((k) => params[k] !== undefined).map((k) => `${encodeURIComponent(k)}=${encodeURIComponent(String(params[k]))}`);
+  const parts = Object.keys(params)
+    .filter((k) => params[k] !== undefined)
+    .map((k) => `${encodeURIComponent(k)}=${encodeURIComponent(String(params[k]))}`);
   return parts.length ? `?${parts.join('&')}` : '';
 }
-

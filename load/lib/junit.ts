@@ -5,11 +5,20 @@ import type { GroupData, SummaryData } from './summary-data.ts';
 
 /** Text for an XML element or attribute; control characters that XML 1.0 forbids are dropped. */
 export function xmlEscape(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;')
+  return s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;')
     .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
 }
 
-interface Case { classname: string; name: string; failure?: string }
+interface Case {
+  classname: string;
+  name: string;
+  failure?: string;
+}
 
 function collectChecks(group: GroupData, out: Case[], suite: string): void {
   for (const c of group.checks ?? []) {

@@ -6,7 +6,10 @@ import type { Scenario } from 'k6/options';
 import { PROFILE, type ProfileName } from './env.ts';
 
 /** An arrival-rate scenario's figures: iterations/s (the first step, for stress) and its VU bound. */
-export interface Shape { rate: number; maxVUs: number }
+export interface Shape {
+  rate: number;
+  maxVUs: number;
+}
 
 export interface SharedProfile {
   /** Seconds the arrival-rate scenarios run for (stress: four ramp steps of a quarter of this, min 10 s). */
@@ -36,7 +39,13 @@ export function arrival(exec: string, shape: Shape, seconds = SHARED.seconds, st
   if (PROFILE === 'stress') {
     const step = Math.max(10, Math.round(seconds / 4));
     return {
-      executor: 'ramping-arrival-rate', exec, startTime, startRate: rate, timeUnit: '1s', preAllocatedVUs: Math.min(maxVUs, 4), maxVUs,
+      executor: 'ramping-arrival-rate',
+      exec,
+      startTime,
+      startRate: rate,
+      timeUnit: '1s',
+      preAllocatedVUs: Math.min(maxVUs, 4),
+      maxVUs,
       stages: [1, 2, 4, 8].map((k) => ({ target: rate * k, duration: `${step}s` })),
     };
   }

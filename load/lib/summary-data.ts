@@ -7,9 +7,17 @@ export interface MetricData {
   thresholds?: Record<string, { ok: boolean }>;
 }
 
-export interface CheckData { name: string; passes: number; fails: number }
+export interface CheckData {
+  name: string;
+  passes: number;
+  fails: number;
+}
 
-export interface GroupData { name?: string; checks?: CheckData[]; groups?: GroupData[] }
+export interface GroupData {
+  name?: string;
+  checks?: CheckData[];
+  groups?: GroupData[];
+}
 
 export interface SummaryData {
   metrics: Record<string, MetricData>;

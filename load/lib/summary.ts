@@ -11,7 +11,16 @@ function redact(text: string): string {
   return text.split(API_KEY).join(REDACTED).split(encodeURIComponent(API_KEY)).join(REDACTED);
 }
 
-export interface EndpointFigures { p50: number; p95: number; p99: number; avg: number; max: number; count: number; rps: number; errorRate: number }
+export interface EndpointFigures {
+  p50: number;
+  p95: number;
+  p99: number;
+  avg: number;
+  max: number;
+  count: number;
+  rps: number;
+  errorRate: number;
+}
 
 /** Per-endpoint figures from the tagged sub-metrics (present because every endpoint has thresholds). */
 export function endpointFigures(data: SummaryData): Record<string, EndpointFigures> {
@@ -23,8 +32,14 @@ export function endpointFigures(data: SummaryData): Record<string, EndpointFigur
     const v = data.metrics[metric].values;
     const failed = data.metrics[`http_req_failed{endpoint:${m[1]}}`]?.values;
     out[m[1]] = {
-      p50: v['p(50)'], p95: v['p(95)'], p99: v['p(99)'], avg: v.avg, max: v.max, count: v.count,
-      rps: seconds > 0 ? v.count / seconds : 0, errorRate: failed ? failed.rate : 0,
+      p50: v['p(50)'],
+      p95: v['p(95)'],
+      p99: v['p(99)'],
+      avg: v.avg,
+      max: v.max,
+      count: v.count,
+      rps: seconds > 0 ? v.count / seconds : 0,
+      errorRate: failed ? failed.rate : 0,
     };
   }
   return out;
@@ -50,17 +65,27 @@ export function makeHandleSummary(script: string) {
     const checks = data.metrics.checks?.values ?? { passes: 0, fails: 0, rate: 0 };
     const summary = {
       format: 'console-conformance.load-summary/1',
-      script, profile: PROFILE, target: BASE_URL.replace(/\/\/[^@/]*@/, '//'), // no credentials in a URL either
-      finishedAt: new Date().toISOString(), durationMs: data.state?.testRunDurationMs ?? 0,
+      script,
+      profile: PROFILE,
+      target: BASE_URL.replace(/\/\/[^@/]*@/, '//'), // no credentials in a URL either
+      finishedAt: new Date().toISOString(),
+      durationMs: data.state?.testRunDurationMs ?? 0,
       thresholdsOk: thresholds.every((t) => t.ok),
       checks: { passes: checks.passes, fails: checks.fails },
-      endpoints, thresholds, counters: pickCounters(data), k6: { metrics: data.metrics },
+      endpoints,
+      thresholds,
+      counters: pickCounters(data),
+      k6: { metrics: data.metrics },
     };
     const lines = [`k6 ${script} (${PROFILE}): ${fixed(summary.durationMs / 1000)} s, checks ${checks.passes} passed ${checks.fails} failed`];
-    lines.push(`  ${'endpoint'.padEnd(34)} ${'count'.padStart(6)} ${'rps'.padStart(7)} ${'p50'.padStart(7)} ${'p95'.padStart(7)} ${'p99'.padStart(7)} ${'err%'.padStart(6)}`);
+    lines.push(
+      `  ${'endpoint'.padEnd(34)} ${'count'.padStart(6)} ${'rps'.padStart(7)} ${'p50'.padStart(7)} ${'p95'.padStart(7)} ${'p99'.padStart(7)} ${'err%'.padStart(6)}`,
+    );
     for (const name of Object.keys(endpoints).sort()) {
       const e = endpoints[name];
-      lines.push(`  ${name.padEnd(34)} ${String(e.count).padStart(6)} ${fixed(e.rps).padStart(7)} ${fixed(e.p50).padStart(7)} ${fixed(e.p95).padStart(7)} ${fixed(e.p99).padStart(7)} ${fixed(e.errorRate * 100, 2).padStart(6)}`);
+      lines.push(
+        `  ${name.padEnd(34)} ${String(e.count).padStart(6)} ${fixed(e.rps).padStart(7)} ${fixed(e.p50).padStart(7)} ${fixed(e.p95).padStart(7)} ${fixed(e.p99).padStart(7)} ${fixed(e.errorRate * 100, 2).padStart(6)}`,
+      );
     }
     for (const [k, v] of Object.entries(summary.counters)) lines.push(`  ${k}: ${v}`);
     for (const t of thresholds.filter((x) => !x.ok)) lines.push(`  THRESHOLD CROSSED: ${t.metric} ${t.threshold}`);

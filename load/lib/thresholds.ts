@@ -1,6 +1,9 @@
 // Thresholds per endpoint tag, so a failed threshold reads e.g.
 // `http_req_duration{endpoint:listExperiments.deep} p(95)<300`, naming the endpoint.
-export interface Limits { p95: number; p99: number }
+export interface Limits {
+  p95: number;
+  p99: number;
+}
 
 export function endpointThresholds(endpoints: Record<string, Limits>, maxErrorRate: number): Record<string, string[]> {
   const t: Record<string, string[]> = {};

@@ -7,9 +7,18 @@ import { listBody, pagination, pastTheEnd, readPage } from '../paging.ts';
 import { routeSchema } from '../schemas.ts';
 
 interface Query {
-  layerID?: string; idType?: string; teamID?: string; status?: string; targetAppID?: string;
-  createdStartDate?: string; createdEndDate?: string; creatorName?: string; creatorID?: string;
-  tags?: string | string[]; limit?: number; page?: number;
+  layerID?: string;
+  idType?: string;
+  teamID?: string;
+  status?: string;
+  targetAppID?: string;
+  createdStartDate?: string;
+  createdEndDate?: string;
+  creatorName?: string;
+  creatorID?: string;
+  tags?: string | string[];
+  limit?: number;
+  page?: number;
 }
 
 const DAY = 86_400_000;
@@ -24,7 +33,10 @@ function dayStart(text: string, name: string): number {
 /** tags=a,b or tags=a&tags=b (encoding not shown, spec 4.4): an experiment matches when it has every tag. */
 function tagList(tags: Query['tags']): string[] {
   const raw = tags === undefined ? [] : Array.isArray(tags) ? tags : [tags];
-  return raw.flatMap((t) => t.split(',')).map((t) => t.trim()).filter((t) => t.length > 0);
+  return raw
+    .flatMap((t) => t.split(','))
+    .map((t) => t.trim())
+    .filter((t) => t.length > 0);
 }
 
 export function experimentRoutes(app: FastifyInstance, ctx: Ctx): void {
@@ -48,7 +60,10 @@ export function experimentRoutes(app: FastifyInstance, ctx: Ctx): void {
     const where: string[] = [];
     const args: unknown[] = [];
     const eq = (column: string, value: string | undefined) => {
-      if (value !== undefined) { where.push(`${column} = ?`); args.push(value); }
+      if (value !== undefined) {
+        where.push(`${column} = ?`);
+        args.push(value);
+      }
     };
     eq('layer_id', q.layerID);
     if (!ctx.fault('filter-idtype-ignored')) eq('id_type', q.idType);
@@ -58,8 +73,14 @@ export function experimentRoutes(app: FastifyInstance, ctx: Ctx): void {
     eq('creator_name', q.creatorName);
     eq('creator_id', q.creatorID);
     // Both dates are inclusive UTC calendar days (not shown, spec 4.4).
-    if (q.createdStartDate !== undefined) { where.push('created_time >= ?'); args.push(dayStart(q.createdStartDate, 'createdStartDate')); }
-    if (q.createdEndDate !== undefined) { where.push('created_time < ?'); args.push(dayStart(q.createdEndDate, 'createdEndDate') + DAY); }
+    if (q.createdStartDate !== undefined) {
+      where.push('created_time >= ?');
+      args.push(dayStart(q.createdStartDate, 'createdStartDate'));
+    }
+    if (q.createdEndDate !== undefined) {
+      where.push('created_time < ?');
+      args.push(dayStart(q.createdEndDate, 'createdEndDate') + DAY);
+    }
     if (!ctx.fault('filter-tags-ignored')) {
       for (const tag of tagList(q.tags)) {
         where.push('EXISTS (SELECT 1 FROM experiment_tags t WHERE t.tag = ? AND t.experiment_id = e.id)');
@@ -75,10 +96,13 @@ export function experimentRoutes(app: FastifyInstance, ctx: Ctx): void {
     }
     const order = ctx.variant('order-by-id') ? 'ORDER BY e.id' : 'ORDER BY e.rank';
     // Unfiltered, default order: rank is the position, so a deep page is an index seek.
-    const rows = (pastTheEnd(p, total) ? []
-      : filter === '' && !ctx.variant('order-by-id')
-      ? stmt('SELECT doc FROM experiments e WHERE e.rank >= ? ORDER BY e.rank LIMIT ?').all(p.offset, ctx.fault('limit-ignored') ? p.limit + 5 : p.limit)
-      : stmt(`SELECT doc FROM experiments e ${filter} ${order} LIMIT ? OFFSET ?`).all(...args, ctx.fault('limit-ignored') ? p.limit + 5 : p.limit, p.offset)) as string[];
+    const rows = (
+      pastTheEnd(p, total)
+        ? []
+        : filter === '' && !ctx.variant('order-by-id')
+          ? stmt('SELECT doc FROM experiments e WHERE e.rank >= ? ORDER BY e.rank LIMIT ?').all(p.offset, ctx.fault('limit-ignored') ? p.limit + 5 : p.limit)
+          : stmt(`SELECT doc FROM experiments e ${filter} ${order} LIMIT ? OFFSET ?`).all(...args, ctx.fault('limit-ignored') ? p.limit + 5 : p.limit, p.offset)
+    ) as string[];
     const message = ctx.fault('wrong-message-experiments') ? 'Experiments fetched.' : 'Experiments listed successfully.';
     if (ctx.pristine) {
       // The stored documents are the API's JSON already: splice them in instead of parsing and re-encoding.
@@ -95,7 +119,10 @@ export function experimentRoutes(app: FastifyInstance, ctx: Ctx): void {
       return e;
     });
     const body = listBody(message, data, p, total, ctx);
-    if (ctx.fault('envelope-data-renamed')) { body.experiments = body.data; delete body.data; }
+    if (ctx.fault('envelope-data-renamed')) {
+      body.experiments = body.data;
+      delete body.data;
+    }
     return body;
   });
 }

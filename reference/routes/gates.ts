@@ -36,7 +36,7 @@ function toRule(input: Record<string, any>, ctx: Ctx): Gate {
   const id = input.id ?? `rule_${randomUUID()}`;
   const rule: Gate = {
     id: ctx.fault('rules-without-id') ? undefined : id,
-    baseID: ctx.fault('rules-without-id') ? undefined : input.baseID ?? id,
+    baseID: ctx.fault('rules-without-id') ? undefined : (input.baseID ?? id),
     name: input.name ?? '',
     passPercentage: input.passPercentage ?? 0,
     conditions: (input.conditions ?? []).map(toCondition),
@@ -62,7 +62,10 @@ export function gateRoutes(app: FastifyInstance, ctx: Ctx): void {
     return { message: ctx.fault('wrong-message-add-rules') ? 'Rules added.' : 'Gate rules added successfully.', data: gate };
   });
 
-  for (const [action, enabled] of [['enable', true], ['disable', false]] as const) {
+  for (const [action, enabled] of [
+    ['enable', true],
+    ['disable', false],
+  ] as const) {
     app.put<{ Params: Params }>(`/console/v1/gates/:id/${action}`, { schema: routeSchema(action === 'enable' ? 'enableGate' : 'disableGate') }, (req) => {
       const gate = ctx.db.transaction(() => {
         const g = loadGate(ctx, req.params.id);

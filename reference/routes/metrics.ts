@@ -8,20 +8,38 @@ import { getDoc, insertDoc, putDoc } from '../store/db.ts';
 type Doc = Record<string, any>;
 
 // Fields kept as sent (not part of the 2.8 table, but accepted by 4.6 and returned as sent).
-const KEPT = ['metricComponentMetrics', 'rollupTimeWindow', 'customRollUpStart', 'customRollUpEnd', 'funnelEventList', 'funnelCountDistinct', 'warehouseNative', 'teamID'];
+const KEPT = [
+  'metricComponentMetrics',
+  'rollupTimeWindow',
+  'customRollUpStart',
+  'customRollUpEnd',
+  'funnelEventList',
+  'funnelCountDistinct',
+  'warehouseNative',
+  'teamID',
+];
 
 function newMetric(body: Doc, ctx: Ctx): Doc {
   const id = ctx.fault('metric-id-shape-wrong') ? body.name : `${body.name}::${body.type}`;
   const events: Doc[] = body.metricEvents ?? [];
   const metric: Doc = {
-    id, name: body.name,
+    id,
+    name: body.name,
     directionality: body.directionality ?? (ctx.fault('directionality-default-decrease') ? 'decrease' : 'increase'),
-    type: body.type, description: body.description ?? '', isPermanent: body.isPermanent ?? false, isReadOnly: body.isReadOnly ?? false,
-    isHidden: false, isVerified: body.isVerified ?? false, tags: body.tags ?? [], creatorName: ACTOR.name, creatorEmail: ACTOR.email,
+    type: body.type,
+    description: body.description ?? '',
+    isPermanent: body.isPermanent ?? false,
+    isReadOnly: body.isReadOnly ?? false,
+    isHidden: false,
+    isVerified: body.isVerified ?? false,
+    tags: body.tags ?? [],
+    creatorName: ACTOR.name,
+    creatorEmail: ACTOR.email,
     createdTime: ctx.now(),
     owner: { name: ACTOR.name, ownerID: ACTOR.id, ownerType: 'SDK_KEY', ownerName: ACTOR.name, ownerEmail: ACTOR.email },
     lineage: { events: events.map((e) => e.name ?? ''), metrics: [] },
-    team: body.team ?? '', unitTypes: body.unitTypes ?? [],
+    team: body.team ?? '',
+    unitTypes: body.unitTypes ?? [],
     metricEvents: events.map((e) => ({ name: e.name ?? '', type: e.type ?? 'value', criteria: [] })),
   };
   for (const k of KEPT) if (k in body) metric[k] = body[k];

@@ -9,8 +9,18 @@ export function pipelineRoutes(app: FastifyInstance, ctx: Ctx): void {
     const p = readPage(req.query, ctx);
     const total = (ctx.db.prepare('SELECT count(*) AS n FROM pipelines').get() as { n: number }).n;
     const order = ctx.variant('order-by-id') ? 'id DESC' : 'created_time, id';
-    const rows = pastTheEnd(p, total) ? [] : ctx.db.prepare(`SELECT doc FROM pipelines ORDER BY ${order} LIMIT ? OFFSET ?`).all(ctx.fault('limit-ignored') ? p.limit + 5 : p.limit, p.offset) as { doc: string }[];
+    const rows = pastTheEnd(p, total)
+      ? []
+      : (ctx.db.prepare(`SELECT doc FROM pipelines ORDER BY ${order} LIMIT ? OFFSET ?`).all(ctx.fault('limit-ignored') ? p.limit + 5 : p.limit, p.offset) as {
+          doc: string;
+        }[]);
     const message = ctx.fault('wrong-message-pipelines') ? 'Pipelines listed successfully.' : 'List pipelines success';
-    return listBody(message, rows.map((r) => JSON.parse(r.doc)), p, total, ctx);
+    return listBody(
+      message,
+      rows.map((r) => JSON.parse(r.doc)),
+      p,
+      total,
+      ctx,
+    );
   });
 }

@@ -52,8 +52,15 @@ export function triggerRoutes(app: FastifyInstance, ctx: Ctx): void {
     return { message, data };
   };
 
-  app.put<{ Params: { id: string }; Body: { phaseID: string } }>('/console/v1/release_pipeline_triggers/:id/skip', { schema: routeSchema('skipTriggerPhase') }, (req) =>
-    respond(change(req.params.id, req.body.phaseID, 'skip'), ctx.variant('skip-message-other') ? 'Phase skipped' : 'Trigger phase skipped successfully.'));
-  app.put<{ Params: { id: string }; Body: { phaseID: string } }>('/console/v1/release_pipeline_triggers/:id/unpause', { schema: routeSchema('unpauseTrigger') }, (req) =>
-    respond(change(req.params.id, req.body.phaseID, 'unpause'), 'Trigger unpaused successfully.'));
+  app.put<{ Params: { id: string }; Body: { phaseID: string } }>(
+    '/console/v1/release_pipeline_triggers/:id/skip',
+    { schema: routeSchema('skipTriggerPhase') },
+    (req) =>
+      respond(change(req.params.id, req.body.phaseID, 'skip'), ctx.variant('skip-message-other') ? 'Phase skipped' : 'Trigger phase skipped successfully.'),
+  );
+  app.put<{ Params: { id: string }; Body: { phaseID: string } }>(
+    '/console/v1/release_pipeline_triggers/:id/unpause',
+    { schema: routeSchema('unpauseTrigger') },
+    (req) => respond(change(req.params.id, req.body.phaseID, 'unpause'), 'Trigger unpaused successfully.'),
+  );
 }

@@ -4,8 +4,16 @@ import { readFileSync } from 'node:fs';
 import { ensureFilterIndexes, type Db } from './db.ts';
 import { EXPERIMENT_STATUSES } from '../../contracts/index.ts';
 
-interface ManifestTrigger { id: string; releasePipelineID: string; phaseIDs: string[] }
-interface Manifest { gates: string[]; experiments: string[]; triggers: ManifestTrigger[] }
+interface ManifestTrigger {
+  id: string;
+  releasePipelineID: string;
+  phaseIDs: string[];
+}
+interface Manifest {
+  gates: string[];
+  experiments: string[];
+  triggers: ManifestTrigger[];
+}
 
 const MANIFEST = JSON.parse(readFileSync(new URL('../../fixtures/targets/reference.json', import.meta.url), 'utf8')) as Manifest;
 
@@ -17,7 +25,13 @@ const ID_TYPES = ['userID', 'stableID', 'companyID'];
 const LAYERS = ['layer_checkout', 'layer_search', 'layer_onboarding', null];
 const TEAMS = ['team_growth', 'team_core', 'team_mobile', null];
 const APPS = ['app_web', 'app_ios', 'app_android'];
-const CREATORS = [['u_ada', 'Ada Lovelace'], ['u_alan', 'Alan Turing'], ['u_grace', 'Grace Hopper'], ['u_edsger', 'Edsger Dijkstra'], ['u_barbara', 'Barbara Liskov']];
+const CREATORS = [
+  ['u_ada', 'Ada Lovelace'],
+  ['u_alan', 'Alan Turing'],
+  ['u_grace', 'Grace Hopper'],
+  ['u_edsger', 'Edsger Dijkstra'],
+  ['u_barbara', 'Barbara Liskov'],
+];
 const TAGS = ['checkout', 'pricing', 'mobile', 'growth', 'search', 'q3', 'holdout', 'ux'];
 
 /** mulberry32: a small seeded PRNG, enough for varied, reproducible data. */
@@ -40,12 +54,30 @@ export function prng(seed: number) {
 export function makeGate(id: string, i: number) {
   const t = SEED_EPOCH - (i + 1) * DAY;
   return {
-    id, name: id.replace(/_/g, ' '), description: i % 2 ? '' : `Seeded gate ${id}`, idType: 'userID',
-    lastModifierID: 'u_ada', lastModifiedTime: t, lastModifierName: 'Ada Lovelace', lastModifierEmail: 'ada@example.com',
-    creatorID: 'u_ada', createdTime: t, creatorName: 'Ada Lovelace', creatorEmail: i % 3 ? 'ada@example.com' : null,
-    targetApps: [], holdoutIDs: [], tags: ['seed'], team: i % 2 ? 'team_core' : null, isEnabled: i % 2 === 0,
-    status: i % 2 ? 'Launched' : 'In Progress', rules: [], checksPerHour: 100 * (i + 1), type: i % 2 ? 'PERMANENT' : 'TEMPORARY',
-    typeReason: 'NONE', reviewSettings: { requiredReview: false, allowedReviewers: [] }, measureMetricLifts: false,
+    id,
+    name: id.replace(/_/g, ' '),
+    description: i % 2 ? '' : `Seeded gate ${id}`,
+    idType: 'userID',
+    lastModifierID: 'u_ada',
+    lastModifiedTime: t,
+    lastModifierName: 'Ada Lovelace',
+    lastModifierEmail: 'ada@example.com',
+    creatorID: 'u_ada',
+    createdTime: t,
+    creatorName: 'Ada Lovelace',
+    creatorEmail: i % 3 ? 'ada@example.com' : null,
+    targetApps: [],
+    holdoutIDs: [],
+    tags: ['seed'],
+    team: i % 2 ? 'team_core' : null,
+    isEnabled: i % 2 === 0,
+    status: i % 2 ? 'Launched' : 'In Progress',
+    rules: [],
+    checksPerHour: 100 * (i + 1),
+    type: i % 2 ? 'PERMANENT' : 'TEMPORARY',
+    typeReason: 'NONE',
+    reviewSettings: { requiredReview: false, allowedReviewers: [] },
+    measureMetricLifts: false,
     owner: { ownerID: 'u_ada', ownerName: 'Ada Lovelace', ownerType: 'USER', ownerEmail: 'ada@example.com' },
     monitoringMetrics: [],
   };
@@ -58,22 +90,45 @@ function makeExperiment(id: string, i: number, r: ReturnType<typeof prng>) {
   const started = status === 'setup' ? null : created + DAY;
   const tags = TAGS.filter(() => r.next() < 0.3);
   const exp: Record<string, unknown> = {
-    id, name: `Experiment ${i}`, description: `Seeded experiment ${i}`, idType: r.pick(ID_TYPES),
-    lastModifierID: creatorID, lastModifierName: creatorName, lastModifierEmail: i % 4 ? `${creatorID}@example.com` : null,
-    lastModifiedTime: created + DAY, createdTime: created, creatorID, creatorName, creatorEmail: i % 5 ? `${creatorID}@example.com` : null,
-    targetApps: [r.pick(APPS)], holdoutIDs: [], tags, status, launchedGroupID: status === 'decision_made' ? `grp_${i}_test` : null,
-    startTime: started, endTime: status === 'active' || status === 'setup' ? null : created + 15 * DAY, layerID: r.pick(LAYERS),
-    hypothesis: 'The change improves the primary metric.', primaryMetrics: [{ name: 'conversion', type: 'user' }],
-    primaryMetricTags: [], secondaryMetrics: [], secondaryMetricTags: [],
+    id,
+    name: `Experiment ${i}`,
+    description: `Seeded experiment ${i}`,
+    idType: r.pick(ID_TYPES),
+    lastModifierID: creatorID,
+    lastModifierName: creatorName,
+    lastModifierEmail: i % 4 ? `${creatorID}@example.com` : null,
+    lastModifiedTime: created + DAY,
+    createdTime: created,
+    creatorID,
+    creatorName,
+    creatorEmail: i % 5 ? `${creatorID}@example.com` : null,
+    targetApps: [r.pick(APPS)],
+    holdoutIDs: [],
+    tags,
+    status,
+    launchedGroupID: status === 'decision_made' ? `grp_${i}_test` : null,
+    startTime: started,
+    endTime: status === 'active' || status === 'setup' ? null : created + 15 * DAY,
+    layerID: r.pick(LAYERS),
+    hypothesis: 'The change improves the primary metric.',
+    primaryMetrics: [{ name: 'conversion', type: 'user' }],
+    primaryMetricTags: [],
+    secondaryMetrics: [],
+    secondaryMetricTags: [],
     groups: [
       { name: 'Control', id: `grp_${i}_control`, size: 50, parameterValues: { enabled: false }, description: 'Control group' },
       { name: 'Test', id: `grp_${i}_test`, size: 50, parameterValues: { enabled: true }, description: 'Test group' },
     ],
-    allocation: 100, duration: 14, targetingGateID: i % 3 ? '' : 'gate_cc_alpha', defaultConfidenceInterval: '95',
-    bonferroniCorrection: i % 2 === 0, decisionReason: status === 'decision_made' ? 'Shipped test' : null,
+    allocation: 100,
+    duration: 14,
+    targetingGateID: i % 3 ? '' : 'gate_cc_alpha',
+    defaultConfidenceInterval: '95',
+    bonferroniCorrection: i % 2 === 0,
+    decisionReason: status === 'decision_made' ? 'Shipped test' : null,
     decisionTime: status === 'decision_made' ? created + 16 * DAY : null,
     healthChecks: status === 'active' ? [{ name: 'SRM', status: 'WAITING', description: 'Sample ratio mismatch' }] : [],
-    healthCheckStatus: status === 'active' ? 'WAITING' : 'PASSED', inlineTargetingRulesJSON: '{}',
+    healthCheckStatus: status === 'active' ? 'WAITING' : 'PASSED',
+    inlineTargetingRulesJSON: '{}',
   };
   if (i % 2 === 0) exp.owner = { ownerType: 'USER', ownerName: creatorName };
   return { exp, team: r.pick(TEAMS) };
@@ -81,12 +136,25 @@ function makeExperiment(id: string, i: number, r: ReturnType<typeof prng>) {
 
 function makePipeline(id: string, i: number, phaseIDs: string[]) {
   return {
-    id, name: `Release pipeline ${i}`, creatorID: 'u_grace', createdTime: SEED_EPOCH - (200 - i) * DAY, lastModifierID: 'u_grace',
+    id,
+    name: `Release pipeline ${i}`,
+    creatorID: 'u_grace',
+    createdTime: SEED_EPOCH - (200 - i) * DAY,
+    lastModifierID: 'u_grace',
     phases: phaseIDs.map((pid, p) => ({
-      id: pid, name: `Phase ${p + 1}`, timeIntervalMs: 3_600_000 * (p + 1),
+      id: pid,
+      name: `Phase ${p + 1}`,
+      timeIntervalMs: 3_600_000 * (p + 1),
       // Every third phase waits for a review, so that a trigger can be paused and unpaused (spec 4.10).
       requiredReview: p % 3 === 2,
-      rules: [{ id: `${pid}_rule`, name: `Rollout ${p + 1}`, conditions: [{ type: 'country', targetValue: ['US'], operator: 'any' }], environments: p % 2 ? ['production'] : null }],
+      rules: [
+        {
+          id: `${pid}_rule`,
+          name: `Rollout ${p + 1}`,
+          conditions: [{ type: 'country', targetValue: ['US'], operator: 'any' }],
+          environments: p % 2 ? ['production'] : null,
+        },
+      ],
     })),
   };
 }
@@ -94,9 +162,19 @@ function makePipeline(id: string, i: number, phaseIDs: string[]) {
 export function makeTrigger(id: string, pipeline: ReturnType<typeof makePipeline>, gateID: string) {
   const first = pipeline.phases[0];
   return {
-    id, releasePipelineID: pipeline.id, creatorID: 'u_grace', createdTime: SEED_EPOCH, description: `Trigger of ${pipeline.id}`,
-    gateID, dynamicConfigID: '', lastModifierID: 'u_grace', lastModifierName: 'Grace Hopper', status: 'IN_PROGRESS',
-    currentPhase: first.name, currentPhaseID: first.id, currentPhaseEndTime: SEED_EPOCH + first.timeIntervalMs,
+    id,
+    releasePipelineID: pipeline.id,
+    creatorID: 'u_grace',
+    createdTime: SEED_EPOCH,
+    description: `Trigger of ${pipeline.id}`,
+    gateID,
+    dynamicConfigID: '',
+    lastModifierID: 'u_grace',
+    lastModifierName: 'Grace Hopper',
+    status: 'IN_PROGRESS',
+    currentPhase: first.name,
+    currentPhaseID: first.id,
+    currentPhaseEndTime: SEED_EPOCH + first.timeIntervalMs,
     actions: [{ type: 'STARTED', timeMs: SEED_EPOCH, phaseID: first.id, actorID: 'u_grace', actorName: 'Grace Hopper' }],
   };
 }
@@ -106,7 +184,8 @@ export function seed(db: Db, opts: { seed: number; scale: number }): void {
   const already = db.prepare("SELECT value FROM meta WHERE key = 'seeded'").get();
   if (already) return ensureFilterIndexes(db); // a persistent --db keeps its data across restarts
   const insertGate = db.prepare('INSERT INTO gates (id, doc) VALUES (?, ?)');
-  const insertExp = db.prepare(`INSERT INTO experiments (id, rank, created_time, status, layer_id, id_type, team_id, target_app_id, creator_name, creator_id, doc)
+  const insertExp =
+    db.prepare(`INSERT INTO experiments (id, rank, created_time, status, layer_id, id_type, team_id, target_app_id, creator_name, creator_id, doc)
     VALUES (@id, @rank, @created_time, @status, @layer_id, @id_type, @team_id, @target_app_id, @creator_name, @creator_id, @doc)`);
   const insertTag = db.prepare('INSERT INTO experiment_tags (experiment_id, tag) VALUES (?, ?)');
   const insertPipeline = db.prepare('INSERT INTO pipelines (id, created_time, doc) VALUES (?, ?, ?)');
@@ -123,8 +202,17 @@ export function seed(db: Db, opts: { seed: number; scale: number }): void {
       const id = i < MANIFEST.experiments.length ? MANIFEST.experiments[i] : `exp_${String(i).padStart(6, '0')}`;
       const { exp: e, team } = makeExperiment(id, i, r);
       insertExp.run({
-        id, rank: -1 - i, created_time: e.createdTime, status: e.status, layer_id: e.layerID, id_type: e.idType, team_id: team,
-        target_app_id: (e.targetApps as string[])[0], creator_name: e.creatorName, creator_id: e.creatorID, doc: JSON.stringify(e),
+        id,
+        rank: -1 - i,
+        created_time: e.createdTime,
+        status: e.status,
+        layer_id: e.layerID,
+        id_type: e.idType,
+        team_id: team,
+        target_app_id: (e.targetApps as string[])[0],
+        creator_name: e.creatorName,
+        creator_id: e.creatorID,
+        doc: JSON.stringify(e),
       });
       for (const tag of e.tags as string[]) insertTag.run(id, tag);
     }
@@ -134,7 +222,14 @@ export function seed(db: Db, opts: { seed: number; scale: number }): void {
       WHERE experiments.id = o.id`);
 
     const pipelines = MANIFEST.triggers.map((t, i) => makePipeline(t.releasePipelineID, i, t.phaseIDs));
-    for (let i = pipelines.length; i < 25; i++) pipelines.push(makePipeline(`rp_seed_${i + 1}`, i, [1, 2, 3].map((p) => `ph_seed_${i + 1}_${p}`)));
+    for (let i = pipelines.length; i < 25; i++)
+      pipelines.push(
+        makePipeline(
+          `rp_seed_${i + 1}`,
+          i,
+          [1, 2, 3].map((p) => `ph_seed_${i + 1}_${p}`),
+        ),
+      );
     for (const p of pipelines) insertPipeline.run(p.id, p.createdTime, JSON.stringify(p));
     MANIFEST.triggers.forEach((t, i) => insertTrigger.run(t.id, JSON.stringify(makeTrigger(t.id, pipelines[i], MANIFEST.gates[i % MANIFEST.gates.length]))));
     ensureFilterIndexes(db);

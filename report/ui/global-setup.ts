@@ -20,7 +20,8 @@ export const previousDir = () => join(loadConfig().reportsDir, 'report-test-prev
 function verify(server: { baseUrl: string; apiKey: string }, reports: string, args: string[], manifest: string) {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONSOLE_')));
   return spawnSync(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'scripts/verify.ts'), ...args], {
-    cwd: ROOT, encoding: 'utf8',
+    cwd: ROOT,
+    encoding: 'utf8',
     env: { ...clean, CONSOLE_BASE_URL: server.baseUrl, CONSOLE_API_KEY: server.apiKey, CONSOLE_REPORTS_DIR: reports, CONSOLE_TARGET_MANIFEST: manifest },
   });
 }
@@ -36,7 +37,8 @@ export default async function globalSetup(): Promise<void> {
   const before = await startReference({ apiKey, variants: [VARIANT], stderr: 'ignore' });
   try {
     const r = verify(before, prev, ['--skip-load'], config.manifestPath);
-    if (r.status !== 0 || !existsSync(join(prev, 'observations.json'))) throw new Error(`the previous run (variant ${VARIANT}) should pass; verify exited ${r.status}:\n${r.stdout.slice(-3000)}\n${r.stderr}`);
+    if (r.status !== 0 || !existsSync(join(prev, 'observations.json')))
+      throw new Error(`the previous run (variant ${VARIANT}) should pass; verify exited ${r.status}:\n${r.stdout.slice(-3000)}\n${r.stderr}`);
   } finally {
     await before.stop();
   }

@@ -45,7 +45,11 @@ function fetchErrorCode(err: unknown, timeoutMs: number): string {
 export async function preflight(baseUrl: string, apiKey: string, timeoutMs: number): Promise<string | undefined> {
   let r: Response;
   try {
-    r = await fetch(`${baseUrl}/console/v1/release_pipelines?limit=1`, { headers: { 'SERVICE-API-KEY': apiKey }, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+    r = await fetch(`${baseUrl}/console/v1/release_pipelines?limit=1`, {
+      headers: { 'SERVICE-API-KEY': apiKey },
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
   } catch (err) {
     return `target ${baseUrl} unreachable: ${fetchErrorCode(err, timeoutMs)}`;
   }
@@ -74,14 +78,17 @@ export async function preflight(baseUrl: string, apiKey: string, timeoutMs: numb
     return `target ${baseUrl} answered HTTP ${r.status} ${type}, not the Console API (GET /console/v1/release_pipelines)`;
   }
   const isEnvelope = typeof body === 'object' && body !== null && Array.isArray((body as { data?: unknown }).data);
-  if (r.status !== 200 || !isEnvelope) return `target ${baseUrl} answered HTTP ${r.status} without the Console envelope ({"data": [...]}) to GET /console/v1/release_pipelines: not the Console API, or not working`;
+  if (r.status !== 200 || !isEnvelope)
+    return `target ${baseUrl} answered HTTP ${r.status} without the Console envelope ({"data": [...]}) to GET /console/v1/release_pipelines: not the Console API, or not working`;
   return undefined;
 }
 
 /** The one line of a run that was cut short or left tests unchecked (exit 3). */
 function cutShort(summary: ConformanceSummary, deadline: number): string {
   const s = summary.stop;
-  const inconclusive = summary.tests.inconclusive ? `; ${summary.tests.inconclusive} test${summary.tests.inconclusive > 1 ? 's' : ''} inconclusive (transport)` : '';
+  const inconclusive = summary.tests.inconclusive
+    ? `; ${summary.tests.inconclusive} test${summary.tests.inconclusive > 1 ? 's' : ''} inconclusive (transport)`
+    : '';
   if (s?.cause === 'deadline') return `stopped: deadline of ${deadline} s passed after ${s.afterTests} of ${s.ofTests} tests${inconclusive}`;
   if (s) return `stopped: ${s.reason} after ${s.afterTests} of ${s.ofTests} tests`;
   return `inconclusive: ${summary.tests.inconclusive} of ${summary.tests.total} tests got no usable answer (transport; see the INCONCLUSIVE lines above and conformance.json "inconclusive")`;
@@ -100,7 +107,11 @@ export async function runConformance(opts: ConformanceOptions): Promise<number> 
   const server = await referenceUnlessTarget(config, env);
   if (server) console.log(`conformance: reference server at ${server.baseUrl}`);
   try {
-    const unfit = await preflight(env.CONSOLE_BASE_URL!, env.CONSOLE_API_KEY!, Math.max(1000, Math.min(PREFLIGHT_TIMEOUT_MS, (deadline - (Date.now() - t0) / 1000) * 1000)));
+    const unfit = await preflight(
+      env.CONSOLE_BASE_URL!,
+      env.CONSOLE_API_KEY!,
+      Math.max(1000, Math.min(PREFLIGHT_TIMEOUT_MS, (deadline - (Date.now() - t0) / 1000) * 1000)),
+    );
     if (unfit) return say3(unfit);
     const report = join(config.reportsDir, 'conformance.json');
     rmSync(report, { force: true });
@@ -109,8 +120,17 @@ export async function runConformance(opts: ConformanceOptions): Promise<number> 
     const deadlineAt = t0 + deadline * 1000;
     if (deadlineAt - Date.now() < 5000) return say3(`stopped: deadline of ${deadline} s passed before the suite started`);
     env.CONSOLE_DEADLINE_AT = String(Math.round(deadlineAt));
-    const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '-c', join(ROOT, 'playwright.config.ts'), ...opts.playwrightArgs], { cwd: ROOT, env, stdio: 'inherit', timeout: Math.ceil(deadlineAt - Date.now() + 30_000), killSignal: 'SIGKILL' });
-    if (!existsSync(report)) return say3(r.error ? `stopped: deadline of ${deadline} s passed and the suite did not stop by itself` : `the suite did not run to the end (playwright exit ${r.status}); see its output above`);
+    const r = spawnSync(
+      process.execPath,
+      [join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '-c', join(ROOT, 'playwright.config.ts'), ...opts.playwrightArgs],
+      { cwd: ROOT, env, stdio: 'inherit', timeout: Math.ceil(deadlineAt - Date.now() + 30_000), killSignal: 'SIGKILL' },
+    );
+    if (!existsSync(report))
+      return say3(
+        r.error
+          ? `stopped: deadline of ${deadline} s passed and the suite did not stop by itself`
+          : `the suite did not run to the end (playwright exit ${r.status}); see its output above`,
+      );
     const summary = (JSON.parse(readFileSync(report, 'utf8')) as ConformanceReport).summary;
     // A violation proven before a stop is still a fact: 1 outranks 3.
     if (summary.verdict === 'fail') return 1;

@@ -14,12 +14,18 @@ test('load outcome: failed checks or an error-rate threshold are 1', () => {
 });
 
 test('load outcome: latency thresholds of the target alone are 2', () => {
-  const r = loadFailureKind({ thresholds: [t('http_req_duration{endpoint:listExperiments.deep}'), t('http_req_duration{endpoint:calibration}'), t('checks', true)], checks: { fails: 0 } });
+  const r = loadFailureKind({
+    thresholds: [t('http_req_duration{endpoint:listExperiments.deep}'), t('http_req_duration{endpoint:calibration}'), t('checks', true)],
+    checks: { fails: 0 },
+  });
   assert.deepEqual(r, { code: 2, note: 'latency threshold crossed' });
 });
 
 test('load outcome: the calibration request alone over its thresholds is a slow machine, not a failure', () => {
-  const r = loadFailureKind({ thresholds: [t('http_req_duration{endpoint:calibration}'), t('http_req_duration{endpoint:listExperiments.deep}', true)], checks: { fails: 0 } });
+  const r = loadFailureKind({
+    thresholds: [t('http_req_duration{endpoint:calibration}'), t('http_req_duration{endpoint:listExperiments.deep}', true)],
+    checks: { fails: 0 },
+  });
   assert.equal(r.code, 0);
   assert.match(r.note, /machine was slow/);
 });

@@ -15,7 +15,13 @@ import { startReference, type ReferenceServer } from '../../core/reference.ts';
 export const LOAD_SCRIPTS = ['paging', 'mutation'] as const;
 export type LoadScript = (typeof LOAD_SCRIPTS)[number];
 
-export interface LoadArgs { scripts: LoadScript[]; profile: string; compare: boolean; seed: number; scale: number | undefined }
+export interface LoadArgs {
+  scripts: LoadScript[];
+  profile: string;
+  compare: boolean;
+  seed: number;
+  scale: number | undefined;
+}
 
 /** The k6 binary, as scripts/install-k6 resolves it (K6_BIN, else .tools/bin/k6); missing is exit 3. */
 function findK6(): string {
@@ -45,7 +51,15 @@ function requestRows(script: LoadScript, dataDir: string): { k6Out: string; csv:
   return { k6Out: asked ? `${asked},csv=${csv}` : `csv=${csv}`, csv };
 }
 
-function runK6(k6: string, script: LoadScript, profile: string, target: { baseUrl: string; apiKey: string }, dataDir: string, reportDir: string, k6Out: string): Promise<number> {
+function runK6(
+  k6: string,
+  script: LoadScript,
+  profile: string,
+  target: { baseUrl: string; apiKey: string },
+  dataDir: string,
+  reportDir: string,
+  k6Out: string,
+): Promise<number> {
   rmSync(reportDir, { recursive: true, force: true });
   mkdirSync(reportDir, { recursive: true });
   const env = {
@@ -95,7 +109,9 @@ export async function runLoad(args: LoadArgs): Promise<number> {
     }
     target = { baseUrl: server.baseUrl, apiKey: server.apiKey };
   }
-  const stop = () => { void server?.stop(); };
+  const stop = () => {
+    void server?.stop();
+  };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   const codes: number[] = [];
@@ -109,7 +125,9 @@ export async function runLoad(args: LoadArgs): Promise<number> {
       const summaryFile = join(reportDir, 'summary.json');
       if (existsSync(summaryFile) && existsSync(rows.csv)) {
         // Without them the compare falls back to its ratio rule and says so: worth a line, not a failed run.
-        await attachSamples(summaryFile, rows.csv).catch((err: Error) => console.error(`load: ${script}: request samples not kept in summary.json: ${err.message.split('\n')[0]}`));
+        await attachSamples(summaryFile, rows.csv).catch((err: Error) =>
+          console.error(`load: ${script}: request samples not kept in summary.json: ${err.message.split('\n')[0]}`),
+        );
       }
       assertNoKey(reportDir, target.apiKey);
       // k6: 99 thresholds crossed; 107/108 script error or aborted (setup's clear reason is printed above).
@@ -130,4 +148,3 @@ export async function runLoad(args: LoadArgs): Promise<number> {
   }
   return worst(codes);
 }
-

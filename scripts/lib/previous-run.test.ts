@@ -18,7 +18,12 @@ function reportsDir(t: TestContext): string {
   return dir;
 }
 
-function lastRun(dir: string, run: { target: { url: string; reference: boolean }; manifest: string }, extra: { grep?: string; exitCode?: number } = {}, observations = '{"a":1}') {
+function lastRun(
+  dir: string,
+  run: { target: { url: string; reference: boolean }; manifest: string },
+  extra: { grep?: string; exitCode?: number } = {},
+  observations = '{"a":1}',
+) {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'verify.json'), JSON.stringify({ ...run, exitCode: extra.exitCode ?? 0, options: { grep: extra.grep ?? null } }));
   writeFileSync(join(dir, 'observations.json'), observations);

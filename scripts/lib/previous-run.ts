@@ -29,7 +29,7 @@ export function prepareReports(dir: string, current: Pick<VerifyRun, 'target' | 
     renameSync(join(dir, 'observations.json'), join(prevDir, 'observations.json'));
   }
   // else: the last run cannot serve, and what it kept aside from the one before still can.
-  for (const old of ['verify.json', 'conformance.json', 'observations.json', 'junit.xml', 'index.html', 'playwright-report', 'test-results', 'load']) rmSync(join(dir, old), { recursive: true, force: true });
+  for (const old of ['verify.json', 'conformance.json', 'observations.json', 'junit.xml', 'index.html', 'playwright-report', 'test-results', 'load'])
+    rmSync(join(dir, old), { recursive: true, force: true });
   return sameTarget && existsSync(join(prevDir, 'observations.json')) ? join(prevDir, 'observations.json') : undefined;
 }
-

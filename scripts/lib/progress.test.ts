@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readTestLine, type TestProgress } from './progress.ts';
 
-test('progress: the list reporter\'s lines count as tests done, failures apart', () => {
+test("progress: the list reporter's lines count as tests done, failures apart", () => {
   const p: TestProgress = { total: null, done: 0, failed: 0 };
   assert.equal(readTestLine(p, 'Running 64 tests using 2 workers'), 'other');
   assert.equal(readTestLine(p, '  ✓   1 contracts/conformance/auth.spec.ts:24:3 › auth › x (202ms)'), 'test-passed');

@@ -2,7 +2,11 @@
 // Playwright list reporter) to count tests done of the total, and prints a progress line at most
 // every few seconds (on a terminal, one line rewritten in place).
 
-export interface TestProgress { total: number | null; done: number; failed: number }
+export interface TestProgress {
+  total: number | null;
+  done: number;
+  failed: number;
+}
 
 /** Playwright's list reporter, not on a terminal: "  ✓   12 path:line:col › title (20ms)"; ✘ failed, - skipped. */
 const TEST_LINE = /^\s+(✓|✘|-|ok|x)\s+\d+\s/;
@@ -29,7 +33,10 @@ export class Ticker {
   private last = 0;
   private onTerminal: boolean;
   private pending = false;
-  constructor(private readonly everyMs = 5000, private readonly out: NodeJS.WriteStream = process.stdout) {
+  constructor(
+    private readonly everyMs = 5000,
+    private readonly out: NodeJS.WriteStream = process.stdout,
+  ) {
     this.onTerminal = Boolean(out.isTTY);
   }
 

@@ -28,7 +28,15 @@ export const PROFILES = ['smoke', 'baseline', 'stress'] as const;
 const SCRIPTS = ['paging', 'mutation'] as const;
 const TSX = join(ROOT, 'node_modules/tsx/dist/cli.mjs');
 
-export interface VerifyOptions { strict: boolean; skipLoad: boolean; profile: string; baselines: string | undefined; observationsBaseline: string | undefined; grep: string | undefined; deadline: string | undefined }
+export interface VerifyOptions {
+  strict: boolean;
+  skipLoad: boolean;
+  profile: string;
+  baselines: string | undefined;
+  observationsBaseline: string | undefined;
+  grep: string | undefined;
+  deadline: string | undefined;
+}
 
 /** What the stages share: the options, the configuration, where reports go and how much time is left. */
 interface Run {
@@ -48,8 +56,14 @@ function ensureK6(): string {
   if (w.status !== 0) {
     console.log('verify: k6 is not installed: building it now (npm run k6:install, about two minutes with Go)');
     const install = spawnSync('bash', [join(ROOT, 'scripts/install-k6')], { encoding: 'utf8', stdio: ['ignore', 'inherit', 'pipe'] });
-    const reason = install.stderr.trim().split('\n').pop()?.replace(/^install-k6: /, '') ?? '';
-    if (install.status !== 0) throw new ConfigError(`k6 is missing and cannot be installed: ${reason || `install-k6 exit ${install.status}`} (or run with --skip-load)`);
+    const reason =
+      install.stderr
+        .trim()
+        .split('\n')
+        .pop()
+        ?.replace(/^install-k6: /, '') ?? '';
+    if (install.status !== 0)
+      throw new ConfigError(`k6 is missing and cannot be installed: ${reason || `install-k6 exit ${install.status}`} (or run with --skip-load)`);
     w = which();
     if (w.status !== 0) throw new ConfigError(`k6 is missing after npm run k6:install: ${w.stderr.trim()}`);
   }
@@ -65,7 +79,11 @@ function versions(k6: string | undefined): Record<string, string> {
   const pkg = (p: string) => JSON.parse(readFileSync(join(ROOT, p), 'utf8')).version as string;
   const commit = firstLine('git', ['rev-parse', '--short', 'HEAD']);
   const dirty = commit && firstLine('git', ['status', '--porcelain', '--untracked-files=no']) ? '+changes' : '';
-  const out: Record<string, string> = { 'console-conformance': `${pkg('package.json')}${commit ? ` (${commit}${dirty})` : ''}`, node: process.version, playwright: pkg('node_modules/@playwright/test/package.json') };
+  const out: Record<string, string> = {
+    'console-conformance': `${pkg('package.json')}${commit ? ` (${commit}${dirty})` : ''}`,
+    node: process.version,
+    playwright: pkg('node_modules/@playwright/test/package.json'),
+  };
   const k6v = k6 && firstLine(k6, ['version']);
   if (k6v) out.k6 = k6v.replace(/^k6 /, '').split(' ')[0];
   return out;
@@ -79,10 +97,12 @@ function runTsx(script: string, args: string[], env: NodeJS.ProcessEnv, onLine: 
   const child = spawn(process.execPath, [TSX, join(ROOT, script), ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
   running = child;
   createInterface({ input: child.stdout! }).on('line', onLine);
-  return new Promise((done) => child.on('close', (code, signal) => {
-    running = undefined;
-    done(code ?? (signal ? 3 : 0));
-  }));
+  return new Promise((done) =>
+    child.on('close', (code, signal) => {
+      running = undefined;
+      done(code ?? (signal ? 3 : 0));
+    }),
+  );
 }
 
 function readSummary(reportsDir: string, script: string) {
@@ -106,12 +126,19 @@ async function conformanceStage(run: Run): Promise<{ stage: StageResult; summary
   activeServer = server;
   const targetUrl = confEnv.CONSOLE_BASE_URL!;
   run.say(`conformance suite against ${targetUrl}${server ? ' (the reference server, started by verify)' : ''}`);
-  const confArgs = ['--deadline', String(Math.max(1, run.left()).toFixed(1)), ...(opts.strict ? ['--strict'] : []), ...(observationsBaseline ? ['--observations-baseline', observationsBaseline] : []), ...(opts.grep ? ['--grep', opts.grep] : [])];
+  const confArgs = [
+    '--deadline',
+    String(Math.max(1, run.left()).toFixed(1)),
+    ...(opts.strict ? ['--strict'] : []),
+    ...(observationsBaseline ? ['--observations-baseline', observationsBaseline] : []),
+    ...(opts.grep ? ['--grep', opts.grep] : []),
+  ];
   if (observationsBaseline) console.log(`verify: drift against ${shortPath(observationsBaseline)}`);
   const progress: TestProgress = { total: null, done: 0, failed: 0 };
   const ticker = new Ticker();
   const tc = Date.now();
-  const status = (p: TestProgress) => `verify: conformance ${p.done}/${p.total ?? '?'} tests${p.failed ? `, ${p.failed} failed` : ''}, ${secs(tc).toFixed(0)} s`;
+  const status = (p: TestProgress) =>
+    `verify: conformance ${p.done}/${p.total ?? '?'} tests${p.failed ? `, ${p.failed} failed` : ''}, ${secs(tc).toFixed(0)} s`;
   let code: number;
   try {
     code = await runTsx('scripts/conformance.ts', confArgs, confEnv, (line) => {
@@ -143,7 +170,11 @@ async function conformanceStage(run: Run): Promise<{ stage: StageResult; summary
 /** The load stage: each k6 script against a fresh reference server of its own (like the baselines) or the target, then the compare. */
 async function loadStage(run: Run): Promise<{ stage: StageResult; compare: CompareResult | undefined }> {
   const { opts, reportsDir, config } = run;
-  if (run.left() <= 0) return { stage: { name: 'load', status: 'error', exitCode: 3, seconds: 0, detail: `not run: the deadline of ${config.deadlineSeconds} s passed` }, compare: undefined };
+  if (run.left() <= 0)
+    return {
+      stage: { name: 'load', status: 'error', exitCode: 3, seconds: 0, detail: `not run: the deadline of ${config.deadlineSeconds} s passed` },
+      compare: undefined,
+    };
   const loadEnv: NodeJS.ProcessEnv = { ...run.env };
   const tl = Date.now();
   run.say(`load: k6 paging and mutation, ${opts.profile} profile, against ${config.baseUrl ?? 'a fresh reference server each'}`);
@@ -157,7 +188,10 @@ async function loadStage(run: Run): Promise<{ stage: StageResult; compare: Compa
     // k6's CSV output gives one sample per request: the throughput-over-time chart (report/timeseries.ts).
     const k6Env = { ...loadEnv, K6_OUT: `csv=${csv}`, K6_CSV_TIME_FORMAT: 'unix_milli' };
     const ts = Date.now();
-    const timer = setInterval(() => console.log(`verify: load ${script} (${opts.profile}) ${secs(ts).toFixed(0)} s elapsed`), opts.profile === 'smoke' ? 5000 : 15000);
+    const timer = setInterval(
+      () => console.log(`verify: load ${script} (${opts.profile}) ${secs(ts).toFixed(0)} s elapsed`),
+      opts.profile === 'smoke' ? 5000 : 15000,
+    );
     try {
       codes[script] = await runTsx('scripts/load.ts', [script, '--profile', opts.profile], k6Env, (line) => console.log(line));
     } finally {
@@ -184,23 +218,33 @@ async function loadStage(run: Run): Promise<{ stage: StageResult; compare: Compa
   };
   // Past the deadline the running k6 is stopped; what it wrote stays, the stage is an error (exit 3).
   let deadlinePassed = false;
-  const deadlineTimer = setTimeout(() => {
-    deadlinePassed = true;
-    console.error(`verify: stopped: deadline of ${config.deadlineSeconds} s passed during the load stage`);
-    running?.kill('SIGTERM');
-  }, Math.max(0, run.left() * 1000));
+  const deadlineTimer = setTimeout(
+    () => {
+      deadlinePassed = true;
+      console.error(`verify: stopped: deadline of ${config.deadlineSeconds} s passed during the load stage`);
+      running?.kill('SIGTERM');
+    },
+    Math.max(0, run.left() * 1000),
+  );
   try {
     for (const script of SCRIPTS) if (!deadlinePassed) await runScript(script);
     compare = compareNow();
     // A regression must show twice: on a shared machine one short run can be slowed by a neighbour
     // (calibration corrects the machine's speed, not a burst). The second run's figures stand.
-    const regressed = Object.values(compare?.profiles ?? {}).filter((p) => p.verdict === 'regression' && codes[p.script] === 0).map((p) => p.script);
+    const regressed = Object.values(compare?.profiles ?? {})
+      .filter((p) => p.verdict === 'regression' && codes[p.script] === 0)
+      .map((p) => p.script);
     if (regressed.length) {
       renameSync(join(reportsDir, 'load', 'compare.json'), join(reportsDir, 'load', 'compare.first-run.json'));
       console.log(`verify: ${regressed.join(' and ')} regressed: running ${regressed.length > 1 ? 'them' : 'it'} again to confirm`);
       for (const script of regressed) await runScript(script);
       compare = compareNow();
-      for (const script of regressed) notes.push(compare?.profiles[script]?.verdict === 'regression' ? `${script} regression confirmed by a second run` : `${script} regressed on a first run but not on a second (kept the second; the first is in load/compare.first-run.json)`);
+      for (const script of regressed)
+        notes.push(
+          compare?.profiles[script]?.verdict === 'regression'
+            ? `${script} regression confirmed by a second run`
+            : `${script} regressed on a first run but not on a second (kept the second; the first is in load/compare.first-run.json)`,
+        );
     }
   } finally {
     clearTimeout(deadlineTimer);
@@ -232,8 +276,13 @@ function secretScanStage(run: Run): StageResult {
   const ts = Date.now();
   const found = scan([run.reportsDir], run.key);
   return {
-    name: 'secret scan', status: found.found.length ? 'fail' : 'pass', exitCode: found.found.length ? 1 : 0, seconds: secs(ts),
-    detail: found.found.length ? `the key is in ${found.found.map((f) => relative(run.reportsDir, f)).join(', ')}` : `${found.scanned} files, no trace of the key or its near misses (raw, URL, base64, hex, inside ZIP archives too)`,
+    name: 'secret scan',
+    status: found.found.length ? 'fail' : 'pass',
+    exitCode: found.found.length ? 1 : 0,
+    seconds: secs(ts),
+    detail: found.found.length
+      ? `the key is in ${found.found.map((f) => relative(run.reportsDir, f)).join(', ')}`
+      : `${found.scanned} files, no trace of the key or its near misses (raw, URL, base64, hex, inside ZIP archives too)`,
   };
 }
 
@@ -257,7 +306,8 @@ function prepare(opts: VerifyOptions): { env: NodeJS.ProcessEnv; config: Config;
   // one scan covers everything written. It travels in the environment only.
   if (!env.CONSOLE_BASE_URL?.trim() && !env.CONSOLE_API_KEY) env.CONSOLE_API_KEY = randomApiKey();
   const config = loadConfig(env);
-  if (!opts.observationsBaseline && config.observationsBaseline && !existsSync(config.observationsBaseline)) throw new ConfigError(`CONSOLE_OBSERVATIONS_BASELINE: no file ${config.observationsBaseline}`);
+  if (!opts.observationsBaseline && config.observationsBaseline && !existsSync(config.observationsBaseline))
+    throw new ConfigError(`CONSOLE_OBSERVATIONS_BASELINE: no file ${config.observationsBaseline}`);
   // load.ts would refuse the target only after the whole suite.
   if (!opts.skipLoad && config.baseUrl && !isLoopback(config.baseUrl) && !config.allowRemoteLoad) {
     throw new ConfigError(`load against ${new URL(config.baseUrl).host} is refused (not loopback): set CONSOLE_ALLOW_REMOTE_LOAD=1, or run with --skip-load`);
@@ -278,7 +328,11 @@ export async function verify(opts: VerifyOptions): Promise<number> {
   const total = opts.skipLoad ? 3 : 4;
   let step = 0;
   const run: Run = {
-    opts, env, config, key: config.apiKey!, reportsDir,
+    opts,
+    env,
+    config,
+    key: config.apiKey!,
+    reportsDir,
     // The option, else CONSOLE_OBSERVATIONS_BASELINE (the nightly workflow restores one), else the previous run here.
     observationsBaseline: opts.observationsBaseline ?? config.observationsBaseline ?? previous,
     left: () => (deadlineAt - Date.now()) / 1000,
@@ -291,7 +345,13 @@ export async function verify(opts: VerifyOptions): Promise<number> {
   const stages: StageResult[] = [conformance.stage];
   let compare: CompareResult | undefined;
   if (opts.skipLoad || conformance.stage.exitCode === 3) {
-    stages.push({ name: 'load', status: 'skipped', exitCode: null, seconds: 0, detail: opts.skipLoad ? '--skip-load' : 'not run: the conformance stage could not be carried out' });
+    stages.push({
+      name: 'load',
+      status: 'skipped',
+      exitCode: null,
+      seconds: 0,
+      detail: opts.skipLoad ? '--skip-load' : 'not run: the conformance stage could not be carried out',
+    });
   } else {
     const load = await loadStage(run);
     stages.push(load.stage);
@@ -301,10 +361,21 @@ export async function verify(opts: VerifyOptions): Promise<number> {
 
   const exitCode = worst(stages.map((s) => s.exitCode));
   const result: VerifyRun = {
-    format: 'console-conformance.verify/1', exitCode, startedAt: startedAt.toISOString(), durationMs: Date.now() - t0,
-    target: { url: conformance.targetUrl, reference: conformance.reference }, manifest,
-    options: { strict: config.strict, profile: opts.profile, skipLoad: opts.skipLoad, observationsBaseline: run.observationsBaseline ? shortPath(run.observationsBaseline) : null, grep: opts.grep ?? null },
-    versions: versions(k6), stages,
+    format: 'console-conformance.verify/1',
+    exitCode,
+    startedAt: startedAt.toISOString(),
+    durationMs: Date.now() - t0,
+    target: { url: conformance.targetUrl, reference: conformance.reference },
+    manifest,
+    options: {
+      strict: config.strict,
+      profile: opts.profile,
+      skipLoad: opts.skipLoad,
+      observationsBaseline: run.observationsBaseline ? shortPath(run.observationsBaseline) : null,
+      grep: opts.grep ?? null,
+    },
+    versions: versions(k6),
+    stages,
   };
   const page = reportStage(run, result);
   printVerdict(result, conformance.summary, compare, page);
@@ -353,8 +424,11 @@ function printVerdict(run: VerifyRun, conf: any, compare: CompareResult | undefi
       const withBase = p.endpoints.filter((e) => e.ratio);
       const slowest = withBase.slice().sort((a, b) => b.ratio!.p95 - a.ratio!.p95)[0];
       const scale = p.calibration.scale !== null ? `calibration ${p.calibration.scale}x` : p.reason;
-      const few = slowest && Math.min(slowest.count, slowest.baseline?.count ?? 0) < compare.tolerance.minP95Count ? ` (${slowest.count} samples: p95 not judged)` : '';
-      out.push(`load      ${p.script.padEnd(9)} ${p.verdict.padEnd(12)} ${scale}${slowest ? `; slowest vs baseline: ${slowest.endpoint} p95 ${slowest.p95} ms, ${slowest.ratio!.p95}x expected${few}` : ''}`);
+      const few =
+        slowest && Math.min(slowest.count, slowest.baseline?.count ?? 0) < compare.tolerance.minP95Count ? ` (${slowest.count} samples: p95 not judged)` : '';
+      out.push(
+        `load      ${p.script.padEnd(9)} ${p.verdict.padEnd(12)} ${scale}${slowest ? `; slowest vs baseline: ${slowest.endpoint} p95 ${slowest.p95} ms, ${slowest.ratio!.p95}x expected${few}` : ''}`,
+      );
       for (const e of p.endpoints.filter((x) => x.regression)) out.push(`          REGRESSION ${e.endpoint}: ${e.reason}`);
     }
   }

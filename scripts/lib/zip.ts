@@ -3,7 +3,11 @@
 // for the key that cannot read them would report clean over a key it never saw.
 import { inflateRawSync } from 'node:zlib';
 
-export interface ZipEntry { name: string; data?: Buffer; problem?: string }
+export interface ZipEntry {
+  name: string;
+  data?: Buffer;
+  problem?: string;
+}
 
 const EOCD = 0x06054b50;
 const CENTRAL = 0x02014b50;
