@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { renderPage } from './html.ts';
 import { readInputs } from './inputs.ts';
-import { bucketize, splitCsv } from './timeseries.ts';
+import { splitCsvLine } from '../core/csv.ts';
+import { bucketize } from './timeseries.ts';
 
 const HOSTILE = '<script>alert(1)</script>"\'&';
 
@@ -249,5 +250,5 @@ test('timeseries: samples fold into buckets per endpoint, with a p95 per bucket'
   assert.equal(s.buckets[0].p95, 3);
   assert.deepEqual(s.buckets[6].requests, { a: 1 });
   assert.deepEqual(s.endpoints, ['a', 'b']);
-  assert.deepEqual(splitCsv('http_req_duration,1,"a,""b""",x'), ['http_req_duration', '1', 'a,"b"', 'x']);
+  assert.deepEqual(splitCsvLine('http_req_duration,1,"a,""b""",x'), ['http_req_duration', '1', 'a,"b"', 'x']);
 });

@@ -6,6 +6,7 @@
 import { createReadStream, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
+import { splitCsvLine } from '../core/csv.ts';
 
 export interface Bucket {
   /** Milliseconds since the first sample. */
@@ -23,29 +24,6 @@ export interface TimeSeries {
   durationMs: number;
   endpoints: string[];
   buckets: Bucket[];
-}
-
-/** Splits one CSV line as Go's encoding/csv writes it (fields with a comma or quote are quoted). */
-export function splitCsv(line: string): string[] {
-  const out: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i];
-    if (quoted) {
-      if (c === '"' && line[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      out.push(field);
-      field = '';
-    } else field += c;
-  }
-  out.push(field);
-  return out;
 }
 
 /** The `endpoint` tag from k6's extra_tags column (`endpoint=x&other=y`); untagged requests are "other". */
@@ -113,7 +91,7 @@ export async function readK6Csv(file: string): Promise<Sample[]> {
   for await (const line of lines) {
     if (!line) continue;
     if (!header) {
-      header = splitCsv(line);
+      header = splitCsvLine(line);
       col = {
         name: header.indexOf('metric_name'),
         time: header.indexOf('timestamp'),
@@ -125,7 +103,7 @@ export async function readK6Csv(file: string): Promise<Sample[]> {
     }
     // http_req_duration has one row per request, with the request's tags: enough for both counts and latency.
     if (!line.startsWith('http_req_duration,')) continue;
-    const f = splitCsv(line);
+    const f = splitCsvLine(line);
     samples.push({ time: Number(f[col.time]), endpoint: col.tags >= 0 ? endpointOf(f[col.tags] ?? '') : 'other', duration: Number(f[col.value]) });
   }
   return samples;

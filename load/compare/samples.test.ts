@@ -7,18 +7,9 @@ import { test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { ROOT } from '../../core/config.ts';
 import { startReference } from '../../core/reference.ts';
-import {
-  endpointTag,
-  histogramCount,
-  histogramOf,
-  histogramQuantile,
-  mergeHistograms,
-  mergeRunSamples,
-  readK6Samples,
-  splitCsvLine,
-  toSamples,
-} from './samples.ts';
+import { endpointTag, histogramCount, histogramOf, histogramQuantile, mergeHistograms, mergeRunSamples, readK6Samples, toSamples } from './samples.ts';
 import { quantile, seededRandom } from './stats.ts';
+import { splitCsvLine } from '../../core/csv.ts';
 
 test('a histogram keeps every request and gives quantiles within 1% of the raw ones', () => {
   const random = seededRandom(3);

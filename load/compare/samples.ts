@@ -16,6 +16,7 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
 import { quantileSorted } from './stats.ts';
+import { splitCsvLine } from '../../core/csv.ts';
 
 export const GROWTH = 1.02;
 /** Durations below this (ms) share the lowest bucket: a duration of 0 has no logarithm. */
@@ -115,29 +116,6 @@ export function mergeRunSamples(runs: RunSamples[]): RunSamples {
     for (const [name, h] of Object.entries(r.endpoints)) endpoints[name] = endpoints[name] ? mergeHistograms(endpoints[name], h) : h;
   }
   return { format: 'console-conformance.duration-histograms/1', endpoints };
-}
-
-/** Splits one CSV line as Go's encoding/csv writes it (a field with a comma or quote is quoted). */
-export function splitCsvLine(line: string): string[] {
-  const out: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i];
-    if (quoted) {
-      if (c === '"' && line[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      out.push(field);
-      field = '';
-    } else field += c;
-  }
-  out.push(field);
-  return out;
 }
 
 /** The `endpoint` tag from k6's extra_tags column (`endpoint=x&other=y`, URL-encoded), or null. */
