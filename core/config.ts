@@ -1,4 +1,4 @@
-// The one place that reads the environment (architecture guide, section 4). Every command and the
+// The one place that reads the environment (docs/architecture.md, "Environment"). Every command and the
 // conformance suite get their configuration from loadConfig(); nothing else reads process.env.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';

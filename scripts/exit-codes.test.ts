@@ -1,4 +1,4 @@
-// The exit codes of the architecture guide, through the real commands: 3 with a one-line reason when
+// The exit codes of docs/architecture.md, through the real commands: 3 with a one-line reason when
 // a run cannot be carried out, 1 on a contract failure, 2 on a performance regression, 0 on a pass.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
