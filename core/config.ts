@@ -36,6 +36,13 @@ export interface Config {
   allowRemoteLoad: boolean;
   /** Where a run writes its reports: CONSOLE_REPORTS_DIR (used by the self-test), default reports/. */
   reportsDir: string;
+  /**
+   * The run history (core/history.ts): CONSOLE_HISTORY, default history.sqlite in the reports folder.
+   * There, and not in a fixed place, so that a run with a reports folder of its own (the self-test,
+   * the project's tests of verify) keeps a history of its own and never adds to the user's; verify
+   * clears only its own outputs from the folder (scripts/lib/previous-run.ts), so the file stays.
+   */
+  historyFile: string;
   /** A previous run's observations.json, to report drift against (CONSOLE_OBSERVATIONS_BASELINE). */
   observationsBaseline: string | undefined;
   /** The whole run's deadline in seconds (CONSOLE_DEADLINE, or --deadline): past it the run stops with exit 3. */
@@ -131,6 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, note: (line: st
   const apiKey = env.CONSOLE_API_KEY || undefined;
   if (baseUrl !== undefined && apiKey === undefined) throw new ConfigError('CONSOLE_API_KEY must be set when CONSOLE_BASE_URL is set');
   const manifestPath = manifestPathFrom(env, note);
+  const reportsDir = resolve(env.CONSOLE_REPORTS_DIR || resolve(ROOT, 'reports'));
   return {
     baseUrl,
     apiKey,
@@ -138,7 +146,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, note: (line: st
     manifest: loadManifest(manifestPath),
     strict: flag(env.CONSOLE_STRICT, 'CONSOLE_STRICT'),
     allowRemoteLoad: flag(env.CONSOLE_ALLOW_REMOTE_LOAD, 'CONSOLE_ALLOW_REMOTE_LOAD'),
-    reportsDir: resolve(env.CONSOLE_REPORTS_DIR || resolve(ROOT, 'reports')),
+    reportsDir,
+    historyFile: env.CONSOLE_HISTORY?.trim() ? resolve(env.CONSOLE_HISTORY) : resolve(reportsDir, 'history.sqlite'),
     observationsBaseline: env.CONSOLE_OBSERVATIONS_BASELINE ? resolve(env.CONSOLE_OBSERVATIONS_BASELINE) : undefined,
     deadlineSeconds: seconds(env.CONSOLE_DEADLINE, 'CONSOLE_DEADLINE', DEFAULT_DEADLINE_SECONDS),
     requestTimeoutMs: seconds(env.CONSOLE_REQUEST_TIMEOUT, 'CONSOLE_REQUEST_TIMEOUT', DEFAULT_REQUEST_TIMEOUT_SECONDS) * 1000,

@@ -92,3 +92,58 @@ ${bars.join('\n')}
 <text x="${W - R}" y="${H - 6}" text-anchor="end" class="muted">scale 0 to ${esc(xMax)} ms</text>
 </svg>`;
 }
+
+/**
+ * One trend over runs (report/trend.ts): a point per run, in order, each with its time and version
+ * on hover, and a dashed line before each change-point's first run, labelled with its size. The axis
+ * spans the values, not zero to the top: a drift of 10% must show on a line that does not start at 0.
+ */
+export function trendChart(
+  points: { startedAt: string; version: string | null; value: number }[],
+  changes: { index: number; label: string }[],
+  opts: { title: string; unit: string; format: (v: number) => string },
+): string {
+  if (points.length === 0) return '<p class="muted">No runs in the history yet.</p>';
+  const W = 580,
+    H = 160,
+    L = 60,
+    R = 20,
+    T = 18,
+    B = 30;
+  const values = points.map((p) => p.value);
+  let lo = Math.min(...values);
+  let hi = Math.max(...values);
+  const pad = (hi - lo) * 0.1 || Math.abs(hi) * 0.05 || 1;
+  lo -= pad;
+  hi += pad;
+  const x = (i: number) => L + (points.length === 1 ? (W - L - R) / 2 : ((W - L - R) * i) / (points.length - 1));
+  const y = (v: number) => T + (H - T - B) * (1 - (v - lo) / (hi - lo));
+  // A flat series has one value: one tick, not three labels on top of each other.
+  const tickValues = [...new Map([lo + pad, (lo + hi) / 2, hi - pad].map((v) => [opts.format(v), v])).values()];
+  const yTicks = tickValues.map(
+    (v) =>
+      `<line x1="${L}" x2="${W - R}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}" class="grid"/><text x="${L - 6}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end">${esc(opts.format(v))}</text>`,
+  );
+  const day = (p: { startedAt: string }) => p.startedAt.slice(0, 10);
+  const last = points.length - 1;
+  const xTicks = [...new Set([0, Math.floor(last / 2), last])].map(
+    (i) =>
+      `<text x="${x(i).toFixed(1)}" y="${H - B + 16}" text-anchor="${i === 0 && last > 0 ? 'start' : i === last && last > 0 ? 'end' : 'middle'}">${esc(day(points[i]))}</text>`,
+  );
+  const marks = changes.map((c) => {
+    const cx = ((x(c.index - 1) + x(c.index)) / 2).toFixed(1);
+    return `<g class="change"><line x1="${cx}" x2="${cx}" y1="${T}" y2="${H - B}" stroke="#c62828" stroke-dasharray="4 3"/><text x="${cx}" y="${T - 5}" text-anchor="middle" fill="#c62828">${esc(c.label)}</text></g>`;
+  });
+  const dots = points.map(
+    (p, i) =>
+      `<circle cx="${x(i).toFixed(1)}" cy="${y(p.value).toFixed(1)}" r="2.5" fill="#1565c0"><title>${esc(`${p.startedAt}${p.version ? ` ${p.version}` : ''}: ${opts.format(p.value)}`)}</title></circle>`,
+  );
+  return `<svg class="chart trend" role="img" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" aria-label="${esc(opts.title)}">
+<title>${esc(opts.title)}</title>
+${yTicks.join('')}${xTicks.join('')}
+<text x="12" y="${T + (H - T - B) / 2}" transform="rotate(-90 12 ${T + (H - T - B) / 2})" text-anchor="middle">${esc(opts.unit)}</text>
+${marks.join('')}
+<polyline fill="none" stroke="#1565c0" stroke-width="1.5" points="${points.map((p, i) => `${x(i).toFixed(1)},${y(p.value).toFixed(1)}`).join(' ')}"/>
+${dots.join('')}
+</svg>`;
+}

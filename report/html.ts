@@ -12,6 +12,7 @@ import { failuresSection } from './section-failures.ts';
 import { loadSection } from './section-load.ts';
 import { observationsSection } from './section-observations.ts';
 import { runSection, verdictOf } from './section-run.ts';
+import { trendSection } from './section-trend.ts';
 
 const CSS = `
 :root{--pass:#2e7d32;--fail:#c62828;--warn:#ef6c00;--observed:#1565c0;--uncovered:#757575;--line:#ddd;--bg2:#f6f7f9}
@@ -105,12 +106,13 @@ export function renderPage(i: ReportInputs): string {
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
 <title>Console API conformance: ${esc(verdict)}</title>
 <style>${CSS}</style></head><body>
-<nav class="toc"><a href="#top">verdict</a><a href="#failures">failures</a><a href="#clauses">clauses</a><a href="#load">load</a><a href="#observations">observations &amp; drift</a><a href="#matrix-title">matrix</a><a href="#files">files</a></nav>
+<nav class="toc"><a href="#top">verdict</a><a href="#failures">failures</a><a href="#clauses">clauses</a><a href="#load">load</a><a href="#trend">trend</a><a href="#observations">observations &amp; drift</a><a href="#matrix-title">matrix</a><a href="#files">files</a></nav>
 <main>
 ${runSection(i)}
 ${failuresSection(i)}
 ${clausesSection(i)}
 ${loadSection(i)}
+${trendSection(i)}
 ${observationsSection(i)}
 ${filesSection(i)}
 <footer>Written by console-conformance (npm run verify). The API key is redacted from every exchange and the page holds no request to anywhere.</footer>
@@ -120,9 +122,9 @@ ${filesSection(i)}
 `;
 }
 
-/** Writes reportsDir/index.html from what is in reportsDir; returns its path. */
-export function writeReport(reportsDir: string): string {
+/** Writes reportsDir/index.html from what is in reportsDir and the run history; returns its path. */
+export function writeReport(reportsDir: string, historyFile?: string): string {
   const path = join(reportsDir, 'index.html');
-  writeFileSync(path, renderPage(readInputs(reportsDir)));
+  writeFileSync(path, renderPage(readInputs(reportsDir, historyFile)));
   return path;
 }

@@ -6,6 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { OPERATIONS } from '../contracts/index.ts';
+import { readRuns, type HistoryRun } from '../core/history.ts';
 import type { TimeSeries } from './timeseries.ts';
 import type { CompareResult as Compare, ConformanceReport as Conformance, Observations } from '../core/formats.ts';
 
@@ -72,6 +73,8 @@ export interface ReportInputs {
   load: LoadRun[];
   /** Relative links that exist next to index.html. */
   links: { playwright: string | null; conformance: string | null; junit: string | null; observations: string | null; compare: string | null };
+  /** The run history (core/history.ts), oldest first, this run included when verify recorded it; `error` when it could not be read. */
+  history: { file: string; runs: HistoryRun[]; error: string | null };
   /** Spec section numbers to the operationIds they describe (from the contract index), for labels. */
   sectionNames: Record<string, string>;
 }
@@ -87,7 +90,16 @@ function readJson<T>(file: string): T | null {
 
 const SCRIPTS = ['paging', 'mutation'];
 
-export function readInputs(reportsDir: string): ReportInputs {
+/** The history, or why it could not be read: the page is written without its trends then, never refused. */
+function readHistory(file: string): ReportInputs['history'] {
+  try {
+    return { file, runs: readRuns(file), error: null };
+  } catch (err) {
+    return { file, runs: [], error: (err as Error).message.split('\n')[0] };
+  }
+}
+
+export function readInputs(reportsDir: string, historyFile = join(reportsDir, 'history.sqlite')): ReportInputs {
   const rel = (p: string) => (existsSync(join(reportsDir, p)) ? p : null);
   const load = SCRIPTS.map((script) => ({
     script,
@@ -112,6 +124,7 @@ export function readInputs(reportsDir: string): ReportInputs {
       observations: rel('observations.json'),
       compare: rel('load/compare.json'),
     },
+    history: readHistory(historyFile),
     sectionNames,
   };
 }

@@ -23,6 +23,9 @@ junit.xml, verify.json, load/), scans reports/ for the API key and prints a one-
   --observations-baseline FILE  report drift against this observations.json (default:
                                 CONSOLE_OBSERVATIONS_BASELINE, else the previous run's when it was of
                                 the whole suite against the same target)
+  --history FILE                add this run to the run history in FILE (SQLite; default CONSOLE_HISTORY,
+                                else history.sqlite in the reports folder) and draw the report's trends
+                                from it; a failing write is a warning, never a failed run
   --grep PATTERN                only the conformance tests whose title matches (passed to Playwright)
   --deadline SECONDS            the whole run's deadline (also CONSOLE_DEADLINE; default 600): past it
                                 the running stage stops, later ones do not start, and verify exits 3
@@ -32,7 +35,7 @@ junit.xml, verify.json, load/), scans reports/ for the API key and prints a one-
 k6: when neither K6_BIN nor .tools/bin/k6 exists, verify builds it first (npm run k6:install, Go
 needed, about two minutes); when it cannot, it exits 3 before running anything.
 Environment: CONSOLE_BASE_URL, CONSOLE_API_KEY, CONSOLE_TARGET_MANIFEST (old name CONSOLE_FIXTURES), CONSOLE_STRICT, CONSOLE_ALLOW_REMOTE_LOAD,
-CONSOLE_DEADLINE, CONSOLE_REQUEST_TIMEOUT, K6_BIN (README, "Pointing it at a real server").
+CONSOLE_DEADLINE, CONSOLE_REQUEST_TIMEOUT, CONSOLE_HISTORY, K6_BIN (README, "Pointing it at a real server").
 
 exit codes: 0 pass; 1 contract failure (or a failed load check, or the key found in reports/);
 2 performance regression against the baseline (or a k6 latency threshold crossed); 3 the run could
@@ -50,6 +53,7 @@ const { values } = parseCommand({
     'observations-baseline': { type: 'string' },
     grep: { type: 'string' },
     deadline: { type: 'string' },
+    history: { type: 'string' },
   },
 });
 
@@ -62,6 +66,7 @@ function options(): VerifyOptions {
   if (observationsBaseline !== undefined && !existsSync(observationsBaseline))
     fail('verify', `--observations-baseline: no file ${values['observations-baseline']}`);
   if (values.grep !== undefined && values.grep === '') fail('verify', '--grep needs a pattern');
+  if (values.history !== undefined && values.history === '') fail('verify', '--history needs a file');
   if (values.deadline !== undefined) {
     try {
       seconds(values.deadline, '--deadline', 0);
@@ -77,6 +82,7 @@ function options(): VerifyOptions {
     observationsBaseline,
     grep: values.grep,
     deadline: values.deadline,
+    history: values.history === undefined ? undefined : resolve(values.history),
   };
 }
 

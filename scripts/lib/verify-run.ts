@@ -12,14 +12,17 @@ import { join, relative } from 'node:path';
 import { createInterface } from 'node:readline';
 import { ConfigError, ROOT, isLoopback, loadConfig, type Config } from '../../core/config.ts';
 import { worst } from '../../core/exit.ts';
+import { recordRun } from '../../core/history.ts';
 import { keyForms } from '../../core/keys.ts';
 import { randomApiKey, referenceUnlessTarget, type ReferenceServer } from '../../core/reference.ts';
 import type { ConformanceSummary } from '../../contracts/support/reporter.ts';
 import { compareRun, printCompare, type CompareResult } from '../baseline.ts';
 import { renderPage } from '../../report/html.ts';
-import { readInputs, type StageResult, type VerifyRun } from '../../report/inputs.ts';
+import { readInputs, type ReportInputs, type StageResult, type VerifyRun } from '../../report/inputs.ts';
+import { describeChange, trendsOf } from '../../report/trend.ts';
 import { writeTimeSeries } from '../../report/timeseries.ts';
 import { scan } from '../scan-secrets.ts';
+import { historyRunOf } from './history-record.ts';
 import { loadFailureKind } from './load-outcome.ts';
 import { prepareReports } from './previous-run.ts';
 import { readTestLine, Ticker, type TestProgress } from './progress.ts';
@@ -36,6 +39,8 @@ export interface VerifyOptions {
   observationsBaseline: string | undefined;
   grep: string | undefined;
   deadline: string | undefined;
+  /** The run history file (--history), else CONSOLE_HISTORY, else reports/history.sqlite. */
+  history?: string | undefined;
 }
 
 /** What the stages share: the options, the configuration, where reports go and how much time is left. */
@@ -45,6 +50,7 @@ interface Run {
   config: Config;
   key: string;
   reportsDir: string;
+  historyFile: string;
   observationsBaseline: string | undefined;
   left(): number;
   say(text: string): void;
@@ -286,15 +292,32 @@ function secretScanStage(run: Run): StageResult {
   };
 }
 
-/** The report: verify.json and index.html, each refused when it would hold the key. Returns the page's path when written. */
-function reportStage(run: Run, result: VerifyRun): string | undefined {
+/**
+ * The report: verify.json, the run added to the history, and index.html (its trends from the
+ * history, this run included); verify.json and the page are refused when they would hold the key.
+ * Returns the page's path when written, and what it was made of.
+ */
+function reportStage(run: Run, result: VerifyRun): { page: string | undefined; inputs: ReportInputs | undefined } {
   run.say('report');
   const forms = keyForms(run.key);
   writeIfClean(join(run.reportsDir, 'verify.json'), JSON.stringify(result, null, 2) + '\n', forms);
-  if (!existsSync(join(run.reportsDir, 'conformance.json'))) return undefined;
+  recordHistory(run);
+  if (!existsSync(join(run.reportsDir, 'conformance.json'))) return { page: undefined, inputs: undefined };
   const page = join(run.reportsDir, 'index.html');
-  writeIfClean(page, renderPage(readInputs(run.reportsDir)), forms);
-  return page;
+  const inputs = readInputs(run.reportsDir, run.historyFile);
+  writeIfClean(page, renderPage(inputs), forms);
+  return { page, inputs };
+}
+
+/** Adds this run to the history; whatever goes wrong is one warning line, never the run's verdict. */
+function recordHistory(run: Run): void {
+  const warn = (line: string) => console.error(`verify: ${line}`);
+  try {
+    const row = historyRunOf(readInputs(run.reportsDir, run.historyFile));
+    if (row && recordRun(run.historyFile, row, warn)) console.log(`verify: run added to the history ${shortPath(run.historyFile)}`);
+  } catch (err) {
+    warn(`warning: run history not written to ${shortPath(run.historyFile)}: ${(err as Error).message.split('\n')[0]}`);
+  }
 }
 
 /** Checked before anything runs: what would make the run fail late (a refused load target, k6 missing) fails it now. */
@@ -333,6 +356,7 @@ export async function verify(opts: VerifyOptions): Promise<number> {
     config,
     key: config.apiKey!,
     reportsDir,
+    historyFile: opts.history ?? config.historyFile,
     // The option, else CONSOLE_OBSERVATIONS_BASELINE (the nightly workflow restores one), else the previous run here.
     observationsBaseline: opts.observationsBaseline ?? config.observationsBaseline ?? previous,
     left: () => (deadlineAt - Date.now()) / 1000,
@@ -377,8 +401,8 @@ export async function verify(opts: VerifyOptions): Promise<number> {
     versions: versions(k6),
     stages,
   };
-  const page = reportStage(run, result);
-  printVerdict(result, conformance.summary, compare, page);
+  const { page, inputs } = reportStage(run, result);
+  printVerdict(result, conformance.summary, compare, page, inputs);
   return exitCode;
 }
 
@@ -405,7 +429,7 @@ function writeIfClean(file: string, text: string, forms: string[]): void {
   writeFileSync(file, text);
 }
 
-function printVerdict(run: VerifyRun, conf: any, compare: CompareResult | undefined, page: string | undefined): void {
+function printVerdict(run: VerifyRun, conf: any, compare: CompareResult | undefined, page: string | undefined, inputs: ReportInputs | undefined): void {
   const word = ['PASS', 'FAIL', 'REGRESSION', 'NOT RUN'][run.exitCode] ?? 'NOT RUN';
   const out = ['', '================================ verdict ================================'];
   for (const s of run.stages) out.push(`${s.status.toUpperCase().padEnd(10)} ${s.name.padEnd(12)} ${`${s.seconds.toFixed(1)} s`.padStart(7)}  ${s.detail}`);
@@ -432,7 +456,17 @@ function printVerdict(run: VerifyRun, conf: any, compare: CompareResult | undefi
       for (const e of p.endpoints.filter((x) => x.regression)) out.push(`          REGRESSION ${e.endpoint}: ${e.reason}`);
     }
   }
+  out.push(...trendLines(inputs));
   out.push('', `report    ${page ? shortPath(page) : '(not written: no conformance results)'}`);
   out.push(`verdict   ${word} (exit ${run.exitCode}) in ${(run.durationMs / 1000).toFixed(1)} s`);
   console.log(out.join('\n'));
+}
+
+/** The verdict's trend lines: for each series that shifted, the change that started its present level. */
+function trendLines(inputs: ReportInputs | undefined): string[] {
+  if (!inputs || inputs.history.error || inputs.history.runs.length === 0) return [];
+  const trends = trendsOf(inputs.history.runs);
+  const shifted = [trends.passRate, ...trends.latency].filter((t) => t.changes.length);
+  const head = `trend     ${trends.runs} run${trends.runs === 1 ? '' : 's'} in the history against this target: ${shifted.length ? `${shifted.length} shifted (see the report)` : 'no shift'}`;
+  return ['', head, ...shifted.map((t) => `          ${describeChange(t, t.changes.at(-1)!)}`)];
 }

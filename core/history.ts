@@ -1,0 +1,195 @@
+// The run history: one row per `npm run verify` run in a SQLite file (--history, CONSOLE_HISTORY,
+// default reports/history.sqlite), so that a slow drift over nights can be seen and dated (the
+// report's trend section, report/trend.ts). In the kernel because verify (scripts/) writes it and the
+// report page (report/) reads it.
+//
+// Two tables: `runs`, one row per run (its verdict and clause counts), and `load`, one row per
+// endpoint of a run's load profiles (p50/p95/p99, count, the median of its request samples, the
+// calibration scale). The schema's version is SQLite's user_version: a file written by a newer
+// version is left alone (an older program cannot know what its rows mean).
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database, { type Db } from './sqlite.ts';
+import type { Level, Status } from './formats.ts';
+
+export const HISTORY_SCHEMA = 1;
+
+export interface HistoryEndpoint {
+  script: string;
+  endpoint: string;
+  p50: number;
+  p95: number;
+  p99: number;
+  count: number;
+  /** The median of the endpoint's request samples (summary.json `samples`), when the run kept them. */
+  median: number | null;
+  /** The calibration scale of the script's compare (this machine against the baseline's), when compared. */
+  scale: number | null;
+}
+
+export interface HistoryRun {
+  /** The row's id, set when read back. */
+  id?: number;
+  startedAt: string;
+  /** Which target the run was against (reference, or its URL, and the manifest): trends compare like with like. */
+  target: string;
+  /** The suite's version and commit as verify.json's versions say it, e.g. `0.1.0 (3afac32)`. */
+  version: string | null;
+  exitCode: number;
+  /** The conformance verdict; null when the suite did not report. */
+  verdict: 'pass' | 'fail' | 'inconclusive' | null;
+  strict: boolean;
+  /** The load profile; null when load did not run. */
+  profile: string | null;
+  /** A --grep run or one stopped early: its clause counts cover part of the suite. */
+  partial: boolean;
+  clauses: Record<Level, Record<Status, number>> | null;
+  endpoints: HistoryEndpoint[];
+}
+
+/** The share of judged clauses (pass, fail, warn) that passed; null when none were judged. */
+export function passRate(clauses: HistoryRun['clauses']): number | null {
+  if (!clauses) return null;
+  let pass = 0;
+  let judged = 0;
+  for (const row of Object.values(clauses)) {
+    pass += row.pass;
+    judged += row.pass + row.fail + row.warn;
+  }
+  return judged ? pass / judged : null;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS runs (
+  id INTEGER PRIMARY KEY,
+  started_at TEXT NOT NULL,
+  target TEXT NOT NULL,
+  version TEXT,
+  exit_code INTEGER NOT NULL,
+  verdict TEXT,
+  strict INTEGER NOT NULL,
+  profile TEXT,
+  partial INTEGER NOT NULL,
+  clauses TEXT,
+  pass_rate REAL
+);
+CREATE TABLE IF NOT EXISTS load (
+  run_id INTEGER NOT NULL REFERENCES runs(id),
+  script TEXT NOT NULL,
+  endpoint TEXT NOT NULL,
+  p50 REAL NOT NULL,
+  p95 REAL NOT NULL,
+  p99 REAL NOT NULL,
+  count INTEGER NOT NULL,
+  median REAL,
+  scale REAL,
+  PRIMARY KEY (run_id, script, endpoint)
+);
+CREATE INDEX IF NOT EXISTS runs_target ON runs (target, started_at);
+`;
+
+/** Opens (and creates) the file at the schema this code writes; throws when it is another's. */
+function open(file: string, readonly: boolean): Db {
+  if (!readonly) mkdirSync(dirname(file), { recursive: true });
+  const db = new Database(file, readonly ? { readonly: true, fileMustExist: true } : {});
+  try {
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version > HISTORY_SCHEMA) throw new Error(`${file} has history schema ${version}, newer than this code's ${HISTORY_SCHEMA}`);
+    if (version < HISTORY_SCHEMA && !readonly) {
+      db.exec(SCHEMA);
+      db.pragma(`user_version = ${HISTORY_SCHEMA}`);
+    }
+    return db;
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
+
+/** Appends one run (its row and its endpoints, in one transaction); returns its id. */
+export function appendRun(file: string, run: HistoryRun): number {
+  const db = open(file, false);
+  try {
+    const insertRun = db.prepare(
+      'INSERT INTO runs (started_at, target, version, exit_code, verdict, strict, profile, partial, clauses, pass_rate) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    const insertLoad = db.prepare('INSERT INTO load (run_id, script, endpoint, p50, p95, p99, count, median, scale) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    return db.transaction(() => {
+      const id = Number(
+        insertRun.run(
+          run.startedAt,
+          run.target,
+          run.version,
+          run.exitCode,
+          run.verdict,
+          run.strict ? 1 : 0,
+          run.profile,
+          run.partial ? 1 : 0,
+          run.clauses ? JSON.stringify(run.clauses) : null,
+          passRate(run.clauses),
+        ).lastInsertRowid,
+      );
+      for (const e of run.endpoints) insertLoad.run(id, e.script, e.endpoint, e.p50, e.p95, e.p99, e.count, e.median, e.scale);
+      return id;
+    })();
+  } finally {
+    db.close();
+  }
+}
+
+interface RunRow {
+  id: number;
+  started_at: string;
+  target: string;
+  version: string | null;
+  exit_code: number;
+  verdict: HistoryRun['verdict'];
+  strict: number;
+  profile: string | null;
+  partial: number;
+  clauses: string | null;
+}
+
+/** The runs against `target` (all targets when undefined), oldest first; at most the last `limit`. */
+export function readRuns(file: string, opts: { target?: string; limit?: number } = {}): HistoryRun[] {
+  if (!existsSync(file)) return [];
+  const db = open(file, true);
+  try {
+    if ((db.pragma('user_version', { simple: true }) as number) === 0) return [];
+    const where = opts.target === undefined ? '' : 'WHERE target = @target';
+    const rows = db
+      .prepare(`SELECT * FROM (SELECT * FROM runs ${where} ORDER BY started_at DESC, id DESC LIMIT @limit) ORDER BY started_at, id`)
+      .all({ limit: opts.limit ?? -1, ...(opts.target === undefined ? {} : { target: opts.target }) }) as RunRow[];
+    const load = db.prepare('SELECT script, endpoint, p50, p95, p99, count, median, scale FROM load WHERE run_id = ? ORDER BY script, endpoint');
+    return rows.map((r) => ({
+      id: r.id,
+      startedAt: r.started_at,
+      target: r.target,
+      version: r.version,
+      exitCode: r.exit_code,
+      verdict: r.verdict,
+      strict: r.strict === 1,
+      profile: r.profile,
+      partial: r.partial === 1,
+      clauses: r.clauses ? JSON.parse(r.clauses) : null,
+      endpoints: load.all(r.id) as HistoryEndpoint[],
+    }));
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Appends the run and says so in one line; a failing write (a read-only folder, a file of another
+ * schema, a full disk) is a one-line warning, never a failed run: the history serves later runs,
+ * this run's verdict does not depend on it. Returns whether it was written.
+ */
+export function recordRun(file: string, run: HistoryRun, say: (line: string) => void = (l) => console.error(l)): boolean {
+  try {
+    appendRun(file, run);
+    return true;
+  } catch (err) {
+    say(`warning: run history not written to ${file}: ${(err as Error).message.split('\n')[0]}`);
+    return false;
+  }
+}

@@ -1,0 +1,51 @@
+// What verify adds to the run history (core/history.ts) about the run it just wrote to reports/:
+// read from the same files the report page reads (verify.json, conformance.json, load/), so the
+// history holds what the page showed.
+import type { HistoryEndpoint, HistoryRun } from '../../core/history.ts';
+import type { ReportInputs } from '../../report/inputs.ts';
+import { targetId } from './previous-run.ts';
+
+/** A duration histogram of summary.json's `samples` (docs/load.md, "Request samples"). */
+interface Histogram {
+  growth: number;
+  start: number;
+  counts: number[];
+}
+
+/** The median of a histogram, read as its bucket's geometric middle (within 1%, as the compare reads it). */
+export function histogramMedian(h: Histogram | undefined): number | null {
+  const total = h?.counts.reduce((n, c) => n + c, 0) ?? 0;
+  if (!h || total === 0) return null;
+  let seen = 0;
+  for (let j = 0; j < h.counts.length; j++) {
+    seen += h.counts[j];
+    if (seen * 2 >= total) return h.growth ** (h.start + j + 0.5);
+  }
+  return null;
+}
+
+/** The run in `inputs` as a history row; undefined when verify.json is missing (nothing says what ran). */
+export function historyRunOf(inputs: ReportInputs): HistoryRun | undefined {
+  const v = inputs.verify;
+  if (!v) return undefined;
+  const summary = inputs.conformance?.summary;
+  const endpoints: HistoryEndpoint[] = [];
+  for (const run of inputs.load) {
+    const samples = (run.summary as { samples?: { endpoints?: Record<string, Histogram> } } | null)?.samples?.endpoints ?? {};
+    const scale = inputs.compare?.profiles[run.script]?.calibration.scale ?? null;
+    for (const [endpoint, e] of Object.entries(run.summary?.endpoints ?? {}))
+      endpoints.push({ script: run.script, endpoint, p50: e.p50, p95: e.p95, p99: e.p99, count: e.count, median: histogramMedian(samples[endpoint]), scale });
+  }
+  return {
+    startedAt: v.startedAt,
+    target: targetId(v),
+    version: v.versions['console-conformance'] ?? null,
+    exitCode: v.exitCode,
+    verdict: summary?.verdict ?? null,
+    strict: v.options.strict,
+    profile: v.options.skipLoad ? null : v.options.profile,
+    partial: Boolean(v.options.grep) || Boolean(summary?.partial),
+    clauses: summary?.byLevel ?? null,
+    endpoints,
+  };
+}
