@@ -37,6 +37,16 @@ test('two steps, up then back down, are both found', () => {
   );
 });
 
+test('one night ten times slower neither hides a step nor is one', () => {
+  const xs = noise(40, 0.05, 10).map((e, i) => Math.log(10) + e + (i >= 20 ? Math.log(1.4) : 0));
+  xs[34] = Math.log(100);
+  xs[6] = Math.log(1);
+  assert.deepEqual(
+    changePoints(xs).map((c) => c.index),
+    [20],
+  );
+});
+
 test('flat noisy series give no change-point', () => {
   for (const seed of [3, 4, 5, 6, 7]) {
     const xs = noise(50, 1, seed).map((e) => 20 + e);

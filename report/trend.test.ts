@@ -80,6 +80,10 @@ test('only like runs: the last run decides the target and the profile; partial r
   assert.equal(t.profile, 'baseline');
   assert.equal(t.passRate.points.length, 11);
   assert.equal(t.latency[0].points.length, 6);
+  // A last run without load (--skip-load) keeps the latency trends of the profile before it.
+  const skipped = trendsOf([...runs, { ...night(30, 40), profile: null, endpoints: [] }]);
+  assert.equal(skipped.profile, 'baseline');
+  assert.equal(skipped.latency[0].points.length, 6);
 });
 
 test('the page draws each trend from the history file, change-points marked; no history is said so', (t: TestContext) => {

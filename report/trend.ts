@@ -58,10 +58,14 @@ function changesOf(points: TrendPoint[], found: ChangePoint[], kind: Trend['kind
   }));
 }
 
-/** The trends of the runs like the last one (or like `like`): same target; latency of the same profile. */
+/**
+ * The trends of the runs like the last one (or like `like`): same target; latency of the profile of
+ * the last run that ran load (a --skip-load run has no latency of its own to compare).
+ */
 export function trendsOf(all: HistoryRun[], like?: { target: string; profile: string | null }): Trends {
-  const last = like ?? all.at(-1);
-  const runs = last ? all.filter((r) => r.target === last.target).slice(-TREND_WINDOW) : [];
+  const target = like?.target ?? all.at(-1)?.target;
+  const runs = target === undefined ? [] : all.filter((r) => r.target === target).slice(-TREND_WINDOW);
+  const profile = like ? like.profile : (runs.filter((r) => r.profile !== null).at(-1)?.profile ?? null);
   const point = (r: HistoryRun, value: number): TrendPoint => ({ startedAt: r.startedAt, version: r.version, value });
 
   const rates = runs
@@ -80,7 +84,7 @@ export function trendsOf(all: HistoryRun[], like?: { target: string; profile: st
   };
 
   const byEndpoint = new Map<string, { r: HistoryRun; e: HistoryRun['endpoints'][number] }[]>();
-  for (const r of runs.filter((x) => x.profile !== null && x.profile === last?.profile))
+  for (const r of runs.filter((x) => x.profile !== null && x.profile === profile))
     for (const e of r.endpoints) {
       const key = `${e.script} ${e.endpoint}`;
       byEndpoint.set(key, [...(byEndpoint.get(key) ?? []), { r, e }]);
@@ -107,7 +111,7 @@ export function trendsOf(all: HistoryRun[], like?: { target: string; profile: st
         ),
       };
     });
-  return { target: last?.target ?? null, profile: last?.profile ?? null, runs: runs.length, passRate: passRateTrend, latency };
+  return { target: target ?? null, profile, runs: runs.length, passRate: passRateTrend, latency };
 }
 
 /** One line for a change: what moved, by how much, from which run. */

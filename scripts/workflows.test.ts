@@ -82,6 +82,24 @@ test('nightly: scheduled, drift against the previous observations, reports uploa
   );
 });
 
+test('nightly: each job restores the run history of its target before verify and saves it whatever happened', () => {
+  const wf = load('nightly.yml');
+  for (const [name, job] of Object.entries<any>(wf.jobs)) {
+    const steps: any[] = job.steps;
+    const restore = steps.findIndex((s) => String(s.uses).startsWith('actions/cache/restore') && s.with?.path === 'reports/history.sqlite');
+    const verify = steps.findIndex((s) => /npm run verify/.test(String(s.run)));
+    const save = steps.findIndex((s) => String(s.uses).startsWith('actions/cache/save') && s.with?.path === 'reports/history.sqlite');
+    assert.ok(restore >= 0 && restore < verify, `${name}: history restored before verify`);
+    assert.ok(save > verify && /always\(\)/.test(steps[save].if), `${name}: history saved after verify, even when it fails`);
+    // Per target: the key names the job (its target), and a new entry each run (caches are immutable).
+    const key: string = steps[save].with.key;
+    assert.equal(steps[restore].with.key, key);
+    assert.match(key, /github\.job/);
+    assert.match(key, /github\.run_id \}\}$/);
+    assert.ok(key.startsWith(steps[restore].with['restore-keys']), `${name}: restore-keys is the key without the run id`);
+  }
+});
+
 test('sharded: every shard writes a blob, and the merge expects as many as the matrix has', () => {
   const wf = load('conformance-sharded.yml');
   const shards: number[] = wf.jobs.shard.strategy.matrix.shard;

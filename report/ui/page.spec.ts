@@ -1,6 +1,6 @@
 // reports/index.html in real Chromium, as a release manager reads it: the verdict and what ran, the
 // clause matrix filtered by status, a failure opened to its evidence and spec text, load against the
-// baseline; no request leaves file://. Screenshots go to reports/report-test/screenshots/; with
+// baseline, the trend from the run history; no request leaves file://. Screenshots go to reports/report-test/screenshots/; with
 // CONSOLE_UPDATE_SCREENSHOTS=1 (npm run report:screenshots) into docs/ for the README instead, so that
 // `npm test` leaves the committed images alone.
 import { existsSync, readFileSync } from 'node:fs';
@@ -124,6 +124,21 @@ test('load: percentiles per endpoint against the baseline, throughput over time,
   for (const href of hrefs.filter((h) => !h.startsWith('#'))) expect(existsSync(join(dir, href)), href).toBe(true);
   expect(hrefs).toEqual(expect.arrayContaining(['load/paging/dashboard.html', 'load/mutation/dashboard.html', 'playwright-report/index.html']));
   await page.locator('#load-paging').screenshot({ path: shot('report-load.png') });
+});
+
+test('trend: the run history of this folder (this run) drawn per endpoint and for the pass rate, no shift from one run', async ({ page }) => {
+  await open(page);
+  const trend = page.locator('#trend');
+  await expect(trend.locator('h2 .tag')).toHaveText('no shift');
+  await expect(trend).toContainText('The last 1 run ');
+  const passRate = trend.locator('figure[data-trend="pass-rate"]');
+  await expect(passRate.locator('svg.chart circle')).toHaveCount(1);
+  const endpoints = ['paging', 'mutation'].flatMap((script) =>
+    Object.keys(JSON.parse(readFileSync(join(dir, 'load', script, 'summary.json'), 'utf8')).endpoints).map((e) => `${script} ${e}`),
+  );
+  await expect(trend.locator('figure.trend')).toHaveCount(1 + endpoints.length);
+  await expect(trend.locator(`figure[data-trend="paging listExperiments.deep"]`)).toContainText('No shift in 1 run (a shift needs 6 runs');
+  await expect(trend.locator('g.change')).toHaveCount(0);
 });
 
 test('open clauses show what the target did, and drift against the previous run is listed', async ({ page }) => {
