@@ -33,6 +33,8 @@ export interface ReferenceOptions {
   variants?: string[];
   /** Log requests (`--log`); the key is never logged. */
   log?: boolean;
+  /** Network-like latency on every response, `<median-ms>[:<spread>]` (`--latency`, reference/latency.ts). */
+  latency?: string;
   extraArgs?: string[];
   /** Where the server's stderr goes; default: inherited. 'pipe' keeps it for output(). */
   stderr?: 'inherit' | 'ignore' | 'pipe';
@@ -52,6 +54,7 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Refer
   for (const f of opts.faults ?? []) args.push('--fault', f);
   for (const v of opts.variants ?? []) args.push('--variant', v);
   if (opts.log) args.push('--log');
+  if (opts.latency !== undefined) args.push('--latency', opts.latency);
   args.push(...(opts.extraArgs ?? []));
   // The key goes through the environment, never argv, so that it shows in no process listing.
   const child = spawn(process.execPath, args, {

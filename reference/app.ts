@@ -5,7 +5,8 @@ import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Ctx } from './context.ts';
 import { parseJsonBody } from './body.ts';
 import { HttpError, errorBody } from './errors.ts';
-import { checkSwitches, faultSchema, isFault, isVariant } from './faults.ts';
+import { checkSwitches, faultSchema, isFault, isVariant, slowFaults } from './faults.ts';
+import { installTiming, type Latency } from './latency.ts';
 import { SHAPE_VARIANTS, shapeResponse } from './shapes.ts';
 import { OPERATIONS as CONTRACT_OPERATIONS } from '../contracts/index.ts';
 import { compileFor, operation } from './schemas.ts';
@@ -29,6 +30,12 @@ export interface BuildOptions {
   /** Where the log goes when `logger` is on (default stdout); tests read it. */
   logStream?: NodeJS.WritableStream;
   now?: () => number;
+  /** Network-like latency added to every response (reference/latency.ts); none by default. */
+  latency?: Latency;
+  /** The uniform generator of the latency draws (default Math.random); tests give a seeded one. */
+  random?: () => number;
+  /** Waits before a response (default setTimeout); tests record the waits instead of waiting. */
+  wait?: (ms: number, done: () => void) => void;
 }
 
 /** Largest accepted request body: 1000 overrides fit many times over; beyond it 413. */
@@ -109,6 +116,14 @@ export function build(opts: BuildOptions): FastifyInstance {
   });
   app.decorate('db', db);
   app.addHook('onClose', async () => db.close());
+  // First of the onRequest hooks, so the time it counts includes the key check.
+  installTiming(app, {
+    latency: opts.latency,
+    slow: slowFaults(opts.faults ?? []),
+    operationOf: (req) => OPERATION_BY_ROUTE.get(`${req.method} ${req.routeOptions.url}`),
+    random: opts.random,
+    wait: opts.wait,
+  });
 
   // Contract schemas, with the schema-level faults applied when the self-test asks for them.
   app.setValidatorCompiler(({ schema, httpPart }) => compileFor(httpPart, schema as { $id?: string }) as any);

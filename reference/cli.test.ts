@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from './store/sqlite.ts';
-import { FAULTS, VARIANTS } from './faults.ts';
+import { FAULTS, PARAMETRISED_FAULTS, VARIANTS } from './faults.ts';
 
 const CLI = fileURLToPath(new URL('./cli.ts', import.meta.url));
 const node = (args: string[], env: NodeJS.ProcessEnv = {}) => {
@@ -93,6 +93,10 @@ test('bad arguments: one line on stderr, exit 3', async () => {
     ['--seed', '1.5'],
     ['--db', '/nonexistent-dir/x/console.db'],
     ['--host', 'not a host!'],
+    ['--fault', 'slow:noSuchOperation:25'],
+    ['--fault', 'slow:listExperiments:x'],
+    ['--latency', 'abc'],
+    ['--latency', '40:-1'],
   ];
   const results = await Promise.all(cases.map(runAsync));
   for (const [i, args] of cases.entries()) {
@@ -108,7 +112,12 @@ test('--list-faults prints the faults and variants as JSON', () => {
   const r = run(['--list-faults']);
   assert.equal(r.status, 0);
   const list = JSON.parse(r.stdout);
-  assert.deepEqual(list, JSON.parse(JSON.stringify({ faults: FAULTS, variants: VARIANTS })), 'every fault and variant, as listed in reference/faults.ts');
+  assert.deepEqual(
+    list,
+    JSON.parse(JSON.stringify({ faults: FAULTS, variants: VARIANTS, parametrised: PARAMETRISED_FAULTS })),
+    'every fault and variant, as listed in reference/faults.ts',
+  );
+  assert.ok(list.parametrised.some((f: { name: string }) => f.name.startsWith('slow:')));
   assert.ok(list.faults.length >= 30 && list.variants.length >= 10);
 });
 

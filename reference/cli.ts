@@ -1,11 +1,12 @@
 // npm run serve -- [--port N] [--host H] [--db FILE|:memory:] [--api-key K] [--seed N] [--scale N]
-//                  [--fault NAME]... [--variant NAME]... [--log] [--exit-with-stdin] [--list-faults]
+//                  [--fault NAME]... [--variant NAME]... [--latency MS[:SPREAD]] [--log] [--exit-with-stdin] [--list-faults]
 // Prints one line `listening on http://HOST:PORT` when ready (core/reference.ts waits for it).
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
 import { build, DEFAULT_SCALE } from './app.ts';
-import { FAULTS, VARIANTS, checkSwitches } from './faults.ts';
+import { FAULTS, PARAMETRISED_FAULTS, VARIANTS, checkSwitches } from './faults.ts';
+import { DEFAULT_SPREAD, parseLatency } from './latency.ts';
 
 const HELP = `usage: npm run serve -- [options]
 
@@ -18,7 +19,11 @@ The reference Console API server (Fastify + SQLite), for the conformance suite a
   --seed N          seed of the generated data (default 1)
   --scale N         number of experiments to seed (default ${DEFAULT_SCALE})
   --fault NAME      inject a defect for the suite's self-test (repeatable; see --list-faults)
+                    slow:<operationId>:<percent> makes one operation that much slower (its total
+                    time, --latency included, scaled by 1 + percent/100), to measure the load compare
   --variant NAME    switch to a legal "not shown" behaviour (repeatable; see --list-faults)
+  --latency MS[:S]  every response waits a log-normal time of median MS ms and log spread S (default
+                    ${DEFAULT_SPREAD}), like a network; loopback alone answers in about 1 ms
   --log             log requests (the key is never logged)
   --exit-with-stdin stop when standard input closes (a launcher gives a pipe, so the server never
                     outlives it, even a launcher killed with SIGKILL)
@@ -50,6 +55,7 @@ try {
       scale: { type: 'string' },
       fault: { type: 'string', multiple: true },
       variant: { type: 'string', multiple: true },
+      latency: { type: 'string' },
       log: { type: 'boolean' },
       'exit-with-stdin': { type: 'boolean' },
       'list-faults': { type: 'boolean' },
@@ -65,7 +71,7 @@ if (args.help) {
   process.exit(0);
 }
 if (args['list-faults']) {
-  console.log(JSON.stringify({ faults: FAULTS, variants: VARIANTS }, null, 2));
+  console.log(JSON.stringify({ faults: FAULTS, variants: VARIANTS, parametrised: PARAMETRISED_FAULTS }, null, 2));
   process.exit(0);
 }
 
@@ -79,13 +85,15 @@ const faults = args.fault ?? [];
 const variants = args.variant ?? [];
 const switchProblem = checkSwitches(faults, variants);
 if (switchProblem) fail(switchProblem);
+const latency = args.latency === undefined ? undefined : parseLatency(args.latency);
+if (typeof latency === 'string') fail(latency);
 if (args['api-key'] === '') fail('--api-key must not be empty');
 const givenKey = args['api-key'] ?? process.env.CONSOLE_API_KEY;
 const apiKey = givenKey || randomBytes(18).toString('hex');
 
 let app;
 try {
-  app = build({ apiKey, db: args.db ?? ':memory:', seed: seedValue, scale, faults, variants, logger: args.log ?? false });
+  app = build({ apiKey, db: args.db ?? ':memory:', seed: seedValue, scale, faults, variants, latency, logger: args.log ?? false });
 } catch (err) {
   fail((err as Error).message);
 }

@@ -2,6 +2,8 @@
 // A fault is a defect the suite must catch; a variant is a behaviour the spec allows because it
 // says "not shown", which the suite must accept. Both are off unless named on the command line.
 
+import { OPERATIONS } from '../contracts/index.ts';
+
 export interface Switch {
   name: string;
   description: string;
@@ -202,8 +204,58 @@ export function faultSchema(operationId: string, part: 'body' | 'querystring' | 
   return s;
 }
 
+/**
+ * Faults with a parameter, for measuring the load compare rather than the suite: not in FAULTS (whose
+ * names are a closed union the routes test for), parsed and checked apart (parseSlowFault).
+ */
+export const PARAMETRISED_FAULTS = [
+  {
+    name: 'slow:<operationId>:<percent>',
+    description:
+      "one operation answers that much slower: its total time (injected --latency plus handler time) is scaled by 1 + percent/100; only requests that reach the operation's handler (not one refused by the key check)",
+    clause: 'none: a regression of known size for the load compare (docs/load.md)',
+  },
+] as const satisfies readonly Switch[];
+
+/** A parsed `slow:<operationId>:<percent>`. */
+export interface SlowFault {
+  operationId: string;
+  percent: number;
+}
+
+export const isSlowFault = (name: string): boolean => name.startsWith('slow:');
+
+/** `slow:<operationId>:<percent>` as a SlowFault, or the one-line reason it is not one. */
+export function parseSlowFault(name: string): SlowFault | string {
+  const m = /^slow:([^:]*):([^:]*)$/.exec(name);
+  if (!m) return `fault ${JSON.stringify(name)} must be slow:<operationId>:<percent>`;
+  const [, operationId, text] = m;
+  if (!Object.hasOwn(OPERATIONS, operationId))
+    return `fault ${JSON.stringify(name)}: unknown operationId ${JSON.stringify(operationId)} (one of ${Object.keys(OPERATIONS).sort().join(', ')})`;
+  const percent = Number(text);
+  if (text.trim() === '' || !Number.isFinite(percent) || percent <= 0 || percent > 10_000)
+    return `fault ${JSON.stringify(name)}: the percent must be a number above 0 and at most 10000, got ${JSON.stringify(text)}`;
+  return { operationId, percent };
+}
+
+/** The slow: faults among the given fault names (assumed checked by checkSwitches). */
+export function slowFaults(faults: readonly string[]): SlowFault[] {
+  return faults
+    .filter(isSlowFault)
+    .map(parseSlowFault)
+    .filter((f): f is SlowFault => typeof f !== 'string');
+}
+
 export function checkSwitches(faults: string[], variants: string[]): string | undefined {
-  for (const f of faults) if (!isFault(f)) return `unknown fault ${JSON.stringify(f)} (see --list-faults)`;
+  const slowed = new Set<string>();
+  for (const f of faults) {
+    if (!isSlowFault(f)) continue;
+    const slow = parseSlowFault(f);
+    if (typeof slow === 'string') return slow;
+    if (slowed.has(slow.operationId)) return `fault slow:${slow.operationId} is given twice`;
+    slowed.add(slow.operationId);
+  }
+  for (const f of faults) if (!isFault(f) && !isSlowFault(f)) return `unknown fault ${JSON.stringify(f)} (see --list-faults)`;
   for (const v of variants) if (!isVariant(v)) return `unknown variant ${JSON.stringify(v)} (see --list-faults)`;
   return undefined;
 }

@@ -21,6 +21,8 @@ export interface LoadArgs {
   compare: boolean;
   seed: number;
   scale: number | undefined;
+  /** For the reference server started for the run (ignored with a target): `--latency` and faults such as slow:<op>:<pct>. */
+  reference?: { latency?: string; faults?: string[] };
 }
 
 /** The k6 binary, as scripts/install-k6 resolves it (K6_BIN, else .tools/bin/k6); missing is exit 3. */
@@ -103,7 +105,13 @@ export async function runLoad(args: LoadArgs): Promise<number> {
     target = { baseUrl: config.baseUrl, apiKey: config.apiKey! };
   } else {
     try {
-      server = await startReference({ apiKey: config.apiKey, scale: args.scale, stderr: 'ignore' });
+      server = await startReference({
+        apiKey: config.apiKey,
+        scale: args.scale,
+        latency: args.reference?.latency,
+        faults: args.reference?.faults,
+        stderr: 'pipe',
+      });
     } catch (err) {
       throw new ConfigError(`cannot start the reference server: ${(err as Error).message}`);
     }

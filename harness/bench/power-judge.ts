@@ -1,0 +1,88 @@
+// The arithmetic of the power benchmark (power.ts): one run judged against the benchmark's own
+// baseline by the compare as it is (statistical rule where the counts allow, ratio tolerances
+// elsewhere) and by the ratio tolerances alone (the rule before it), then the tally and its table.
+import { compareSummary, DEFAULT_TOLERANCE } from '../../scripts/baseline.ts';
+import type { ProfileResult, RunSummary } from '../../core/formats.ts';
+
+export interface Judgement {
+  /** Percent the operation was slowed by (0: unchanged). */
+  change: number;
+  /** The compare with request samples: what `baseline:compare` says today. */
+  flaggedNew: boolean;
+  /** The same compare with the samples dropped from both sides: the ratio tolerances alone. */
+  flaggedOld: boolean;
+  /** The endpoints each rule flagged, with their reason's start. */
+  newEndpoints: string[];
+  oldEndpoints: string[];
+  /** The largest calibrated median ratio the statistical rule measured over the endpoints (null: none judged). */
+  largestEffect: number | null;
+  /** Endpoints judged by the statistical rule. */
+  statistical: number;
+}
+
+const withoutSamples = (s: RunSummary): RunSummary => {
+  const { samples: _dropped, ...rest } = s;
+  return rest;
+};
+
+const flagged = (p: ProfileResult) => p.endpoints.filter((e) => e.regression).map((e) => e.endpoint);
+
+export function judge(change: number, run: RunSummary, baseline: RunSummary, baselineFile = 'the benchmark baseline'): Judgement {
+  const now = compareSummary(run, baseline, baselineFile, DEFAULT_TOLERANCE);
+  const before = compareSummary(withoutSamples(run), withoutSamples(baseline), baselineFile, DEFAULT_TOLERANCE);
+  const effects = now.endpoints.filter((e) => e.rule === 'statistical' && e.statistical).map((e) => e.statistical!.effect);
+  return {
+    change,
+    flaggedNew: now.verdict === 'regression',
+    flaggedOld: before.verdict === 'regression',
+    newEndpoints: flagged(now),
+    oldEndpoints: flagged(before),
+    largestEffect: effects.length ? Math.max(...effects) : null,
+    statistical: now.endpoints.filter((e) => e.rule === 'statistical').length,
+  };
+}
+
+export interface Row {
+  change: number;
+  runs: number;
+  flaggedNew: number;
+  flaggedOld: number;
+  /** Median over the runs of the largest measured effect. */
+  medianEffect: number | null;
+}
+
+export function tally(judgements: Judgement[], changes: number[]): Row[] {
+  return changes.map((change) => {
+    const js = judgements.filter((j) => j.change === change);
+    const effects = js
+      .map((j) => j.largestEffect)
+      .filter((e): e is number => e !== null)
+      .sort((a, b) => a - b);
+    const mid =
+      effects.length === 0
+        ? null
+        : effects.length % 2
+          ? effects[(effects.length - 1) / 2]
+          : (effects[effects.length / 2 - 1] + effects[effects.length / 2]) / 2;
+    return {
+      change,
+      runs: js.length,
+      flaggedNew: js.filter((j) => j.flaggedNew).length,
+      flaggedOld: js.filter((j) => j.flaggedOld).length,
+      medianEffect: mid,
+    };
+  });
+}
+
+/** The table as Markdown: what the benchmark prints and docs/load.md quotes. */
+export function table(rows: Row[], operation: string): string {
+  const lines = [
+    `| change to ${operation} | runs | flagged by new rule | flagged by old rule | median of the largest effect measured |`,
+    '|---|---|---|---|---|',
+  ];
+  for (const r of rows) {
+    const what = r.change === 0 ? 'none (false alarms)' : `+${r.change}%`;
+    lines.push(`| ${what} | ${r.runs} | ${r.flaggedNew} | ${r.flaggedOld} | ${r.medianEffect === null ? '-' : `${r.medianEffect.toFixed(2)}x`} |`);
+  }
+  return lines.join('\n');
+}
