@@ -20,6 +20,7 @@
 // mean most, and again within the pieces, so the earliest change-point reported is where the drift
 // began to show. Shifts smaller than `minEffect` are significant but not reported (with enough runs
 // the test sees a 1% change that nobody should act on); their sides are still searched.
+import { seededRandom } from '../core/random.ts';
 
 export interface ChangePoint {
   /** The first run of the new level (an index into the series). */
@@ -43,18 +44,6 @@ export interface ChangePointOptions {
 }
 
 export const DEFAULTS = { minSegment: 3, alpha: 0.01, permutations: 999, seed: 20261123, minEffect: 0 } as const;
-
-/** mulberry32: a small seeded generator, enough for shuffles. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The ranks of `xs`, 1 to n, ties sharing the mean of their ranks. */
 export function ranks(xs: readonly number[]): number[] {
@@ -116,7 +105,7 @@ export function placeSplit(xs: readonly number[], minSegment: number): number {
 export function changePoints(series: readonly number[], options: ChangePointOptions = {}): ChangePoint[] {
   const o = { ...DEFAULTS, ...options };
   if (series.some((x) => !Number.isFinite(x))) throw new Error('changePoints: the series holds a value that is not a finite number');
-  const rand = random(o.seed);
+  const rand = seededRandom(o.seed);
   const found: ChangePoint[] = [];
   const search = (lo: number, hi: number) => {
     const seg = ranks(series.slice(lo, hi));

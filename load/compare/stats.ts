@@ -3,17 +3,9 @@
 // that makes the bootstrap reproducible. Node code with no dependency: a compare must give the same
 // verdict on every machine, so every random draw comes from a seed.
 
-/** A seeded generator of uniform numbers in [0, 1) (mulberry32: 32-bit state, fast, good enough for resampling). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../core/random.ts';
+
+export { seededRandom };
 
 /** A standard normal draw (Box-Muller; 1 - u keeps the logarithm away from 0). */
 export function normalDraw(random: () => number): number {

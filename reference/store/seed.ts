@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { ensureFilterIndexes, type Db } from './db.ts';
 import { EXPERIMENT_STATUSES } from '../../contracts/index.ts';
+import { seededRandom } from '../../core/random.ts';
 
 interface ManifestTrigger {
   id: string;
@@ -34,16 +35,9 @@ const CREATORS = [
 ];
 const TAGS = ['checkout', 'pricing', 'mobile', 'growth', 'search', 'q3', 'holdout', 'ux'];
 
-/** mulberry32: a small seeded PRNG, enough for varied, reproducible data. */
+/** The seeded generator (core/random.ts) with the draws the seed needs: varied, reproducible data. */
 export function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = seededRandom(seed);
   return {
     next,
     int: (n: number) => Math.floor(next() * n),
