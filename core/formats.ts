@@ -1,6 +1,6 @@
 // The shapes of the files a run writes, which other parts read: conformance.json and
 // observations.json (written by contracts/support/reporter.ts), reports/load/compare.json (written by
-// scripts/baseline.ts). The writers declare their output with these types and the report page reads
+// load/compare/baseline.ts). The writers declare their output with these types and the report page reads
 // with them, so a writer and a reader cannot drift apart and neither imports the other.
 
 /** A clause's level (contracts/clauses.yaml). */

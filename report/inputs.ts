@@ -41,7 +41,7 @@ export type { Exchange } from '../core/formats.ts';
 export type { Level } from '../core/formats.ts';
 export type { Drift, Observations } from '../core/formats.ts';
 
-// reports/load/compare.json is written by scripts/baseline.ts: its types are the one description of it.
+// reports/load/compare.json is written by load/compare/baseline.ts: its types are the one description of it.
 export type { EndpointRow, ProfileResult as ProfileCompare, CompareResult as Compare } from '../core/formats.ts';
 
 export interface LoadSummary {

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { compareRun, compareSummary, DEFAULT_TOLERANCE, mergeSummaries, updateBaseline, type Figures, type RunSummary } from './baseline.ts';
+import { compareRun, compareSummary, DEFAULT_TOLERANCE, mergeSummaries, updateBaseline, type Figures, type RunSummary } from '../load/compare/baseline.ts';
 import { ROOT } from '../core/config.ts';
 import { startReference } from '../core/reference.ts';
 

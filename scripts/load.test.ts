@@ -41,3 +41,13 @@ test('a missing k6 is exit 3 with the reason, before any server starts', () => {
   assert.equal(r.status, 3);
   assert.equal(r.stderr, 'load: K6_BIN=/nonexistent/k6 is not an executable file');
 });
+
+test('--latency and --fault shape the reference server started for the run: refused with a target, a bad fault named', () => {
+  const withTarget = load(['paging', '--latency', '40'], { CONSOLE_BASE_URL: 'http://127.0.0.1:9', CONSOLE_API_KEY: 'k_local_secret' });
+  assert.equal(withTarget.status, 3);
+  assert.equal(withTarget.stderr, 'load: --latency and --fault shape the reference server started for the run; CONSOLE_BASE_URL is set, so none is started');
+  const badFault = load(['paging', '--fault', 'no-such-fault'], {});
+  assert.equal(badFault.status, 3);
+  assert.match(badFault.stderr, /^load: cannot start the reference server: .*unknown fault "no-such-fault"/);
+  assert.equal(badFault.stderr.split('\n').length, 1);
+});

@@ -1,4 +1,5 @@
 // npm run load:paging | load:mutation | load:smoke -- [--profile smoke|baseline|stress] [--compare] [--seed N] [--scale N]
+//                                                    [--latency MS[:S]] [--fault NAME]
 // Parses its options and runs scripts/lib/load-run.ts: a k6 load profile against the target (or a
 // reference server it starts), writing reports/load/<script>/{summary.json,junit.xml,dashboard.html}.
 import { fail, parseCommand, runCommand } from '../core/command.ts';
@@ -16,6 +17,10 @@ started on a free loopback port for the run (and stopped after it).
   --compare       compare with load/baselines/<script>.json afterwards (reports/load/compare.json)
   --seed N        seed of the generated request bodies (default 1)
   --scale N       experiments the started reference server seeds (default: its own); ignored with a target
+  --latency MS[:S]  the started reference server answers after network-like latency: log-normal, median
+                  MS ms, log spread S (npm run serve -- --help); refused with a target
+  --fault NAME    a fault of the started reference server, repeatable, e.g. slow:listExperiments:25 (one
+                  operation 25% slower: a regression of known size for the compare); refused with a target
   --help          this text
 
 Environment: CONSOLE_BASE_URL, CONSOLE_API_KEY, CONSOLE_TARGET_MANIFEST (target manifest; old name CONSOLE_FIXTURES),
@@ -31,7 +36,14 @@ function options(): LoadArgs {
     name: 'load',
     help: HELP,
     positionals: true,
-    options: { profile: { type: 'string' }, compare: { type: 'boolean' }, seed: { type: 'string' }, scale: { type: 'string' } },
+    options: {
+      profile: { type: 'string' },
+      compare: { type: 'boolean' },
+      seed: { type: 'string' },
+      scale: { type: 'string' },
+      latency: { type: 'string' },
+      fault: { type: 'string', multiple: true },
+    },
   });
   const [which, ...extra] = positionals;
   const scripts: LoadScript[] = which === 'smoke' ? [...LOAD_SCRIPTS] : LOAD_SCRIPTS.includes(which as LoadScript) ? [which as LoadScript] : [];
@@ -45,7 +57,8 @@ function options(): LoadArgs {
   const scale = values.scale === undefined ? undefined : Number(values.scale);
   if (scale !== undefined && (!Number.isInteger(scale) || scale < 1 || scale > 1_000_000))
     fail('load', `--scale must be an integer from 1 to 1000000, got ${JSON.stringify(values.scale)}`);
-  return { scripts, profile, compare: values.compare ?? false, seed, scale };
+  const reference = values.latency !== undefined || values.fault?.length ? { latency: values.latency, faults: values.fault ?? [] } : undefined;
+  return { scripts, profile, compare: values.compare ?? false, seed, scale, reference };
 }
 
 // Every failure before or around k6 (bad option, config, k6 missing, reference not starting) is exit 3.

@@ -1,7 +1,7 @@
 // The arithmetic of the power benchmark (power.ts): one run judged against the benchmark's own
 // baseline by the compare as it is (statistical rule where the counts allow, ratio tolerances
 // elsewhere) and by the ratio tolerances alone (the rule before it), then the tally and its table.
-import { compareSummary, DEFAULT_TOLERANCE } from '../../scripts/baseline.ts';
+import { compareSummary, DEFAULT_TOLERANCE } from '../../load/compare/baseline.ts';
 import type { ProfileResult, RunSummary } from '../../core/formats.ts';
 
 export interface Judgement {

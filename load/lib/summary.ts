@@ -1,5 +1,5 @@
 // handleSummary for both scripts: reports/load/<script>/summary.json (per-endpoint figures that
-// scripts/baseline.ts compares, the thresholds and the raw k6 metrics), junit.xml, and a short
+// load/compare/baseline.ts compares, the thresholds and the raw k6 metrics), junit.xml, and a short
 // stdout summary. Every output passes through redact(): the summary holds no headers, but a key
 // must never reach an artifact even if k6 changed that.
 import { API_KEY, BASE_URL, PROFILE, REDACTED, REPORT_DIR } from './env.ts';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { generate, newRunId } from '../../fixtures/generate.ts';
 import { buildValidators } from '../../load/lib/build-validators.ts';
 import { attachSamples, csvOutput } from '../../load/compare/run-samples.ts';
-import { compareRun, printCompare } from '../baseline.ts';
+import { compareRun, printCompare } from '../../load/compare/baseline.ts';
 import { ConfigError, isLoopback, loadConfig, ROOT, type Config } from '../../core/config.ts';
 import { worst } from '../../core/exit.ts';
 import { startReference, type ReferenceServer } from '../../core/reference.ts';
@@ -21,7 +21,7 @@ export interface LoadArgs {
   compare: boolean;
   seed: number;
   scale: number | undefined;
-  /** For the reference server started for the run (ignored with a target): `--latency` and faults such as slow:<op>:<pct>. */
+  /** For the reference server started for the run (refused with a target): `--latency` and faults such as slow:<op>:<pct>. */
   reference?: { latency?: string; faults?: string[] };
 }
 
@@ -91,6 +91,8 @@ export async function runLoad(args: LoadArgs): Promise<number> {
   if (config.baseUrl && !isLoopback(config.baseUrl) && !config.allowRemoteLoad) {
     throw new ConfigError(`refusing to load ${new URL(config.baseUrl).host}: it is not loopback; set CONSOLE_ALLOW_REMOTE_LOAD=1 to allow it`);
   }
+  if (config.baseUrl && (args.reference?.latency || args.reference?.faults?.length))
+    throw new ConfigError('--latency and --fault shape the reference server started for the run; CONSOLE_BASE_URL is set, so none is started');
   const k6 = findK6();
   const runId = newRunId();
   const dataDir = join(ROOT, 'load/data', `run-${runId}`);
@@ -113,6 +115,7 @@ export async function runLoad(args: LoadArgs): Promise<number> {
         stderr: 'pipe',
       });
     } catch (err) {
+      rmSync(dataDir, { recursive: true, force: true });
       throw new ConfigError(`cannot start the reference server: ${(err as Error).message}`);
     }
     target = { baseUrl: server.baseUrl, apiKey: server.apiKey };

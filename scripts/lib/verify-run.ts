@@ -16,7 +16,7 @@ import { recordRun } from '../../core/history.ts';
 import { keyForms } from '../../core/keys.ts';
 import { randomApiKey, referenceUnlessTarget, type ReferenceServer } from '../../core/reference.ts';
 import type { ConformanceSummary } from '../../contracts/support/reporter.ts';
-import { compareRun, printCompare, type CompareResult } from '../baseline.ts';
+import { compareRun, printCompare, type CompareResult } from '../../load/compare/baseline.ts';
 import { renderPage } from '../../report/html.ts';
 import { readInputs, type ReportInputs, type StageResult, type VerifyRun } from '../../report/inputs.ts';
 import { describeChange, trendsOf } from '../../report/trend.ts';

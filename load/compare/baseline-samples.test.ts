@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { compareSummary, DEFAULT_TOLERANCE, mergeSummaries, updateBaseline, type Figures, type RunSummary } from './baseline.ts';
-import { histogramCount, histogramOf } from '../load/compare/samples.ts';
-import { quantile, seededRandom } from '../load/compare/stats.ts';
+import { histogramCount, histogramOf } from './samples.ts';
+import { quantile, seededRandom } from './stats.ts';
 
 /** Log-normal durations around `medianMs` (sigma 0.35), seeded. */
 function latencies(random: () => number, n: number, medianMs: number): number[] {

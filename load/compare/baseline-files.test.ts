@@ -1,0 +1,71 @@
+// One baseline per script and profile: a smoke baseline is <script>.json (what verify and npm test
+// compare with), another profile's is <script>.<profile>.json, so recording a nightly baseline does not
+// replace the smoke one, and a run is compared with the baseline of its own profile.
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { baselineFileFor, compareRun, updateBaseline, type Figures, type RunSummary } from './baseline.ts';
+
+const fig = (p50: number): Figures => ({ p50, p95: p50 * 2, p99: p50 * 3, count: 200, rps: 10, errorRate: 0 });
+const run = (profile: string, deepMs: number): RunSummary => ({
+  format: 'console-conformance.load-summary/1',
+  script: 'paging',
+  profile,
+  durationMs: 60_000,
+  endpoints: { calibration: fig(2), 'listExperiments.deep': fig(deepMs) },
+});
+
+function withDirs(body: (reports: string, baselines: string) => void): void {
+  const dir = mkdtempSync(join(tmpdir(), 'cc-baseline-files-'));
+  try {
+    mkdirSync(join(dir, 'reports/load/paging'), { recursive: true });
+    body(join(dir, 'reports'), join(dir, 'baselines'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+const lastRun = (reports: string, s: RunSummary) => writeFileSync(join(reports, 'load/paging/summary.json'), JSON.stringify(s));
+
+test('update writes <script>.json for smoke and <script>.<profile>.json for other profiles, side by side', () => {
+  withDirs((reports, baselines) => {
+    lastRun(reports, run('smoke', 10));
+    assert.equal(updateBaseline('paging', reports, baselines), join(baselines, 'paging.json'));
+    lastRun(reports, run('baseline', 10));
+    assert.equal(updateBaseline('paging', reports, baselines), join(baselines, 'paging.baseline.json'));
+    assert.deepEqual(readdirSync(baselines).sort(), ['paging.baseline.json', 'paging.json']);
+  });
+});
+
+test('compare picks the baseline of the run profile; each profile regresses against its own', () => {
+  withDirs((reports, baselines) => {
+    lastRun(reports, run('smoke', 10));
+    updateBaseline('paging', reports, baselines);
+    lastRun(reports, run('baseline', 40));
+    updateBaseline('paging', reports, baselines);
+
+    lastRun(reports, run('baseline', 40));
+    const same = compareRun({ reportsDir: reports, baselinesDir: baselines, scripts: ['paging'] }).profiles.paging;
+    assert.equal(same.baselineFile, join(baselines, 'paging.baseline.json'));
+    assert.equal(same.verdict, 'pass');
+
+    // 40 ms would be 4x the smoke baseline's 10 ms: it is the smoke baseline a smoke run meets.
+    lastRun(reports, run('smoke', 40));
+    const smoke = compareRun({ reportsDir: reports, baselinesDir: baselines, scripts: ['paging'] }).profiles.paging;
+    assert.equal(smoke.baselineFile, join(baselines, 'paging.json'));
+    assert.equal(smoke.verdict, 'regression');
+  });
+});
+
+test('a <script>.json recorded with another profile is still found for that profile, and only for it', () => {
+  withDirs((_reports, baselines) => {
+    mkdirSync(baselines);
+    writeFileSync(join(baselines, 'paging.json'), JSON.stringify(run('baseline', 10)));
+    assert.equal(baselineFileFor(baselines, 'paging', 'baseline'), join(baselines, 'paging.json'));
+    assert.equal(baselineFileFor(baselines, 'paging', 'stress'), join(baselines, 'paging.stress.json'));
+    assert.equal(baselineFileFor(baselines, 'paging', 'smoke'), join(baselines, 'paging.json'));
+    writeFileSync(join(baselines, 'paging.baseline.json'), JSON.stringify(run('baseline', 10)));
+    assert.equal(baselineFileFor(baselines, 'paging', 'baseline'), join(baselines, 'paging.baseline.json'));
+  });
+});

@@ -1,0 +1,314 @@
+// Baselines of the k6 load profiles: `updateBaseline` copies a run's figures into
+// load/baselines/ (one file per script and profile, baselineFileFor below); `compareRun` sets a run (or
+// the merged runs of several machines) against them, per endpoint, normalised by the calibration
+// request timed in the same run (docs/load.md), and writes reports/load/compare.json.
+// The command is scripts/baseline.ts.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { ConfigError, ROOT } from '../../core/config.ts';
+import type { CompareResult, EndpointRow, Figures, ProfileResult, RunSummary, Tolerance } from '../../core/formats.ts';
+import { type Detection, detectFromHistograms } from './detect.ts';
+import { formatJson, samplesOf } from './run-samples.ts';
+import { mergeRunSamples, type RunSamples } from './samples.ts';
+
+export type { CompareResult, EndpointRow, Figures, ProfileResult, RunSummary, Tolerance } from '../../core/formats.ts';
+
+export const DEFAULT_TOLERANCE: Tolerance = {
+  p50: 2,
+  p95: 2.5,
+  p99: 3,
+  minDeltaMs: 5,
+  rps: 0.8,
+  errorRate: 0.01,
+  minP95Count: 20,
+  minP99Count: 100,
+  minEffect: 0.1,
+  alpha: 0.01,
+};
+export const CALIBRATION = 'calibration';
+
+const BASELINES = join(ROOT, 'load/baselines');
+
+/**
+ * Where the baseline of a script and profile lives. A smoke baseline is `<script>.json` (what verify
+ * and npm test compare with); another profile's is `<script>.<profile>.json`, so a nightly baseline
+ * profile and the smoke one can both be kept. A `<script>.json` of that other profile (recorded before
+ * baselines were kept per profile) is still found when no `<script>.<profile>.json` exists.
+ */
+export function baselineFileFor(baselinesDir: string, script: string, profile: string): string {
+  const plain = join(baselinesDir, `${script}.json`);
+  if (profile === 'smoke') return plain;
+  const own = join(baselinesDir, `${script}.${profile}.json`);
+  if (existsSync(own) || !existsSync(plain)) return own;
+  try {
+    return (JSON.parse(readFileSync(plain, 'utf8')) as { profile?: unknown }).profile === profile ? plain : own;
+  } catch {
+    return own;
+  }
+}
+
+function readJson<T>(file: string): T {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as T;
+  } catch (err) {
+    throw new ConfigError(`cannot read ${file}: ${(err as Error).message.split('\n')[0]}`);
+  }
+}
+
+function readSummary(file: string): RunSummary {
+  const s = readJson<RunSummary>(file);
+  if (typeof s !== 'object' || s === null || typeof s.script !== 'string' || typeof s.endpoints !== 'object')
+    throw new ConfigError(`${file} is not a load summary (written by load/lib/summary.ts)`);
+  return s;
+}
+
+const round = (n: number, d = 3) => Math.round(n * 10 ** d) / 10 ** d;
+
+/** The request-duration histograms a summary keeps (load/compare/run-samples.ts), null when none. */
+function samplesIn(summary: RunSummary, file: string): RunSamples | null {
+  try {
+    return samplesOf(summary, file);
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
+}
+
+/**
+ * Merges the summaries of several runners of one script (k6-operator parallelism, or runs on
+ * several machines at once): counts and throughputs add up, error rates are weighted by count, and
+ * percentiles are the count-weighted mean of the runners' percentiles. That last is an
+ * approximation (a summary keeps no samples); it is exact when the runners see one distribution,
+ * which is what an execution-segmented TestRun gives. The maximum is kept as the maximum. The
+ * request-duration histograms, when every runner kept them, merge exactly (counts add).
+ */
+export function mergeSummaries(summaries: RunSummary[]): RunSummary {
+  if (summaries.length === 0) throw new ConfigError('--merge needs at least one summary');
+  const { script, profile } = summaries[0];
+  for (const s of summaries) {
+    if (s.script !== script || s.profile !== profile)
+      throw new ConfigError(`cannot merge ${s.script}/${s.profile} with ${script}/${profile}: one script and profile per merge`);
+  }
+  const names = [...new Set(summaries.flatMap((s) => Object.keys(s.endpoints)))].sort();
+  const endpoints: Record<string, Figures> = {};
+  for (const name of names) {
+    const parts = summaries.map((s) => s.endpoints[name]).filter((e): e is Figures => e !== undefined && e.count > 0);
+    const count = parts.reduce((n, e) => n + e.count, 0);
+    const weighted = (k: 'p50' | 'p95' | 'p99' | 'errorRate' | 'avg') => (count === 0 ? 0 : parts.reduce((n, e) => n + (e[k] ?? 0) * e.count, 0) / count);
+    endpoints[name] = {
+      p50: weighted('p50'),
+      p95: weighted('p95'),
+      p99: weighted('p99'),
+      avg: weighted('avg'),
+      max: Math.max(0, ...parts.map((e) => e.max ?? 0)),
+      count,
+      rps: parts.reduce((n, e) => n + e.rps, 0),
+      errorRate: weighted('errorRate'),
+    };
+  }
+  const samples = summaries.map((s, i) => samplesIn(s, `merged summary ${i + 1}`));
+  return {
+    format: summaries[0].format,
+    script,
+    profile,
+    durationMs: Math.max(...summaries.map((s) => s.durationMs)),
+    runners: summaries.reduce((n, s) => n + (s.runners ?? 1), 0),
+    endpoints,
+    ...(samples.every((x) => x !== null) ? { samples: mergeRunSamples(samples as RunSamples[]) } : {}),
+  };
+}
+
+/** Compares one run's summary with a baseline (null: none), normalised by each one's calibration. */
+export function compareSummary(run: RunSummary, baseline: RunSummary | null, baselineFile: string, tol: Tolerance = DEFAULT_TOLERANCE): ProfileResult {
+  const cal = run.endpoints[CALIBRATION];
+  const baseCal = baseline?.endpoints[CALIBRATION] ?? null;
+  let verdictReason = '';
+  let usable = baseline !== null;
+  if (!baseline) verdictReason = `no baseline at ${baselineFile}: run npm run baseline:update`;
+  else if (baseline.profile !== run.profile) {
+    usable = false;
+    verdictReason = `the baseline is of profile ${baseline.profile}, the run of ${run.profile}: not comparable`;
+  } else if (!cal || !baseCal || cal.p50 <= 0 || baseCal.p50 <= 0) {
+    usable = false;
+    verdictReason = 'the calibration endpoint is missing from the run or the baseline';
+  }
+  // How much slower this machine answered the trivial request than the baseline's machine did.
+  const scale = usable ? cal.p50 / baseCal!.p50 : null;
+  // The statistical rule (load/compare/detect.ts) judges the latency of every endpoint it can decide
+  // when both runs keep their request durations with the calibration request's; the ratio rule
+  // judges the rest (a smoke run's handful of requests), and every endpoint when samples are missing.
+  // Only the endpoints the summaries list (and the calibration) are tested: setup's requests are not load.
+  const judged = (x: RunSamples | null): RunSamples | null =>
+    x && { ...x, endpoints: Object.fromEntries(Object.entries(x.endpoints).filter(([k]) => k in run.endpoints)) };
+  const runSamples = usable ? judged(samplesIn(run, 'the run')) : null;
+  const baseSamples = usable ? judged(samplesIn(baseline!, baselineFile)) : null;
+  const withCalibration = (s: RunSamples | null) => (s?.endpoints[CALIBRATION]?.counts.length ?? 0) > 0;
+  const detection: Detection | null =
+    withCalibration(runSamples) && withCalibration(baseSamples)
+      ? detectFromHistograms(runSamples!, baseSamples!, { minEffect: tol.minEffect, alpha: tol.alpha, calibration: CALIBRATION })
+      : null;
+  const latencyRule = !usable
+    ? undefined
+    : detection
+      ? `statistical (one-sided Mann-Whitney at alpha ${tol.alpha ?? 0.01} over the endpoints, and the median ratio's 95% interval above 1 + ${round((tol.minEffect ?? 0.1) * 100, 1)}%) where the counts allow, the ratio tolerances elsewhere`
+      : `ratio tolerances: ${runSamples ? 'the baseline' : 'the run'} keeps no request samples with the calibration request's`;
+  const rows: EndpointRow[] = [];
+  for (const name of Object.keys(run.endpoints).sort()) {
+    if (name === CALIBRATION) continue;
+    const e = run.endpoints[name];
+    const b = usable ? baseline!.endpoints[name] : undefined;
+    const row: EndpointRow = {
+      endpoint: name,
+      p50: round(e.p50),
+      p95: round(e.p95),
+      p99: round(e.p99),
+      rps: round(e.rps),
+      errorRate: round(e.errorRate, 5),
+      count: e.count,
+      baseline: b ? { p50: round(b.p50), p95: round(b.p95), p99: round(b.p99), rps: round(b.rps), errorRate: round(b.errorRate, 5), count: b.count } : null,
+      ratio: null,
+      regression: false,
+      reason: '',
+    };
+    if (!b || scale === null) {
+      row.reason = usable ? 'no such endpoint in the baseline' : verdictReason;
+      rows.push(row);
+      continue;
+    }
+    // ratio > 1: slower than the baseline after allowing for the machine (calibration) difference.
+    const r = (k: 'p50' | 'p95' | 'p99') => (b[k] > 0 ? e[k] / (b[k] * scale) : 1);
+    row.ratio = { p50: round(r('p50')), p95: round(r('p95')), p99: round(r('p99')), rps: round(b.rps > 0 ? e.rps / b.rps : 1) };
+    const reasons: string[] = [];
+    const judge = (k: 'p50' | 'p95' | 'p99', limit: number, minCount: number) => {
+      if (Math.min(e.count, b.count) < minCount) return;
+      if (r(k) > limit && e[k] - b[k] * scale > tol.minDeltaMs)
+        reasons.push(`${k} ${round(e[k], 1)} ms is ${round(r(k), 2)}x the calibrated baseline ${round(b[k] * scale, 1)} ms (tolerance ${limit}x)`);
+    };
+    const stat = detection?.endpoints.find((d) => d.endpoint === name);
+    if (stat) {
+      row.statistical = {
+        effect: round(stat.effect),
+        lower: round(stat.lower),
+        upper: round(stat.upper),
+        p: stat.p,
+        alpha: stat.alpha,
+        n: stat.n,
+        regression: stat.regression,
+        reason: stat.reason,
+      };
+    }
+    if (stat?.decidable) {
+      row.rule = 'statistical';
+      if (stat.regression) reasons.push(`latency ${stat.reason}`);
+    } else {
+      row.rule = 'ratio';
+      judge('p50', tol.p50, 1);
+      judge('p95', tol.p95, tol.minP95Count);
+      judge('p99', tol.p99, tol.minP99Count);
+    }
+    if (b.count >= tol.minP95Count && b.rps > 0 && e.rps < b.rps * tol.rps)
+      reasons.push(`throughput ${round(e.rps, 1)}/s is below ${tol.rps} of the baseline ${round(b.rps, 1)}/s`);
+    if (e.errorRate > b.errorRate + tol.errorRate)
+      reasons.push(`error rate ${round(e.errorRate * 100, 2)}% is above the baseline ${round(b.errorRate * 100, 2)}% + ${tol.errorRate * 100}%`);
+    row.regression = reasons.length > 0;
+    row.reason = reasons.join('; ');
+    rows.push(row);
+  }
+  const regression = rows.some((r) => r.regression);
+  return {
+    script: run.script,
+    profile: run.profile,
+    baselineFile,
+    baselineProfile: baseline?.profile ?? null,
+    verdict: !usable ? 'no-baseline' : regression ? 'regression' : 'pass',
+    reason: verdictReason,
+    calibration: {
+      p50: round(cal?.p50 ?? 0),
+      p95: round(cal?.p95 ?? 0),
+      p99: round(cal?.p99 ?? 0),
+      rps: round(cal?.rps ?? 0),
+      errorRate: round(cal?.errorRate ?? 0, 5),
+      baseline: baseCal,
+      scale: scale === null ? null : round(scale),
+    },
+    ...(latencyRule ? { latencyRule } : {}),
+    endpoints: rows,
+  };
+}
+
+export interface CompareOptions {
+  scripts?: string[];
+  reportsDir?: string;
+  baselinesDir?: string;
+  merge?: string[];
+  tolerance?: Tolerance;
+  out?: string;
+}
+
+/** Compares the last runs (or the merged files) with the baselines; writes reports/load/compare.json. */
+export function compareRun(o: CompareOptions = {}): CompareResult {
+  const reportsDir = o.reportsDir ?? join(ROOT, 'reports');
+  const baselinesDir = o.baselinesDir ?? BASELINES;
+  const tol = o.tolerance ?? DEFAULT_TOLERANCE;
+  let runs: RunSummary[];
+  if (o.merge?.length) {
+    const byScript = new Map<string, RunSummary[]>();
+    for (const f of o.merge) {
+      const s = readSummary(resolve(f));
+      byScript.set(s.script, [...(byScript.get(s.script) ?? []), s]);
+    }
+    runs = [...byScript.values()].map(mergeSummaries);
+  } else {
+    const scripts = o.scripts ?? ['paging', 'mutation'];
+    runs = scripts
+      .map((s) => join(reportsDir, 'load', s, 'summary.json'))
+      .filter((f) => existsSync(f))
+      .map(readSummary);
+    if (runs.length === 0) throw new ConfigError(`no load run to compare under ${join(reportsDir, 'load')}: run npm run load:smoke first`);
+  }
+  const profiles: Record<string, ProfileResult> = {};
+  for (const run of runs) {
+    const file = baselineFileFor(baselinesDir, run.script, run.profile);
+    profiles[run.script] = compareSummary(run, existsSync(file) ? readSummary(file) : null, file, tol);
+  }
+  const all = Object.values(profiles);
+  const verdict = all.some((p) => p.verdict === 'regression') ? 'regression' : all.some((p) => p.verdict === 'pass') ? 'pass' : 'no-baseline';
+  const result: CompareResult = { verdict, tolerance: tol, profiles };
+  const out = o.out ?? join(reportsDir, 'load', 'compare.json');
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, JSON.stringify(result, null, 2) + '\n');
+  return result;
+}
+
+export function printCompare(r: CompareResult): void {
+  for (const p of Object.values(r.profiles)) {
+    console.log(
+      `compare ${p.script} (${p.profile}): ${p.verdict}${p.reason ? ` - ${p.reason}` : ''}${p.calibration.scale !== null ? ` (calibration: this run ${p.calibration.scale}x the baseline's)` : ''}`,
+    );
+    if (p.latencyRule) {
+      const judged = (rule: string) => p.endpoints.filter((e) => e.rule === rule).length;
+      console.log(`  latency judged by ${p.latencyRule} [statistical: ${judged('statistical')} endpoints, ratio: ${judged('ratio')}]`);
+    }
+    for (const e of p.endpoints.filter((x) => x.regression)) console.log(`  REGRESSION ${e.endpoint}: ${e.reason}`);
+  }
+  console.log(`compare verdict: ${r.verdict}`);
+}
+
+/** Writes the baseline of the run's script and profile (baselineFileFor) from a run's summary: the figures, the request-duration histograms when the run kept them, and where they came from. */
+export function updateBaseline(script: string, reportsDir = join(ROOT, 'reports'), baselinesDir = BASELINES): string {
+  const run = readSummary(join(reportsDir, 'load', script, 'summary.json'));
+  const baseline = {
+    format: run.format,
+    script: run.script,
+    profile: run.profile,
+    durationMs: run.durationMs,
+    recordedAt: run.finishedAt ?? new Date().toISOString(),
+    machine: { cpus: availableParallelism(), cpu: cpus()[0]?.model ?? 'unknown', node: process.version },
+    endpoints: run.endpoints,
+    ...(run.samples ? { samples: samplesIn(run, 'the run') } : {}),
+  };
+  mkdirSync(baselinesDir, { recursive: true });
+  const file = run.profile === 'smoke' ? join(baselinesDir, `${script}.json`) : join(baselinesDir, `${script}.${run.profile}.json`);
+  writeFileSync(file, formatJson(baseline));
+  return file;
+}
