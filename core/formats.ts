@@ -119,6 +119,12 @@ export interface Figures {
   max?: number;
 }
 /** What compare needs of a run: load/lib/summary.ts writes it as summary.json; a baseline keeps the same fields. */
+/**
+ * What a load run was measured against: the reference server the run started, or a target (its
+ * origin: scheme, host and port, no path, credentials or query). Timings of one say nothing of the other.
+ */
+export type LoadTarget = { kind: 'reference' } | { kind: 'external'; origin: string };
+
 export interface RunSummary {
   format: string;
   script: string;
@@ -126,6 +132,8 @@ export interface RunSummary {
   durationMs: number;
   endpoints: Record<string, Figures>;
   runners?: number;
+  /** Added after k6 exits (load/compare/target.ts); absent in summaries and baselines written before. */
+  target?: LoadTarget;
   [k: string]: unknown;
 }
 

@@ -192,8 +192,10 @@ test('verify exits 2 when the load regresses against a (deliberately strict) bas
   const baselines = mkdtempSync(join(tmpdir(), 'cc-strict-baseline-'));
   const paging = JSON.parse(readFileSync(join(ROOT, 'load/baselines/paging.json'), 'utf8'));
   for (const [name, e] of Object.entries<{ rps: number }>(paging.endpoints)) if (name !== 'calibration') e.rps *= 10;
-  writeFileSync(join(baselines, 'paging.json'), JSON.stringify(paging));
   const server = await startReference({ stderr: 'ignore' });
+  // Verify runs against the server as a target: the baseline is one recorded for a target.
+  paging.target = { kind: 'external', origin: new URL(server.baseUrl).origin };
+  writeFileSync(join(baselines, 'paging.json'), JSON.stringify(paging));
   try {
     const r = run('scripts/verify.ts', ['--baselines', baselines, '--grep', ONE_METRIC_TEST], {
       CONSOLE_BASE_URL: server.baseUrl,

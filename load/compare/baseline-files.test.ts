@@ -2,7 +2,7 @@
 // compare with), another profile's is <script>.<profile>.json, so recording a nightly baseline does not
 // replace the smoke one, and a run is compared with the baseline of its own profile.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -32,8 +32,10 @@ test('update writes <script>.json for smoke and <script>.<profile>.json for othe
   withDirs((reports, baselines) => {
     lastRun(reports, run('smoke', 10));
     assert.equal(updateBaseline('paging', reports, baselines), join(baselines, 'paging.json'));
-    lastRun(reports, run('baseline', 10));
-    assert.equal(updateBaseline('paging', reports, baselines), join(baselines, 'paging.baseline.json'));
+    lastRun(reports, { ...run('baseline', 10), target: { kind: 'reference' } });
+    const file = updateBaseline('paging', reports, baselines);
+    assert.equal(file, join(baselines, 'paging.baseline.json'));
+    assert.deepEqual(JSON.parse(readFileSync(file, 'utf8')).target, { kind: 'reference' }, 'the baseline says what it measured');
     assert.deepEqual(readdirSync(baselines).sort(), ['paging.baseline.json', 'paging.json']);
   });
 });

@@ -11,6 +11,7 @@ import type { CompareResult, EndpointRow, Figures, ProfileResult, RunSummary, To
 import { type Detection, detectFromHistograms } from './detect.ts';
 import { formatJson, samplesOf } from './run-samples.ts';
 import { mergeRunSamples, type RunSamples } from './samples.ts';
+import { commonTarget, targetMismatch } from './target.ts';
 
 export type { CompareResult, EndpointRow, Figures, ProfileResult, RunSummary, Tolerance } from '../../core/formats.ts';
 
@@ -107,6 +108,7 @@ export function mergeSummaries(summaries: RunSummary[]): RunSummary {
     };
   }
   const samples = summaries.map((s, i) => samplesIn(s, `merged summary ${i + 1}`));
+  const target = commonTarget(summaries);
   return {
     format: summaries[0].format,
     script,
@@ -114,6 +116,7 @@ export function mergeSummaries(summaries: RunSummary[]): RunSummary {
     durationMs: Math.max(...summaries.map((s) => s.durationMs)),
     runners: summaries.reduce((n, s) => n + (s.runners ?? 1), 0),
     endpoints,
+    ...(target ? { target } : {}),
     ...(samples.every((x) => x !== null) ? { samples: mergeRunSamples(samples as RunSamples[]) } : {}),
   };
 }
@@ -128,6 +131,9 @@ export function compareSummary(run: RunSummary, baseline: RunSummary | null, bas
   else if (baseline.profile !== run.profile) {
     usable = false;
     verdictReason = `the baseline is of profile ${baseline.profile}, the run of ${run.profile}: not comparable`;
+  } else if (targetMismatch(run, baseline)) {
+    usable = false;
+    verdictReason = targetMismatch(run, baseline)!;
   } else if (!cal || !baseCal || cal.p50 <= 0 || baseCal.p50 <= 0) {
     usable = false;
     verdictReason = 'the calibration endpoint is missing from the run or the baseline';
@@ -304,6 +310,7 @@ export function updateBaseline(script: string, reportsDir = join(ROOT, 'reports'
     durationMs: run.durationMs,
     recordedAt: run.finishedAt ?? new Date().toISOString(),
     machine: { cpus: availableParallelism(), cpu: cpus()[0]?.model ?? 'unknown', node: process.version },
+    ...(run.target ? { target: run.target } : {}),
     endpoints: run.endpoints,
     ...(run.samples ? { samples: samplesIn(run, 'the run') } : {}),
   };

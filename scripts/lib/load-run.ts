@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { generate, newRunId } from '../../fixtures/generate.ts';
 import { buildValidators } from '../../load/lib/build-validators.ts';
 import { attachSamples, csvOutput } from '../../load/compare/run-samples.ts';
+import { attachTarget, loadTarget } from '../../load/compare/target.ts';
 import { compareRun, printCompare } from '../../load/compare/baseline.ts';
 import { ConfigError, isLoopback, loadConfig, ROOT, type Config } from '../../core/config.ts';
 import { worst } from '../../core/exit.ts';
@@ -134,6 +135,11 @@ export async function runLoad(args: LoadArgs): Promise<number> {
       rmSync(rows.csv, { force: true });
       const code = await runK6(k6, script, args.profile, target, dataDir, reportDir, rows.k6Out);
       const summaryFile = join(reportDir, 'summary.json');
+      try {
+        if (existsSync(summaryFile)) attachTarget(summaryFile, loadTarget(config.baseUrl));
+      } catch (err) {
+        console.error(`load: ${script}: summary.json does not say what it measured: ${(err as Error).message.split('\n')[0]}`);
+      }
       if (existsSync(summaryFile) && existsSync(rows.csv)) {
         // Without them the compare falls back to its ratio rule and says so: worth a line, not a failed run.
         await attachSamples(summaryFile, rows.csv).catch((err: Error) =>
