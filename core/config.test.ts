@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, isLoopback, loadConfig } from './config.ts';
+import { ConfigError, isLoopback, loadConfig, referenceKeyFromEnv, updateScreenshotsFromEnv } from './config.ts';
 
 /** A manifest file in a temporary folder that is removed when test `t` ends. */
 function manifestFile(t: TestContext, content: unknown): string {
@@ -97,4 +97,15 @@ test('config: CONSOLE_TARGET_MANIFEST names the manifest; CONSOLE_FIXTURES, its 
   const both = loadConfig({ CONSOLE_TARGET_MANIFEST: good, CONSOLE_FIXTURES: other }, note);
   assert.equal(both.manifest.metricPrefix, 'new_', 'the new name wins');
   assert.match(notes[1], /CONSOLE_FIXTURES is ignored/);
+});
+
+test('config: the reference server key is CONSOLE_API_KEY, none when unset or empty', () => {
+  assert.equal(referenceKeyFromEnv({ CONSOLE_API_KEY: 'k-1234' }), 'k-1234');
+  assert.equal(referenceKeyFromEnv({ CONSOLE_API_KEY: '' }), undefined);
+  assert.equal(referenceKeyFromEnv({}), undefined);
+});
+
+test('config: screenshots go to docs/ only with CONSOLE_UPDATE_SCREENSHOTS=1', () => {
+  assert.equal(updateScreenshotsFromEnv({ CONSOLE_UPDATE_SCREENSHOTS: '1' }), true);
+  for (const v of [undefined, '', '0', 'yes', 'true']) assert.equal(updateScreenshotsFromEnv({ CONSOLE_UPDATE_SCREENSHOTS: v }), false, String(v));
 });

@@ -173,3 +173,20 @@ export function isLoopback(baseUrl: string): boolean {
   const host = new URL(baseUrl).hostname.replace(/^\[|\]$/g, '');
   return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
+
+/**
+ * The key the reference server accepts when `npm run serve` is given no --api-key: CONSOLE_API_KEY,
+ * also how core/reference.ts hands a started server its key. Undefined when unset or empty (the
+ * server then makes up a random key). Not loadConfig: serve needs no manifest and no target.
+ */
+export function referenceKeyFromEnv(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return env.CONSOLE_API_KEY || undefined;
+}
+
+/**
+ * CONSOLE_UPDATE_SCREENSHOTS=1 (npm run report:screenshots): the report's page test writes its
+ * screenshots into docs/ for the README instead of the reports folder. Any other value is "no".
+ */
+export function updateScreenshotsFromEnv(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.CONSOLE_UPDATE_SCREENSHOTS === '1';
+}

@@ -80,6 +80,8 @@ test('--help prints usage and exits 0', () => {
   assert.equal(r.status, 0);
   assert.match(r.stdout, /usage: npm run serve/);
   assert.match(r.stdout, /--fault NAME/);
+  assert.match(r.stdout, /^Environment: CONSOLE_API_KEY/m);
+  assert.match(r.stdout, /^Exit 0 .*, 3 /m);
 });
 
 test('bad arguments: one line on stderr, exit 3', async () => {
@@ -106,6 +108,7 @@ test('bad arguments: one line on stderr, exit 3', async () => {
     assert.match(r.stderr, /^serve: /);
     assert.equal(r.stdout, '');
   }
+  assert.equal(results[cases.findIndex((c) => c[0] === '--bogus')].stderr, 'serve: unknown option --bogus (see --help)\n');
 });
 
 test('--list-faults prints the faults and variants as JSON', () => {
@@ -121,7 +124,7 @@ test('--list-faults prints the faults and variants as JSON', () => {
   assert.ok(list.faults.length >= 30 && list.variants.length >= 10);
 });
 
-test('without a key, a random key is printed once on stderr and accepted; CONSOLE_API_KEY is used when set', async () => {
+test('without a key, a random key is printed once on stderr and accepted; CONSOLE_API_KEY is used when set, --api-key before it', async () => {
   const s = start([]);
   const url = await s.url;
   const key = await waitFor(s.child.stderr!, () => s.out.stderr, /SERVICE-API-KEY (\S+)\n/);
@@ -137,6 +140,14 @@ test('without a key, a random key is printed once on stderr and accepted; CONSOL
   assert.ok(!e.out.stderr.includes('env-key'), 'a given key is not echoed');
   e.child.kill('SIGINT');
   assert.equal(await e.exited, 0);
+
+  // --api-key wins over CONSOLE_API_KEY.
+  const both = start(['--api-key', 'cli-key-0123456789'], { CONSOLE_API_KEY: 'env-key-0123456789' });
+  const burl = await both.url;
+  assert.equal((await fetch(`${burl}/console/v1/release_pipelines`, { headers: { 'SERVICE-API-KEY': 'cli-key-0123456789' } })).status, 200);
+  assert.equal((await fetch(`${burl}/console/v1/release_pipelines`, { headers: { 'SERVICE-API-KEY': 'env-key-0123456789' } })).status, 401);
+  both.child.kill('SIGTERM');
+  assert.equal(await both.exited, 0);
 });
 
 test('--db FILE: WAL, one stdout line, SIGTERM exits 0, and writes survive a restart', async () => {

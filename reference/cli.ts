@@ -3,7 +3,8 @@
 // Prints one line `listening on http://HOST:PORT` when ready (core/reference.ts waits for it).
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
-import { parseArgs } from 'node:util';
+import { fail as failCommand, parseCommand } from '../core/command.ts';
+import { referenceKeyFromEnv } from '../core/config.ts';
 import { build, DEFAULT_SCALE } from './app.ts';
 import { FAULTS, PARAMETRISED_FAULTS, VARIANTS, checkSwitches } from './faults.ts';
 import { DEFAULT_SPREAD, parseLatency } from './latency.ts';
@@ -28,12 +29,14 @@ The reference Console API server (Fastify + SQLite), for the conformance suite a
   --exit-with-stdin stop when standard input closes (a launcher gives a pipe, so the server never
                     outlives it, even a launcher killed with SIGKILL)
   --list-faults     print the faults and variants as JSON and exit
-  --help            this text`;
+  --help            this text
 
+Environment: CONSOLE_API_KEY, the key to accept when --api-key is not given.
+Exit 0 stopped by SIGTERM or SIGINT (or --exit-with-stdin), 3 bad options or cannot listen.`;
+
+const NAME = 'serve';
 function fail(reason: string): never {
-  // One line: node:util's parseArgs explains some mistakes over several.
-  console.error(`serve: ${reason.trim().replace(/\s*\n\s*/g, ' ')}`);
-  process.exit(3);
+  return failCommand(NAME, reason);
 }
 
 function int(value: string | undefined, name: string, min: number, max: number, fallback: number): number {
@@ -43,33 +46,24 @@ function int(value: string | undefined, name: string, min: number, max: number, 
   return n;
 }
 
-let args;
-try {
-  args = parseArgs({
-    options: {
-      port: { type: 'string' },
-      host: { type: 'string' },
-      db: { type: 'string' },
-      'api-key': { type: 'string' },
-      seed: { type: 'string' },
-      scale: { type: 'string' },
-      fault: { type: 'string', multiple: true },
-      variant: { type: 'string', multiple: true },
-      latency: { type: 'string' },
-      log: { type: 'boolean' },
-      'exit-with-stdin': { type: 'boolean' },
-      'list-faults': { type: 'boolean' },
-      help: { type: 'boolean' },
-    },
-    strict: true,
-  }).values;
-} catch (err) {
-  fail(`${(err as Error).message} (see --help)`);
-}
-if (args.help) {
-  console.log(HELP);
-  process.exit(0);
-}
+const { values: args } = parseCommand({
+  name: NAME,
+  help: HELP,
+  options: {
+    port: { type: 'string' },
+    host: { type: 'string' },
+    db: { type: 'string' },
+    'api-key': { type: 'string' },
+    seed: { type: 'string' },
+    scale: { type: 'string' },
+    fault: { type: 'string', multiple: true },
+    variant: { type: 'string', multiple: true },
+    latency: { type: 'string' },
+    log: { type: 'boolean' },
+    'exit-with-stdin': { type: 'boolean' },
+    'list-faults': { type: 'boolean' },
+  },
+});
 if (args['list-faults']) {
   console.log(JSON.stringify({ faults: FAULTS, variants: VARIANTS, parametrised: PARAMETRISED_FAULTS }, null, 2));
   process.exit(0);
@@ -88,7 +82,7 @@ if (switchProblem) fail(switchProblem);
 const latency = args.latency === undefined ? undefined : parseLatency(args.latency);
 if (typeof latency === 'string') fail(latency);
 if (args['api-key'] === '') fail('--api-key must not be empty');
-const givenKey = args['api-key'] ?? process.env.CONSOLE_API_KEY;
+const givenKey = args['api-key'] ?? referenceKeyFromEnv();
 const apiKey = givenKey || randomBytes(18).toString('hex');
 
 let app;

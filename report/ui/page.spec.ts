@@ -7,12 +7,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
-import { ROOT } from '../../core/config.ts';
+import { ROOT, updateScreenshotsFromEnv } from '../../core/config.ts';
 import { fmtMs } from '../escape.ts';
 import { FAULT, reportDir } from './global-setup.ts';
 
 const dir = reportDir();
-const shots = process.env.CONSOLE_UPDATE_SCREENSHOTS === '1' ? join(ROOT, 'docs') : join(dir, 'screenshots');
+const shots = updateScreenshotsFromEnv() ? join(ROOT, 'docs') : join(dir, 'screenshots');
 const shot = (name: string) => join(shots, name);
 const index = join(dir, 'index.html');
 const conformance = () => JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8'));
