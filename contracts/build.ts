@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { parseCommand, runCommand } from '../core/command.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
@@ -212,18 +213,20 @@ function listFiles(dir: string): string[] {
     .map((e) => relative(dir, join(e.parentPath, e.name)));
 }
 
-function main(argv: string[]): number {
-  if (argv.includes('--help')) {
-    console.log(
-      'usage: tsx contracts/build.ts [--check]\n  regenerates contracts/schemas/ from contracts/openapi.yaml;\n  --check fails when schemas/ is stale or a schema does not compile (Ajv2020 strict + ajv-formats)',
-    );
-    return 0;
-  }
-  const unknown = argv.filter((a) => a !== '--check');
-  if (unknown.length > 0) {
-    console.error(`contracts/build: unknown argument ${unknown[0]} (see --help)`);
-    return 3;
-  }
+const HELP = `usage: npm run contracts:build     (tsx contracts/build.ts)
+       npm run contracts:check     (tsx contracts/build.ts --check)
+
+Regenerates contracts/schemas/ (JSON Schema 2020-12) from contracts/openapi.yaml.
+
+  --check   write nothing: fail when schemas/ is stale, missing or extra files, or a schema does not
+            compile (Ajv2020 strict + ajv-formats)
+  --help    this text
+
+Environment: none read.
+Exit 0 written (or fresh with --check), 1 stale or a schema does not compile, 3 openapi.yaml cannot
+be read or turned into schemas, or a bad option.`;
+
+function main(check: boolean): number {
   let files: Map<string, string>;
   try {
     files = generate();
@@ -232,7 +235,7 @@ function main(argv: string[]): number {
     return 3;
   }
   const problems = compileAll(files);
-  if (argv.includes('--check')) {
+  if (check) {
     const onDisk = new Set(listFiles(SCHEMAS_DIR));
     for (const [path, text] of files) {
       const full = join(SCHEMAS_DIR, path);
@@ -262,4 +265,9 @@ function main(argv: string[]): number {
   return 0;
 }
 
-if (resolve(process.argv[1] ?? '') === fileURLToPath(import.meta.url)) process.exit(main(process.argv.slice(2)));
+if (resolve(process.argv[1] ?? '') === fileURLToPath(import.meta.url)) {
+  // Its mistakes are named after the npm script that ran it.
+  const name = process.argv.includes('--check') ? 'contracts:check' : 'contracts:build';
+  const { values } = parseCommand({ name, help: HELP, options: { check: { type: 'boolean' } } });
+  runCommand(name, () => main(values.check ?? false));
+}

@@ -6,12 +6,23 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDocument } from 'yaml';
+import { fail, parseCommand } from '../core/command.ts';
 import { ROOT } from '../core/config.ts';
 
-if (process.argv.includes('--help')) {
-  console.log('usage: npm run clauses:coverage -- [--write]\n  fails when a stated clause has no test; --write fills checkedBy in contracts/clauses.yaml');
-  process.exit(0);
-}
+const NAME = 'clauses:coverage';
+const HELP = `usage: npm run clauses:coverage -- [--write]
+
+Lists the conformance tests (playwright test --list, no target needed) and the clauses of
+contracts/clauses.yaml each names; prints the counts by level.
+
+  --write   fill each clause's checkedBy in contracts/clauses.yaml with the titles of its tests
+  --help    this text
+
+Environment: none read (the listing is given a placeholder target).
+Exit 0 every stated clause has a test, 1 one has none or a test names an unknown clause, 3 the
+tests cannot be listed or a bad option.`;
+
+const { values } = parseCommand({ name: NAME, help: HELP, options: { write: { type: 'boolean' } } });
 
 // Listing needs no target: the config is loaded, but no test runs.
 const list = spawnSync(
@@ -24,10 +35,7 @@ const list = spawnSync(
     maxBuffer: 64 * 1024 * 1024,
   },
 );
-if (list.status !== 0) {
-  console.error(`clauses:coverage: cannot list the tests: ${(list.stderr || list.stdout).split('\n').slice(0, 5).join(' ')}`);
-  process.exit(3);
-}
+if (list.status !== 0) fail(NAME, `cannot list the tests: ${(list.stderr || list.stdout).split('\n').slice(0, 5).join(' ')}`);
 const report = JSON.parse(list.stdout);
 const byClause = new Map<string, Set<string>>();
 function visit(suite: any, path: string[]): void {
@@ -56,7 +64,7 @@ const levels = ['stated', 'inferred', 'open'].map((l) => {
   return `${l} ${cs.filter((c) => byClause.has(c.id)).length}/${cs.length}`;
 });
 console.log(`clauses:coverage: ${clauses.length} clauses; with tests: ${levels.join(', ')}`);
-if (process.argv.includes('--write')) {
+if (values.write) {
   const seq = doc.get('clauses') as any;
   seq.items.forEach((item: any) => item.set('checkedBy', [...(byClause.get(item.get('id')) ?? [])].sort()));
   writeFileSync(path, doc.toString({ lineWidth: 200 }));

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { parseArgs } from 'node:util';
+import { fail as failCommand, parseCommand, runCommand } from '../../core/command.ts';
 import { ROOT, loadConfigOr, type Manifest } from '../../core/config.ts';
 import { startReference, type ReferenceServer } from '../../core/reference.ts';
 import { keyForms } from '../../core/keys.ts';
@@ -29,11 +29,14 @@ and reports (reports/crosscheck/) are redacted.
                      Hypothesis, "AST constructor recursion depth mismatch", a tool error)
   --help             this text
 
+Environment: CONSOLE_API_KEY (the key the reference server accepts; default a random one),
+CONSOLE_TARGET_MANIFEST (the ids used as path parameters), CONSOLE_REPORTS_DIR (default reports/).
+CONSOLE_BASE_URL must be unset: the crosscheck is of the reference server.
 Exit 0 no failures, 1 Schemathesis reported failures, 3 the run could not be carried out.`;
 
+const NAME = 'crosscheck';
 function fail(reason: string): never {
-  console.error(`crosscheck: ${reason}`);
-  process.exit(3);
+  return failCommand(NAME, reason);
 }
 
 function installedVersion(): string | undefined {
@@ -97,20 +100,7 @@ function redacted(stream: NodeJS.ReadableStream, out: NodeJS.WritableStream, for
   });
 }
 
-async function main(): Promise<number> {
-  let values;
-  try {
-    values = parseArgs({
-      options: { 'max-examples': { type: 'string' }, seed: { type: 'string' }, workers: { type: 'string' }, help: { type: 'boolean' } },
-      strict: true,
-    }).values;
-  } catch (err) {
-    fail(`${(err as Error).message} (see --help)`);
-  }
-  if (values.help) {
-    console.log(HELP);
-    return 0;
-  }
+async function main(values: { 'max-examples'?: string; seed?: string; workers?: string }): Promise<number> {
   const int = (v: string | undefined, name: string, fallback: number) => {
     if (v === undefined) return fallback;
     if (!/^\d+$/.test(v) || Number(v) < 1) fail(`${name} must be a positive integer, got ${JSON.stringify(v)}`);
@@ -175,4 +165,9 @@ async function main(): Promise<number> {
   }
 }
 
-process.exit(await main());
+const { values } = parseCommand({
+  name: NAME,
+  help: HELP,
+  options: { 'max-examples': { type: 'string' }, seed: { type: 'string' }, workers: { type: 'string' } },
+});
+runCommand(NAME, () => main(values));

@@ -6,11 +6,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import fc from 'fast-check';
 import type { Db } from '../../reference/store/sqlite.ts';
 import type { FastifyInstance } from 'fastify';
 import { build } from '../../reference/app.ts';
+import { fail as failCommand, parseCommand } from '../../core/command.ts';
 import { randomApiKey } from '../../core/reference.ts';
 import { caseArbitrary, type FuzzCase } from './cases.ts';
 import { FUZZ_METRIC, loadOperations } from './contract.ts';
@@ -29,12 +29,13 @@ duplicate headers, wrong methods, bad keys.
   --examples N   repro examples printed per kind of violation (default 2)
   --help         this text
 
+Environment: none read (the server runs in this process with a random key).
 Exit 0 when every property holds, 1 when one does not (each kind printed with a repro, key
 redacted), 3 when the options are wrong.`;
 
+const NAME = 'fuzz';
 function fail(reason: string): never {
-  console.error(`fuzz: ${reason}`);
-  process.exit(3);
+  return failCommand(NAME, reason);
 }
 
 function int(value: string | undefined, name: string, fallback: number, min: number): number {
@@ -44,20 +45,11 @@ function int(value: string | undefined, name: string, fallback: number, min: num
   return n;
 }
 
-let values;
-try {
-  values = parseArgs({
-    options: { runs: { type: 'string' }, seed: { type: 'string' }, examples: { type: 'string' }, help: { type: 'boolean' } },
-    strict: true,
-    allowPositionals: false,
-  }).values;
-} catch (err) {
-  fail(`${(err as Error).message} (see --help)`);
-}
-if (values.help) {
-  console.log(HELP);
-  process.exit(0);
-}
+const { values } = parseCommand({
+  name: NAME,
+  help: HELP,
+  options: { runs: { type: 'string' }, seed: { type: 'string' }, examples: { type: 'string' } },
+});
 const runs = int(values.runs, '--runs', 10_000, 1);
 const seed = int(values.seed, '--seed', Math.floor(Math.random() * 2 ** 31), -(2 ** 31));
 const examples = int(values.examples, '--examples', 2, 0);

@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { fail as failCommand, parseCommand } from '../../core/command.ts';
 import { call, startServer, type Server } from './server.ts';
 import { EXPERIMENT_STATUSES } from '../../contracts/index.ts';
 
@@ -23,33 +23,25 @@ Resident memory (RSS) of the reference server under load, sampled and printed.
   --workers N         concurrent clients (default 8)
   --help              this text
 
+Environment: none read (it starts its own reference server on a free loopback port).
 Exit 0 memory levels off and stays under the limit, 1 it does not, 3 bad options or no server.`;
 
+const NAME = 'reliability:memory';
 function fail(reason: string): never {
-  console.error(`reliability:memory: ${reason}`);
-  process.exit(3);
+  return failCommand(NAME, reason);
 }
 
-let values;
-try {
-  values = parseArgs({
-    options: {
-      minutes: { type: 'string' },
-      'paging-seconds': { type: 'string' },
-      scale: { type: 'string' },
-      'limit-mb': { type: 'string' },
-      workers: { type: 'string' },
-      help: { type: 'boolean' },
-    },
-    strict: true,
-  }).values;
-} catch (err) {
-  fail(`${(err as Error).message} (see --help)`);
-}
-if (values.help) {
-  console.log(HELP);
-  process.exit(0);
-}
+const { values } = parseCommand({
+  name: NAME,
+  help: HELP,
+  options: {
+    minutes: { type: 'string' },
+    'paging-seconds': { type: 'string' },
+    scale: { type: 'string' },
+    'limit-mb': { type: 'string' },
+    workers: { type: 'string' },
+  },
+});
 const num = (v: string | undefined, name: string, fallback: number, min: number) => {
   if (v === undefined) return fallback;
   const n = Number(v);

@@ -3,6 +3,7 @@
 // node's test runner takes any extra argument, --help included, for a file to run.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { fail, parseCommand } from '../../core/command.ts';
 import { ROOT } from '../../core/config.ts';
 
 const TESTS: Record<string, string> = {
@@ -10,23 +11,23 @@ const TESTS: Record<string, string> = {
   concurrency: '50 concurrent add-rules calls on one gate and 50 concurrent updates of one metric: no rule lost, one update wins, no 5xx',
 };
 
-const [name, ...rest] = process.argv.slice(2);
-if (!name || !(name in TESTS)) {
-  console.error(`reliability: the test is one of ${Object.keys(TESTS).join(', ')}, got ${JSON.stringify(name ?? '')}`);
-  process.exit(3);
-}
-if (rest.includes('--help') || rest.includes('-h')) {
-  console.log(`usage: npm run reliability:${name}
+const EPILOGUE = `Starts its own reference server on a free loopback port; prints its figures. No options.
 
-${TESTS[name]}.
-Starts its own reference server on a free loopback port; prints its figures; exit 0 when it holds, 1 when not.
-No options.`);
-  process.exit(0);
-}
-if (rest.length > 0) {
-  console.error(`reliability:${name}: takes no options, got ${rest.join(' ')} (see --help)`);
-  process.exit(3);
-}
+Environment: none read.
+Exit 0 when it holds, 1 when not, 3 bad arguments.`;
+
+const argv = process.argv.slice(2);
+// The test's name comes first (package.json gives it); --help then describes that test.
+const name = argv[0] !== undefined && argv[0] in TESTS ? argv[0] : undefined;
+const help = name
+  ? `usage: npm run reliability:${name}\n\n${TESTS[name]}.\n${EPILOGUE}`
+  : `usage: npm run reliability:<test>   (tsx harness/reliability/run.ts <test>)\n\n${Object.entries(TESTS)
+      .map(([n, what]) => `  ${n.padEnd(12)} ${what}`)
+      .join('\n')}\n\n${EPILOGUE}`;
+const command = name ? `reliability:${name}` : 'reliability';
+const { positionals } = parseCommand({ name: command, help, options: {}, positionals: true }, name ? argv.slice(1) : argv);
+if (!name) fail(command, `the test is one of ${Object.keys(TESTS).join(', ')}, got ${JSON.stringify(positionals[0] ?? '')}`);
+if (positionals.length > 0) fail(command, `takes no arguments, got ${positionals.join(' ')} (see --help)`);
 const file = join(ROOT, 'reference', 'reliability', `${name}.test.ts`);
 const run = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', file], { stdio: 'inherit', cwd: ROOT });
 process.exit(run.status ?? 1);

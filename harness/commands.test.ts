@@ -1,0 +1,60 @@
+// The commands on core/command.ts outside scripts/, run as package.json runs them: `--help` prints
+// usage naming the environment and the exit codes, exit 0; an unknown option is one line naming the
+// command, exit 3, and nothing else happens (no server, no Schemathesis, no file written).
+// (npm run serve has its own, reference/cli.test.ts.)
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from '../core/config.ts';
+
+/** npm script -> the name its one-line mistakes start with. */
+const SCRIPTS: Record<string, string> = {
+  fuzz: 'fuzz',
+  'fuzz:smoke': 'fuzz',
+  'reliability:crash': 'reliability:crash',
+  'reliability:concurrency': 'reliability:concurrency',
+  'reliability:memory': 'reliability:memory',
+  crosscheck: 'crosscheck',
+  'clauses:coverage': 'clauses:coverage',
+  'contracts:build': 'contracts:build',
+  'contracts:check': 'contracts:check',
+};
+
+/** The command line of each: package.json's `tsx FILE ARGS...`, plus fixtures/generate.ts, which has no script. */
+function commands(): { name: string; argv: string[] }[] {
+  const scripts = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts as Record<string, string>;
+  const out = Object.entries(SCRIPTS).map(([script, name]) => {
+    const m = /^tsx (\S+)((?: [^\s;&|]+)*)$/.exec(scripts[script] ?? '');
+    assert.ok(m, `package.json: ${script} is not "tsx FILE ARGS...": ${scripts[script]}`);
+    return { name, argv: [m[1], ...m[2].split(' ').filter(Boolean)] };
+  });
+  return [...out, { name: 'generate', argv: ['fixtures/generate.ts'] }];
+}
+
+function run(argv: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONSOLE_')));
+  const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), ...argv], { cwd: ROOT, env: clean });
+  const r = { status: null as number | null, stdout: '', stderr: '' };
+  child.stdout.on('data', (d) => (r.stdout += d));
+  child.stderr.on('data', (d) => (r.stderr += d));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ ...r, status: code })));
+}
+
+test('every command: --help is usage with its environment and exit codes (exit 0); --bogus is one line and exit 3', async () => {
+  const list = commands();
+  // Together: each is mostly tsx start-up.
+  const results = await Promise.all(list.flatMap((c) => [run([...c.argv, '--help']), run([...c.argv, '--bogus'])]));
+  for (const [i, c] of list.entries()) {
+    const [help, bogus] = [results[2 * i], results[2 * i + 1]];
+    const what = c.argv.join(' ');
+    assert.equal(help.status, 0, `${what} --help: ${help.stderr}`);
+    assert.match(help.stdout, /^usage: /, what);
+    assert.match(help.stdout, /^Environment: /m, what);
+    assert.match(help.stdout, /^Exit 0 [\s\S]*\b3\b/m, what);
+    assert.equal(bogus.status, 3, `${what} --bogus: ${bogus.stdout}${bogus.stderr}`);
+    assert.equal(bogus.stderr, `${c.name}: unknown option --bogus (see --help)\n`, what);
+    assert.equal(bogus.stdout, '', what);
+  }
+});
