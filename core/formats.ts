@@ -168,6 +168,8 @@ export interface EndpointRow {
   ratio: { p50: number; p95: number; p99: number; rps: number } | null;
   regression: boolean;
   reason: string;
+  /** What found the regression (empty when none): the statistical latency rule, the latency ratio tolerances, throughput, error rate. */
+  flaggedBy?: ('statistical' | 'ratio' | 'throughput' | 'errors')[];
   /** Which rule judged the latency: the Mann-Whitney test and median-ratio interval on the samples, or the ratio tolerances. */
   rule?: 'statistical' | 'ratio';
   /** The statistical rule's figures: calibrated median ratio, its interval, the one-sided p and the level it was held to. */

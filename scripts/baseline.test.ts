@@ -6,7 +6,16 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { compareRun, compareSummary, DEFAULT_TOLERANCE, mergeSummaries, updateBaseline, type Figures, type RunSummary } from '../load/compare/baseline.ts';
+import {
+  compareRun,
+  compareSummary,
+  DEFAULT_TOLERANCE,
+  mergeSummaries,
+  needsConfirmation,
+  updateBaseline,
+  type Figures,
+  type RunSummary,
+} from '../load/compare/baseline.ts';
 import { ROOT } from '../core/config.ts';
 import { startReference } from '../core/reference.ts';
 
@@ -45,6 +54,8 @@ test('compare flags a dropped throughput and a higher error rate', () => {
   const [deep, page1] = r.endpoints;
   assert.match(page1.reason, /throughput 5\/s is below 0.8 of the baseline 10\/s/);
   assert.match(deep.reason, /error rate 5% is above the baseline 0%/);
+  assert.deepEqual([page1.flaggedBy, deep.flaggedBy], [['throughput'], ['errors']]);
+  assert.equal(needsConfirmation(r), true);
 });
 
 test('differences under the noise floor are not regressions, whatever their ratio', () => {

@@ -5,13 +5,16 @@ import { resolve } from 'node:path';
 import { fail, parseCommand, runCommand } from '../core/command.ts';
 import { compareRun, DEFAULT_TOLERANCE, printCompare, updateBaseline } from '../load/compare/baseline.ts';
 
-const HELP = `usage: npm run baseline:update -- [--script paging|mutation]
+const HELP = `usage: npm run baseline:update -- [--script paging|mutation] [--no-samples]
        npm run baseline:compare -- [--script paging|mutation] [--merge A.json B.json ...] [--out FILE]
                                    [--min-effect PCT] [--tolerance-p50|-p95|-p99 X] [--min-delta-ms N]
 
 update   records reports/load/<script>/summary.json (the last run) as the baseline of its script and
          profile: load/baselines/<script>.json for the smoke profile, load/baselines/<script>.<profile>.json
-         for baseline and stress. Both scripts unless --script is given.
+         for baseline and stress. Both scripts unless --script is given. --no-samples leaves out
+         the request-duration histograms, so the compare judges latency by the ratio tolerances
+         alone: for a baseline that other machines compare with (the committed smoke baselines),
+         where the statistical rule would read one machine's make-up as a regression.
 compare  compares reports/load/<script>/summary.json (or, with --merge, the summaries of several
          runners merged per script) with the baseline of the same script and profile (a
          <script>.json of that profile is used when no <script>.<profile>.json exists), per endpoint:
@@ -51,6 +54,7 @@ function main(): number {
     options: {
       script: { type: 'string' },
       merge: { type: 'boolean' },
+      'no-samples': { type: 'boolean' },
       out: { type: 'string' },
       'tolerance-p50': { type: 'string' },
       'tolerance-p95': { type: 'string' },
@@ -65,9 +69,10 @@ function main(): number {
   const scripts = values.script ? [values.script] : ['paging', 'mutation'];
   if (command === 'update') {
     if (files.length) fail(NAME, `unexpected ${files[0]}: update takes no files`);
-    for (const s of scripts) console.log(`baseline: wrote ${updateBaseline(s)}`);
+    for (const s of scripts) console.log(`baseline: wrote ${updateBaseline(s, undefined, undefined, !values['no-samples'])}`);
     return 0;
   }
+  if (values['no-samples']) fail(NAME, '--no-samples is an option of update');
   if (command !== 'compare') fail(NAME, `first argument must be update or compare, got ${JSON.stringify(command)} (see --help)`);
   if (files.length && !values.merge) fail(NAME, `unexpected ${files[0]}: files are given with --merge`);
   if (values.merge && files.length === 0) fail(NAME, '--merge needs one or more summary files');

@@ -217,6 +217,25 @@ test('verify exits 2 when the load regresses against a (deliberately strict) bas
   }
 });
 
+test('verify passes a correct target slower than the reference: the committed baselines time the reference, so its load is not compared', async () => {
+  // Every answer 3 ms away and the experiments list five times slower: legal, and far past the ratio
+  // tolerances against the reference's own timings.
+  const server = await startReference({ stderr: 'ignore', latency: '3', faults: ['slow:listExperiments:400'] });
+  try {
+    const r = run('scripts/verify.ts', ['--grep', ONE_METRIC_TEST], { CONSOLE_BASE_URL: server.baseUrl, CONSOLE_API_KEY: server.apiKey });
+    assert.equal(r.status, 0, r.stdout.slice(-3000) + r.stderr);
+    const compare = JSON.parse(readFileSync(join(r.reports, 'load/compare.json'), 'utf8'));
+    for (const script of ['paging', 'mutation']) {
+      assert.equal(compare.profiles[script].verdict, 'no-baseline');
+      assert.match(compare.profiles[script].reason, /^the baseline was measured on the reference server, this run on http:\/\/127\.0\.0\.1:\d+: /);
+    }
+    const summary = JSON.parse(readFileSync(join(r.reports, 'load/paging/summary.json'), 'utf8'));
+    assert.deepEqual(summary.target, { kind: 'external', origin: new URL(server.baseUrl).origin });
+  } finally {
+    await server.stop();
+  }
+});
+
 test('verify: an inferred clause violated warns (exit 0) by default and fails (exit 1) under --strict', async () => {
   const server = await startReference({ faults: ['limit-ignored'], stderr: 'ignore' });
   try {

@@ -71,3 +71,16 @@ test('a <script>.json recorded with another profile is still found for that prof
     assert.equal(baselineFileFor(baselines, 'paging', 'baseline'), join(baselines, 'paging.baseline.json'));
   });
 });
+
+test('update without samples keeps the figures and the target, not the histograms (the ratio tolerances judge it)', () => {
+  withDirs((reports, baselines) => {
+    const samples = { format: 'console-conformance.duration-histograms/1', endpoints: { calibration: { growth: 1.02, start: 30, counts: [3, 1] } } };
+    lastRun(reports, { ...run('smoke', 10), target: { kind: 'reference' }, samples });
+    const kept = JSON.parse(readFileSync(updateBaseline('paging', reports, baselines), 'utf8'));
+    assert.deepEqual(kept.samples, samples);
+    const left = JSON.parse(readFileSync(updateBaseline('paging', reports, baselines, false), 'utf8'));
+    assert.equal(left.samples, undefined);
+    assert.deepEqual(left.target, { kind: 'reference' });
+    assert.equal(left.endpoints['listExperiments.deep'].p50, 10);
+  });
+});

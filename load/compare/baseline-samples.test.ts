@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, mkdirSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { compareSummary, DEFAULT_TOLERANCE, mergeSummaries, updateBaseline, type Figures, type RunSummary } from './baseline.ts';
+import { compareSummary, DEFAULT_TOLERANCE, mergeSummaries, needsConfirmation, updateBaseline, type Figures, type RunSummary } from './baseline.ts';
 import { histogramCount, histogramOf } from './samples.ts';
 import { quantile, seededRandom } from './stats.ts';
 
@@ -58,6 +58,8 @@ test('an endpoint at 40 ms made 50% slower: a regression by the statistical rule
   assert.ok(deep?.statistical && deep.statistical.lower > 1.1 && deep.statistical.upper > 1.5, JSON.stringify(deep?.statistical));
   assert.equal(r.endpoints.find((e) => e.endpoint === 'listExperiments.page1')?.regression, false);
   assert.match(r.latencyRule ?? '', /^statistical/);
+  assert.deepEqual(deep?.flaggedBy, ['statistical']);
+  assert.equal(needsConfirmation(r), false, 'the statistical rule alone: its verdict stands on one run');
 
   const old = compareSummary(summary(2, slower, 600, false), summary(1, BASE, 600, false), 'paging.json');
   assert.equal(old.verdict, 'pass', 'the tolerances (2x p50 and 5 ms) let it through');
@@ -86,6 +88,8 @@ test('too few requests for the test: the tolerances judge the endpoint, and say 
   assert.equal(deep?.rule, 'ratio');
   assert.equal(deep?.regression, true);
   assert.match(deep?.reason ?? '', /^p50 [\d.]+ ms is [\d.]+x the calibrated baseline/);
+  assert.deepEqual(deep?.flaggedBy, ['ratio']);
+  assert.equal(needsConfirmation(r), true, 'found by the tolerances: run again before it is believed');
   assert.match(deep?.statistical?.reason ?? '', /^too few requests to tell/);
 });
 

@@ -185,10 +185,13 @@ export function compareSummary(run: RunSummary, baseline: RunSummary | null, bas
     const r = (k: 'p50' | 'p95' | 'p99') => (b[k] > 0 ? e[k] / (b[k] * scale) : 1);
     row.ratio = { p50: round(r('p50')), p95: round(r('p95')), p99: round(r('p99')), rps: round(b.rps > 0 ? e.rps / b.rps : 1) };
     const reasons: string[] = [];
+    const flaggedBy = new Set<NonNullable<EndpointRow['flaggedBy']>[number]>();
     const judge = (k: 'p50' | 'p95' | 'p99', limit: number, minCount: number) => {
       if (Math.min(e.count, b.count) < minCount) return;
-      if (r(k) > limit && e[k] - b[k] * scale > tol.minDeltaMs)
+      if (r(k) > limit && e[k] - b[k] * scale > tol.minDeltaMs) {
+        flaggedBy.add('ratio');
         reasons.push(`${k} ${round(e[k], 1)} ms is ${round(r(k), 2)}x the calibrated baseline ${round(b[k] * scale, 1)} ms (tolerance ${limit}x)`);
+      }
     };
     const stat = detection?.endpoints.find((d) => d.endpoint === name);
     if (stat) {
@@ -205,19 +208,27 @@ export function compareSummary(run: RunSummary, baseline: RunSummary | null, bas
     }
     if (stat?.decidable) {
       row.rule = 'statistical';
-      if (stat.regression) reasons.push(`latency ${stat.reason}`);
+      if (stat.regression) {
+        flaggedBy.add('statistical');
+        reasons.push(`latency ${stat.reason}`);
+      }
     } else {
       row.rule = 'ratio';
       judge('p50', tol.p50, 1);
       judge('p95', tol.p95, tol.minP95Count);
       judge('p99', tol.p99, tol.minP99Count);
     }
-    if (b.count >= tol.minP95Count && b.rps > 0 && e.rps < b.rps * tol.rps)
+    if (b.count >= tol.minP95Count && b.rps > 0 && e.rps < b.rps * tol.rps) {
+      flaggedBy.add('throughput');
       reasons.push(`throughput ${round(e.rps, 1)}/s is below ${tol.rps} of the baseline ${round(b.rps, 1)}/s`);
-    if (e.errorRate > b.errorRate + tol.errorRate)
+    }
+    if (e.errorRate > b.errorRate + tol.errorRate) {
+      flaggedBy.add('errors');
       reasons.push(`error rate ${round(e.errorRate * 100, 2)}% is above the baseline ${round(b.errorRate * 100, 2)}% + ${tol.errorRate * 100}%`);
+    }
     row.regression = reasons.length > 0;
     row.reason = reasons.join('; ');
+    row.flaggedBy = [...flaggedBy];
     rows.push(row);
   }
   const regression = rows.some((r) => r.regression);
@@ -240,6 +251,19 @@ export function compareSummary(run: RunSummary, baseline: RunSummary | null, bas
     ...(latencyRule ? { latencyRule } : {}),
     endpoints: rows,
   };
+}
+
+/**
+ * Whether a regressed profile should be run again before it is believed. Yes when anything but the
+ * statistical rule found it: the tolerances judge a smoke run's handful of requests with no
+ * false-alarm control, and on a shared machine one short run can be slowed by a neighbour
+ * (calibration corrects the machine's speed, not a burst). No when the statistical rule alone found
+ * it: its false-alarm rate is bounded by design and was measured (no unchanged baseline-profile run
+ * of twenty flagged, docs/load.md "Power of the compare"), and a second run would cost a minute
+ * and lose power near the minimum effect.
+ */
+export function needsConfirmation(p: ProfileResult): boolean {
+  return p.endpoints.some((e) => e.regression && (e.flaggedBy ?? ['ratio']).some((by) => by !== 'statistical'));
 }
 
 export interface CompareOptions {
@@ -301,7 +325,7 @@ export function printCompare(r: CompareResult): void {
 }
 
 /** Writes the baseline of the run's script and profile (baselineFileFor) from a run's summary: the figures, the request-duration histograms when the run kept them, and where they came from. */
-export function updateBaseline(script: string, reportsDir = join(ROOT, 'reports'), baselinesDir = BASELINES): string {
+export function updateBaseline(script: string, reportsDir = join(ROOT, 'reports'), baselinesDir = BASELINES, keepSamples = true): string {
   const run = readSummary(join(reportsDir, 'load', script, 'summary.json'));
   const baseline = {
     format: run.format,
@@ -312,7 +336,7 @@ export function updateBaseline(script: string, reportsDir = join(ROOT, 'reports'
     machine: { cpus: availableParallelism(), cpu: cpus()[0]?.model ?? 'unknown', node: process.version },
     ...(run.target ? { target: run.target } : {}),
     endpoints: run.endpoints,
-    ...(run.samples ? { samples: samplesIn(run, 'the run') } : {}),
+    ...(run.samples && keepSamples ? { samples: samplesIn(run, 'the run') } : {}),
   };
   mkdirSync(baselinesDir, { recursive: true });
   const file = run.profile === 'smoke' ? join(baselinesDir, `${script}.json`) : join(baselinesDir, `${script}.${run.profile}.json`);

@@ -16,7 +16,7 @@ import { recordRun } from '../../core/history.ts';
 import { keyForms } from '../../core/keys.ts';
 import { randomApiKey, referenceUnlessTarget, type ReferenceServer } from '../../core/reference.ts';
 import type { ConformanceSummary } from '../../contracts/support/reporter.ts';
-import { compareRun, printCompare, type CompareResult } from '../../load/compare/baseline.ts';
+import { compareRun, needsConfirmation, printCompare, type CompareResult } from '../../load/compare/baseline.ts';
 import { renderPage } from '../../report/html.ts';
 import { readInputs, type ReportInputs, type StageResult, type VerifyRun } from '../../report/inputs.ts';
 import { describeChange, trendsOf } from '../../report/trend.ts';
@@ -235,11 +235,14 @@ async function loadStage(run: Run): Promise<{ stage: StageResult; compare: Compa
   try {
     for (const script of SCRIPTS) if (!deadlinePassed) await runScript(script);
     compare = compareNow();
-    // A regression must show twice: on a shared machine one short run can be slowed by a neighbour
-    // (calibration corrects the machine's speed, not a burst). The second run's figures stand.
+    // A regression found by the tolerances is run again, and the second run's figures stand; one
+    // found by the statistical rule alone stands on one run (needsConfirmation says why).
     const regressed = Object.values(compare?.profiles ?? {})
-      .filter((p) => p.verdict === 'regression' && codes[p.script] === 0)
+      .filter((p) => p.verdict === 'regression' && codes[p.script] === 0 && needsConfirmation(p))
       .map((p) => p.script);
+    for (const p of Object.values(compare?.profiles ?? {}))
+      if (p.verdict === 'regression' && codes[p.script] === 0 && !needsConfirmation(p))
+        notes.push(`${p.script} regression found by the statistical rule (one run is enough)`);
     if (regressed.length) {
       renameSync(join(reportsDir, 'load', 'compare.json'), join(reportsDir, 'load', 'compare.first-run.json'));
       console.log(`verify: ${regressed.join(' and ')} regressed: running ${regressed.length > 1 ? 'them' : 'it'} again to confirm`);
