@@ -30,7 +30,7 @@ the statistical rule (load/compare/detect.ts, the compare as it is) and by the r
   --changes LIST    slowdowns in percent, comma-separated (default 10,25,50)
   --max-minutes M   stop starting runs after M minutes and print what was measured (default 120)
 
-The full measurement (about 80 minutes on 2 cores): npm run bench:power -- --runs 10
+The full measurement (about 53 minutes on 2 cores): npm run bench:power -- --runs 10
 Needs k6 (npm run k6:install). Writes only to a temporary folder; CONSOLE_BASE_URL must be unset.
 Exit codes: 0 figures printed; 3 the benchmark could not be carried out.`;
 
