@@ -5,9 +5,10 @@
 //    with one injected fault, so that there is a failure to open, and with the first run's
 //    observations as the previous run's, so that drift (other pagination fields then and now) is real.
 // The fault, metric-name-3-accepted, breaks only a stated clause of spec 8 (metric names of 4 to 200)
-// that the load profiles never touch: the run fails on the contract and passes its load compare.
+// that the load profiles never touch: the run fails on the contract and passes its load compare
+// (against the committed smoke baselines, marked as recorded for that server).
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, loadConfig } from '../../core/config.ts';
 import { randomApiKey, startReference } from '../../core/reference.ts';
@@ -24,6 +25,22 @@ function verify(server: { baseUrl: string; apiKey: string }, reports: string, ar
     encoding: 'utf8',
     env: { ...clean, CONSOLE_BASE_URL: server.baseUrl, CONSOLE_API_KEY: server.apiKey, CONSOLE_REPORTS_DIR: reports, CONSOLE_TARGET_MANIFEST: manifest },
   });
+}
+
+/**
+ * The committed smoke baselines, as recorded for this server: verify runs against it as a target,
+ * and a target's load is compared only with baselines of a target (load/compare/target.ts).
+ */
+function targetBaselines(baseUrl: string): string {
+  const out = join(`${reportDir()}-baselines`, 'load', 'baselines');
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  for (const script of ['paging', 'mutation']) {
+    const baseline = JSON.parse(readFileSync(join(ROOT, 'load/baselines', `${script}.json`), 'utf8'));
+    baseline.target = { kind: 'external', origin: new URL(baseUrl).origin };
+    writeFileSync(join(out, `${script}.json`), JSON.stringify(baseline, null, 2));
+  }
+  return out;
 }
 
 export default async function globalSetup(): Promise<void> {
@@ -45,7 +62,8 @@ export default async function globalSetup(): Promise<void> {
 
   const server = await startReference({ apiKey, faults: [FAULT], stderr: 'ignore' });
   try {
-    const r = verify(server, dir, ['--observations-baseline', join(prev, 'observations.json')], config.manifestPath);
+    const baselines = targetBaselines(server.baseUrl);
+    const r = verify(server, dir, ['--observations-baseline', join(prev, 'observations.json'), '--baselines', baselines], config.manifestPath);
     if (r.status !== 1 || !existsSync(join(dir, 'index.html'))) {
       throw new Error(`verify against the faulty reference should exit 1 and write index.html; it exited ${r.status}:\n${r.stdout.slice(-3000)}\n${r.stderr}`);
     }
