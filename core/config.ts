@@ -190,3 +190,16 @@ export function referenceKeyFromEnv(env: NodeJS.ProcessEnv = process.env): strin
 export function updateScreenshotsFromEnv(env: NodeJS.ProcessEnv = process.env): boolean {
   return env.CONSOLE_UPDATE_SCREENSHOTS === '1';
 }
+
+/**
+ * K6_OUT, k6's own setting for where it streams metrics, which a load run extends with its CSV of
+ * request rows rather than replacing. Empty when unset.
+ */
+export function k6OutFromEnv(env: NodeJS.ProcessEnv = process.env): string {
+  return env.K6_OUT ?? '';
+}
+
+/** True when CONSOLE_BASE_URL names a target: tools that start their own reference refuse to run then. */
+export function targetSetInEnv(env: NodeJS.ProcessEnv = process.env): boolean {
+  return Boolean(env.CONSOLE_BASE_URL);
+}

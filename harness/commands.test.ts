@@ -20,9 +20,12 @@ const SCRIPTS: Record<string, string> = {
   'clauses:coverage': 'clauses:coverage',
   'contracts:build': 'contracts:build',
   'contracts:check': 'contracts:check',
+  'bench:server': 'bench:server',
+  'bench:transport': 'bench:transport',
+  'bench:power': 'bench:power',
 };
 
-/** The command line of each: package.json's `tsx FILE ARGS...`, plus fixtures/generate.ts, which has no script. */
+/** The command line of each: package.json's `tsx FILE ARGS...`, plus fixtures/generate.ts and load/lib/build-validators.ts, which have no script. */
 function commands(): { name: string; argv: string[] }[] {
   const scripts = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts as Record<string, string>;
   const out = Object.entries(SCRIPTS).map(([script, name]) => {
@@ -30,7 +33,7 @@ function commands(): { name: string; argv: string[] }[] {
     assert.ok(m, `package.json: ${script} is not "tsx FILE ARGS...": ${scripts[script]}`);
     return { name, argv: [m[1], ...m[2].split(' ').filter(Boolean)] };
   });
-  return [...out, { name: 'generate', argv: ['fixtures/generate.ts'] }];
+  return [...out, { name: 'generate', argv: ['fixtures/generate.ts'] }, { name: 'build-validators', argv: ['load/lib/build-validators.ts'] }];
 }
 
 function run(argv: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {

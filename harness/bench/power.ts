@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fail, parseCommand, runCommand } from '../../core/command.ts';
-import { ConfigError } from '../../core/config.ts';
+import { ConfigError, targetSetInEnv } from '../../core/config.ts';
 import type { RunSummary } from '../../core/formats.ts';
 import { runLoad } from '../../scripts/lib/load-run.ts';
 import { judge, type Judgement, table, tally } from './power-judge.ts';
@@ -31,8 +31,9 @@ the statistical rule (load/compare/detect.ts, the compare as it is) and by the r
   --max-minutes M   stop starting runs after M minutes and print what was measured (default 120)
 
 The full measurement (about 53 minutes on 2 cores): npm run bench:power -- --runs 10
-Needs k6 (npm run k6:install). Writes only to a temporary folder; CONSOLE_BASE_URL must be unset.
-Exit codes: 0 figures printed; 3 the benchmark could not be carried out.`;
+Needs k6 (npm run k6:install). Writes only to a temporary folder.
+Environment: CONSOLE_BASE_URL must be unset (the benchmark starts its own reference servers).
+Exit 0 figures printed, 3 the benchmark could not be carried out.`;
 
 interface PowerArgs {
   runs: number;
@@ -83,7 +84,7 @@ function options(): PowerArgs {
 const minutes = (ms: number) => `${Math.floor(ms / 60_000)}m${String(Math.round((ms % 60_000) / 1000)).padStart(2, '0')}s`;
 
 async function bench(a: PowerArgs): Promise<number> {
-  if (process.env.CONSOLE_BASE_URL) throw new ConfigError('CONSOLE_BASE_URL is set: the benchmark starts its own reference servers; unset it');
+  if (targetSetInEnv()) throw new ConfigError('CONSOLE_BASE_URL is set: the benchmark starts its own reference servers; unset it');
   const reports = mkdtempSync(join(tmpdir(), 'bench-power-'));
   // runLoad reads its configuration from the environment: the reports go to the temporary folder, and
   // the length of the scenarios reaches k6 through it (load/lib/profiles.ts, LOAD_SECONDS).

@@ -6,36 +6,28 @@
 // take turns round by round and the median round counts, so a noisy moment hits all of them alike.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { parseArgs } from 'node:util';
 import Fastify from 'fastify';
+import { fail, parseCommand } from '../../core/command.ts';
 import { build } from '../../reference/app.ts';
 
 const HELP = `usage: npm run bench:server -- [--scale 100000] [--requests 2000] [--rounds 5]
 
   --scale N      experiments to seed (default 100000)
   --requests N   requests per server per round (default 2000), 16 in flight on keep-alive sockets
-  --rounds N     rounds; each server's median round is reported (default 5)`;
+  --rounds N     rounds; each server's median round is reported (default 5)
+  -h, --help     this text
 
-let values;
-try {
-  values = parseArgs({
-    options: { scale: { type: 'string' }, requests: { type: 'string' }, rounds: { type: 'string' }, help: { type: 'boolean' } },
-    strict: true,
-  }).values;
-} catch (err) {
-  console.error(`bench:server: ${(err as Error).message} (see --help)`);
-  process.exit(3);
-}
-if (values.help) {
-  console.log(HELP);
-  process.exit(0);
-}
+Environment: none read; the reference server is built in this process on a random loopback port.
+Exit 0 measured (the figures are printed, not judged), 3 bad arguments.`;
+
+const { values } = parseCommand({
+  name: 'bench:server',
+  help: HELP,
+  options: { scale: { type: 'string' }, requests: { type: 'string' }, rounds: { type: 'string' } },
+});
 function positive(text: string | undefined, name: string, fallback: number): number {
   const n = Number(text ?? fallback);
-  if (!Number.isInteger(n) || n < 1) {
-    console.error(`bench:server: ${name} must be a positive integer, got ${JSON.stringify(text)}`);
-    process.exit(3);
-  }
+  if (!Number.isInteger(n) || n < 1) fail('bench:server', `${name} must be a positive integer, got ${JSON.stringify(text)}`);
   return n;
 }
 const scale = positive(values.scale, '--scale', 100_000);

@@ -4,6 +4,7 @@
 // exit code, time against the deadline, which reports were written and whether they say partial,
 // the one line on stderr, and whether any form of the key leaked. Exit 1 when a scenario breaks a
 // rule (exit 1 for a network fault, past its deadline, a report missing, the key leaked), else 0.
+import { fail, parseCommand, runCommand } from '../../core/command.ts';
 import { runScenario, type ScenarioOutcome, type ScenarioSpec } from './run-scenario.ts';
 
 const HELP = `usage: npm run bench:transport -- [--only NAME,...] [--keep]
@@ -15,9 +16,10 @@ index.html written and marked partial, the last stderr line, and whether the key
 
   --only NAME,...  only these scenarios (names as in the table)
   --keep           keep each scenario's reports folder (printed) instead of deleting it
-  --help           this text
+  -h, --help       this text
 
-exit codes: 0 every scenario kept the rules, 1 one did not, 3 bad arguments`;
+Environment: CONSOLE_* variables are not passed on: each scenario's commands get their own target.
+Exit 0 every scenario kept the rules, 1 one did not, 3 bad arguments or the benchmark could not run.`;
 
 /** 40 faithful requests: the preflight and the first tests' calls, then the fault. */
 const K = 40;
@@ -76,25 +78,12 @@ function row(o: ScenarioOutcome): string {
 }
 
 async function main(): Promise<number> {
-  const args = process.argv.slice(2);
-  if (args.includes('--help')) {
-    console.log(HELP);
-    return 0;
-  }
-  const keep = args.includes('--keep');
-  const at = args.indexOf('--only');
-  const only = at >= 0 ? (args[at + 1] ?? '').split(',').filter(Boolean) : undefined;
-  const unknown = args.filter((a, i) => !['--keep', '--only'].includes(a) && !(at >= 0 && i === at + 1));
-  if (unknown.length) {
-    console.error(`bench:transport: unknown argument ${unknown[0]} (see --help)`);
-    return 3;
-  }
+  const { values } = parseCommand({ name: 'bench:transport', help: HELP, options: { only: { type: 'string' }, keep: { type: 'boolean' } } });
+  const keep = values.keep ?? false;
+  const only = values.only === undefined ? undefined : values.only.split(',').filter(Boolean);
   const names = new Set(BENCH.map((s) => s.name));
   const bad = only?.find((n) => !names.has(n));
-  if (bad || (only && only.length === 0)) {
-    console.error(`bench:transport: --only: no scenario ${JSON.stringify(bad ?? '')} (scenarios: ${[...names].join(', ')})`);
-    return 3;
-  }
+  if (bad || (only && only.length === 0)) fail('bench:transport', `--only: no scenario ${JSON.stringify(bad ?? '')} (scenarios: ${[...names].join(', ')})`);
   const chosen = BENCH.filter((s) => !only || only.includes(s.name));
   console.log(
     '| scenario | command | exit | seconds / deadline | conformance.json | junit.xml | index.html | output lines | key leaked | stderr (last line) |',
@@ -113,10 +102,4 @@ async function main(): Promise<number> {
   return failures ? 1 : 0;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err) => {
-    console.error(`bench:transport: ${(err as Error).message.split('\n')[0]}`);
-    process.exit(3);
-  },
-);
+runCommand('bench:transport', main);

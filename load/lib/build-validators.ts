@@ -10,6 +10,7 @@ import type { Ajv2020 } from 'ajv/dist/2020.js';
 import standaloneModule from 'ajv/dist/standalone/index.js';
 import { build } from 'esbuild';
 import { contractAjv, OPERATIONS, schema } from '../../contracts/index.ts';
+import { fail, parseCommand, runCommand } from '../../core/command.ts';
 
 // CommonJS default export seen through NodeNext interop: the function is on .default under tsx.
 const standaloneCode = ((standaloneModule as unknown as { default?: unknown }).default ?? standaloneModule) as (
@@ -51,9 +52,15 @@ export async function buildValidators(outFile = join(ROOT, 'load/data/validators
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  if (process.argv.includes('--help')) {
-    console.log('usage: npx tsx load/lib/build-validators.ts [OUT_FILE]\n\nWrites the bundled k6 response validators (default load/data/validators.js).');
-  } else {
-    console.log(await buildValidators(process.argv[2] ? resolve(process.argv[2]) : undefined));
-  }
+  const { positionals } = parseCommand({
+    name: 'build-validators',
+    help: 'usage: npx tsx load/lib/build-validators.ts [OUT_FILE]\n\nWrites the bundled k6 response validators (default load/data/validators.js).\n\nEnvironment: none read.\nExit 0 written, 3 bad arguments or the file could not be written.',
+    options: {},
+    positionals: true,
+  });
+  if (positionals.length > 1) fail('build-validators', `one OUT_FILE at most, got ${positionals.length} (see --help)`);
+  runCommand('build-validators', async () => {
+    console.log(await buildValidators(positionals[0] ? resolve(positionals[0]) : undefined));
+    return 0;
+  });
 }

@@ -9,7 +9,7 @@ import { buildValidators } from '../../load/lib/build-validators.ts';
 import { attachSamples, csvOutput } from '../../load/compare/run-samples.ts';
 import { attachTarget, loadTarget } from '../../load/compare/target.ts';
 import { compareRun, printCompare } from '../../load/compare/baseline.ts';
-import { ConfigError, isLoopback, loadConfig, ROOT, type Config } from '../../core/config.ts';
+import { ConfigError, isLoopback, k6OutFromEnv, loadConfig, ROOT, type Config } from '../../core/config.ts';
 import { worst } from '../../core/exit.ts';
 import { startReference, type ReferenceServer } from '../../core/reference.ts';
 
@@ -47,7 +47,7 @@ function assertNoKey(dir: string, key: string): void {
  * of this run's own in the data folder, deleted with it. Returns the K6_OUT to give k6 and the file.
  */
 function requestRows(script: LoadScript, dataDir: string): { k6Out: string; csv: string } {
-  const asked = process.env.K6_OUT ?? '';
+  const asked = k6OutFromEnv();
   const given = csvOutput(asked);
   if (given) return { k6Out: asked, csv: given };
   const csv = join(dataDir, `${script}.requests.csv.gz`);
