@@ -6,13 +6,13 @@ import { Counter } from 'k6/metrics';
 import type { Options } from 'k6/options';
 import type { Experiment, ListBody, ReleasePipeline } from './lib/bodies.ts';
 import { CALIBRATION, calibrationScenario } from './lib/calibration.ts';
-import { checkSuccess, checkThat } from './lib/checks.ts';
-import { DATA_DIR, type ProfileName } from './lib/env.ts';
-import { call, query } from './lib/http.ts';
+import { checkSuccess, checkThat, type Level, parse, transportReason } from './lib/checks.ts';
+import { DATA_DIR, type ProfileName, STRICT } from './lib/env.ts';
+import { ANY_STATUS, call, query } from './lib/http.ts';
 import { arrival, byProfile, SHARED, type Shape } from './lib/profiles.ts';
 import { makeHandleSummary } from './lib/summary.ts';
 import { abort, checkTarget } from './lib/target.ts';
-import { endpointThresholds, type Limits, TREND_STATS } from './lib/thresholds.ts';
+import { endpointThresholds, type Limits, TREND_STATS, verdictThresholds } from './lib/thresholds.ts';
 
 export { calibration } from './lib/calibration.ts';
 
@@ -73,7 +73,7 @@ export const options: Options = {
   },
   thresholds: {
     http_req_failed: ['rate<0.01'],
-    checks: [SHARED.checks],
+    ...verdictThresholds(SHARED.checks, STRICT, SHARED.maxEndpointErrorRate),
     ...endpointThresholds(
       {
         'listExperiments.page1': P.page,
@@ -87,6 +87,8 @@ export const options: Options = {
     ),
   },
   summaryTrendStats: TREND_STATS,
+  // A redirect is never followed: it would take the key header to wherever it points (docs/transport.md).
+  maxRedirects: 0,
   // The summary must not wait on slow stragglers forever: every profile stops by itself.
   setupTimeout: '30s',
   teardownTimeout: '10s',
@@ -102,6 +104,9 @@ interface Setup {
   filters: Filter[];
   deepPage: number;
   deepLimit: number;
+  /** The page sizes of DATA the target takes (a larger one may be refused: the maximum is not shown, spec 4.4). */
+  limits: number[];
+  exportLimit: number;
 }
 
 const DAY = 86_400_000;
@@ -160,46 +165,97 @@ function learnFilters(items: Experiment[]): Filter[] {
   return out;
 }
 
-function matcher(f: Filter): (e: Experiment) => boolean {
+/**
+ * Whether an item answered for filter `f` matches it: true, false, or undefined when the item does not
+ * carry the field (its presence is only inferred, docs/presence.md) and so cannot be judged.
+ */
+function matcher(f: Filter): (e: Experiment) => boolean | undefined {
   const v = f.params[f.name];
   switch (f.name) {
     case 'targetAppID':
-      return (e) => Array.isArray(e.targetApps) && e.targetApps.indexOf(v) >= 0;
+      return (e) => (Array.isArray(e.targetApps) ? e.targetApps.indexOf(v) >= 0 : undefined);
     case 'tags':
-      return (e) => Array.isArray(e.tags) && e.tags.indexOf(v) >= 0;
+      return (e) => (Array.isArray(e.tags) ? e.tags.indexOf(v) >= 0 : undefined);
     case 'createdStartDate': {
-      // Whatever the bounds' inclusivity (not shown, 4.4), an item outside the days' span is wrong.
-      const lo = Date.parse(`${f.params.createdStartDate}T00:00:00Z`);
-      const hi = Date.parse(`${f.params.createdEndDate}T00:00:00Z`) + DAY;
+      // Whatever the bounds' inclusivity and time zone (not shown, 4.4), an item more than a day outside
+      // the days' span is wrong.
+      const lo = Date.parse(`${f.params.createdStartDate}T00:00:00Z`) - DAY;
+      const hi = Date.parse(`${f.params.createdEndDate}T00:00:00Z`) + 2 * DAY;
       return (e) => {
-        if (typeof e.createdTime !== 'number') return false;
+        if (typeof e.createdTime !== 'number') return undefined;
         const ms = e.createdTime > 1e12 ? e.createdTime : e.createdTime * 1000;
         return ms >= lo && ms < hi;
       };
     }
     default: {
       const field = f.name;
-      return (e) => e[field] === v;
+      return (e) => (e[field] === undefined || e[field] === null ? undefined : e[field] === v);
     }
   }
 }
+
+/** The level of each filter's check, as in the conformance suite: the encoding of tags and the bounds of dates are not shown (4.4). */
+const FILTER_LEVEL: Record<FilterName, Level> = {
+  status: 'stated',
+  idType: 'stated',
+  layerID: 'stated',
+  targetAppID: 'stated',
+  creatorID: 'stated',
+  creatorName: 'stated',
+  tags: 'inferred',
+  createdStartDate: 'inferred',
+};
 
 function listExperiments(endpoint: string, params: Record<string, string | number | undefined>): Experiment[] | undefined {
   const res = call('GET', `/console/v1/experiments${query(params)}`, { endpoint });
   const body = checkSuccess<ListBody<Experiment>>('listExperiments', endpoint, res);
   if (!body) return undefined;
-  const limit = Number(params.limit ?? 20); // the reference's default (docs/development.md); a smaller page is fine
-  checkThat(endpoint, 'page holds at most limit items', body.data.length <= limit);
+  // Without a limit the page size is the target's default (not shown, 4.4): nothing to hold it to.
+  if (params.limit !== undefined) checkThat(endpoint, 'page holds at most limit items', body.data.length <= Number(params.limit), 'inferred');
   return body.data;
+}
+
+/**
+ * A list page setup needs. A page that fails its checks still serves when it holds a data array: the
+ * failed check counts (a stated one fails the run, exit 1), where stopping here would say only that
+ * the run could not be carried out. No usable answer, or no data array, stops the run with the reason.
+ */
+function setupAnswer(what: string, path: string): ListBody<Experiment> {
+  const res = call('GET', path, { endpoint: 'setup', expected: ANY_STATUS });
+  const network = transportReason(res);
+  if (network) abort(`${what}: no usable answer: ${network}`);
+  const body = checkSuccess<ListBody<Experiment>>('listExperiments', 'setup', res) ?? (parse(res) as ListBody<Experiment> | undefined);
+  if (!body || !Array.isArray(body.data)) abort(`${what}: HTTP ${res.status} without a data array: see the check failure above`);
+  return body as ListBody<Experiment>;
+}
+
+/**
+ * The largest page size of DATA that the target takes: a target may refuse a limit above its maximum
+ * with a 4xx instead of clamping it (spec 4.4: the maximum is not shown). undefined when it takes none.
+ */
+function largestLimit(): { limit: number | undefined; first: ListBody<Experiment> } {
+  const sizes = DATA.limits
+    .concat([DATA.exportLimit])
+    .filter((n, k, all) => all.indexOf(n) === k)
+    .sort((a, b) => b - a);
+  for (const limit of sizes) {
+    const res = call('GET', `/console/v1/experiments${query({ limit })}`, { endpoint: 'setup', expected: ANY_STATUS });
+    const network = transportReason(res);
+    if (network) abort(`list experiments (limit ${limit}): no usable answer: ${network}`);
+    if (res.status >= 400 && res.status < 500) continue;
+    return { limit, first: setupAnswer(`list experiments (limit ${limit})`, `/console/v1/experiments${query({ limit })}`) };
+  }
+  return { limit: undefined, first: setupAnswer('list experiments (no limit)', '/console/v1/experiments') };
 }
 
 export function setup(): Setup {
   checkTarget();
-  const res = call('GET', `/console/v1/experiments${query({ limit: 100 })}`, { endpoint: 'setup' });
-  const body = checkSuccess<ListBody<Experiment>>('listExperiments', 'setup', res);
-  if (!body) abort('list experiments (page 1, limit 100) failed its checks: see the check failure above');
+  const { limit: largest, first: body } = largestLimit();
   if (body.data.length === 0) abort('the target lists no experiments: the paging profile needs some');
-  const deepLimit = 20;
+  if (largest === undefined) abort(`the target refuses every page size of ${DATA.limits.join(', ')} with a 4xx`);
+  const limits = DATA.limits.filter((n) => n <= (largest as number));
+  if (largest !== DATA.exportLimit) console.warn(`setup: the target refuses list limits above ${largest}: pages of ${limits.join(', ')} only`);
+  const deepLimit = Math.min(20, largest as number);
   // totalItems is the reference's pagination field (a "not shown" item, spec 2.1); without it the last
   // page is found by doubling then bisecting, which needs no pagination fields at all.
   let last: number;
@@ -208,11 +264,7 @@ export function setup(): Setup {
     last = Math.max(1, Math.ceil(total / deepLimit));
   } else {
     const nonEmpty = (p: number) =>
-      (checkSuccess<ListBody<Experiment>>(
-        'listExperiments',
-        'setup',
-        call('GET', `/console/v1/experiments${query({ limit: deepLimit, page: p })}`, { endpoint: 'setup' }),
-      )?.data.length ?? 0) > 0;
+      setupAnswer(`list experiments (page ${p})`, `/console/v1/experiments${query({ limit: deepLimit, page: p })}`).data.length > 0;
     let hi = 2;
     while (nonEmpty(hi) && hi < 1 << 20) hi *= 2;
     let lo = hi / 2;
@@ -224,8 +276,17 @@ export function setup(): Setup {
     last = lo;
   }
   // "Deep" is 90% of the way down: far from the first pages, still a full page.
-  return { filters: learnFilters(body.data), deepPage: Math.max(1, Math.floor(last * 0.9)), deepLimit };
+  return {
+    filters: learnFilters(body.data),
+    deepPage: Math.max(1, Math.floor(last * 0.9)),
+    deepLimit,
+    limits,
+    exportLimit: Math.min(DATA.exportLimit, largest as number),
+  };
 }
+
+/** Whether every item of `items` that can be judged matches `match` (an item without the field cannot be). */
+const allMatch = (items: Experiment[], match: (e: Experiment) => boolean | undefined) => items.every((e) => match(e) !== false);
 
 /** A dashboard view: page 1 unfiltered, or one filter at one limit, sometimes its page 2; now and then the pipelines. */
 export function dashboard(s: Setup): void {
@@ -235,48 +296,52 @@ export function dashboard(s: Setup): void {
     listExperiments('listExperiments.page1', {});
   } else {
     const f = s.filters[slot - 1];
-    const limit = DATA.limits[Math.floor(i / (s.filters.length + 1)) % DATA.limits.length];
+    const limit = s.limits[Math.floor(i / (s.filters.length + 1)) % s.limits.length];
     const match = matcher(f);
+    const level = FILTER_LEVEL[f.name];
     const page1 = listExperiments('listExperiments.filter', { ...f.params, limit });
-    if (page1) checkThat('listExperiments.filter', `every item matches filter ${f.name}`, page1.every(match));
+    if (page1) checkThat('listExperiments.filter', `every item matches filter ${f.name}`, allMatch(page1, match), level);
     if (page1 && page1.length === limit && i % 3 === 0) {
       const page2 = listExperiments('listExperiments.filter', { ...f.params, limit, page: 2 });
       if (page2) {
-        checkThat('listExperiments.filter', `every item matches filter ${f.name}`, page2.every(match));
+        checkThat('listExperiments.filter', `every item matches filter ${f.name}`, allMatch(page2, match), level);
         const seen: Record<string, true> = {};
         for (const e of page1) seen[String(e.id)] = true;
         checkThat(
           'listExperiments.filter',
           'page 2 shares no item with page 1',
           page2.every((e) => !seen[String(e.id)]),
+          'inferred',
         );
       }
     }
   }
   if (i % 5 === 0) {
+    const limit = Math.min(10, s.exportLimit);
     const body = checkSuccess<ListBody<ReleasePipeline>>(
       'listReleasePipelines',
       'listReleasePipelines',
-      call('GET', `/console/v1/release_pipelines${query({ limit: 10 })}`, { endpoint: 'listReleasePipelines' }),
+      call('GET', `/console/v1/release_pipelines${query({ limit })}`, { endpoint: 'listReleasePipelines' }),
     );
-    if (body) checkThat('listReleasePipelines', 'page holds at most limit items', body.data.length <= 10);
+    if (body) checkThat('listReleasePipelines', 'page holds at most limit items', body.data.length <= limit, 'inferred');
   }
 }
 
 export function deepPage(s: Setup): void {
   const items = listExperiments('listExperiments.deep', { limit: s.deepLimit, page: s.deepPage });
-  if (items) checkThat('listExperiments.deep', 'deep page is a full page', items.length === s.deepLimit);
+  // Inferred: a page short of the limit before the last page says the pages do not cover the list.
+  if (items) checkThat('listExperiments.deep', 'deep page is a full page', items.length === s.deepLimit, 'inferred');
 }
 
 /** An export job: every page of the pipelines, then experiments page by page up to a bound; no page repeats an item. */
-export function exportWalk(): void {
+export function exportWalk(s: Setup): void {
   const seen: Record<string, true> = {};
   let dup = 0;
   for (let page = 1; page <= 1000; page++) {
     const body = checkSuccess<ListBody<ReleasePipeline>>(
       'listReleasePipelines',
       'listReleasePipelines',
-      call('GET', `/console/v1/release_pipelines${query({ limit: DATA.exportLimit, page })}`, { endpoint: 'listReleasePipelines' }),
+      call('GET', `/console/v1/release_pipelines${query({ limit: s.exportLimit, page })}`, { endpoint: 'listReleasePipelines' }),
     );
     if (!body) break;
     pagesWalked.add(1);
@@ -284,22 +349,22 @@ export function exportWalk(): void {
       if (seen[String(p.id)]) dup++;
       seen[String(p.id)] = true;
     }
-    if (body.data.length < DATA.exportLimit) break;
+    if (body.data.length < s.exportLimit) break;
   }
-  checkThat('listReleasePipelines', 'pages share no item', dup === 0);
+  checkThat('listReleasePipelines', 'pages share no item', dup === 0, 'inferred');
   const ids: Record<string, true> = {};
   dup = 0;
   for (let page = 1; page <= P.exportPages; page++) {
-    const items = listExperiments('listExperiments.walk', { limit: DATA.exportLimit, page });
+    const items = listExperiments('listExperiments.walk', { limit: s.exportLimit, page });
     if (!items) break;
     pagesWalked.add(1);
     for (const e of items) {
       if (ids[String(e.id)]) dup++;
       ids[String(e.id)] = true;
     }
-    if (items.length < DATA.exportLimit) break;
+    if (items.length < s.exportLimit) break;
   }
-  checkThat('listExperiments.walk', 'pages share no item', dup === 0);
+  checkThat('listExperiments.walk', 'pages share no item', dup === 0, 'inferred');
 }
 
 export const handleSummary = makeHandleSummary('paging');

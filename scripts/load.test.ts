@@ -33,7 +33,9 @@ test('--help describes the commands and exit codes', () => {
   const r = load(['paging', '--help'], {});
   assert.equal(r.status, 0);
   assert.match(r.stdout, /npm run load:smoke/);
-  assert.match(r.stdout, /Exit codes: 0 pass; 1 a threshold crossed/);
+  assert.match(r.stdout, /Exit codes: 0 pass; 1 a check failed \(a contract matter\); 2 latency thresholds crossed/);
+  assert.match(r.stdout, /--strict/);
+  assert.match(r.stdout, /--variant NAME/);
 });
 
 test('a missing k6 is exit 3 with the reason, before any server starts', () => {
@@ -45,7 +47,10 @@ test('a missing k6 is exit 3 with the reason, before any server starts', () => {
 test('--latency and --fault shape the reference server started for the run: refused with a target, a bad fault named', () => {
   const withTarget = load(['paging', '--latency', '40'], { CONSOLE_BASE_URL: 'http://127.0.0.1:9', CONSOLE_API_KEY: 'k_local_secret' });
   assert.equal(withTarget.status, 3);
-  assert.equal(withTarget.stderr, 'load: --latency and --fault shape the reference server started for the run; CONSOLE_BASE_URL is set, so none is started');
+  assert.equal(
+    withTarget.stderr,
+    'load: --latency, --fault and --variant shape the reference server started for the run; CONSOLE_BASE_URL is set, so none is started',
+  );
   const badFault = load(['paging', '--fault', 'no-such-fault'], {});
   assert.equal(badFault.status, 3);
   assert.match(badFault.stderr, /^load: cannot start the reference server: .*unknown fault "no-such-fault"/);

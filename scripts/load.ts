@@ -1,5 +1,5 @@
 // npm run load:paging | load:mutation | load:smoke -- [--profile smoke|baseline|stress] [--compare] [--seed N] [--scale N]
-//                                                    [--latency MS[:S]] [--fault NAME]
+//                                                    [--strict] [--latency MS[:S]] [--fault NAME] [--variant NAME]
 // Parses its options and runs scripts/lib/load-run.ts: a k6 load profile against the target (or a
 // reference server it starts), writing reports/load/<script>/{summary.json,junit.xml,dashboard.html}.
 import { fail, parseCommand, runCommand } from '../core/command.ts';
@@ -16,20 +16,30 @@ started on a free loopback port for the run (and stopped after it).
                   stress (ramping arrival rate); default smoke
   --compare       compare with load/baselines/<script>.json afterwards (reports/load/compare.json)
   --seed N        seed of the generated request bodies (default 1)
+  --strict        an inferred check that fails (a filter, paging) fails the run, as CONSOLE_STRICT=1 does;
+                  by default it is a warning
   --scale N       experiments the started reference server seeds (default: its own); ignored with a target
   --latency MS[:S]  the started reference server answers after network-like latency: log-normal, median
                   MS ms, log spread S (npm run serve -- --help); refused with a target
   --fault NAME    a fault of the started reference server, repeatable, e.g. slow:listExperiments:25 (one
                   operation 25% slower: a regression of known size for the compare); refused with a target
+  --variant NAME  a legal variant of the started reference server, repeatable (npm run serve -- --list-faults);
+                  refused with a target
   --help          this text
 
 Environment: CONSOLE_BASE_URL, CONSOLE_API_KEY, CONSOLE_TARGET_MANIFEST (target manifest; old name CONSOLE_FIXTURES),
-CONSOLE_ALLOW_REMOTE_LOAD=1 (needed for a target that is not loopback), K6_BIN (a k6 to use).
+CONSOLE_ALLOW_REMOTE_LOAD=1 (needed for a target that is not loopback), CONSOLE_STRICT, CONSOLE_REQUEST_TIMEOUT
+(seconds a request may take, default 15), K6_BIN (a k6 to use).
 The key reaches k6 through its environment only, never its arguments or output.
 
 Writes reports/load/<script>/summary.json, junit.xml and dashboard.html (k6 web dashboard export).
-Exit codes: 0 pass; 1 a threshold crossed or a check failed; 2 regression against the baseline
-(--compare); 3 the run could not be carried out (k6 missing, target refused or unreachable, bad option).`;
+Every check has the level of its clause: a stated check that fails is exit 1; an inferred one warns
+(exit 1 with --strict); what the spec leaves open is not checked. An answer that is the network's, not
+the target's (no answer within the timeout, a redirect, a 429, a 2xx or 5xx that is not JSON) checks
+nothing and is counted apart: over the profile's budget it is exit 3, never 1.
+Exit codes: 0 pass; 1 a check failed (a contract matter); 2 latency thresholds crossed, or a regression
+against the baseline (--compare); 3 the run could not be carried out (k6 missing, target refused,
+unreachable or answering through a misbehaving network, bad option).`;
 
 function options(): LoadArgs {
   const { values, positionals } = parseCommand({
@@ -43,6 +53,8 @@ function options(): LoadArgs {
       scale: { type: 'string' },
       latency: { type: 'string' },
       fault: { type: 'string', multiple: true },
+      variant: { type: 'string', multiple: true },
+      strict: { type: 'boolean' },
     },
   });
   const [which, ...extra] = positionals;
@@ -57,8 +69,11 @@ function options(): LoadArgs {
   const scale = values.scale === undefined ? undefined : Number(values.scale);
   if (scale !== undefined && (!Number.isInteger(scale) || scale < 1 || scale > 1_000_000))
     fail('load', `--scale must be an integer from 1 to 1000000, got ${JSON.stringify(values.scale)}`);
-  const reference = values.latency !== undefined || values.fault?.length ? { latency: values.latency, faults: values.fault ?? [] } : undefined;
-  return { scripts, profile, compare: values.compare ?? false, seed, scale, reference };
+  const reference =
+    values.latency !== undefined || values.fault?.length || values.variant?.length
+      ? { latency: values.latency, faults: values.fault ?? [], variants: values.variant ?? [] }
+      : undefined;
+  return { scripts, profile, compare: values.compare ?? false, seed, scale, reference, strict: values.strict };
 }
 
 // Every failure before or around k6 (bad option, config, k6 missing, reference not starting) is exit 3.

@@ -10,7 +10,6 @@ import { KEY_HEADER, REDACTED, redactHeaders, redactText } from '../../core/keys
 import {
   BACKOFF_MS,
   CUT_SHORT,
-  MAX_BODY_BYTES,
   RATE_LIMIT_RETRIES,
   READ_ATTEMPTS,
   RunStopped,
@@ -21,8 +20,8 @@ import {
   sleep,
   stopReason,
   takeRetryBudget,
-  transportProblem,
 } from './transport.ts';
+import { MAX_BODY_BYTES, transportProblem } from '../../core/transport-rule.ts';
 import type { Exchange } from '../../core/formats.ts';
 
 export type { Exchange } from '../../core/formats.ts';

@@ -1,9 +1,8 @@
 // What the network did, as opposed to what the target's API said. An exchange that never got an
-// answer (reset, refused, timed out), a redirect, a rate limit outlasting its budget, or an answer
-// that is not JSON where the Console API always answers JSON (a proxy's HTML 502, a login page, a
-// truncated or oversized body) proves nothing about the contract: the test that met it is
-// "inconclusive: transport", kept out of the clause matrix and listed apart (docs/transport.md).
-// A 4xx, or a 5xx in JSON, is the target's own answer and stays the contract's business.
+// answer (reset, refused, timed out), or one core/transport-rule.ts says is the network's (a redirect,
+// a rate limit outlasting its budget, an answer that is not JSON or too large) proves nothing about
+// the contract: the test that met it is "inconclusive: transport", kept out of the clause matrix and
+// listed apart (docs/transport.md). Here: retries, the Retry-After budget and the run's stop signal.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
@@ -17,8 +16,6 @@ export const RATE_LIMIT_RETRIES = 5;
 export const RETRY_AFTER_CAP_MS = 5_000;
 /** What one worker process may spend in all waiting for Retry-After (the run: this times the workers). */
 export const RETRY_AFTER_BUDGET_MS = 30_000;
-/** An answer larger than this is not a page of the Console API (a proxy or a runaway server). */
-export const MAX_BODY_BYTES = 16 * 1024 * 1024;
 /** The run stops (exit 3) after this many tests in a row ended inconclusive. */
 export const STOP_AFTER_CONSECUTIVE = 5;
 
@@ -57,31 +54,6 @@ export function noAnswer(err: unknown, timeoutMs: number): string {
   if (code) return `no response: ${code}`;
   if (/\baborted\b|premature close/i.test(first)) return CUT_SHORT;
   return `no response: ${first.replace(/^apiRequestContext\.fetch: /, '').slice(0, 120)}`;
-}
-
-/**
- * Why a completed answer is a transport failure rather than the target's word, or undefined when it
- * is the target's word. `json` says whether the body parsed (an empty body counts as parsed).
- */
-export function transportProblem(status: number, headers: Record<string, string>, bytes: number, json: boolean): string | undefined {
-  const type = (headers['content-type'] ?? 'no content type').split(';')[0].trim();
-  if (status >= 300 && status < 400) return `HTTP ${status} redirect${headers.location ? ` to ${originOf(headers.location)}` : ''}, not followed`;
-  if (status === 429) return `HTTP 429 rate limited${headers['retry-after'] ? ` (Retry-After ${headers['retry-after']})` : ''}`;
-  if (bytes > MAX_BODY_BYTES) return `HTTP ${status} with a body over the ${mb(MAX_BODY_BYTES)} limit`;
-  if (!json && ((status >= 200 && status < 300) || status >= 500)) return `HTTP ${status} ${type}, not JSON`;
-  return undefined;
-}
-
-const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
-
-/** Where a redirect points, by origin only: its path and query may carry anything (a key in a query string). */
-function originOf(location: string): string {
-  try {
-    const url = new URL(location);
-    return url.origin;
-  } catch {
-    return 'a path on the same origin';
-  }
 }
 
 /** A transport failure worth trying again, for a read: no answer, or a 5xx/2xx that is not JSON (a proxy's page). */

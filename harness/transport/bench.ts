@@ -9,10 +9,11 @@ import { runScenario, type ScenarioOutcome, type ScenarioSpec } from './run-scen
 
 const HELP = `usage: npm run bench:transport -- [--only NAME,...] [--keep]
 
-Runs npm run conformance (and once npm run verify -- --skip-load) through a misbehaving proxy on
-127.0.0.1 in front of a fresh reference server, one scenario at a time (a few minutes in all), and
-prints per scenario: exit code, seconds against its --deadline, conformance.json / junit.xml /
-index.html written and marked partial, the last stderr line, and whether the key leaked.
+Runs npm run conformance (and once npm run verify -- --skip-load, and the k6 profiles at smoke size)
+through a misbehaving proxy on 127.0.0.1 in front of a fresh reference server, one scenario at a time
+(a few minutes in all), and prints per scenario: exit code, seconds against its --deadline (load: its
+bound), conformance.json / junit.xml / index.html written and marked partial (load: summary.json),
+the last stderr line, and whether the key leaked.
 
   --only NAME,...  only these scenarios (names as in the table)
   --keep           keep each scenario's reports folder (printed) instead of deleting it
@@ -38,6 +39,12 @@ const BENCH: ScenarioSpec[] = [
   { name: 'huge-body', scenario: 'huge-body', after: K, command: 'conformance', deadline: 60 },
   { name: 'redirect-preflight', scenario: 'redirect', after: 0, command: 'conformance', deadline: 60 },
   { name: 'login-page-preflight', scenario: 'login-page', after: 0, command: 'conformance', deadline: 60 },
+  // Load at smoke size: setup (a handful of requests) answered faithfully, then the fault under load.
+  { name: 'load-flaky-reset', scenario: 'flaky-reset', after: 20, command: 'load:mutation', deadline: 90 },
+  { name: 'load-rate-limit', scenario: 'rate-limit', after: 20, command: 'load:paging', deadline: 90 },
+  { name: 'load-html-502', scenario: 'html-502', after: 20, command: 'load:paging', deadline: 90 },
+  { name: 'load-redirect', scenario: 'redirect', after: 20, command: 'load:paging', deadline: 90 },
+  { name: 'load-hang', scenario: 'hang', after: 20, command: 'load:paging', deadline: 90, requestTimeout: 2 },
 ];
 
 /** The rules every scenario must keep; empty when it kept them all. */
@@ -49,7 +56,9 @@ function broken(o: ScenarioOutcome): string[] {
   if (o.keyIn.length || o.keyElsewhere)
     out.push(`key leaked: ${[...o.keyIn, ...(o.keyElsewhere ? [`${o.keyElsewhere} request(s) to another origin`] : [])].join(', ')}`);
   const preflight = o.spec.after === 0;
-  if (o.exitCode === 3 && !preflight) {
+  const load = o.spec.command.startsWith('load:');
+  if (load && o.exitCode === 3 && !o.loadSummary) out.push('exit 3 without summary.json');
+  if (o.exitCode === 3 && !preflight && !load) {
     if (!o.conformanceJson || !o.junitXml) out.push('exit 3 without conformance.json and junit.xml');
     else if (!o.partial && !o.inconclusive) out.push('exit 3 but the report says neither partial nor inconclusive');
     if (o.spec.command === 'verify' && !o.indexHtml) out.push('verify wrote no index.html');
@@ -64,15 +73,15 @@ function row(o: ScenarioOutcome): string {
   const rules = broken(o);
   const cells = [
     o.spec.name,
-    o.spec.command === 'verify' ? 'verify --skip-load' : 'conformance',
+    o.spec.command === 'verify' ? 'verify --skip-load' : o.spec.command,
     String(o.exitCode ?? 'killed'),
     `${o.seconds.toFixed(1)} / ${o.spec.deadline}`,
-    yn(o.conformanceJson, o.partial),
-    yn(o.junitXml),
+    o.spec.command.startsWith('load:') ? yn(o.loadSummary) : yn(o.conformanceJson, o.partial),
+    o.spec.command.startsWith('load:') ? '–' : yn(o.junitXml),
     o.spec.command === 'verify' ? yn(o.indexHtml) : '–',
     String(o.lines),
     o.keyIn.length || o.keyElsewhere ? 'LEAKED' : 'no',
-    rules.length ? `BROKEN: ${rules.join('; ')}` : o.lastLine.replace(/^(conformance|verify): /, '') || '(none)',
+    rules.length ? `BROKEN: ${rules.join('; ')}` : o.lastLine.replace(/^(conformance|verify|load): /, '') || '(none)',
   ];
   return `| ${cells.join(' | ')} |`;
 }
@@ -86,7 +95,7 @@ async function main(): Promise<number> {
   if (bad || (only && only.length === 0)) fail('bench:transport', `--only: no scenario ${JSON.stringify(bad ?? '')} (scenarios: ${[...names].join(', ')})`);
   const chosen = BENCH.filter((s) => !only || only.includes(s.name));
   console.log(
-    '| scenario | command | exit | seconds / deadline | conformance.json | junit.xml | index.html | output lines | key leaked | stderr (last line) |',
+    '| scenario | command | exit | seconds / deadline | conformance.json (load: summary.json) | junit.xml | index.html | output lines | key leaked | stderr (last line) |',
   );
   console.log('|---|---|---|---|---|---|---|---|---|---|');
   const t0 = Date.now();

@@ -1,6 +1,6 @@
 // One transport scenario, end to end: a fresh reference server, the misbehaving proxy in front of it,
-// and the real command (`npm run conformance`, or `npm run verify -- --skip-load`) run through the
-// proxy as a child process. What comes back is what a user would see: exit code, time, the reports
+// and the real command (`npm run conformance`, `npm run verify -- --skip-load`, or a k6 profile at
+// smoke size, `npm run load:paging` / `load:mutation`) run through the proxy as a child process. What comes back is what a user would see: exit code, time, the reports
 // written (and whether they say partial), the last line of stderr, and whether the key leaked into
 // any report, the console output, or to the origin a redirect points to.
 import { spawn } from 'node:child_process';
@@ -17,8 +17,8 @@ export interface ScenarioSpec {
   scenario: Scenario;
   /** Requests answered faithfully before the proxy misbehaves (1 = the preflight only). */
   after: number;
-  command: 'conformance' | 'verify';
-  /** --deadline, seconds. */
+  command: 'conformance' | 'verify' | 'load:paging' | 'load:mutation';
+  /** --deadline, seconds (load has none: the scenario's bound). */
   deadline: number;
   /** CONSOLE_REQUEST_TIMEOUT, seconds (default: the suite's own). */
   requestTimeout?: number;
@@ -39,6 +39,9 @@ export interface ScenarioOutcome {
   partial: boolean | undefined;
   verdict: string | undefined;
   inconclusive: number | undefined;
+  /** Load: summary.json written, and the verdict it keeps (scripts/lib/load-outcome.ts). */
+  loadSummary: boolean;
+  loadVerdict: { code: number; note: string } | undefined;
   lastLine: string;
   /** Lines the command printed (stdout and stderr). */
   lines: number;
@@ -60,8 +63,11 @@ export async function runScenario(spec: ScenarioSpec, keep = false): Promise<Sce
   const server = await startReference({ stderr: 'ignore', faults: spec.faults });
   const proxy = await startProxy({ upstream: server.baseUrl, scenario: spec.scenario, after: spec.after });
   try {
-    const script = spec.command === 'verify' ? 'scripts/verify.ts' : 'scripts/conformance.ts';
-    const args = [...(spec.command === 'verify' ? ['--skip-load'] : []), '--deadline', String(spec.deadline), ...(spec.args ?? [])];
+    const load = spec.command.startsWith('load:') ? spec.command.slice('load:'.length) : undefined;
+    const script = spec.command === 'verify' ? 'scripts/verify.ts' : load ? 'scripts/load.ts' : 'scripts/conformance.ts';
+    const args = load
+      ? [load, ...(spec.args ?? [])]
+      : [...(spec.command === 'verify' ? ['--skip-load'] : []), '--deadline', String(spec.deadline), ...(spec.args ?? [])];
     const env = {
       ...clean(),
       CONSOLE_BASE_URL: proxy.baseUrl,
@@ -89,6 +95,8 @@ export async function runScenario(spec: ScenarioSpec, keep = false): Promise<Sce
     writeFileSync(join(logs, 'stderr.txt'), stderr);
     const report = join(reports, 'conformance.json');
     const summary = existsSync(report) ? JSON.parse(readFileSync(report, 'utf8')).summary : undefined;
+    const loadFile = load ? join(reports, 'load', load, 'summary.json') : undefined;
+    const loadSummary = loadFile && existsSync(loadFile) ? JSON.parse(readFileSync(loadFile, 'utf8')) : undefined;
     const stderrLines = stderr.split('\n').filter((l) => l.trim() && !l.includes('npm warn'));
     return {
       spec,
@@ -100,6 +108,8 @@ export async function runScenario(spec: ScenarioSpec, keep = false): Promise<Sce
       partial: summary?.partial,
       verdict: summary?.verdict,
       inconclusive: summary?.tests?.inconclusive,
+      loadSummary: loadSummary !== undefined,
+      loadVerdict: loadSummary?.verdict,
       lastLine: stderrLines.at(-1) ?? '',
       lines: (stdout + stderr).split('\n').filter((l) => l.trim()).length,
       keyIn: scan([reports, logs], server.apiKey).found.map((f) => f.slice(work.length + 1)),

@@ -72,3 +72,28 @@ test('a stated violation found before the target dies is still exit 1, in a repo
     rmSync(dirname(o.reports), { recursive: true, force: true });
   }
 });
+
+test('load through a redirect: exit 3 with the count of answers that were the network, and the key never sent to where it points', async () => {
+  const o = await runScenario({ name: 'load-redirect', scenario: 'redirect', after: 20, command: 'load:paging', deadline: 90, requestTimeout: 5 }, true);
+  try {
+    assert.equal(o.exitCode, 3, o.output.slice(-2000));
+    assert.equal(o.loadVerdict?.code, 3);
+    assert.match(o.lastLine, /^load: paging: \d+ of \d+ answers were the network's, not the target's \(redirect \d+\) \(exit 3\)$/);
+    assert.equal(o.keyElsewhere, 0, 'k6 follows no redirect: the key header would go along');
+    assert.deepEqual(o.keyIn, []);
+  } finally {
+    rmSync(dirname(o.reports), { recursive: true, force: true });
+  }
+});
+
+test('load of writes through a network that cuts every third exchange: exit 3, not a contract failure', async () => {
+  const o = await runScenario({ name: 'load-flaky', scenario: 'flaky-reset', after: 20, command: 'load:mutation', deadline: 90, requestTimeout: 5 }, true);
+  try {
+    assert.equal(o.exitCode, 3, o.output.slice(-2000));
+    assert.match(o.loadVerdict?.note ?? '', /answers were the network's, not the target's \(no-response \d+\)$/);
+    assert.doesNotMatch(o.output, /stated checks? failed/);
+    assert.deepEqual(o.keyIn, []);
+  } finally {
+    rmSync(dirname(o.reports), { recursive: true, force: true });
+  }
+});

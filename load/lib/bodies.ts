@@ -44,6 +44,7 @@ export interface Gate {
 }
 
 export interface Override {
+  type: string;
   id: string;
   groupID: string;
 }

@@ -1,13 +1,29 @@
 // Every response is checked: status, envelope (spec 2.1) and the operation's response schema, with
 // the validators bundled from contracts/schemas (load/lib/build-validators.ts).
+//
+// A check has the level of its clause (contracts/clauses.yaml): a stated one fails the run, an
+// inferred one is a warning (a failure under CONSOLE_STRICT=1), and what the spec leaves open is not
+// checked under load at all. An answer that is the network's doing rather than the target's (no
+// answer, a redirect, a 429, a 2xx or 5xx that is not JSON: core/transport-rule.ts) checks nothing:
+// it is counted apart in load_transport_failures, and a run over its budget could not be carried out
+// (exit 3), never a contract failure (docs/load.md, "Levels and transport").
 import { check } from 'k6';
 import type { RefinedResponse, ResponseType } from 'k6/http';
+import { Rate } from 'k6/metrics';
+import { transportKind, transportProblem } from '../../core/transport-rule.ts';
 import * as validators from '../data/validators.js';
 import type { Validator } from '../data/validators.js';
 
 // One validator per operationId, exported under that name (load/data/validators.d.ts).
 const byOperation = validators as unknown as Record<string, Validator | undefined>;
 const { OPERATIONS } = validators;
+
+export type Level = 'stated' | 'inferred';
+/** What an inferred check's name ends with, so that the summary, the console and JUnit say its level. */
+export const INFERRED_MARK = ' [inferred]';
+
+/** One sample per answer looked at: true when the network, not the target, answered. */
+const transportFailures = new Rate('load_transport_failures');
 
 let printed = 0;
 /** A failed check prints one line with its evidence (no headers, so never the key), at most 20 per VU. */
@@ -30,14 +46,48 @@ export function parse(res: RefinedResponse<ResponseType>): unknown {
   }
 }
 
+/** k6's error text without the request line it may start with (`Get "http://...": `): the kind of failure only. */
+function shortError(error: string): string {
+  return (error || 'no answer').replace(/^[A-Z][a-z]+ "[^"]*": /, '').slice(0, 120);
+}
+
+/** Why `res` is the network's doing rather than the target's answer (core/transport-rule.ts), or undefined. */
+export function transportReason(res: RefinedResponse<ResponseType>): string | undefined {
+  if (res.status === 0) return `no response: ${shortError(res.error)}`;
+  const headers: Record<string, string> = {};
+  for (const name of Object.keys(res.headers ?? {})) headers[name.toLowerCase()] = res.headers[name];
+  const body = typeof res.body === 'string' ? res.body : '';
+  return transportProblem(res.status, headers, body.length, body.trim() === '' || parse(res) !== undefined);
+}
+
+let printedTransport = 0;
 /**
- * Checks a success response of `operationId`; returns its parsed body, or undefined when a check failed.
- * `endpoint` is the tag value (the operationId, or operationId.variant), so a failed check names it.
- * `T` is the part of the body the caller reads (load/lib/bodies.ts): the schema check stands behind it.
+ * True when `res` is the target's answer. Otherwise it is counted as a transport failure of `endpoint`
+ * (by kind), printed (at most 10 lines per VU: method, path, reason; never a header) and false.
+ */
+export function answered(endpoint: string, res: RefinedResponse<ResponseType>): boolean {
+  const reason = transportReason(res);
+  if (reason === undefined) {
+    transportFailures.add(false, { endpoint });
+    return true;
+  }
+  transportFailures.add(true, { endpoint, kind: transportKind(reason) });
+  if (printedTransport++ < 10)
+    console.warn(`no usable answer: ${endpoint}: ${res.request.method} ${res.url.replace(/^https?:\/\/[^/]+/, '').replace(/\?.*$/, '')} -> ${reason}`);
+  return false;
+}
+
+/**
+ * Checks a success response of `operationId`; returns its parsed body, or undefined when a check failed
+ * or the network answered instead of the target (then nothing is checked). `endpoint` is the tag value
+ * (the operationId, or operationId.variant), so a failed check names it. `T` is the part of the body the
+ * caller reads (load/lib/bodies.ts): the schema check stands behind it. Status, envelope and the types
+ * of the schema are stated (spec 2.1, 4.0, part 2).
  */
 export function checkSuccess<T>(operationId: string, endpoint: string, res: RefinedResponse<ResponseType>): T | undefined {
+  if (!answered(endpoint, res)) return undefined;
   const body = parse(res);
-  const tags = { endpoint };
+  const tags = { endpoint, level: 'stated' };
   const statusOk = check(res, { [`${endpoint}: status is success`]: (r) => isSuccess(operationId, r.status) }, tags);
   if (!statusOk) {
     report(endpoint, 'status', res, '');
@@ -72,9 +122,10 @@ function isEnvelope(operationId: string, b: unknown): boolean {
   return typeof o.message === 'string' && 'data' in o;
 }
 
-/** A named property of a response that shows a write took effect (the sampled read-backs). */
-export function checkThat(endpoint: string, name: string, ok: boolean): boolean {
-  const passed = check(null, { [`${endpoint}: ${name}`]: () => ok }, { endpoint });
-  if (!passed && printed++ < 20) console.warn(`check failed: ${endpoint}: ${name}`);
+/** A named property of an answer, at the level of its clause (the read-backs, filters, paging). */
+export function checkThat(endpoint: string, name: string, ok: boolean, level: Level): boolean {
+  const title = level === 'inferred' ? `${endpoint}: ${name}${INFERRED_MARK}` : `${endpoint}: ${name}`;
+  const passed = check(null, { [title]: () => ok }, { endpoint, level });
+  if (!passed && printed++ < 20) console.warn(`check failed: ${title}`);
   return passed;
 }

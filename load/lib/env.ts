@@ -12,4 +12,8 @@ export const PROFILE: ProfileName = profile;
 export const REPORT_DIR: string = __ENV.LOAD_REPORT_DIR || 'reports/load';
 export const DATA_DIR: string = __ENV.LOAD_DATA_DIR || './data';
 export const KEY_HEADER = 'SERVICE-API-KEY';
+/** CONSOLE_STRICT: an inferred check that fails crosses a threshold (exit 1), as in the conformance suite. */
+export const STRICT: boolean = __ENV.LOAD_STRICT === '1';
+/** Seconds one request may take (CONSOLE_REQUEST_TIMEOUT); past it the request counts as a transport failure. */
+export const REQUEST_TIMEOUT = `${Number(__ENV.LOAD_REQUEST_TIMEOUT) > 0 ? Number(__ENV.LOAD_REQUEST_TIMEOUT) : 15}s`;
 export const REDACTED = '<redacted>';

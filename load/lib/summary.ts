@@ -3,8 +3,10 @@
 // stdout summary. Every output passes through redact(): the summary holds no headers, but a key
 // must never reach an artifact even if k6 changed that.
 import { API_KEY, BASE_URL, PROFILE, REDACTED, REPORT_DIR } from './env.ts';
+import { TRANSPORT_KINDS } from '../../core/transport-rule.ts';
+import { INFERRED_MARK } from './checks.ts';
 import { junitXml } from './junit.ts';
-import type { SummaryData } from './summary-data.ts';
+import type { GroupData, SummaryData } from './summary-data.ts';
 
 function redact(text: string): string {
   if (!API_KEY) return text;
@@ -54,6 +56,35 @@ function thresholdList(data: SummaryData) {
   return list;
 }
 
+/** Passed and failed checks of one level, from the sub-metric its threshold keeps. */
+function levelFigures(data: SummaryData, level: 'stated' | 'inferred'): { passes: number; fails: number } {
+  const v = data.metrics[`checks{level:${level}}`]?.values;
+  return { passes: v?.passes ?? 0, fails: v?.fails ?? 0 };
+}
+
+/** Every check that failed at least once, by name, with its level (an inferred check's name says so). */
+function failedChecks(group: GroupData | undefined): { name: string; level: 'stated' | 'inferred'; passes: number; fails: number }[] {
+  const out: { name: string; level: 'stated' | 'inferred'; passes: number; fails: number }[] = [];
+  const visit = (g: GroupData | undefined) => {
+    for (const c of g?.checks ?? [])
+      if (c.fails > 0) out.push({ name: c.name, level: c.name.endsWith(INFERRED_MARK) ? 'inferred' : 'stated', passes: c.passes, fails: c.fails });
+    for (const sub of g?.groups ?? []) visit(sub);
+  };
+  visit(group);
+  return out;
+}
+
+/** Answers that were the network's, not the target's (load/lib/checks.ts), of all answers looked at, by kind. */
+function transportFigures(data: SummaryData): { answers: number; failures: number; kinds: Record<string, number> } {
+  const v = data.metrics.load_transport_failures?.values;
+  const kinds: Record<string, number> = {};
+  for (const kind of TRANSPORT_KINDS) {
+    const n = data.metrics[`load_transport_failures{kind:${kind}}`]?.values.passes ?? 0;
+    if (n > 0) kinds[kind] = n;
+  }
+  return { answers: (v?.passes ?? 0) + (v?.fails ?? 0), failures: v?.passes ?? 0, kinds };
+}
+
 function fixed(n: number | undefined, digits = 1): string {
   return n === undefined || Number.isNaN(n) ? '-' : n.toFixed(digits);
 }
@@ -71,7 +102,14 @@ export function makeHandleSummary(script: string) {
       finishedAt: new Date().toISOString(),
       durationMs: data.state?.testRunDurationMs ?? 0,
       thresholdsOk: thresholds.every((t) => t.ok),
-      checks: { passes: checks.passes, fails: checks.fails },
+      checks: {
+        passes: checks.passes,
+        fails: checks.fails,
+        stated: levelFigures(data, 'stated'),
+        inferred: levelFigures(data, 'inferred'),
+        failed: failedChecks(data.root_group),
+      },
+      transport: transportFigures(data),
       endpoints,
       thresholds,
       counters: pickCounters(data),
@@ -88,6 +126,15 @@ export function makeHandleSummary(script: string) {
       );
     }
     for (const [k, v] of Object.entries(summary.counters)) lines.push(`  ${k}: ${v}`);
+    for (const c of summary.checks.failed)
+      lines.push(`  ${c.level === 'stated' ? 'CHECK FAILED' : 'WARNING (inferred)'}: ${c.name} (${c.fails} of ${c.passes + c.fails})`);
+    const t = summary.transport;
+    if (t.failures > 0)
+      lines.push(
+        `  NO USABLE ANSWER: ${t.failures} of ${t.answers} answers were the network's, not the target's (${Object.entries(t.kinds)
+          .map(([k, n]) => `${k} ${n}`)
+          .join(', ')})`,
+      );
     for (const t of thresholds.filter((x) => !x.ok)) lines.push(`  THRESHOLD CROSSED: ${t.metric} ${t.threshold}`);
     return {
       [`${REPORT_DIR}/summary.json`]: redact(JSON.stringify(summary, null, 2)),

@@ -1,31 +1,73 @@
-// verify's reading of a k6 run that crossed a threshold: failed checks or error rates are a contract
-// matter (1), latency alone a performance one (2), the calibration request alone the machine's (0).
+// The verdict of a k6 run, for load:* and verify: a failed check is a contract matter (1), the network
+// answering instead of the target is a run not carried out (3, never 1), latency alone a performance one
+// (2), the calibration request alone the machine's (0).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadFailureKind } from './load-outcome.ts';
+import { loadOutcome } from './load-outcome.ts';
 
 const t = (metric: string, ok = false) => ({ metric, threshold: 'p(95)<100', ok });
+const clean = { answers: 400, failures: 0, kinds: {} };
 
-test('load outcome: failed checks or an error-rate threshold are 1', () => {
-  assert.equal(loadFailureKind({ thresholds: [t('checks')], checks: { fails: 3 } }).code, 1);
-  assert.equal(loadFailureKind({ thresholds: [t('http_req_failed{endpoint:createMetric}')], checks: { fails: 0 } }).code, 1);
-  assert.equal(loadFailureKind({ thresholds: [t('http_req_duration{endpoint:createMetric}')], checks: { fails: 1 } }).code, 1);
-  assert.equal(loadFailureKind(undefined).code, 1, 'no summary: nothing says it was only latency');
+test('a stated check threshold crossed is 1, naming how many failed', () => {
+  const r = loadOutcome(99, { thresholds: [t('checks{level:stated}'), t('http_req_failed')], checks: { fails: 3, stated: { fails: 3 } }, transport: clean });
+  assert.deepEqual([r.code, r.note], [1, '3 stated checks failed']);
 });
 
-test('load outcome: latency thresholds of the target alone are 2', () => {
-  const r = loadFailureKind({
-    thresholds: [t('http_req_duration{endpoint:listExperiments.deep}'), t('http_req_duration{endpoint:calibration}'), t('checks', true)],
+test('an inferred check is a warning unless its threshold crossed (--strict)', () => {
+  const failed = [{ name: 'listExperiments.filter: every item matches filter tags [inferred]', level: 'inferred', fails: 2 }];
+  const warned = loadOutcome(0, { thresholds: [t('checks{level:inferred}', true)], checks: { fails: 2, inferred: { fails: 2 }, failed }, transport: clean });
+  assert.equal(warned.code, 0);
+  assert.deepEqual(warned.warnings, ['listExperiments.filter: every item matches filter tags [inferred] (2 failures)']);
+  const strict = loadOutcome(99, { thresholds: [t('checks{level:inferred}')], checks: { fails: 2, inferred: { fails: 2 }, failed }, transport: clean });
+  assert.deepEqual([strict.code, strict.note], [1, '2 inferred checks failed (--strict)']);
+});
+
+test('answers that were the network, over their budget or beside any crossed threshold, are 3, never 1', () => {
+  const transport = { answers: 300, failures: 12, kinds: { 'no-response': 10, 'rate-limited': 2 } };
+  const over = loadOutcome(99, {
+    thresholds: [t('load_transport_failures'), t('http_req_failed'), t('http_req_failed{endpoint:createMetric}')],
     checks: { fails: 0 },
+    transport,
   });
-  assert.deepEqual(r, { code: 2, note: 'latency threshold crossed' });
+  assert.deepEqual([over.code, over.note], [3, "12 of 300 answers were the network's, not the target's (no-response 10, rate-limited 2)"]);
+  // Timeouts lengthen the latency too: not a regression of the target.
+  assert.equal(loadOutcome(99, { thresholds: [t('http_req_duration{endpoint:createMetric}')], checks: { fails: 0 }, transport }).code, 3);
+  const within = loadOutcome(0, { thresholds: [], checks: { fails: 0 }, transport: { answers: 3000, failures: 1, kinds: { 'no-response': 1 } } });
+  assert.equal(within.code, 0);
+  assert.match(within.note, /^ok; 1 of 3000 answers were the network's, not the target's \(no-response 1\), within the profile's budget$/);
 });
 
-test('load outcome: the calibration request alone over its thresholds is a slow machine, not a failure', () => {
-  const r = loadFailureKind({
+test('a stated check that failed beside transport failures is still 1', () => {
+  const r = loadOutcome(99, {
+    thresholds: [t('checks{level:stated}'), t('load_transport_failures')],
+    checks: { fails: 1, stated: { fails: 1 } },
+    transport: { answers: 50, failures: 5, kinds: { redirect: 5 } },
+  });
+  assert.equal(r.code, 1);
+});
+
+test('latency thresholds of the target alone are 2', () => {
+  const r = loadOutcome(99, {
+    thresholds: [t('http_req_duration{endpoint:listExperiments.deep}'), t('http_req_duration{endpoint:calibration}'), t('checks{level:stated}', true)],
+    checks: { fails: 0 },
+    transport: clean,
+  });
+  assert.deepEqual([r.code, r.note], [2, 'latency threshold crossed: http_req_duration{endpoint:listExperiments.deep} p(95)<100']);
+});
+
+test('the calibration request alone over its thresholds is a slow machine, not a failure', () => {
+  const r = loadOutcome(99, {
     thresholds: [t('http_req_duration{endpoint:calibration}'), t('http_req_duration{endpoint:listExperiments.deep}', true)],
     checks: { fails: 0 },
+    transport: clean,
   });
   assert.equal(r.code, 0);
   assert.match(r.note, /machine was slow/);
+});
+
+test('k6 aborted (setup refused the target) or without a summary: the run could not be carried out', () => {
+  assert.equal(loadOutcome(107, undefined).code, 3);
+  assert.equal(loadOutcome(108, { thresholds: [], checks: { fails: 0 } }).code, 3);
+  assert.equal(loadOutcome(99, undefined).code, 3);
+  assert.equal(loadOutcome(0, undefined).code, 0);
 });

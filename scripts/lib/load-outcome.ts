@@ -1,18 +1,57 @@
-// What verify makes of a k6 run that crossed a threshold (load.ts exit 1), from its summary.json.
+// What a k6 run means, from its exit code and summary.json, for `load:*` and `verify` alike (docs/load.md,
+// "Levels and transport"): exit 1 only for a failed check (stated; inferred under --strict), exit 3 when
+// the network rather than the target answered too often (no answer, redirects, 429s, pages that are not
+// JSON) or k6 could not run, exit 2 for latency thresholds alone.
+
+export interface LoadSummaryVerdictInput {
+  thresholds?: { metric: string; threshold?: string; ok: boolean }[];
+  checks?: { fails: number; stated?: { fails: number }; inferred?: { fails: number }; failed?: { name: string; level: string; fails: number }[] };
+  transport?: { answers: number; failures: number; kinds: Record<string, number> };
+}
+
+export interface LoadOutcome {
+  code: 0 | 1 | 2 | 3;
+  /** One line: what decided the code, e.g. "2 stated checks failed" or "ok". */
+  note: string;
+  /** Inferred checks that failed without failing the run, one line each. */
+  warnings: string[];
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /**
- * k6 exit 1 (a threshold crossed): a contract matter (failed checks, error rates) is 1; latency
- * thresholds alone are 2; thresholds of the calibration request alone say the machine was slow, not
- * the target (docs/load.md, "Calibration"), and count as a pass with a note.
+ * k6 exits 0 (every threshold held), 99 (a threshold crossed) or another code (aborted in setup, a
+ * script error: the run could not be carried out). A crossed threshold is read from the summary: a
+ * check threshold is a contract matter (1); transport failures over their budget, or beside any other
+ * crossing, mean the load was not carried out (3); thresholds of the calibration request alone say the
+ * machine was slow, not the target (0, docs/load.md, "Calibration"); latency thresholds alone are 2.
  */
-export function loadFailureKind(summary: { thresholds?: { metric: string; ok: boolean }[]; checks?: { fails: number } } | undefined): {
-  code: 0 | 1 | 2;
-  note: string;
-} {
-  const crossed = (summary?.thresholds ?? []).filter((t) => !t.ok);
-  if (!summary || crossed.length === 0 || (summary.checks?.fails ?? 0) > 0) return { code: 1, note: 'checks or thresholds failed' };
-  const target = crossed.filter((t) => !t.metric.includes('{endpoint:calibration}'));
-  if (target.length === 0) return { code: 0, note: 'only the calibration request crossed its latency thresholds: the machine was slow' };
-  if (target.every((t) => t.metric.startsWith('http_req_duration'))) return { code: 2, note: 'latency threshold crossed' };
-  return { code: 1, note: 'checks or thresholds failed' };
+export function loadOutcome(k6Exit: number, summary: LoadSummaryVerdictInput | undefined): LoadOutcome {
+  const warnings = (summary?.checks?.failed ?? []).filter((c) => c.level === 'inferred').map((c) => `${c.name} (${plural(c.fails, 'failure')})`);
+  if (k6Exit !== 0 && k6Exit !== 99) return { code: 3, note: `could not be carried out (k6 exit ${k6Exit})`, warnings };
+  const t = summary?.transport;
+  const network =
+    t && t.failures > 0
+      ? `${t.failures} of ${t.answers} answers were the network's, not the target's (${Object.entries(t.kinds)
+          .map(([k, n]) => `${k} ${n}`)
+          .join(', ')})`
+      : '';
+  if (k6Exit === 0) return { code: 0, note: network ? `ok; ${network}, within the profile's budget` : 'ok', warnings };
+  if (!summary) return { code: 3, note: 'a threshold crossed, and no summary.json says which', warnings };
+  const crossed = (summary.thresholds ?? []).filter((x) => !x.ok);
+  const stated = summary.checks?.stated?.fails ?? 0;
+  const inferred = summary.checks?.inferred?.fails ?? 0;
+  if (crossed.some((x) => x.metric.startsWith('checks'))) {
+    const parts = [
+      stated > 0 ? plural(stated, 'stated check') + ' failed' : '',
+      crossed.some((x) => x.metric === 'checks{level:inferred}') ? `${plural(inferred, 'inferred check')} failed (--strict)` : '',
+    ];
+    return { code: 1, note: parts.filter(Boolean).join(', ') || 'checks failed', warnings };
+  }
+  if (network) return { code: 3, note: network, warnings };
+  const target = crossed.filter((x) => !x.metric.includes('{endpoint:calibration}'));
+  if (target.length === 0) return { code: 0, note: 'only the calibration request crossed its latency thresholds: the machine was slow', warnings };
+  if (target.every((x) => x.metric.startsWith('http_req_duration')))
+    return { code: 2, note: `latency threshold crossed: ${target.map((x) => `${x.metric} ${x.threshold ?? ''}`.trim()).join(', ')}`, warnings };
+  return { code: 1, note: `thresholds crossed: ${target.map((x) => `${x.metric} ${x.threshold ?? ''}`.trim()).join(', ')}`, warnings };
 }

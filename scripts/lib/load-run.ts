@@ -2,16 +2,17 @@
 // target (or a reference server started for the run), the key looked for in what k6 wrote, and the
 // compare with the baselines on request. docs/load.md has the whole story.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generate, newRunId } from '../../fixtures/generate.ts';
 import { buildValidators } from '../../load/lib/build-validators.ts';
-import { attachSamples, csvOutput } from '../../load/compare/run-samples.ts';
+import { attachSamples, csvOutput, formatJson } from '../../load/compare/run-samples.ts';
 import { attachTarget, loadTarget } from '../../load/compare/target.ts';
 import { compareRun, printCompare } from '../../load/compare/baseline.ts';
 import { ConfigError, isLoopback, k6OutFromEnv, loadConfig, ROOT, type Config } from '../../core/config.ts';
 import { worst } from '../../core/exit.ts';
 import { startReference, type ReferenceServer } from '../../core/reference.ts';
+import { loadOutcome } from './load-outcome.ts';
 
 export const LOAD_SCRIPTS = ['paging', 'mutation'] as const;
 export type LoadScript = (typeof LOAD_SCRIPTS)[number];
@@ -22,8 +23,10 @@ export interface LoadArgs {
   compare: boolean;
   seed: number;
   scale: number | undefined;
-  /** For the reference server started for the run (refused with a target): `--latency` and faults such as slow:<op>:<pct>. */
-  reference?: { latency?: string; faults?: string[] };
+  /** For the reference server started for the run (refused with a target): `--latency`, faults such as slow:<op>:<pct>, variants. */
+  reference?: { latency?: string; faults?: string[]; variants?: string[] };
+  /** Inferred checks fail the run (--strict; else CONSOLE_STRICT). */
+  strict?: boolean;
 }
 
 /** The k6 binary, as scripts/install-k6 resolves it (K6_BIN, else .tools/bin/k6); missing is exit 3. */
@@ -54,6 +57,14 @@ function requestRows(script: LoadScript, dataDir: string): { k6Out: string; csv:
   return { k6Out: asked ? `${asked},csv=${csv}` : `csv=${csv}`, csv };
 }
 
+function readJson(file: string): any {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
 function runK6(
   k6: string,
   script: LoadScript,
@@ -62,6 +73,7 @@ function runK6(
   dataDir: string,
   reportDir: string,
   k6Out: string,
+  judging: { strict: boolean; requestTimeoutMs: number },
 ): Promise<number> {
   rmSync(reportDir, { recursive: true, force: true });
   mkdirSync(reportDir, { recursive: true });
@@ -72,6 +84,8 @@ function runK6(
     LOAD_PROFILE: profile,
     LOAD_REPORT_DIR: reportDir,
     LOAD_DATA_DIR: dataDir,
+    LOAD_STRICT: judging.strict ? '1' : '0',
+    LOAD_REQUEST_TIMEOUT: String(judging.requestTimeoutMs / 1000),
     // The dashboard's HTML export without an open port (port -1: k6 docs, "Web dashboard").
     K6_WEB_DASHBOARD: 'true',
     K6_WEB_DASHBOARD_PORT: '-1',
@@ -92,8 +106,8 @@ export async function runLoad(args: LoadArgs): Promise<number> {
   if (config.baseUrl && !isLoopback(config.baseUrl) && !config.allowRemoteLoad) {
     throw new ConfigError(`refusing to load ${new URL(config.baseUrl).host}: it is not loopback; set CONSOLE_ALLOW_REMOTE_LOAD=1 to allow it`);
   }
-  if (config.baseUrl && (args.reference?.latency || args.reference?.faults?.length))
-    throw new ConfigError('--latency and --fault shape the reference server started for the run; CONSOLE_BASE_URL is set, so none is started');
+  if (config.baseUrl && (args.reference?.latency || args.reference?.faults?.length || args.reference?.variants?.length))
+    throw new ConfigError('--latency, --fault and --variant shape the reference server started for the run; CONSOLE_BASE_URL is set, so none is started');
   const k6 = findK6();
   const runId = newRunId();
   const dataDir = join(ROOT, 'load/data', `run-${runId}`);
@@ -113,6 +127,7 @@ export async function runLoad(args: LoadArgs): Promise<number> {
         scale: args.scale,
         latency: args.reference?.latency,
         faults: args.reference?.faults,
+        variants: args.reference?.variants,
         stderr: 'pipe',
       });
     } catch (err) {
@@ -133,7 +148,10 @@ export async function runLoad(args: LoadArgs): Promise<number> {
       const reportDir = join(config.reportsDir, 'load', script);
       const rows = requestRows(script, dataDir);
       rmSync(rows.csv, { force: true });
-      const code = await runK6(k6, script, args.profile, target, dataDir, reportDir, rows.k6Out);
+      const code = await runK6(k6, script, args.profile, target, dataDir, reportDir, rows.k6Out, {
+        strict: args.strict ?? config.strict,
+        requestTimeoutMs: config.requestTimeoutMs,
+      });
       const summaryFile = join(reportDir, 'summary.json');
       try {
         if (existsSync(summaryFile)) attachTarget(summaryFile, loadTarget(config.baseUrl));
@@ -147,10 +165,14 @@ export async function runLoad(args: LoadArgs): Promise<number> {
         );
       }
       assertNoKey(reportDir, target.apiKey);
-      // k6: 99 thresholds crossed; 107/108 script error or aborted (setup's clear reason is printed above).
-      const mapped = code === 0 ? 0 : code === 99 ? 1 : 3;
-      if (mapped === 3) console.error(`load: k6 ${script} could not be carried out (k6 exit ${code})`);
-      codes.push(mapped);
+      // k6: 99 thresholds crossed (the summary says which); 107/108 aborted in setup (its reason is printed above).
+      const summary = readJson(summaryFile);
+      const outcome = loadOutcome(code, summary);
+      // The verdict goes into summary.json too, so that verify and the report say the same.
+      if (summary) writeFileSync(summaryFile, formatJson({ ...summary, verdict: outcome }));
+      for (const w of outcome.warnings) console.error(`load: ${script}: warning: inferred check failed: ${w}`);
+      (outcome.code === 0 ? console.log : console.error)(`load: ${script}: ${outcome.note}${outcome.code ? ` (exit ${outcome.code})` : ''}`);
+      codes.push(outcome.code);
       console.log(`load: ${script} (${args.profile}) -> ${reportDir}`);
     }
   } finally {

@@ -23,7 +23,6 @@ import { describeChange, trendsOf } from '../../report/trend.ts';
 import { writeTimeSeries } from '../../report/timeseries.ts';
 import { scan } from '../scan-secrets.ts';
 import { historyRunOf } from './history-record.ts';
-import { loadFailureKind } from './load-outcome.ts';
 import { prepareReports } from './previous-run.ts';
 import { readTestLine, Ticker, type TestProgress } from './progress.ts';
 
@@ -262,10 +261,12 @@ async function loadStage(run: Run): Promise<{ stage: StageResult; compare: Compa
   const mapped: number[] = [];
   const parts: string[] = [];
   for (const script of SCRIPTS) {
+    // load.ts has judged its run already (scripts/lib/load-outcome.ts) and kept the verdict in summary.json.
     const code = codes[script];
-    const kind = code === 1 ? loadFailureKind(readSummary(reportsDir, script)) : undefined;
-    mapped.push(code === 0 ? 0 : kind ? kind.code : 3);
-    parts.push(`${script} ${code === 0 ? 'ok' : kind ? kind.note : 'could not run'}`);
+    const verdict = readSummary(reportsDir, script)?.verdict as { note?: string; warnings?: string[] } | undefined;
+    mapped.push(code);
+    const warned = verdict?.warnings?.length ? ` (${verdict.warnings.length} inferred ${verdict.warnings.length === 1 ? 'check' : 'checks'} warned)` : '';
+    parts.push(`${script} ${verdict?.note ?? (code === 0 ? 'ok' : code === 3 ? 'could not run' : `exit ${code}`)}${warned}`);
   }
   const code = worst([...mapped, deadlinePassed ? 3 : 0, compare?.verdict === 'regression' ? 2 : 0]);
   if (deadlinePassed) parts.push(`stopped: deadline of ${config.deadlineSeconds} s passed`);
