@@ -19,7 +19,9 @@ if (positionals.length > 1) fail('report', `expected at most one folder, got ${J
 runCommand('report', () => {
   const config = loadConfig();
   const dir = positionals[0] ? resolve(positionals[0]) : config.reportsDir;
-  if (!existsSync(resolve(dir, 'conformance.json'))) fail('report', `no conformance.json in ${dir}: run npm run verify or npm run conformance first`);
+  // verify.json alone makes a page too: a run whose suite could not be carried out says why.
+  if (!existsSync(resolve(dir, 'conformance.json')) && !existsSync(resolve(dir, 'verify.json')))
+    fail('report', `no conformance.json or verify.json in ${dir}: run npm run verify or npm run conformance first`);
   // The configured history (CONSOLE_HISTORY) wherever the page goes; else the one beside the reports.
   const historyDefault = config.historyFile === join(config.reportsDir, 'history.sqlite');
   const history = values.history ? resolve(values.history) : historyDefault ? join(dir, 'history.sqlite') : config.historyFile;

@@ -40,7 +40,7 @@ ${f.exchanges.length ? f.exchanges.map((e, k) => exchange(e, k + 1)).join('\n') 
       ? 'Failures'
       : `Failures (${counting} failing the run${failures.length > counting ? `, ${failures.length - counting} warnings` : ''})`;
   return `<section id="failures"><h2>${heading}</h2>
-${items.length ? `<p class="muted">Open one to see the spec text, the error and the exchanges that show it.</p>\n${items.join('\n')}` : '<p class="ok">No test failed.</p>'}
+${items.length ? `<p class="muted">Open one to see the spec text, the error and the exchanges that show it.</p>\n${items.join('\n')}` : i.conformance ? '<p class="ok">No test failed.</p>' : '<p class="muted">The conformance suite did not run: the stages above say why.</p>'}
 ${inconclusive.length ? `<h3 id="inconclusive">Inconclusive: the network gave no usable answer (${inconclusive.length})</h3>\n<p class="muted">These tests checked nothing: neither pass nor failure of the target (docs/transport.md).</p>\n${inconclusive.join('\n')}` : ''}
 </section>`;
 }

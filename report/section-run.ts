@@ -32,7 +32,11 @@ function headline(i: ReportInputs): string {
     if (c.tests.inconclusive) parts.push(`${c.tests.inconclusive} inconclusive (transport)`);
     if (c.stop) parts.push(`partial run: stopped: ${c.stop.reason} after ${c.stop.afterTests} of ${c.stop.ofTests} tests, ${c.tests.notRun} not run`);
     if (c.drift) parts.push(`${c.drift} drift`);
-  } else parts.push('no conformance results');
+  } else {
+    // No results: the stage that could not be carried out says why, in its one line.
+    const stopped = i.verify?.stages.find((s) => s.status === 'error');
+    parts.push(stopped ? `no conformance results: ${stopped.name}: ${stopped.detail}` : 'no conformance results');
+  }
   if (i.compare) {
     const regressions = Object.values(i.compare.profiles).flatMap((p) => p.endpoints.filter((e) => e.regression));
     parts.push(`load ${i.compare.verdict}${regressions.length ? ` (${regressions.length} endpoint${regressions.length > 1 ? 's' : ''} regressed)` : ''}`);

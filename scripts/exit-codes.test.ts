@@ -72,6 +72,21 @@ test('conformance exits 3 when the target is unreachable, naming the error code,
   assert.match(v.stderr, /unknown option --bogus/);
 });
 
+test('verify against a target that is down: exit 3 at once, and verify.json and index.html say why', async () => {
+  const probe = createServer();
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', () => r()));
+  const port = (probe.address() as AddressInfo).port;
+  await new Promise((r) => probe.close(r));
+  const v = run('scripts/verify.ts', ['--skip-load'], { CONSOLE_BASE_URL: `http://127.0.0.1:${port}`, CONSOLE_API_KEY: 'k-verify-down' });
+  assert.equal(v.status, 3, v.stderr);
+  const reason = `target http://127.0.0.1:${port} unreachable: ECONNREFUSED`;
+  assert.equal(stage(v.reports, 'conformance').detail, `the suite could not be carried out: ${reason}`);
+  const page = readFileSync(join(v.reports, 'index.html'), 'utf8');
+  assert.ok(page.includes(`no conformance results: conformance: the suite could not be carried out: ${reason}`));
+  assert.match(page, /The conformance suite did not run: the stages above say why\./);
+  assert.match(v.stdout, /report {4}\S+index\.html/);
+});
+
 test('conformance exits 3 at the preflight for a redirect (not followed: the key goes nowhere else), a login page and a bad --deadline', async () => {
   // The other origin counts requests that reach it with the key; the front answers 301 under /r and a login page under /l.
   let keyElsewhere = 0;

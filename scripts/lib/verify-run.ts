@@ -98,10 +98,15 @@ function versions(k6: string | undefined): Record<string, string> {
 let running: ChildProcess | undefined;
 
 /** Runs a node script with tsx, its stdout read line by line (for progress), stderr passed through. */
-function runTsx(script: string, args: string[], env: NodeJS.ProcessEnv, onLine: (line: string) => void): Promise<number> {
-  const child = spawn(process.execPath, [TSX, join(ROOT, script), ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
+function runTsx(script: string, args: string[], env: NodeJS.ProcessEnv, onLine: (line: string) => void, onErrorLine?: (line: string) => void): Promise<number> {
+  const child = spawn(process.execPath, [TSX, join(ROOT, script), ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   running = child;
   createInterface({ input: child.stdout! }).on('line', onLine);
+  // Passed through as it comes; the caller may keep a line too (the one-line reason of a stage that could not run).
+  createInterface({ input: child.stderr! }).on('line', (line) => {
+    console.error(line);
+    onErrorLine?.(line);
+  });
   return new Promise((done) =>
     child.on('close', (code, signal) => {
       running = undefined;
@@ -145,14 +150,24 @@ async function conformanceStage(run: Run): Promise<{ stage: StageResult; summary
   const status = (p: TestProgress) =>
     `verify: conformance ${p.done}/${p.total ?? '?'} tests${p.failed ? `, ${p.failed} failed` : ''}, ${secs(tc).toFixed(0)} s`;
   let code: number;
+  // The suite's own one-line reason when it cannot be carried out (e.g. "target ... unreachable: ECONNREFUSED").
+  let reason = '';
   try {
-    code = await runTsx('scripts/conformance.ts', confArgs, confEnv, (line) => {
-      const kind = readTestLine(progress, line);
-      if (kind === 'test-passed') return ticker.show(status(progress), progress.done === progress.total);
-      ticker.clear();
-      console.log(line);
-      if (kind === 'test-failed') ticker.show(status(progress), true);
-    });
+    code = await runTsx(
+      'scripts/conformance.ts',
+      confArgs,
+      confEnv,
+      (line) => {
+        const kind = readTestLine(progress, line);
+        if (kind === 'test-passed') return ticker.show(status(progress), progress.done === progress.total);
+        ticker.clear();
+        console.log(line);
+        if (kind === 'test-failed') ticker.show(status(progress), true);
+      },
+      (line) => {
+        if (/^conformance: /.test(line)) reason = line.slice('conformance: '.length);
+      },
+    );
   } finally {
     ticker.clear();
     await server?.stop();
@@ -167,7 +182,7 @@ async function conformanceStage(run: Run): Promise<{ stage: StageResult; summary
     seconds: secs(tc),
     detail: summary
       ? `${summary.tests.passed}/${summary.tests.total} tests passed, ${summary.tests.failedCounting} failing the run; ${summary.findings?.total ?? 0} inferred findings${summary.findings?.counting ? ` (${summary.findings.counting} failing the run)` : ''}; ${summary.clauses.fail} clauses fail, ${summary.clauses.warn} warn${partialNote(summary)}`
-      : 'the suite could not be carried out (see its message above)',
+      : `the suite could not be carried out: ${reason || `conformance exit ${code}`}`,
   };
   return { stage, summary, targetUrl, reference: Boolean(server) };
 }
@@ -306,7 +321,7 @@ function reportStage(run: Run, result: VerifyRun): { page: string | undefined; i
   const forms = keyForms(run.key);
   writeIfClean(join(run.reportsDir, 'verify.json'), JSON.stringify(result, null, 2) + '\n', forms);
   recordHistory(run);
-  if (!existsSync(join(run.reportsDir, 'conformance.json'))) return { page: undefined, inputs: undefined };
+  // Written also when the suite never ran (target down, not the Console API): the page says why.
   const page = join(run.reportsDir, 'index.html');
   const inputs = readInputs(run.reportsDir, run.historyFile);
   writeIfClean(page, renderPage(inputs), forms);
