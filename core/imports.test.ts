@@ -16,7 +16,7 @@ const CONTRACT_INDEX = 'contracts/index.ts';
 /** A Node program in load/lib/ (it builds what k6 needs before it runs), not a k6 script. */
 const LOAD_NODE = new Set(['load/lib/build-validators.ts']);
 /** Kernel files that k6 runs too: plain ES2020, no imports (checked below). */
-export const K6_SAFE = new Set(['core/transport-rule.ts']);
+export const K6_SAFE = new Set(['core/transport-rule.ts', 'core/xml.ts']);
 const isK6 = (file: string) => (/^load\/[^/]+\.ts$/.test(file) || file.startsWith('load/lib/')) && !LOAD_NODE.has(file);
 
 function* tsFiles(dir: string): Generator<string> {

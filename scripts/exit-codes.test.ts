@@ -67,6 +67,11 @@ test('conformance exits 3 when the target is unreachable, naming the error code,
   const r = run('scripts/conformance.ts', [], { CONSOLE_BASE_URL: `http://127.0.0.1:${port}`, CONSOLE_API_KEY: 'k-unreachable' });
   assert.equal(r.status, 3);
   assert.match(r.stderr, /unreachable: ECONNREFUSED/);
+  // A CI reading JUnit sees why, not nothing: one errored case with the reason.
+  const junit = readFileSync(join(r.reports, 'junit.xml'), 'utf8');
+  assert.match(junit, /<testsuites name="console-conformance" tests="1" failures="0" errors="1"/);
+  assert.match(junit, /<error type="not carried out" message="target http:\/\/127\.0\.0\.1:\d+ unreachable: ECONNREFUSED">/);
+  assert.ok(!existsSync(join(r.reports, 'conformance.json')));
   const v = run('scripts/verify.ts', ['--bogus'], {});
   assert.equal(v.status, 3);
   assert.match(v.stderr, /unknown option --bogus/);

@@ -50,3 +50,12 @@ export function junitXml(ran: Ran[], run: { strict: boolean; durationMs: number 
   const failures = ran.filter((r) => !r.ok && r.counts).length;
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="console-conformance${run.strict ? ' (strict)' : ''}" tests="${ran.length}" failures="${failures}" errors="0" skipped="${ran.filter((r) => r.inconclusive).length}" time="${seconds(run.durationMs)}">\n${suites.join('\n')}\n</testsuites>\n`;
 }
+
+/**
+ * junit.xml of a run that could not start (the target down, hanging, not the Console API): one errored
+ * case with the one-line reason, so that a CI reading JUnit shows why instead of nothing, or a stale file.
+ */
+export function notRunJunit(reason: string, strict: boolean): string {
+  const message = esc(reason.slice(0, 300));
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="console-conformance${strict ? ' (strict)' : ''}" tests="1" failures="0" errors="1" skipped="0" time="0.000">\n  <testsuite name="preflight" tests="1" failures="0" errors="1" skipped="0" time="0.000">\n    <testcase classname="preflight" name="the target answers as the Console API" time="0.000"><error type="not carried out" message="${message}">${esc(reason)}</error></testcase>\n  </testsuite>\n</testsuites>\n`;
+}

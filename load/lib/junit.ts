@@ -1,18 +1,8 @@
 // JUnit XML written from k6's end-of-test data: one test case per threshold and per check. Written
-// here rather than taken from jslib, so nothing is imported from the network at run time.
-// The conformance suite's JUnit escapes with core/xml.ts, the same function: k6 bundles load/ only.
+// here rather than taken from jslib, so nothing is imported from the network at run time. Escaped
+// with core/xml.ts, as the conformance suite's JUnit is (a kernel file k6 runs too: it imports nothing).
+import { xmlEscape } from '../../core/xml.ts';
 import type { GroupData, SummaryData } from './summary-data.ts';
-
-/** Text for an XML element or attribute; control characters that XML 1.0 forbids are dropped. */
-export function xmlEscape(s: string): string {
-  return s
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;')
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
-}
 
 interface Case {
   classname: string;

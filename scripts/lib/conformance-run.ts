@@ -4,12 +4,13 @@
 // later stopped; 3 the run could not be carried out, or was cut short (deadline, transport failures:
 // docs/transport.md), with one line and, where the suite ran, a partial report.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, loadConfig, seconds } from '../../core/config.ts';
 import { EXIT } from '../../core/exit.ts';
 import { redactText } from '../../core/keys.ts';
 import { referenceUnlessTarget } from '../../core/reference.ts';
+import { notRunJunit } from '../../contracts/support/junit.ts';
 import type { ConformanceReport, ConformanceSummary } from '../../contracts/support/reporter.ts';
 
 export interface ConformanceOptions {
@@ -25,6 +26,13 @@ export interface ConformanceOptions {
 function say3(reason: string): 3 {
   console.error(`conformance: ${reason}`);
   return EXIT.notCarriedOut;
+}
+
+/** The run could not start: the one line, and a junit.xml that says it (contracts/support/junit.ts). */
+function notRun(reportsDir: string, reason: string, strict: boolean): 3 {
+  mkdirSync(reportsDir, { recursive: true });
+  writeFileSync(join(reportsDir, 'junit.xml'), notRunJunit(reason, strict));
+  return say3(reason);
 }
 
 const PREFLIGHT_TIMEOUT_MS = 15_000;
@@ -112,13 +120,14 @@ export async function runConformance(opts: ConformanceOptions): Promise<number> 
       env.CONSOLE_API_KEY!,
       Math.max(1000, Math.min(PREFLIGHT_TIMEOUT_MS, (deadline - (Date.now() - t0) / 1000) * 1000)),
     );
-    if (unfit) return say3(unfit);
     const report = join(config.reportsDir, 'conformance.json');
-    rmSync(report, { force: true });
+    // An earlier run's results must not pass for this run's, whatever happens next.
+    for (const file of [report, join(config.reportsDir, 'junit.xml')]) rmSync(file, { force: true });
+    if (unfit) return notRun(config.reportsDir, unfit, config.strict);
     // Playwright gets the deadline as a time (playwright.config.ts makes it its globalTimeout, less what
     // its stop and reports take); the child's own timeout is a backstop should it not stop.
     const deadlineAt = t0 + deadline * 1000;
-    if (deadlineAt - Date.now() < 5000) return say3(`stopped: deadline of ${deadline} s passed before the suite started`);
+    if (deadlineAt - Date.now() < 5000) return notRun(config.reportsDir, `stopped: deadline of ${deadline} s passed before the suite started`, config.strict);
     env.CONSOLE_DEADLINE_AT = String(Math.round(deadlineAt));
     const r = spawnSync(
       process.execPath,
