@@ -40,6 +40,8 @@ exit codes: 0 every fault caught and every variant passed, 1 otherwise, 3 could 
 
 // The suite files that exercise each fault (by name pattern). A fault with no entry runs the whole suite.
 const FILES: [RegExp, string[]][] = [
+  // Skip and unpause without a key show only where the current phase is found.
+  [/^auth-(skip|unpause)-/, ['triggers']],
   [/^auth-/, ['auth']],
   [/add-rules|gate-updated|disable-|^rules-/, ['gates']],
   [/page-overlap|limit-ignored|pagination-missing/, ['experiments', 'pipelines']],

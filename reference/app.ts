@@ -5,7 +5,7 @@ import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Ctx } from './context.ts';
 import { parseJsonBody } from './body.ts';
 import { HttpError, errorBody } from './errors.ts';
-import { checkSwitches, faultSchema, isFault, isVariant, slowFaults } from './faults.ts';
+import { checkSwitches, type FaultName, faultSchema, isFault, isVariant, slowFaults } from './faults.ts';
 import { installTiming, type Latency } from './latency.ts';
 import { SHAPE_VARIANTS, shapeResponse } from './shapes.ts';
 import { OPERATIONS as CONTRACT_OPERATIONS } from '../contracts/index.ts';
@@ -145,12 +145,23 @@ export function build(opts: BuildOptions): FastifyInstance {
   });
 
   const expected = digest(opts.apiKey);
+  // Faults that forget the key check on one operation only (a route without the hook, in a real server).
+  const OPEN_WITHOUT_KEY: [FaultName, string][] = [
+    ['auth-skip-no-key', 'PUT /console/v1/release_pipeline_triggers/:id/skip'],
+    ['auth-unpause-no-key', 'PUT /console/v1/release_pipeline_triggers/:id/unpause'],
+    ['auth-update-metric-no-key', 'POST /console/v1/metrics/:id'],
+  ];
   // A callback hook, not an async one: it runs on every request, and a promise per request is a
   // measurable share of a fast list call (npm run bench:server).
   app.addHook('onRequest', (req, _reply, done) => {
     if (faults.has('auth-missing-key-ok')) return done();
     let key = req.headers['service-api-key'];
+    if (key === undefined && OPEN_WITHOUT_KEY.some(([fault, route]) => faults.has(fault) && route === `${req.method} ${req.routeOptions.url}`)) return done();
     if (faults.has('auth-query-key-ok') && key === undefined) key = (req.query as Record<string, string>)['SERVICE-API-KEY'];
+    if (faults.has('auth-query-api-key-ok') && key === undefined)
+      key = (req.query as Record<string, string>).api_key ?? (req.query as Record<string, string>).key;
+    // The body is not parsed yet: a request without a key is let through to preValidation, which looks there.
+    if (faults.has('auth-body-key-ok') && key === undefined) return done();
     // Constant-time: compare fixed-length digests, so neither content nor length leaks through timing.
     const ok = typeof key === 'string' && timingSafeEqual(digest(key), expected);
     if (!ok && !faults.has('auth-any-key')) {
@@ -160,6 +171,18 @@ export function build(opts: BuildOptions): FastifyInstance {
     }
     done();
   });
+
+  if (faults.has('auth-body-key-ok')) {
+    app.addHook('preValidation', (req, _reply, done) => {
+      if (req.headers['service-api-key'] !== undefined) return done();
+      const b = req.body as Record<string, unknown> | undefined;
+      if (b && typeof b === 'object' && typeof b.apiKey === 'string' && timingSafeEqual(digest(b.apiKey), expected)) {
+        delete b.apiKey;
+        return done();
+      }
+      done(new HttpError(variants.has('unauthorized-403') ? 403 : 401, 'SERVICE-API-KEY header is required'));
+    });
+  }
 
   if (variants.has('extra-response-fields')) {
     app.addHook('preSerialization', async (_req, _reply, payload: any) =>

@@ -30,6 +30,33 @@ const FAULT_PROBES: Record<FaultName, Probe> = {
   'auth-any-key': (app) => status(get(app, '/console/v1/release_pipelines', { 'service-api-key': 'wrong' })),
   'auth-missing-key-ok': (app) => status(get(app, '/console/v1/release_pipelines', {})),
   'auth-query-key-ok': (app) => status(get(app, `/console/v1/release_pipelines?SERVICE-API-KEY=${KEY}`, {})),
+  'auth-query-api-key-ok': (app) => status(get(app, `/console/v1/release_pipelines?api_key=${KEY}`, {})),
+  'auth-body-key-ok': (app) =>
+    status(
+      app.inject({
+        method: 'POST',
+        url: '/console/v1/metrics',
+        headers: { 'content-type': 'application/json' },
+        payload: { name: 'probe', type: 'sum', apiKey: KEY },
+      }),
+    ),
+  'auth-skip-no-key': (app) =>
+    status(app.inject({ method: 'PUT', url: SKIP, headers: { 'content-type': 'application/json' }, payload: { phaseID: 'ph_cc_1_1' } })),
+  'auth-unpause-no-key': (app) =>
+    status(
+      app.inject({
+        method: 'PUT',
+        url: '/console/v1/release_pipeline_triggers/trg_cc_1/unpause',
+        headers: { 'content-type': 'application/json' },
+        payload: { phaseID: 'ph_cc_1_1' },
+      }),
+    ),
+  'auth-update-metric-no-key': async (app) => {
+    await createMetric(app, { name: 'probe', type: 'sum' });
+    return status(
+      app.inject({ method: 'POST', url: '/console/v1/metrics/probe::sum', headers: { 'content-type': 'application/json' }, payload: { description: 'x' } }),
+    );
+  },
   'wrong-message-add-rules': async (app) => (await body(app, 'POST', `${GATE}/rules`, { rules: [] })).json().message,
   'wrong-message-gate-updated': async (app) => (await body(app, 'PUT', `${GATE}/enable`)).json().message,
   'wrong-message-experiments': async (app) => (await list(app, '')).message,

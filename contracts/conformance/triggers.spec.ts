@@ -7,18 +7,34 @@
 import { checks, expect, test, type T } from '../support/target.ts';
 import { expectClientError, expectNotAccepted, expectSuccess, ok2xx, outcome, whenPresent } from '../support/checks.ts';
 import { clausesUnder } from '../support/clauses.ts';
+import type { Reply } from '../support/evidence.ts';
 
 const base = (id: string) => `/console/v1/release_pipeline_triggers/${encodeURIComponent(id)}`;
 
-/** Skips the current phase of the first manifest trigger that still has one; the reply, or undefined. */
-async function skipSomePhase(t: T) {
+/**
+ * Skips the current phase of the first manifest trigger that still has one; the reply, or undefined.
+ * With `keyless`, each phase is first asked for without the key (spec 5): that request can succeed only
+ * at the current phase, which is found only here, so this is where a skip served without a key shows.
+ * Those that were accepted are pushed onto `keyless`.
+ */
+async function skipSomePhase(t: T, keyless?: Reply[]) {
   for (const trigger of t.manifest.triggers) {
     for (const phaseID of trigger.phaseIDs) {
+      if (keyless) {
+        const anonymous = await t.raw('PUT', `${base(trigger.id)}/skip`, { data: { phaseID } });
+        if (ok2xx(anonymous)) keyless.push(anonymous);
+      }
       const reply = await t.call('PUT', `${base(trigger.id)}/skip`, { data: { phaseID } });
       if (ok2xx(reply)) return { trigger, phaseID, reply };
     }
   }
   return undefined;
+}
+
+/** A write without the key that was accepted: a stated failure (spec 5), with the exchange as its evidence. */
+function expectNoneServedWithoutKey(accepted: Reply[], op: string): void {
+  const first = accepted[0];
+  expect(first ? `${first.status}: ${JSON.stringify(first.body)?.slice(0, 200)}` : 'none', `${op} without SERVICE-API-KEY must not be accepted`).toBe('none');
 }
 
 // In order, in one worker: the tests move the same triggers forward. Not serial: one failure must not
@@ -27,42 +43,58 @@ test.describe.configure({ mode: 'default' });
 
 test.describe('triggers', () => {
   const skipClauses = ['triggers.skip.status200', 'triggers.skip.response', 'triggers.skip.path', 'triggers.skip.message', ...clausesUnder('trigger.field.')];
-  test('triggers: skip of the current phase answers 200 with the trigger and its actions [spec 2.7, 4.9]', checks('stated', ...skipClauses), async ({ t }) => {
-    const done = await skipSomePhase(t);
-    if (!done) return skipClauses.forEach((c) => t.uncovered(c, 'no manifest trigger had a phase left to skip: add triggers to the manifest'));
-    const body = expectSuccess('skipTriggerPhase', done.reply);
-    whenPresent(t, 'triggers.skip.response', body.data, 'id', (got) => expect(got, 'data is the trigger named in the path').toBe(done.trigger.id));
-    whenPresent(t, 'triggers.skip.response', body.data, 'releasePipelineID', (got) => expect(got).toBe(done.trigger.releasePipelineID));
-    whenPresent(t, 'triggers.skip.response', body.data, 'actions', (got) =>
-      expect(Array.isArray(got) && got.length > 0, 'the trigger carries its actions').toBe(true),
-    );
-    t.observe('triggers.skip.message', 'skip', body.message, done.reply);
-  });
+  test(
+    'triggers: skip of the current phase answers 200 with the trigger and its actions, and not without the key [spec 2.7, 4.9, 5]',
+    checks('stated', ...skipClauses, 'auth.key.required'),
+    async ({ t }) => {
+      const keyless: Reply[] = [];
+      const done = await skipSomePhase(t, keyless);
+      expectNoneServedWithoutKey(keyless, 'skip');
+      if (!done) return skipClauses.forEach((c) => t.uncovered(c, 'no manifest trigger had a phase left to skip: add triggers to the manifest'));
+      const body = expectSuccess('skipTriggerPhase', done.reply);
+      whenPresent(t, 'triggers.skip.response', body.data, 'id', (got) => expect(got, 'data is the trigger named in the path').toBe(done.trigger.id));
+      whenPresent(t, 'triggers.skip.response', body.data, 'releasePipelineID', (got) => expect(got).toBe(done.trigger.releasePipelineID));
+      whenPresent(t, 'triggers.skip.response', body.data, 'actions', (got) =>
+        expect(Array.isArray(got) && got.length > 0, 'the trigger carries its actions').toBe(true),
+      );
+      t.observe('triggers.skip.message', 'skip', body.message, done.reply);
+    },
+  );
 
   const unpauseClauses = ['triggers.unpause.status200', 'triggers.unpause.response', 'triggers.unpause.path', 'triggers.status', 'triggers.transitions'];
-  test('triggers: unpause of a paused trigger answers 200 with the trigger [spec 2.7, 4.10]', checks('stated', ...unpauseClauses), async ({ t }) => {
-    // A trigger is unpaused only when it is paused, and how it gets paused is not shown: skip phases
-    // (bounded by the manifest) until an unpause is accepted.
-    for (let attempt = 0; attempt < 6; attempt++) {
-      for (const trigger of t.manifest.triggers) {
-        for (const phaseID of trigger.phaseIDs) {
-          const r = await t.call('PUT', `${base(trigger.id)}/unpause`, { data: { phaseID } });
-          if (!ok2xx(r)) continue;
-          const body = expectSuccess('unpauseTrigger', r);
-          whenPresent(t, 'triggers.unpause.response', body.data, 'id', (got) => expect(got, 'data is the trigger named in the path').toBe(trigger.id));
-          whenPresent(t, 'triggers.unpause.response', body.data, 'actions', (got) =>
-            expect(Array.isArray(got) && got.length > 0, 'the trigger carries its actions').toBe(true),
-          );
-          t.observe('triggers.status', 'after unpause', body.data.status, r);
-          const again = await t.call('PUT', `${base(trigger.id)}/unpause`, { data: { phaseID } });
-          t.observe('triggers.transitions', 'unpause of a trigger just unpaused', outcome(again).status, again);
-          return;
+  test(
+    'triggers: unpause of a paused trigger answers 200 with the trigger, and not without the key [spec 2.7, 4.10, 5]',
+    checks('stated', ...unpauseClauses, 'auth.key.required'),
+    async ({ t }) => {
+      // A trigger is unpaused only when it is paused, and how it gets paused is not shown: skip phases
+      // (bounded by the manifest) until an unpause is accepted. Each unpause is first sent without the
+      // key: it could only succeed there, at a paused trigger's phase.
+      const keyless: Reply[] = [];
+      for (let attempt = 0; attempt < 6; attempt++) {
+        for (const trigger of t.manifest.triggers) {
+          for (const phaseID of trigger.phaseIDs) {
+            const anonymous = await t.raw('PUT', `${base(trigger.id)}/unpause`, { data: { phaseID } });
+            if (ok2xx(anonymous)) keyless.push(anonymous);
+            const r = await t.call('PUT', `${base(trigger.id)}/unpause`, { data: { phaseID } });
+            if (!ok2xx(r)) continue;
+            const body = expectSuccess('unpauseTrigger', r);
+            whenPresent(t, 'triggers.unpause.response', body.data, 'id', (got) => expect(got, 'data is the trigger named in the path').toBe(trigger.id));
+            whenPresent(t, 'triggers.unpause.response', body.data, 'actions', (got) =>
+              expect(Array.isArray(got) && got.length > 0, 'the trigger carries its actions').toBe(true),
+            );
+            t.observe('triggers.status', 'after unpause', body.data.status, r);
+            const again = await t.call('PUT', `${base(trigger.id)}/unpause`, { data: { phaseID } });
+            t.observe('triggers.transitions', 'unpause of a trigger just unpaused', outcome(again).status, again);
+            expectNoneServedWithoutKey(keyless, 'unpause');
+            return;
+          }
         }
+        if (!(await skipSomePhase(t))) break;
       }
-      if (!(await skipSomePhase(t))) break;
-    }
-    unpauseClauses.forEach((c) => t.uncovered(c, 'no manifest trigger became paused within its remaining phases: add triggers to the manifest'));
-  });
+      expectNoneServedWithoutKey(keyless, 'unpause');
+      unpauseClauses.forEach((c) => t.uncovered(c, 'no manifest trigger became paused within its remaining phases: add triggers to the manifest'));
+    },
+  );
 
   test(
     'triggers: phaseID is required to skip or unpause, and must be a phase of the trigger [spec 4.9, 4.10]',
