@@ -70,6 +70,20 @@ const FAULT_PROBES: Record<FaultName, Probe> = {
   'rules-without-id': async (app) => typeof (await body(app, 'POST', `${GATE}/rules`, { rules: [{ name: 'r' }] })).json().data.rules.at(-1).id,
   'rules-environments-omitted': async (app) =>
     'environments' in (await body(app, 'POST', `${GATE}/rules`, { rules: [{ name: 'r' }] })).json().data.rules.at(-1),
+  'disable-not-persisted': async (app) => {
+    await body(app, 'PUT', `${GATE}/disable`);
+    return (await body(app, 'POST', `${GATE}/rules`, { rules: [] })).json().data.isEnabled;
+  },
+  'rule-zero-pass-omitted': async (app) =>
+    'passPercentage' in (await body(app, 'POST', `${GATE}/rules`, { rules: [{ name: 'r', passPercentage: 0 }] })).json().data.rules.at(-1),
+  'rule-passpercentage-truncated': async (app) =>
+    (await body(app, 'POST', `${GATE}/rules`, { rules: [{ name: 'r', passPercentage: 12.5 }] })).json().data.rules.at(-1).passPercentage,
+  'rules-conditions-empty-omitted': async (app) =>
+    'conditions' in (await body(app, 'POST', `${GATE}/rules`, { rules: [{ name: 'r', conditions: [] }] })).json().data.rules.at(-1),
+  'enable-disable-rules-environments-omitted': async (app) => {
+    await body(app, 'POST', `${GATE}/rules`, { rules: [{ name: 'r' }] });
+    return 'environments' in (await body(app, 'PUT', `${GATE}/disable`)).json().data.rules.at(-1);
+  },
   'metric-name-3-accepted': (app) => status(createMetric(app, { name: 'abc', type: 'sum' })),
   'metric-name-201-accepted': (app) => status(createMetric(app, { name: 'n'.repeat(201), type: 'sum' })),
   'metric-name-4-rejected': (app) => status(createMetric(app, { name: 'abcd', type: 'sum' })),
@@ -124,6 +138,10 @@ const FAULT_PROBES: Record<FaultName, Probe> = {
 
 const VARIANT_PROBES: Record<VariantName, Probe> = {
   'create-metric-201': (app) => status(createMetric(app, { name: 'probe', type: 'sum' })),
+  'conditions-normalized': async (app) =>
+    (await body(app, 'POST', `${GATE}/rules`, { rules: [{ name: 'r', conditions: [{ type: 'country', targetValue: ['US', 'CA'], operator: 'any' }] }] }))
+      .json()
+      .data.rules.at(-1).conditions[0].targetValue,
   'errors-422-other-shape': async (app) => {
     const r = await createMetric(app, { name: 'abc', type: 'sum' });
     return [r.statusCode, Object.keys(r.json()).sort()];

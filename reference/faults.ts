@@ -36,6 +36,23 @@ export const FAULTS = [
   { name: 'disable-keeps-enabled', description: 'disable leaves isEnabled true', clause: 'gates.disable.isEnabled' },
   { name: 'rules-without-id', description: 'added rules come back without id and baseID', clause: 'gates.addRules.rules.fields' },
   { name: 'rules-environments-omitted', description: 'rules without environments omit the field instead of null', clause: 'gates.addRules.environments.null' },
+  { name: 'disable-not-persisted', description: 'disable answers isEnabled false but the stored gate keeps its state', clause: 'gates.disable.isEnabled' },
+  {
+    name: 'rule-zero-pass-omitted',
+    description: 'a rule with passPercentage 0 comes back without passPercentage (omitempty)',
+    clause: 'gates.addRules.rules.fields',
+  },
+  { name: 'rule-passpercentage-truncated', description: 'passPercentage is stored as an integer (12.5 comes back 12)', clause: 'gates.addRules.rules.fields' },
+  {
+    name: 'rules-conditions-empty-omitted',
+    description: 'a rule with no conditions comes back without conditions (omitempty)',
+    clause: 'gates.addRules.rules.fields',
+  },
+  {
+    name: 'enable-disable-rules-environments-omitted',
+    description: 'enable and disable answer rules without environments instead of null',
+    clause: 'gates.addRules.environments.null',
+  },
   { name: 'metric-name-3-accepted', description: 'a metric name of 3 characters is accepted', clause: 'metrics.create.name.length' },
   { name: 'metric-name-201-accepted', description: 'a metric name of 201 characters is accepted', clause: 'metrics.create.name.length' },
   { name: 'metric-name-4-rejected', description: 'a metric name of 4 characters is rejected', clause: 'metrics.create.name.length' },
@@ -103,6 +120,12 @@ export const VARIANTS = [
   { name: 'pagination-other-fields', description: 'pagination is {"page", "limit", "hasMore"} (spec 2.1)', clause: 'pagination.fields', strict: 'pass' },
   { name: 'order-by-id', description: 'lists are ordered by id (spec 4.4)', clause: 'experiments.list.order', strict: 'pass' },
   { name: 'rules-replace', description: 'add rules replaces the existing rules (spec 4.1)', clause: 'gates.addRules.merge', strict: 'pass' },
+  {
+    name: 'conditions-normalized',
+    description: "a condition's targetValue is kept as a sorted set, not in the order sent (spec 2.4: an array of string; its order is not a stated property)",
+    clause: 'gates.addRules.rules.fields',
+    strict: 'pass',
+  },
   { name: 'overrides-merge', description: 'patched overrides are appended to the existing ones (spec 4.11)', clause: 'overrides.patch.merge', strict: 'pass' },
   { name: 'default-limit-50', description: 'the default page size is 50 (spec 4.4)', clause: 'experiments.list.limit', strict: 'pass' },
   {

@@ -9,6 +9,13 @@ const gate = (gates: string[], i: number) => gates[i % gates.length];
 const condition = { type: 'country', targetValue: ['US', 'CA'], operator: 'any' };
 const rulesPath = (id: string) => `/console/v1/gates/${encodeURIComponent(id)}/rules`;
 
+/**
+ * Conditions as they can be compared: targetValue is "array of string" (2.4), and nothing states that
+ * its order is kept (a server may store the values as a set), so the values are compared sorted.
+ */
+const comparable = (conditions: unknown) =>
+  Array.isArray(conditions) ? conditions.map((c: any) => (Array.isArray(c?.targetValue) ? { ...c, targetValue: [...c.targetValue].sort() } : c)) : conditions;
+
 /** How the elements of an array look, for observations of shapes the spec leaves open. */
 const elementKinds = (xs: unknown) =>
   Array.isArray(xs) ? [...new Set(xs.map((x) => (x === null ? 'null' : Array.isArray(x) ? 'array' : typeof x)))].sort() : 'absent';
@@ -34,8 +41,10 @@ test.describe('gates', () => {
         await t.call('POST', rulesPath(id), {
           data: {
             rules: [
-              { name, passPercentage: 25, conditions: [condition], environments: ['production'] },
-              { name: other, passPercentage: 5, conditions: [condition] },
+              // 12.5: passPercentage is a number (2.3), not an integer.
+              { name, passPercentage: 12.5, conditions: [condition], environments: ['production'] },
+              // No conditions: an empty list is a value of the field, and the field is still there (4.1).
+              { name: other, passPercentage: 5, conditions: [] },
             ],
           },
         }),
@@ -47,10 +56,13 @@ test.describe('gates', () => {
       whenPresent(t, 'gates.addRules.response.gate', body.data, 'id', (got) => expect(got, 'data is the gate named in the path').toBe(id));
       const rule = body.data.rules.find((r: any) => r.name === name);
       expect(rule, 'the added rule is among the returned rules').toBeTruthy();
-      for (const field of ['id', 'baseID', 'name', 'passPercentage', 'conditions', 'environments'])
-        expect(rule, `the returned rule carries ${field} (spec 2.3)`).toHaveProperty(field);
+      for (const added of body.data.rules.filter((r: any) => r.name === name || r.name === other))
+        for (const field of ['id', 'baseID', 'name', 'passPercentage', 'conditions', 'environments'])
+          expect(added, `the returned rule ${JSON.stringify(added.name)} carries ${field} (spec 2.3, 4.1)`).toHaveProperty(field);
       // The whole rule as sent: every field, and exactly the one condition (the server adds id and baseID).
-      expect(rule, 'the added rule as sent').toMatchObject({ name, passPercentage: 25, conditions: [condition], environments: ['production'] });
+      expect(rule, 'the added rule as sent').toMatchObject({ name, passPercentage: 12.5, environments: ['production'] });
+      expect(comparable(rule.conditions), "the added rule's conditions as sent").toMatchObject(comparable([condition]) as object[]);
+      expect(body.data.rules.find((r: any) => r.name === other)?.conditions, 'a rule sent without conditions').toEqual([]);
     },
   );
 
@@ -60,15 +72,17 @@ test.describe('gates', () => {
     async ({ t }) => {
       const id = gate(t.manifest.gates, 0);
       const name = `cc rule noenv ${t.runId}`;
+      // passPercentage 0: a rule that passes no one still carries the field (a zero is a value, 2.3).
       const body = expectSuccess(
         'addGateRules',
-        await t.call('POST', rulesPath(id), { data: { rules: [{ name, passPercentage: 5, conditions: [condition] }] } }),
+        await t.call('POST', rulesPath(id), { data: { rules: [{ name, passPercentage: 0, conditions: [condition] }] } }),
       );
       const rules = body.data.rules.filter((r: any) => r.name === name);
       expect(rules.length, 'the added rule, in the answer: exactly once').toBe(1);
       const rule = rules[0];
       expect(rule.environments, 'environments is null when no restriction is set').toBeNull();
-      expect(rule, 'the added rule as sent, environments null').toMatchObject({ name, passPercentage: 5, conditions: [condition], environments: null });
+      expect(rule, 'the added rule as sent, environments null').toMatchObject({ name, passPercentage: 0, environments: null });
+      expect(comparable(rule.conditions), "the added rule's conditions as sent").toMatchObject(comparable([condition]) as object[]);
       expect(typeof rule.id === 'string' && typeof rule.baseID === 'string', 'the server gives the rule an id and a baseID').toBe(true);
     },
   );
@@ -131,6 +145,11 @@ test.describe('gates', () => {
     ),
     async ({ t }) => {
       const id = gate(t.manifest.gates, 1);
+      // A rule without environments first, so that the enable and disable answers carry one (environments null, 2.3).
+      expectSuccess(
+        'addGateRules',
+        await t.call('POST', rulesPath(id), { data: { rules: [{ name: `cc disable ${t.runId}`, passPercentage: 1, conditions: [] }] } }),
+      );
       // From an enabled gate, then from a disabled one (spec 3: "Gate with any isEnabled").
       expectSuccess('enableGate', await t.call('PUT', `/console/v1/gates/${encodeURIComponent(id)}/enable`));
       for (const before of ['enabled', 'disabled']) {
@@ -139,6 +158,15 @@ test.describe('gates', () => {
         whenPresent(t, 'gates.disable.response.isEnabled', body.data, 'id', (got) => expect(got, 'data is the gate named in the path').toBe(id));
         expect(body.data.isEnabled, `isEnabled after disabling a gate that was ${before}`).toBe(false);
       }
+      // The next state is isEnabled = false (spec 3), not only the answer: the gate as the next write
+      // answers it (add rules answers the gate, 4.1; there is no read) is still disabled.
+      const after = expectSuccess(
+        'addGateRules',
+        await t.call('POST', rulesPath(id), { data: { rules: [{ name: `cc disabled ${t.runId}`, passPercentage: 1, conditions: [] }] } }),
+      );
+      whenPresent(t, 'gates.disable.isEnabled', after.data, 'isEnabled', (got) =>
+        expect(got, 'isEnabled of the disabled gate, as add rules answers it').toBe(false),
+      );
     },
   );
 

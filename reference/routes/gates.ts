@@ -27,8 +27,15 @@ function loadGate(ctx: Ctx, id: string): Gate {
  * (spec 2.4), so none is required; the response's type, targetValue and operator are always there:
  * absent ones become "", [] and `any` (the one operator value shown).
  */
-function toCondition(input: Record<string, any>): Record<string, any> {
-  return { ...input, type: input.type ?? '', targetValue: input.targetValue ?? [], operator: input.operator ?? 'any' };
+function toCondition(input: Record<string, any>, ctx: Ctx): Record<string, any> {
+  const targetValue: string[] = input.targetValue ?? [];
+  // Variant conditions-normalized: a server that keeps target values as a sorted set (order is not a stated property).
+  return {
+    ...input,
+    type: input.type ?? '',
+    targetValue: ctx.variant('conditions-normalized') ? [...targetValue].sort() : targetValue,
+    operator: input.operator ?? 'any',
+  };
 }
 
 /** A rule as stored and returned: id and baseID assigned when absent, environments null when unset (spec 2.3). */
@@ -38,11 +45,14 @@ function toRule(input: Record<string, any>, ctx: Ctx): Gate {
     id: ctx.fault('rules-without-id') ? undefined : id,
     baseID: ctx.fault('rules-without-id') ? undefined : (input.baseID ?? id),
     name: input.name ?? '',
-    passPercentage: input.passPercentage ?? 0,
-    conditions: (input.conditions ?? []).map(toCondition),
+    passPercentage: ctx.fault('rule-passpercentage-truncated') ? Math.trunc(input.passPercentage ?? 0) : (input.passPercentage ?? 0),
+    conditions: (input.conditions ?? []).map((c: Record<string, any>) => toCondition(c, ctx)),
     environments: input.environments ?? null,
   };
   if (ctx.fault('rules-environments-omitted') && input.environments === undefined) delete rule.environments;
+  // Go's omitempty and Jackson's NON_EMPTY drop a zero or an empty list, where the spec states the field's presence (2.3).
+  if (ctx.fault('rule-zero-pass-omitted') && rule.passPercentage === 0) delete rule.passPercentage;
+  if (ctx.fault('rules-conditions-empty-omitted') && rule.conditions.length === 0) delete rule.conditions;
   for (const key of ['returnValue', 'completedAutomatedRollouts', 'pendingAutomatedRollouts']) if (key in input) rule[key] = input[key];
   return rule;
 }
@@ -69,12 +79,20 @@ export function gateRoutes(app: FastifyInstance, ctx: Ctx): void {
     app.put<{ Params: Params }>(`/console/v1/gates/:id/${action}`, { schema: routeSchema(action === 'enable' ? 'enableGate' : 'disableGate') }, (req) => {
       const gate = ctx.db.transaction(() => {
         const g = loadGate(ctx, req.params.id);
+        const before = structuredClone(g);
         g.isEnabled = action === 'disable' && ctx.fault('disable-keeps-enabled') ? true : enabled;
         touch(g, ctx);
-        putDoc(ctx.db, 'gates', g.id, g);
+        // disable-not-persisted: the answer says disabled, the stored gate keeps its state.
+        putDoc(ctx.db, 'gates', g.id, action === 'disable' && ctx.fault('disable-not-persisted') ? before : g);
         return g;
       })();
-      return { message: ctx.fault('wrong-message-gate-updated') ? 'Gate saved.' : 'Gate updated successfully.', data: gate };
+      const data = ctx.fault('enable-disable-rules-environments-omitted')
+        ? {
+            ...gate,
+            rules: gate.rules.map((r: Gate) => (r.environments === null ? Object.fromEntries(Object.entries(r).filter(([k]) => k !== 'environments')) : r)),
+          }
+        : gate;
+      return { message: ctx.fault('wrong-message-gate-updated') ? 'Gate saved.' : 'Gate updated successfully.', data };
     });
   }
 }
