@@ -268,16 +268,19 @@ export function overrides(s: Setup): void {
     call('PATCH', `/console/v1/experiments/${encodeURIComponent(exp)}/overrides`, { endpoint, body }),
   );
   if (!res) return;
-  // The envelope or the spec example's top-level arrays (4.11). Merged or replaced, and in what order,
-  // is not shown: every item sent is among the resulting overrides either way.
+  // The envelope or the spec example's top-level arrays (4.11). Merged or replaced, in what order, and
+  // whether one override is kept per target (type, id, environment) are not shown: for each target
+  // sent, the last item sent for it is among the resulting overrides under any of them.
   const result = 'data' in res ? res.data : res;
-  const got: Override[] = result?.overrides ?? [];
   const held: Record<string, true> = {};
-  for (const o of got) held[`${o?.type}\u0000${o?.id}\u0000${o?.groupID}`] = true;
+  for (const o of result?.overrides ?? []) held[JSON.stringify([o?.type, o?.id, o?.environment ?? null, o?.groupID])] = true;
+  const last: Record<string, string> = {};
+  for (const o of body.overrides)
+    last[JSON.stringify([o.type, o.id, o.environment ?? null])] = JSON.stringify([o.type, o.id, o.environment ?? null, o.groupID]);
   checkThat(
     endpoint,
-    'the resulting overrides hold every item sent (spec 4.11)',
-    body.overrides.every((o) => held[`${o.type}\u0000${o.id}\u0000${o.groupID}`]),
+    'the resulting overrides hold the last item sent for each target (spec 4.11)',
+    Object.keys(last).every((target) => held[last[target]]),
     'stated',
   );
 }
@@ -288,8 +291,15 @@ interface TriggerState {
   idx: number;
   paused: boolean;
   done: boolean;
+  /** Phases this run skipped. */
+  skips: number;
 }
-const states: TriggerState[] = M.triggers.map(() => ({ idx: 0, paused: false, done: false }));
+const states: TriggerState[] = M.triggers.map(() => ({ idx: 0, paused: false, done: false, skips: 0 }));
+// Phases are finite on a real target (there is no operation to reset a trigger): against one, a run
+// skips at most LOAD_TRIGGER_SKIPS phases of each trigger (scripts/lib/load-run.ts sets 2), so that the
+// conformance suite and the next nights still find phases to skip. A reference server started for the
+// run is new each time: no bound.
+const SKIPS_PER_TRIGGER = Number(__ENV.LOAD_TRIGGER_SKIPS) > 0 ? Number(__ENV.LOAD_TRIGGER_SKIPS) : Number.POSITIVE_INFINITY;
 let turn = 0;
 
 export function triggers(): void {
@@ -333,6 +343,7 @@ export function triggers(): void {
       // which phase to try next, as the reference names them; another target's triggers simply end
       // sooner (a 4xx on every phase).
       const completed = d.status === 'COMPLETED';
+      if (op === 'skipTriggerPhase' && ++s.skips >= SKIPS_PER_TRIGGER) s.done = true;
       if (completed) {
         s.done = true;
         triggersCompleted.add(1);

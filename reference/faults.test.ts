@@ -138,6 +138,8 @@ const FAULT_PROBES: Record<FaultName, Probe> = {
 
 const VARIANT_PROBES: Record<VariantName, Probe> = {
   'create-metric-201': (app) => status(createMetric(app, { name: 'probe', type: 'sum' })),
+  'overrides-one-per-target': async (app) =>
+    (await body(app, 'PATCH', OVERRIDES, { overrides: [item, { ...item, groupID: 'grp_0_control' }], userIDOverrides: [] })).json().data.overrides.length,
   'conditions-normalized': async (app) =>
     (await body(app, 'POST', `${GATE}/rules`, { rules: [{ name: 'r', conditions: [{ type: 'country', targetValue: ['US', 'CA'], operator: 'any' }] }] }))
       .json()

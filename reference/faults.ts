@@ -127,6 +127,12 @@ export const VARIANTS = [
     strict: 'pass',
   },
   { name: 'overrides-merge', description: 'patched overrides are appended to the existing ones (spec 4.11)', clause: 'overrides.patch.merge', strict: 'pass' },
+  {
+    name: 'overrides-one-per-target',
+    description: 'one override is kept per type, id and environment: the last one sent for it (spec 4.11: merge and the items that matter are not shown)',
+    clause: 'overrides.patch.merge',
+    strict: 'pass',
+  },
   { name: 'default-limit-50', description: 'the default page size is 50 (spec 4.4)', clause: 'experiments.list.limit', strict: 'pass' },
   {
     name: 'paging-out-of-range-400',

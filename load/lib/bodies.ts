@@ -46,6 +46,7 @@ export interface Gate {
 export interface Override {
   type: string;
   id: string;
+  environment?: string;
   groupID: string;
 }
 

@@ -37,6 +37,12 @@ export function overrideRoutes(app: FastifyInstance, ctx: Ctx): void {
         const after: Overrides = ctx.variant('overrides-merge')
           ? { overrides: [...before.overrides, ...req.body.overrides], userIDOverrides: [...before.userIDOverrides, ...req.body.userIDOverrides] }
           : { overrides: req.body.overrides, userIDOverrides: req.body.userIDOverrides };
+        // A legal variant: one override per target (type, id, environment), the last one sent for it kept.
+        if (ctx.variant('overrides-one-per-target')) {
+          const byTarget = new Map<string, Record<string, unknown>>();
+          for (const o of after.overrides) byTarget.set(JSON.stringify([o.type, o.id, o.environment ?? null]), o);
+          after.overrides = [...byTarget.values()];
+        }
         if (!ctx.fault('overrides-not-persisted')) {
           ctx.db
             .prepare('INSERT INTO overrides (experiment_id, doc) VALUES (?, ?) ON CONFLICT(experiment_id) DO UPDATE SET doc = excluded.doc')
