@@ -84,14 +84,20 @@ export function build(opts: BuildOptions): FastifyInstance {
     pristine: faults.size === 0 && variants.size === 0,
   };
 
-  // Every error leaves through here: the one error shape, or RFC 9457's under the variant errors-problem-json.
+  // Every error leaves through here: the one error shape, RFC 9457's under the variant errors-problem-json,
+  // or one line of plain text under errors-plain-text (a framework's default, e.g. Go's "404 page not found").
   const sendError = (reply: FastifyReply, status: number, text: string) =>
     variants.has('errors-problem-json')
       ? reply
           .code(status)
           .type('application/problem+json')
           .send({ type: 'about:blank', title: errorBody(status, text).error, status, detail: text.split('\n')[0] })
-      : reply.code(status).send(errorBody(status, text));
+      : variants.has('errors-plain-text')
+        ? reply
+            .code(status)
+            .type('text/plain; charset=utf-8')
+            .send(`${status} ${text.split('\n')[0]}\n`)
+        : reply.code(status).send(errorBody(status, text));
 
   const app = Fastify({
     bodyLimit: BODY_LIMIT,

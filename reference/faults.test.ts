@@ -168,6 +168,7 @@ const VARIANT_PROBES: Record<VariantName, Probe> = {
     const r = await createMetric(app, { name: 'abc', type: 'sum' });
     return [r.statusCode, r.headers['content-type'], Object.keys(r.json()).sort()];
   },
+  'errors-plain-text': async (app) => (await createMetric(app, { name: 'abc', type: 'sum' })).headers['content-type'],
   'unauthorized-403': (app) => status(get(app, '/console/v1/release_pipelines', {})),
   'timestamps-seconds': async (app) => (await list(app, '')).data[0].createdTime > 1e11,
   'extra-response-fields': async (app) => Object.keys(await list(app, '')).sort(),

@@ -161,6 +161,12 @@ export const VARIANTS = [
     clause: 'errors.shape',
     strict: 'pass',
   },
+  {
+    name: 'errors-plain-text',
+    description: 'every error answers one line of text/plain, a framework default (spec 7: error bodies not shown)',
+    clause: 'errors.shape',
+    strict: 'pass',
+  },
   { name: 'unauthorized-403', description: 'a missing or wrong key answers 403 instead of 401 (spec 7)', clause: 'errors.shape', strict: 'pass' },
   { name: 'timestamps-seconds', description: 'experiment timestamps are in seconds (spec 2.2)', clause: 'experiment.timestamps.unit', strict: 'pass' },
   { name: 'extra-response-fields', description: 'responses carry fields the spec does not list', clause: 'envelope.message', strict: 'pass' },
