@@ -35,12 +35,13 @@ junit.xml, verify.json, load/), scans reports/ for the API key and prints a one-
 k6: when neither K6_BIN nor .tools/bin/k6 exists, verify builds it first (npm run k6:install, Go
 needed, about two minutes); when it cannot, it exits 3 before running anything.
 Environment: CONSOLE_BASE_URL, CONSOLE_API_KEY, CONSOLE_TARGET_MANIFEST (old name CONSOLE_FIXTURES), CONSOLE_STRICT, CONSOLE_ALLOW_REMOTE_LOAD,
-CONSOLE_DEADLINE, CONSOLE_REQUEST_TIMEOUT, CONSOLE_HISTORY, K6_BIN (README, "Pointing it at a real server").
+CONSOLE_DEADLINE, CONSOLE_REQUEST_TIMEOUT, CONSOLE_HISTORY, CONSOLE_REPORTS_DIR (where reports go, default
+reports/), K6_BIN (README, "Pointing it at a real server").
 
-exit codes: 0 pass; 1 contract failure (or a failed load check, or the key found in reports/);
+exit codes: 0 pass; 1 contract failure (or a failed stated load check, or the key found in reports/);
 2 performance regression against the baseline (or a k6 latency threshold crossed); 3 the run could
-not be carried out or was cut short (deadline, transport failures, inconclusive tests). When several
-apply: 1, then 3, then 2.`;
+not be carried out or was cut short (deadline, transport failures, inconclusive tests, the network
+answering instead of the target under load). When several apply: 1, then 3, then 2.`;
 
 const { values } = parseCommand({
   name: 'verify',
