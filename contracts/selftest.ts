@@ -45,7 +45,7 @@ const FILES: [RegExp, string[]][] = [
   [/^auth-/, ['auth']],
   [/add-rules|gate-updated|disable-|^rules-/, ['gates']],
   [/page-overlap|limit-ignored|pagination-missing/, ['experiments', 'pipelines']],
-  [/experiments|^filter-|created-time|envelope-data/, ['experiments']],
+  [/experiments|^filter|created-time|envelope-data/, ['experiments']],
   [/pipelines/, ['pipelines']],
   [/metric|directionality/, ['metrics']],
   [/overrides/, ['overrides']],

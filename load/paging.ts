@@ -98,6 +98,8 @@ export const options: Options = {
 type FilterName = 'status' | 'idType' | 'layerID' | 'targetAppID' | 'creatorID' | 'creatorName' | 'tags' | 'createdStartDate';
 interface Filter {
   name: FilterName;
+  /** The value items must match; `params` is how it is asked for. */
+  value: string;
   params: Record<string, string>;
 }
 interface Setup {
@@ -126,7 +128,7 @@ function learnFilters(items: Experiment[]): Filter[] {
   };
   const out: Filter[] = [];
   const add = (name: FilterName, value: string | undefined, extra: Record<string, string> = {}) => {
-    if (value !== undefined) out.push({ name, params: { [name]: value, ...extra } });
+    if (value !== undefined) out.push({ name, value, params: { [name]: value, ...extra } });
   };
   add(
     'status',
@@ -170,7 +172,7 @@ function learnFilters(items: Experiment[]): Filter[] {
  * carry the field (its presence is only inferred, docs/presence.md) and so cannot be judged.
  */
 function matcher(f: Filter): (e: Experiment) => boolean | undefined {
-  const v = f.params[f.name];
+  const v = f.value;
   switch (f.name) {
     case 'targetAppID':
       return (e) => (Array.isArray(e.targetApps) ? e.targetApps.indexOf(v) >= 0 : undefined);
@@ -192,6 +194,25 @@ function matcher(f: Filter): (e: Experiment) => boolean | undefined {
       return (e) => (e[field] === undefined || e[field] === null ? undefined : e[field] === v);
     }
   }
+}
+
+/**
+ * The tags filter in the encoding the target reads: its type and encoding are not shown (4.4), and a
+ * server may read tags[]=x or a JSON list where the suite would send tags=x. The first encoding whose
+ * first page holds only tagged experiments and differs from the unfiltered first page is used, as in
+ * the conformance suite; when none does, tags=x, and its inferred check says what came back.
+ */
+function tagsAsTheTargetReadsThem(f: Filter, unfiltered: Experiment[]): Filter {
+  const all = unfiltered.map((e) => String(e.id)).join(',');
+  const encodings: Record<string, string>[] = [{ tags: f.value }, { 'tags[]': f.value }, { tags: JSON.stringify([f.value]) }];
+  for (const params of encodings) {
+    const res = call('GET', `/console/v1/experiments${query({ ...params, limit: unfiltered.length })}`, { endpoint: 'setup', expected: ANY_STATUS });
+    const items = transportReason(res) || res.status !== 200 ? undefined : (parse(res) as ListBody<Experiment> | undefined)?.data;
+    if (!Array.isArray(items) || items.length === 0) continue;
+    const tagged = items.every((e) => Array.isArray(e.tags) && e.tags.indexOf(f.value) >= 0);
+    if (tagged && items.map((e) => String(e.id)).join(',') !== all) return { ...f, params };
+  }
+  return f;
 }
 
 /** The level of each filter's check, as in the conformance suite: the encoding of tags and the bounds of dates are not shown (4.4). */
@@ -277,7 +298,7 @@ export function setup(): Setup {
   }
   // "Deep" is 90% of the way down: far from the first pages, still a full page.
   return {
-    filters: learnFilters(body.data),
+    filters: learnFilters(body.data).map((f) => (f.name === 'tags' ? tagsAsTheTargetReadsThem(f, body.data) : f)),
     deepPage: Math.max(1, Math.floor(last * 0.9)),
     deepLimit,
     limits,

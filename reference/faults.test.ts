@@ -112,6 +112,10 @@ const FAULT_PROBES: Record<FaultName, Probe> = {
   'filter-status-ignored': async (app) => [...new Set((await list(app, 'status=active&limit=100')).data.map((e: any) => e.status))].sort(),
   'filter-idtype-ignored': async (app) => [...new Set((await list(app, 'idType=userID&limit=100')).data.map((e: any) => e.idType))].sort(),
   'filter-tags-ignored': async (app) => (await list(app, 'tags=checkout&limit=100')).data.every((e: any) => e.tags.includes('checkout')),
+  'filtered-page-ignored': async (app) => (await list(app, 'status=active&limit=2&page=2')).data.map((e: any) => e.id),
+  'filters-or-combined': async (app) => (await list(app, 'status=active&idType=userID&limit=100')).data.map((e: any) => e.id),
+  'experiments-empty-message': async (app) => (await list(app, 'limit=10&page=1000')).message,
+  'pipelines-empty-message': async (app) => (await get(app, '/console/v1/release_pipelines?limit=10&page=1000')).json().message,
   'page-overlap': async (app) => (await list(app, 'limit=5&page=2')).data.map((e: any) => e.id),
   'limit-ignored': async (app) => (await list(app, 'limit=5')).data.length,
   'pagination-missing': async (app) => 'pagination' in (await list(app, '')),
@@ -127,6 +131,48 @@ const FAULT_PROBES: Record<FaultName, Probe> = {
     await body(app, 'POST', '/console/v1/metrics/probe::sum', { tags: ['dry'], dryRun: true });
     return (await body(app, 'POST', '/console/v1/metrics/probe::sum', {})).json().data.tags;
   },
+  'metric-update-dryrun-persists-description': async (app) => {
+    await createMetric(app, { name: 'probe', type: 'sum', description: 'first' });
+    await body(app, 'POST', '/console/v1/metrics/probe::sum', { description: 'dry', dryRun: true });
+    return (await body(app, 'POST', '/console/v1/metrics/probe::sum', {})).json().data.description;
+  },
+  'metric-update-dryrun-persists-warehousenative': async (app) => {
+    await createMetric(app, { name: 'probe', type: 'sum' });
+    await body(app, 'POST', '/console/v1/metrics/probe::sum', { warehouseNative: { aggregation: 'count' }, dryRun: true });
+    return (await body(app, 'POST', '/console/v1/metrics/probe::sum', {})).json().data.warehouseNative ?? null;
+  },
+  'metric-update-not-persisted': async (app) => {
+    await createMetric(app, { name: 'probe', type: 'sum', description: 'first' });
+    await body(app, 'POST', '/console/v1/metrics/probe::sum', { description: 'changed' });
+    return (await body(app, 'POST', '/console/v1/metrics/probe::sum', {})).json().data.description;
+  },
+  'metric-update-dryrun-false-not-persisted': async (app) => {
+    await createMetric(app, { name: 'probe', type: 'sum', description: 'first' });
+    await body(app, 'POST', '/console/v1/metrics/probe::sum', { description: 'changed', dryRun: false });
+    return (await body(app, 'POST', '/console/v1/metrics/probe::sum', {})).json().data.description;
+  },
+  'metric-dryrun-false-not-persisted': async (app) => {
+    await createMetric(app, { name: 'probe', type: 'sum', dryRun: false });
+    return status(body(app, 'POST', '/console/v1/metrics/probe::sum', {}));
+  },
+  'metric-id-name-lowercased': async (app) => (await createMetric(app, { name: 'MixedCase', type: 'sum' })).json().data.id,
+  'metric-id-name-truncated': async (app) => (await createMetric(app, { name: 'n'.repeat(150), type: 'sum' })).json().data.id.length,
+  'metric-id-length-limit': (app) => status(createMetric(app, { name: 'n'.repeat(200), type: 'event_count_custom' })),
+  'metric-create-ignores-flags': async (app) => {
+    const { isVerified, isReadOnly, isPermanent } = (
+      await createMetric(app, { name: 'probe', type: 'sum', isVerified: true, isReadOnly: true, isPermanent: true })
+    ).json().data;
+    return [isVerified, isReadOnly, isPermanent];
+  },
+  'metric-create-ignores-unittypes': async (app) => (await createMetric(app, { name: 'probe', type: 'sum', unitTypes: ['stableID'] })).json().data.unitTypes,
+  'metric-update-ignores-ispermanent': async (app) => {
+    await createMetric(app, { name: 'probe', type: 'sum' });
+    return (await body(app, 'POST', '/console/v1/metrics/probe::sum', { isPermanent: true })).json().data.isPermanent;
+  },
+  'metric-update-tags-append': async (app) => {
+    await createMetric(app, { name: 'probe', type: 'sum', tags: ['first'] });
+    return (await body(app, 'POST', '/console/v1/metrics/probe::sum', { tags: ['second'] })).json().data.tags;
+  },
   'add-rules-duplicates': async (app) =>
     (await body(app, 'POST', `${GATE}/rules`, { rules: [{ name: 'probe-once' }] })).json().data.rules.filter((r: { name: string }) => r.name === 'probe-once')
       .length,
@@ -138,6 +184,11 @@ const FAULT_PROBES: Record<FaultName, Probe> = {
 
 const VARIANT_PROBES: Record<VariantName, Probe> = {
   'create-metric-201': (app) => status(createMetric(app, { name: 'probe', type: 'sum' })),
+  'dryrun-create-summary': async (app) => Object.keys((await createMetric(app, { name: 'probe', type: 'sum', dryRun: true })).json().data).sort(),
+  'metric-write-version': async (app) => {
+    await createMetric(app, { name: 'probe', type: 'sum' });
+    return (await body(app, 'POST', '/console/v1/metrics/probe::sum', {})).json().data.version ?? null;
+  },
   'overrides-one-per-target': async (app) =>
     (await body(app, 'PATCH', OVERRIDES, { overrides: [item, { ...item, groupID: 'grp_0_control' }], userIDOverrides: [] })).json().data.overrides.length,
   'conditions-normalized': async (app) =>
@@ -160,6 +211,21 @@ const VARIANT_PROBES: Record<VariantName, Probe> = {
     return (await body(app, 'PATCH', OVERRIDES, { overrides: [item], userIDOverrides: [] })).json().data.overrides.length;
   },
   'default-limit-50': async (app) => (await list(app, '')).data.length,
+  'pages-from-0': async (app) =>
+    Promise.all(
+      ['/console/v1/experiments?limit=3&page=1', '/console/v1/release_pipelines?limit=3&page=1'].map(async (url) =>
+        (await get(app, url)).json().data.map((x: any) => x.id),
+      ),
+    ),
+  'unfiltered-hides-archived': async (app) => [...new Set((await list(app, 'limit=100')).data.map((e: any) => e.status))].sort(),
+  // An experiment created before 08:00 UTC is on the day before in Los Angeles: the end date of that day takes it.
+  'created-dates-los-angeles': async (app) => {
+    const early = (await list(app, 'limit=100')).data.find((e: any) => new Date(e.createdTime).getUTCHours() < 8);
+    if (!early) return 'no experiment created before 08:00 UTC';
+    const dayBefore = new Date(early.createdTime - 86_400_000).toISOString().slice(0, 10);
+    return (await list(app, `createdStartDate=${dayBefore}&createdEndDate=${dayBefore}&limit=100`)).data.map((e: any) => e.id).includes(early.id);
+  },
+  'tags-brackets': async (app) => [(await list(app, 'tags=checkout&limit=100')).data.length, (await list(app, 'tags%5B%5D=checkout&limit=100')).data.length],
   'paging-out-of-range-400': async (app) =>
     Promise.all(['limit=101', 'limit=0', 'page=0', 'page=-3'].map((q) => status(get(app, `/console/v1/experiments?${q}`)))),
   'metric-name-ascii-only': (app) => status(createMetric(app, { name: 'prüfung', type: 'sum', dryRun: true })),

@@ -71,6 +71,14 @@ export const FAULTS = [
   { name: 'filter-status-ignored', description: 'the status filter is ignored', clause: 'experiments.list.filters' },
   { name: 'filter-idtype-ignored', description: 'the idType filter is ignored', clause: 'experiments.list.filters' },
   { name: 'filter-tags-ignored', description: 'the tags filter is ignored', clause: 'experiments.list.filters' },
+  { name: 'filtered-page-ignored', description: 'when a filter is given, page is ignored: every page is the first', clause: 'paging.disjointUnion' },
+  { name: 'filters-or-combined', description: 'several filters are combined with OR instead of AND', clause: 'filters.oracle' },
+  {
+    name: 'experiments-empty-message',
+    description: 'list experiments answers "No experiments found." on a page with no items',
+    clause: 'experiments.list.message',
+  },
+  { name: 'pipelines-empty-message', description: 'list pipelines answers "No pipelines found" on a page with no items', clause: 'pipelines.list.message' },
   { name: 'page-overlap', description: 'consecutive pages share an item', clause: 'paging.disjointUnion' },
   { name: 'limit-ignored', description: 'pages hold more items than limit', clause: 'paging.limit' },
   { name: 'pagination-missing', description: 'list responses lack pagination', clause: 'envelope.pagination' },
@@ -90,6 +98,46 @@ export const FAULTS = [
     clause: 'metrics.create.description.maxLength',
   },
   { name: 'metric-update-dryrun-persists-tags', description: 'a dryRun update persists the tags (only)', clause: 'metrics.update.dryRun' },
+  { name: 'metric-update-dryrun-persists-description', description: 'a dryRun update persists the description (only)', clause: 'metrics.update.dryRun' },
+  {
+    name: 'metric-update-dryrun-persists-warehousenative',
+    description: 'a dryRun update persists the warehouseNative object (only)',
+    clause: 'metrics.update.dryRun',
+  },
+  {
+    name: 'metric-update-not-persisted',
+    description: 'an update (not dryRun) answers the updated metric but does not store it',
+    clause: 'metrics.update.applies',
+  },
+  {
+    name: 'metric-update-dryrun-false-not-persisted',
+    description: 'an update sending dryRun false is treated as a dry run (not stored)',
+    clause: 'metrics.update.dryRun',
+  },
+  {
+    name: 'metric-dryrun-false-not-persisted',
+    description: 'a create sending dryRun false is treated as a dry run (not stored)',
+    clause: 'metrics.create.dryRun',
+  },
+  { name: 'metric-id-name-lowercased', description: 'the name part of a metric id is lower-cased', clause: 'metric.id.shape' },
+  { name: 'metric-id-name-truncated', description: 'the name part of a metric id is cut to 100 characters', clause: 'metric.id.shape' },
+  {
+    name: 'metric-id-length-limit',
+    description: 'a create whose id <name>::<type> would exceed 210 characters is refused (a 200-character name with a long type)',
+    clause: 'metrics.create.name.length',
+  },
+  {
+    name: 'metric-create-ignores-flags',
+    description: 'create ignores isVerified, isReadOnly and isPermanent (always false)',
+    clause: 'metrics.create.echoesInput',
+  },
+  { name: 'metric-create-ignores-unittypes', description: 'create ignores unitTypes (always empty)', clause: 'metrics.create.echoesInput' },
+  { name: 'metric-update-ignores-ispermanent', description: 'update does not apply isPermanent', clause: 'metrics.update.applies' },
+  {
+    name: 'metric-update-tags-append',
+    description: 'update appends the tags sent to the ones stored instead of setting them',
+    clause: 'metrics.update.applies',
+  },
   { name: 'add-rules-duplicates', description: 'each added rule is stored (and returned) twice', clause: 'gates.addRules.response.gate' },
   {
     name: 'overrides-duplicated',
@@ -103,6 +151,20 @@ export const VARIANTS = [
     name: 'create-metric-201',
     description: 'create metric answers 201 (spec 4.0 shows 200 only for four other operations)',
     clause: 'metrics.create.message',
+    strict: 'pass',
+  },
+  {
+    name: 'dryrun-create-summary',
+    description:
+      'a dryRun create answers {message, data: {id, dryRun: true, valid: true}} instead of the Metric (spec 4.6: the response to a dryRun is not shown)',
+    clause: 'metrics.create.dryRun.response',
+    strict: 'pass',
+  },
+  {
+    name: 'metric-write-version',
+    description:
+      'metrics carry version (1 when created, one more on every stored write) and updatedTime, fields that record writes and that 2.8 does not list (part 2 does not close the objects)',
+    clause: 'metrics.update.dryRun',
     strict: 'pass',
   },
   {
@@ -134,6 +196,30 @@ export const VARIANTS = [
     strict: 'pass',
   },
   { name: 'default-limit-50', description: 'the default page size is 50 (spec 4.4)', clause: 'experiments.list.limit', strict: 'pass' },
+  {
+    name: 'pages-from-0',
+    description: 'both lists number their pages from 0: page=0 is the first page, page=1 the second (spec 4.4: default of page not shown)',
+    clause: 'experiments.list.limit',
+    strict: 'pass',
+  },
+  {
+    name: 'unfiltered-hides-archived',
+    description: 'archived experiments are listed only under status=archived, not in the list without a status filter (spec 4.4: all filters optional)',
+    clause: 'experiments.list.unfiltered.statuses',
+    strict: 'pass',
+  },
+  {
+    name: 'created-dates-los-angeles',
+    description: 'createdStartDate and createdEndDate are days of UTC-8 (Los Angeles standard time), not UTC (spec 4.4: YYYY-MM-DD, time zone not shown)',
+    clause: 'experiments.list.createdDate.inclusive',
+    strict: 'pass',
+  },
+  {
+    name: 'tags-brackets',
+    description: 'the tags filter is read from tags[]=x (repeatable), and tags=x is ignored (spec 4.4: type and encoding not shown)',
+    clause: 'experiments.list.tags.encoding',
+    strict: 'pass',
+  },
   {
     name: 'paging-out-of-range-400',
     description: 'a limit outside 1 to 100 or a page below 1 is rejected with 400 instead of clamped (spec 4.4, 8)',

@@ -1,6 +1,6 @@
 // Paging of list operations. Default and maximum of limit, the first page number and the
 // pagination fields are "not shown" (spec 4.4, 2.1, 8): the reference uses default 20, pages
-// numbered from 1, and clamps any integer limit to 1..100 and page to 1..2^53 - 1, so every request
+// numbered from 1 (variant pages-from-0: from 0), and clamps any integer limit to 1..100 and page to 1..2^53 - 1, so every request
 // the contract allows (`limit`, `page`: integer) is answered; the pagination object tells the limit
 // and page used. Variant paging-out-of-range-400 rejects out-of-range values instead.
 import type { Ctx } from './context.ts';
@@ -53,5 +53,22 @@ export function listBody(message: string, data: unknown[], p: Page, total: numbe
   const body: Record<string, unknown> = { message, data };
   const pg = pagination(p, total, ctx);
   if (pg) body.pagination = pg;
+  return body;
+}
+
+/**
+ * Variant pages-from-0: the client's page n is the reference's page n + 1 (the default of page is not
+ * shown, spec 4.4). Page numbers below 0 are the first page, as those below 1 are without the variant.
+ */
+export function pageFromClient<Q extends { page?: number }>(query: Q, ctx: Ctx): Q {
+  if (!ctx.variant('pages-from-0') || query.page === undefined) return query;
+  return { ...query, page: Math.max(query.page, 0) + 1 };
+}
+
+/** Variant pages-from-0: the page numbers of a list body's pagination object as the client counts them. */
+export function pageToClient(body: Record<string, unknown>, ctx: Ctx): Record<string, unknown> {
+  const pg = body.pagination as Record<string, unknown> | undefined;
+  if (!ctx.variant('pages-from-0') || !pg) return body;
+  for (const k of ['pageNumber', 'nextPage', 'previousPage', 'page']) if (typeof pg[k] === 'number') pg[k] = (pg[k] as number) - 1;
   return body;
 }

@@ -1,17 +1,21 @@
 // Spec 2.5 and 4.4: list experiments, page by page and with every filter. Read-only. The oracles need
 // no knowledge of the data: the full list is walked once per test with the largest page size the
 // target accepts, and each filter must return exactly the full list filtered by its predicate (judged on
-// the experiments that carry the filtered field: the presence of a listed field is only inferred).
+// the experiments that carry the filtered field: the presence of a listed field is only inferred),
+// walked at a page size that spreads the expected result over two pages, so that paging is part of it.
+// Pages are numbered as the target numbers them (from 0 or 1: paging.ts).
 import { checks, expect, test, type T } from '../support/target.ts';
 import { EXPERIMENT_STATUSES } from '../index.ts';
 import { carrying, expectClientError, expectMessage, expectSuccess, ok2xx, outcome } from '../support/checks.ts';
-import { largestLimit, walk, walkChecked } from '../support/paging.ts';
+import { pager, twoPages } from '../support/paging.ts';
 import { clausesUnder } from '../support/clauses.ts';
 
 const PATH = '/console/v1/experiments';
 const get = (t: T) => (query: string) => t.call('GET', query);
 const sorted = (ids: string[]) => [...ids].sort();
 const OP = 'listExperiments';
+const MESSAGE = 'Experiments listed successfully.';
+const DAY = 86_400_000;
 
 /**
  * A filter's result judged on the experiments that carry the filtered field (the presence of a listed
@@ -29,8 +33,69 @@ function expectFiltered(got: string[], list: { ids: string[] }, carry: any[], ma
 }
 
 async function fullList(t: T) {
-  const limit = await largestLimit(get(t), PATH);
-  return { limit, list: await walk(get(t), PATH, limit) };
+  const pages = await pager(get(t), PATH);
+  const limit = await pages.largestLimit();
+  return { pages, limit, list: await pages.walk(limit) };
+}
+
+/** The least common of `values`: a filter on it makes the sharpest check, since an ignored filter returns everything. */
+function leastCommon<V>(values: V[]): V {
+  const count = (v: V) => values.filter((x) => x === v).length;
+  return [...new Set(values)].sort((a, b) => count(a) - count(b))[0];
+}
+
+interface TagEncoding {
+  name: string;
+  one: (tag: string) => string;
+  /** The forms this encoding may take for two tags, each observed for what it means. */
+  two: Record<string, (a: string, b: string) => string>;
+}
+
+/** The tags filter's encodings, tried in turn (spec 4.4: "Type and encoding: not shown"). */
+const TAG_ENCODINGS: TagEncoding[] = [
+  {
+    name: 'tags=x',
+    one: (x) => `&tags=${encodeURIComponent(x)}`,
+    two: {
+      'tags=a,b': (a, b) => `&tags=${encodeURIComponent(a)},${encodeURIComponent(b)}`,
+      'tags=a&tags=b': (a, b) => `&tags=${encodeURIComponent(a)}&tags=${encodeURIComponent(b)}`,
+    },
+  },
+  {
+    name: 'tags[]=x',
+    one: (x) => `&tags%5B%5D=${encodeURIComponent(x)}`,
+    two: { 'tags[]=a&tags[]=b': (a, b) => `&tags%5B%5D=${encodeURIComponent(a)}&tags%5B%5D=${encodeURIComponent(b)}` },
+  },
+  {
+    name: 'tags=["x"]',
+    one: (x) => `&tags=${encodeURIComponent(JSON.stringify([x]))}`,
+    two: { 'tags=["a","b"]': (a, b) => `&tags=${encodeURIComponent(JSON.stringify([a, b]))}` },
+  },
+];
+
+const COMBINABLE = ['status', 'idType', 'layerID', 'creatorID'];
+
+/**
+ * Two filters and their values for which "both" and "either" select different experiments of the full
+ * list, so that filters combined with OR show; of the first pair of parameters that has such values,
+ * the values with the most experiments matching both (their walk then spans pages).
+ */
+function combination(items: any[]): { p: string; a: string; q: string; b: string; both: number } | undefined {
+  const text = (v: unknown): v is string => typeof v === 'string' && v !== '';
+  for (const [i, p] of COMBINABLE.entries()) {
+    for (const q of COMBINABLE.slice(i + 1)) {
+      const carry = items.filter((e) => text(e?.[p]) && text(e?.[q]));
+      let best: { p: string; a: string; q: string; b: string; both: number } | undefined;
+      for (const a of new Set<string>(carry.map((e) => e[p])))
+        for (const b of new Set<string>(carry.map((e) => e[q]))) {
+          const both = carry.filter((e) => e[p] === a && e[q] === b).length;
+          const either = carry.filter((e) => e[p] === a || e[q] === b).length;
+          if (both > 0 && both < either && (!best || both > best.both)) best = { p, a, q, b, both };
+        }
+      if (best) return best;
+    }
+  }
+  return undefined;
 }
 
 /** Timestamps' unit is not shown (spec 2.2): values above 1e11 are read as milliseconds, others as seconds. */
@@ -67,7 +132,7 @@ test.describe('experiments', () => {
     async ({ t }) => {
       const reply = await t.call('GET', PATH);
       const body = expectSuccess('listExperiments', reply);
-      expectMessage(body, 'Experiments listed successfully.');
+      expectMessage(body, MESSAGE);
       expect(Array.isArray(body.data), 'data is an array').toBe(true);
       expect(typeof body.pagination === 'object' && body.pagination !== null && !Array.isArray(body.pagination), 'pagination is an object').toBe(true);
       t.observe('pagination.fields', 'listExperiments', Object.keys(body.pagination).sort(), reply);
@@ -91,8 +156,8 @@ test.describe('experiments', () => {
       'experiment.secondaryMetrics.elementShape',
     ),
     async ({ t }) => {
-      const limit = await largestLimit(get(t), PATH);
-      const list = await walkChecked(get(t), 'listExperiments', PATH, limit);
+      const pages = await pager(get(t), PATH);
+      const list = await pages.walkChecked('listExperiments', await pages.largestLimit());
       expect(list.items.length, 'the target has experiments to check').toBeGreaterThan(0);
       // Types of the fields that are present; an absent one is an inferred finding of walkChecked.
       for (const e of list.items) {
@@ -120,18 +185,21 @@ test.describe('experiments', () => {
 
   test(
     'experiments: a page holds at most limit items, and page numbers select pages [spec 4.4]',
-    checks('stated', 'experiments.list.query.limit', 'experiments.list.query.page'),
+    checks('stated', 'experiments.list.query.limit', 'experiments.list.query.page', 'experiments.list.limit'),
     async ({ t }) => {
+      // Pages may be numbered from 0 or from 1 (spec 4.4: default of page not shown): the first two pages are asked by the target's own numbers.
+      const pages = await pager(get(t), PATH);
+      t.observe('experiments.list.limit', 'first page number', { first: pages.first, 'page=0': pages.pageZero });
       for (const limit of [1, 3, 7]) {
-        const body = expectSuccess('listExperiments', await t.call('GET', `${PATH}?limit=${limit}&page=1`));
+        const body = expectSuccess('listExperiments', await t.call('GET', `${PATH}?limit=${limit}&page=${pages.number(0)}`));
         expect(body.data.length, `page of limit ${limit}`).toBeLessThanOrEqual(limit);
       }
-      const one = expectSuccess('listExperiments', await t.call('GET', `${PATH}?limit=2&page=1`));
-      const two = expectSuccess('listExperiments', await t.call('GET', `${PATH}?limit=2&page=2`));
+      const one = expectSuccess('listExperiments', await t.call('GET', `${PATH}?limit=2&page=${pages.number(0)}`));
+      const two = expectSuccess('listExperiments', await t.call('GET', `${PATH}?limit=2&page=${pages.number(1)}`));
       if (one.data.length === 2 && two.data.length > 0) {
         expect(
           two.data.map((e: any) => e.id),
-          'page 2 holds other experiments than page 1',
+          'the second page holds other experiments than the first',
         ).not.toEqual(one.data.map((e: any) => e.id));
       }
     },
@@ -141,9 +209,9 @@ test.describe('experiments', () => {
     'experiments: pages are disjoint, at most limit, and their union is the full list [inferred]',
     checks('inferred', 'paging.disjointUnion', 'paging.limit', 'experiments.list.order'),
     async ({ t }) => {
-      const { list: full } = await fullList(t);
+      const { pages, list: full } = await fullList(t);
       expect(full.complete, 'the full list ended within the page bound').toBe(true);
-      const small = await walk(get(t), PATH, 7);
+      const small = await pages.walk(7);
       for (const size of small.pageSizes) expect(size, 'a page of limit 7').toBeLessThanOrEqual(7);
       expect(new Set(small.ids).size, 'no experiment appears on two pages').toBe(small.ids.length);
       expect(sorted(small.ids), 'the pages together hold exactly the full list').toEqual(sorted(full.ids));
@@ -155,12 +223,12 @@ test.describe('experiments', () => {
     'experiments: a page past the last is empty, and a page asked twice is the same [inferred]',
     checks('inferred', 'paging.beyondLast', 'paging.stable'),
     async ({ t }) => {
-      const { list } = await fullList(t);
-      const past = await t.call('GET', `${PATH}?limit=10&page=${Math.ceil(list.ids.length / 10) + 2}`);
+      const { pages, list } = await fullList(t);
+      const past = await t.call('GET', `${PATH}?limit=10&page=${pages.number(Math.ceil(list.ids.length / 10) + 1)}`);
       if (ok2xx(past)) expect(past.body?.data ?? [], 'a page past the last holds no items').toEqual([]);
       else expectClientError(past, 'a page past the last');
-      const a = expectSuccess('listExperiments', await t.call('GET', `${PATH}?limit=5&page=2`));
-      const b = expectSuccess('listExperiments', await t.call('GET', `${PATH}?limit=5&page=2`));
+      const a = expectSuccess('listExperiments', await t.call('GET', `${PATH}?limit=5&page=${pages.number(1)}`));
+      const b = expectSuccess('listExperiments', await t.call('GET', `${PATH}?limit=5&page=${pages.number(1)}`));
       expect(
         b.data.map((e: any) => e.id),
         'the same page twice',
@@ -170,15 +238,33 @@ test.describe('experiments', () => {
 
   test(
     'experiments: the status filter returns exactly the experiments of that status [spec 4.4]',
-    checks('stated', 'experiments.list.filters', 'experiments.list.status.enum'),
+    checks('stated', 'experiments.list.filters', 'experiments.list.status.enum', 'experiments.list.unfiltered.statuses'),
     async ({ t }) => {
-      const { limit, list } = await fullList(t);
+      const { pages, limit, list } = await fullList(t);
       const carry = carrying(OP, list.items, 'status', 'the status filter');
       if (carry.length === 0) return t.uncovered('experiments.list.filters', 'not verifiable: field absent: no experiment carries status');
+      const onlyFiltered: string[] = [];
       for (const status of EXPERIMENT_STATUSES) {
-        const filtered = await walk(get(t), PATH, limit, `&status=${status}`);
-        expectFiltered(filtered.ids, list, carry, (e) => e.status === status, `status=${status}`);
+        const expected = carry.filter((e) => e.status === status).length;
+        if (expected > 0) {
+          const filtered = await pages.walk(twoPages(expected), `&status=${status}`);
+          expectFiltered(filtered.ids, list, carry, (e) => e.status === status, `status=${status}`);
+          continue;
+        }
+        // The spec never says the list without a status filter holds every status (4.4: all filters
+        // optional, no default shown): a status it leaves out, archived say, is judged on its own result.
+        const alone = await pages.walk(limit, `&status=${status}`);
+        if (alone.ids.length === 0) continue;
+        onlyFiltered.push(status);
+        const other = alone.items.filter((e) => Object.hasOwn(e, 'status') && e.status !== status).map((e) => e.id);
+        expect(other, `status=${status}: experiments of another status`).toEqual([]);
+        expect(new Set(alone.ids).size, `status=${status}: no experiment on two pages`).toBe(alone.ids.length);
+        if (alone.ids.length > 1) {
+          const paged = await pages.walk(twoPages(alone.ids.length), `&status=${status}`);
+          expect(sorted(paged.ids), `status=${status}: its pages at limit ${twoPages(alone.ids.length)} hold the same experiments`).toEqual(sorted(alone.ids));
+        }
       }
+      t.observe('experiments.list.unfiltered.statuses', 'statuses only their filter lists', onlyFiltered);
     },
   );
 
@@ -194,25 +280,26 @@ test.describe('experiments', () => {
       'experiments.list.filter.targetAppID',
     ),
     async ({ t }) => {
-      const { limit, list } = await fullList(t);
+      const { pages, list } = await fullList(t);
       for (const param of ['idType', 'layerID', 'creatorID', 'creatorName']) {
         const carry = carrying(OP, list.items, param, `the ${param} filter`);
         if (carry.length === 0) {
           t.uncovered(`experiments.list.filter.${param}`, `not verifiable: field absent: no experiment carries ${param}`);
           continue;
         }
-        // The least common value makes the sharpest check: a filter that is ignored returns everything.
         const values = carry.map((e) => e[param]).filter((v): v is string => typeof v === 'string' && v !== '');
         expect(values.length, `the target has experiments with a ${param}`).toBeGreaterThan(0);
-        const value = [...new Set(values)].sort((a, b) => values.filter((v) => v === a).length - values.filter((v) => v === b).length)[0];
-        const filtered = await walk(get(t), PATH, limit, `&${param}=${encodeURIComponent(value)}`);
+        const value = leastCommon(values);
+        const expected = values.filter((v) => v === value).length;
+        const filtered = await pages.walk(twoPages(expected), `&${param}=${encodeURIComponent(value)}`);
         expectFiltered(filtered.ids, list, carry, (e) => e[param] === value, `${param}=${value}`);
       }
       // targetApps' element shape is not shown (spec 2.2): checked when its elements are app ids (strings).
       const withApps = carrying(OP, list.items, 'targetApps', 'the targetAppID filter');
       const app = withApps.flatMap((e) => (Array.isArray(e.targetApps) ? e.targetApps : [])).find((a) => typeof a === 'string');
       if (app) {
-        const filtered = await walk(get(t), PATH, limit, `&targetAppID=${encodeURIComponent(app)}`);
+        const expected = withApps.filter((e) => Array.isArray(e.targetApps) && e.targetApps.includes(app)).length;
+        const filtered = await pages.walk(twoPages(expected), `&targetAppID=${encodeURIComponent(app)}`);
         expectFiltered(filtered.ids, list, withApps, (e) => e.targetApps.includes(app), `targetAppID=${app}`);
       } else t.uncovered('experiments.list.filter.targetAppID', 'no experiment on the target has a string in targetApps');
     },
@@ -232,55 +319,123 @@ test.describe('experiments', () => {
     },
   );
 
+  test('experiments: every page answers the spec message, empty ones too [spec 2.1, 4.4]', checks('stated', 'experiments.list.message'), async ({ t }) => {
+    // The spec shows one message for the list (2.1, 4.4), whether or not the page holds items: the
+    // walk ends on a page past the last, and a filter that matches nothing gives another empty page.
+    const { list } = await fullList(t);
+    const replies = [...list.replies];
+    const none = await t.call('GET', `${PATH}?creatorID=${encodeURIComponent(`cc_nobody_${t.runId}`)}`);
+    if (ok2xx(none)) replies.push(none);
+    // Either may be refused instead (paging.beyondLast, spec 7): then only pages with items are checked here.
+    if (!replies.some((r) => Array.isArray(r.body?.data) && r.body.data.length === 0))
+      t.uncovered('experiments.list.message', 'no empty page: the target refuses a page past the last and a filter that matches nothing');
+    for (const r of replies) expect(r.body?.message, `message text (spec 2.1) of GET ${r.exchange.path}`).toBe(MESSAGE);
+  });
+
   test(
     'experiments: the tags filter returns experiments carrying the tag [inferred: encoding not shown]',
     checks('inferred', 'filters.oracle', 'experiments.list.tags.encoding'),
     async ({ t }) => {
-      const { limit, list } = await fullList(t);
+      const { pages, limit, list } = await fullList(t);
       const carry = carrying(OP, list.items, 'tags', 'the tags filter');
-      const tags: string[] = carry.flatMap((e) => e.tags);
+      const tags: string[] = carry.flatMap((e) => (Array.isArray(e.tags) ? e.tags : []));
       if (tags.length === 0) return t.uncovered('filters.oracle', 'no tagged experiment on the target');
-      const tag = [...new Set(tags)].sort((a, b) => tags.filter((x) => x === a).length - tags.filter((x) => x === b).length)[0];
-      const filtered = await walk(get(t), PATH, limit, `&tags=${encodeURIComponent(tag)}`);
-      expectFiltered(filtered.ids, list, carry, (e) => e.tags.includes(tag), `tags=${tag}`);
+      const tag = leastCommon(tags);
+      const has = (e: any) => Array.isArray(e.tags) && e.tags.includes(tag);
+      // An encoding filters when its first page holds only experiments with the tag and is not the full
+      // list's first page, which is what a server that ignores the parameter answers.
+      const firstPage = (list.replies[0]?.body?.data ?? []).map((e: any) => e.id).join();
+      let chosen: TagEncoding | undefined;
+      for (const encoding of TAG_ENCODINGS) {
+        const r = await t.call('GET', `${PATH}?limit=${limit}&page=${pages.number(0)}${encoding.one(tag)}`);
+        const data: any[] = ok2xx(r) && Array.isArray(r.body?.data) ? r.body.data : [];
+        const judged = data.filter((e) => Object.hasOwn(e ?? {}, 'tags'));
+        if (judged.length > 0 && judged.every(has) && data.map((e) => e.id).join() !== firstPage) {
+          chosen = encoding;
+          break;
+        }
+      }
+      t.observe('experiments.list.tags.encoding', 'one tag', chosen?.name ?? 'none of tags=x, tags[]=x, tags=["x"] filters');
+      // When none filters, the plain encoding is judged, and fails as a filter that is ignored.
+      const encoding = chosen ?? TAG_ENCODINGS[0];
+      const filtered = await pages.walk(twoPages(carry.filter(has).length), encoding.one(tag));
+      expectFiltered(filtered.ids, list, carry, has, encoding.name.replace('x', tag));
       const two = [...new Set(tags)].sort().slice(0, 2);
       if (two.length === 2) {
         const judged = new Set(carry.map((e) => e.id));
         const matches = (ids: string[], pred: (e: any) => boolean) =>
           sorted(ids.filter((id) => judged.has(id))).join() === sorted(carry.filter(pred).map((e) => e.id)).join();
-        const comma = await walk(get(t), PATH, limit, `&tags=${two.map(encodeURIComponent).join(',')}`);
-        const repeated = await walk(get(t), PATH, limit, two.map((x) => `&tags=${encodeURIComponent(x)}`).join(''));
         const meaning = (ids: string[]) =>
           matches(ids, (e) => two.every((x) => e.tags.includes(x)))
             ? 'every tag'
             : matches(ids, (e) => two.some((x) => e.tags.includes(x)))
               ? 'any tag'
               : 'other';
-        t.observe('experiments.list.tags.encoding', 'two tags', { 'tags=a,b': meaning(comma.ids), 'tags=a&tags=b': meaning(repeated.ids) });
+        const seen: Record<string, string> = {};
+        for (const [form, query] of Object.entries(encoding.two)) seen[form] = meaning((await pages.walk(limit, query(two[0], two[1]))).ids);
+        t.observe('experiments.list.tags.encoding', 'two tags', seen);
       }
     },
   );
 
   test(
-    'experiments: created dates filter by creation day [inferred: inclusiveness not shown]',
+    'experiments: two filters together return exactly the experiments matching both [inferred: spec 4.4]',
+    checks('inferred', 'filters.oracle'),
+    async ({ t }) => {
+      const { pages, list } = await fullList(t);
+      const pair = combination(list.items);
+      if (!pair) return t.uncovered('filters.oracle', 'no two filters whose AND and OR differ on the target');
+      const { p, a, q, b } = pair;
+      const carry = list.items.filter((e) => e !== null && typeof e === 'object' && Object.hasOwn(e, p) && Object.hasOwn(e, q));
+      const both = (e: any) => e[p] === a && e[q] === b;
+      const filtered = await pages.walk(twoPages(pair.both), `&${p}=${encodeURIComponent(a)}&${q}=${encodeURIComponent(b)}`);
+      expectFiltered(filtered.ids, list, carry, both, `${p}=${a}&${q}=${b}`);
+    },
+  );
+
+  test(
+    'experiments: created dates filter by creation day [inferred: inclusiveness and time zone not shown]',
     checks('inferred', 'filters.oracle', 'experiments.list.createdDate.inclusive'),
     async ({ t }) => {
-      const { limit, list } = await fullList(t);
+      const { pages, list } = await fullList(t);
       const carry = carrying(OP, list.items, 'createdTime', 'the created date filters').filter((e) => typeof e.createdTime === 'number');
       const days = [...new Set(carry.map(dayOf))].sort();
       if (days.length < 3) return t.uncovered('filters.oracle', 'experiments on fewer than three creation days');
-      const day = days[Math.floor(days.length / 2)];
-      const after = await walk(get(t), PATH, limit, `&createdStartDate=${day}`);
-      const before = await walk(get(t), PATH, limit, `&createdEndDate=${day}`);
-      // Either bound may be inclusive or exclusive: the experiments of the bound's own day are not asserted.
-      const offDay = carry.filter((e) => dayOf(e) !== day);
-      expectFiltered(after.ids, list, offDay, (e) => dayOf(e) > day, `createdStartDate=${day}`);
-      expectFiltered(before.ids, list, offDay, (e) => dayOf(e) < day, `createdEndDate=${day}`);
+      // Of the middle days, the one with the most experiments within 8 hours of its UTC bounds: there a
+      // day that runs in another time zone shows (in the observation), and the margin below is needed.
+      const middle = days.slice(Math.floor(days.length / 3), Math.ceil((2 * days.length) / 3));
+      const nearBounds = (d: string) => {
+        const s = Date.parse(`${d}T00:00:00Z`);
+        return carry.filter((e) => Math.abs(ms(e.createdTime) - s) < DAY / 3 || Math.abs(ms(e.createdTime) - s - DAY) < DAY / 3).length;
+      };
+      const day = middle.reduce((best, d) => (nearBounds(d) > nearBounds(best) ? d : best), middle[0]);
+      // Neither the bounds' inclusiveness nor their time zone is shown (4.4): the day may run anywhere
+      // from UTC+14 to UTC-12, so only experiments created more than a day outside its UTC span are judged.
+      const lo = Date.parse(`${day}T00:00:00Z`) - DAY;
+      const hi = lo + 3 * DAY;
+      const judged = carry.filter((e) => ms(e.createdTime) < lo || ms(e.createdTime) >= hi);
+      const later = (e: any) => ms(e.createdTime) >= hi;
+      const earlier = (e: any) => ms(e.createdTime) < lo;
+      const after = await pages.walk(twoPages(judged.filter(later).length), `&createdStartDate=${day}`);
+      const before = await pages.walk(twoPages(judged.filter(earlier).length), `&createdEndDate=${day}`);
+      expectFiltered(after.ids, list, judged, later, `createdStartDate=${day}`);
+      expectFiltered(before.ids, list, judged, earlier, `createdEndDate=${day}`);
       const onDay = (items: any[]) => items.some((e) => typeof e.createdTime === 'number' && dayOf(e) === day);
-      t.observe('experiments.list.createdDate.inclusive', 'bounds', {
-        start: onDay(after.items) ? 'inclusive' : 'exclusive',
-        end: onDay(before.items) ? 'inclusive' : 'exclusive',
-      });
+      const start = onDay(after.items) ? 'inclusive' : 'exclusive';
+      const end = onDay(before.items) ? 'inclusive' : 'exclusive';
+      t.observe('experiments.list.createdDate.inclusive', 'bounds', { start, end });
+      // UTC days when every experiment near the day is on the side its UTC day puts it.
+      const far = new Set(judged.map((e) => e.id));
+      const inAfter = new Set(after.ids);
+      const inBefore = new Set(before.ids);
+      const utc = carry
+        .filter((e) => !far.has(e.id))
+        .every(
+          (e) =>
+            inAfter.has(e.id) === (start === 'inclusive' ? dayOf(e) >= day : dayOf(e) > day) &&
+            inBefore.has(e.id) === (end === 'inclusive' ? dayOf(e) <= day : dayOf(e) < day),
+        );
+      t.observe('experiments.list.createdDate.inclusive', 'days', utc ? 'UTC days' : 'not UTC days');
     },
   );
 

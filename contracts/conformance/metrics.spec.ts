@@ -1,12 +1,14 @@
 // Spec 2.8, 4.6 to 4.8 and 8: create and update metrics. Boundary checks use dryRun (nothing is
 // persisted, spec 4.6), so they can run against a real server again and again; created metrics carry
 // the manifest prefix and the run id (there is no delete operation).
+import { isDeepStrictEqual } from 'node:util';
 import { checks, expect, test, type T } from '../support/target.ts';
 import { OPERATIONS, schema } from '../index.ts';
 import { clausesUnder } from '../support/clauses.ts';
 import { fullCreateMetric, fullUpdateMetric, fullWarehouseNative } from '../support/bodies.ts';
 import { METRIC_TYPES } from '../index.ts';
 import {
+  expectAccepted,
   expectClientError,
   expectEchoed,
   expectMessage,
@@ -28,6 +30,33 @@ const create = (t: T, data: unknown) => t.call('POST', PATH, { data });
 const update = (t: T, id: string, data: unknown) => t.call('POST', `${PATH}/${encodeURIComponent(id)}`, { data });
 /** A name of `length` characters, prefix and run id included (spec 8 counts the whole name). */
 const nameOf = (t: T, length: number, salt: string) => metricName(t.manifest.metricPrefix, t.runId, length, salt);
+const pick = (m: Record<string, unknown>, keys: string[]) => Object.fromEntries(keys.map((k) => [k, m[k]]));
+
+/**
+ * The owner an update sends (4.7): the manifest's metricOwner, else the owner the target gave the
+ * metric, else a placeholder. Which owners a target takes is its own data and not shown: a made-up
+ * owner may rightly be refused, the metric's own owner is one the target knows.
+ */
+function ownerFor(t: T, metric: any): { email: string; ownerID: string } {
+  const named = t.manifest.metricOwner as { email: string; ownerID: string } | undefined;
+  if (named) return named;
+  const o = metric?.owner;
+  if (typeof o?.ownerEmail === 'string' && typeof o?.ownerID === 'string') return { email: o.ownerEmail, ownerID: o.ownerID };
+  return { email: 'owner@example.com', ownerID: 'cc_owner' };
+}
+
+/**
+ * The metric as stored, by a write that changes nothing: there is no read (spec 4). A real update, not
+ * a dry run with no change: a real update answers the metric as stored after it (4.7), while a dry
+ * run's answer is only right on a server whose dry runs are right, which is what some callers check.
+ * The update sends no field (4.7: all are optional); a target that refuses an empty body is sent the
+ * directionality the metric has instead, and `sent` names it, for the caller not to judge it.
+ */
+async function readBack(t: T, id: string, directionality: string): Promise<{ after: any; sent: string[] }> {
+  const empty = await update(t, id, {});
+  if (empty.status < 400 || empty.status >= 500) return { after: expectSuccess('updateMetric', empty).data, sent: [] };
+  return { after: expectSuccess('updateMetric', await update(t, id, { directionality })).data, sent: ['directionality'] };
+}
 
 // Spec 8's lengths are lengths of text: characters, as JSON Schema's minLength and maxLength count
 // them (code points), not UTF-8 bytes. These characters take 2 and 3 bytes and are each one code
@@ -63,15 +92,28 @@ test.describe('metrics', () => {
   );
 
   test(
-    'metrics: a created metric carries the name, type, description, tags and directionality it was sent [inferred]',
+    'metrics: a created metric carries the name, type, description, tags, directionality, flags and unitTypes it was sent [inferred]',
     checks('inferred', 'metrics.create.echoesInput'),
     async ({ t }) => {
       const name = nameOf(t, 30, '_echo');
-      const sent = { name, type: 'mean', description: 'echo check', tags: ['cc', 'echo'], directionality: 'decrease' };
+      // The flags true and unitTypes not empty: their defaults would read back alike whether sent or not.
+      const sent = {
+        name,
+        type: 'mean',
+        description: 'echo check',
+        tags: ['cc', 'echo'],
+        directionality: 'decrease',
+        isVerified: true,
+        isReadOnly: true,
+        isPermanent: true,
+        unitTypes: ['stableID', 'userID'],
+      };
       const reply = await create(t, sent);
       expect(ok2xx(reply), `create answered ${reply.status}`).toBe(true);
       const absent = expectEchoed(reply.body?.data, sent, 'the created metric carries what it was sent');
       if (absent.length > 0) t.uncovered('metrics.create.echoesInput', `not verifiable: field absent: ${absent.join(', ')} (the fields present were compared)`);
+      // Not judged: leaves the metric deletable by whoever clears the target (permanent metrics are not to be deleted, 4.6).
+      await update(t, reply.body?.data?.id ?? `${name}::mean`, { isPermanent: false });
     },
   );
 
@@ -94,7 +136,7 @@ test.describe('metrics', () => {
     for (const length of [4, 200]) {
       for (const name of wide ? [nameOf(t, length, '_n'), wideNameOf(t, length, '_n')] : [nameOf(t, length, '_n')]) {
         expect(characters(name), JSON.stringify(name)).toBe(length);
-        expectSuccess('createMetric', await create(t, { name, type: 'mean', dryRun: true }));
+        expectAccepted('createMetric', await create(t, { name, type: 'mean', dryRun: true }));
       }
     }
     // The non-ASCII name of 200 characters is longer than 200 in UTF-8 bytes: a server counting bytes refuses it.
@@ -122,17 +164,17 @@ test.describe('metrics', () => {
 
   test('metrics: description of 1000 is accepted, of 1001 not [spec 8]', checks('stated', 'metrics.create.description.maxLength'), async ({ t }) => {
     const name = nameOf(t, 30, '_desc');
-    expectSuccess('createMetric', await create(t, { name, type: 'mean', description: 'd'.repeat(1000), dryRun: true }));
+    expectAccepted('createMetric', await create(t, { name, type: 'mean', description: 'd'.repeat(1000), dryRun: true }));
     expectNotAccepted(await create(t, { name, type: 'mean', description: 'd'.repeat(1001), dryRun: true }), 'description of 1001 characters');
     // Non-ASCII: 1000 characters are accepted though they are over 1000 UTF-8 bytes (a server counting bytes refuses them).
     expect(characters(wideText(1000))).toBe(1000);
     expect(bytes(wideText(1000)), 'UTF-8 bytes of the 1000-character description').toBeGreaterThan(1000);
-    expectSuccess('createMetric', await create(t, { name, type: 'mean', description: wideText(1000), dryRun: true }));
+    expectAccepted('createMetric', await create(t, { name, type: 'mean', description: wideText(1000), dryRun: true }));
     expectNotAccepted(await create(t, { name, type: 'mean', description: wideText(1001), dryRun: true }), 'description of 1001 non-ASCII characters');
   });
 
   test('metrics: all ten types are accepted, an unknown type is not [spec 4.6]', checks('stated', 'metrics.create.type.enum'), async ({ t }) => {
-    for (const type of METRIC_TYPES) expectSuccess('createMetric', await create(t, { name: nameOf(t, 40, `_${type}`), type, dryRun: true }));
+    for (const type of METRIC_TYPES) expectAccepted('createMetric', await create(t, { name: nameOf(t, 40, `_${type}`), type, dryRun: true }));
     expectNotAccepted(await create(t, { name: nameOf(t, 30, '_median'), type: 'median', dryRun: true }), 'type median');
   });
 
@@ -181,7 +223,7 @@ test.describe('metrics', () => {
       // All warehouseNative fields are optional (4.8): an empty object and a single field are each enough.
       for (const warehouseNative of [{}, { aggregation: 'count' }]) {
         const dry = await create(t, { name: nameOf(t, 30, '_wn'), type: 'user_warehouse', warehouseNative, dryRun: true });
-        expectSuccess('createMetric', dry);
+        expectAccepted('createMetric', dry);
         t.observe(
           'metrics.create.dryRun.response',
           'dryRun create',
@@ -198,19 +240,25 @@ test.describe('metrics', () => {
     checks('stated', ...clausesUnder('metrics.update.body.field.'), 'metrics.update.path'),
     async ({ t }) => {
       const name = nameOf(t, 30, '_fullupd');
-      const id = expectSuccess('createMetric', await create(t, { name, type: 'mean' })).data.id;
-      const owner = (t.manifest.metricOwner as { email: string; ownerID: string } | undefined) ?? { email: 'owner@example.com', ownerID: 'cc_owner' };
-      const full = { ...fullUpdateMetric(name, owner), dryRun: true };
+      const created = expectSuccess('createMetric', await create(t, { name, type: 'mean' })).data;
+      const full = { ...fullUpdateMetric(name, ownerFor(t, created)), dryRun: true };
       expectValidRequest('updateMetric', full);
-      expectSuccess('updateMetric', await update(t, id, full));
+      expectSuccess('updateMetric', await update(t, created.id, full));
     },
   );
 
   test('metrics: a dryRun create persists nothing [spec 4.6]', checks('stated', 'metrics.create.dryRun'), async ({ t }) => {
     const name = nameOf(t, 30, '_dry');
-    expectSuccess('createMetric', await create(t, { name, type: 'ratio', dryRun: true }));
+    expectAccepted('createMetric', await create(t, { name, type: 'ratio', dryRun: true }));
     // No metric read is shown: the metric's absence shows as an update that is not accepted.
     expectNotAccepted(await update(t, `${name}::ratio`, { description: 'probe' }), 'update of a metric created only with dryRun');
+  });
+
+  test('metrics: a create with dryRun false is stored: the metric can then be updated [spec 4.6]', checks('stated', 'metrics.create.dryRun'), async ({ t }) => {
+    const name = nameOf(t, 30, '_dryfalse');
+    const body = expectSuccess('createMetric', await create(t, { name, type: 'ratio', dryRun: false }));
+    // Only true withholds the metric (4.6); its presence shows as an update that is accepted, as its absence does above.
+    expectSuccess('updateMetric', await update(t, body.data?.id ?? `${name}::ratio`, { description: 'probe' }));
   });
 
   test('metrics: after a dryRun create the same metric can still be created [inferred]', checks('inferred', 'writes.dryRunNoChange'), async ({ t }) => {
@@ -225,14 +273,16 @@ test.describe('metrics', () => {
     checks('stated', 'metrics.update.message', 'metrics.update.applies'),
     async ({ t }) => {
       const name = nameOf(t, 30, '_upd');
-      const id = expectSuccess('createMetric', await create(t, { name, type: 'mean' })).data.id;
+      // Created with tags and isPermanent false (its default), so that tags appended to the ones stored,
+      // or an isPermanent left as it was, read otherwise than what the update sends.
+      const id = expectSuccess('createMetric', await create(t, { name, type: 'mean', tags: ['cc', 'created'], isPermanent: false })).data.id;
       const sent = {
         description: 'updated by conformance',
         tags: ['cc', 'updated'],
         directionality: 'decrease',
         isVerified: true,
         isReadOnly: true,
-        isPermanent: false,
+        isPermanent: true,
         unitTypes: ['stableID'],
       };
       const body = expectSuccess('updateMetric', await update(t, id, sent));
@@ -240,14 +290,45 @@ test.describe('metrics', () => {
       const absent = expectEchoed(body.data, sent, 'the updated metric carries what it was sent');
       if (absent.length > 0) t.uncovered('metrics.update.applies', `not verifiable: field absent: ${absent.join(', ')} (the fields present were compared)`);
       expect(body.data.id, 'the updated metric keeps its id').toBe(id);
+      // Not judged: leaves the metric deletable by whoever clears the target (permanent metrics are not to be deleted, 4.6).
+      await update(t, id, { isPermanent: false });
+    },
+  );
+
+  test(
+    'metrics: an update without dryRun, and one with dryRun false, is stored: a later write that changes nothing answers it [spec 4.7]',
+    checks('stated', 'metrics.update.applies', 'metrics.update.dryRun'),
+    async ({ t }) => {
+      const created = expectSuccess(
+        'createMetric',
+        await create(t, { name: nameOf(t, 30, '_stored'), type: 'sum', description: 'created', tags: ['cc'] }),
+      ).data;
+      // Only a dryRun true is not persisted (4.7). directionality is not sent: whether an update without it
+      // keeps it or resets it to increase is not clear from 4.7, so the read-back could not judge it.
+      const updates: Record<string, unknown>[] = [
+        { description: 'stored by an update', tags: ['cc', 'stored'], isVerified: true, unitTypes: ['stableID'] },
+        { description: 'stored by an update with dryRun false', tags: ['cc', 'stored', 'again'], unitTypes: ['userID'], dryRun: false },
+      ];
+      for (const sent of updates) {
+        const { dryRun, ...fields } = sent;
+        expectSuccess('updateMetric', await update(t, created.id, sent));
+        const { after } = await readBack(t, created.id, created.directionality ?? 'increase');
+        const what = dryRun === undefined ? 'an update without dryRun' : 'an update with dryRun false';
+        const absent = expectEchoed(after, fields, `the metric read back after ${what} holds what that update sent`);
+        if (absent.length > 0)
+          t.uncovered('metrics.update.applies', `not verifiable after ${what}: field absent from the read-back's answer: ${absent.join(', ')}`);
+      }
     },
   );
 
   test('metrics: a dryRun update persists nothing [spec 4.7]', checks('stated', 'metrics.update.dryRun'), async ({ t }) => {
     const name = nameOf(t, 30, '_dryupd');
+    // The create sets every field of 4.7 that 4.6 has too (the owner is the server's), so that each field
+    // the dry run sends can be held to the value the create answered. user_warehouse: the type that
+    // warehouseNative (4.8) describes.
     const sent = {
       name,
-      type: 'mean',
+      type: 'user_warehouse',
       description: 'before',
       tags: ['cc', 'before'],
       directionality: 'increase',
@@ -255,12 +336,16 @@ test.describe('metrics', () => {
       isReadOnly: false,
       isPermanent: false,
       unitTypes: ['userID'],
+      warehouseNative: { aggregation: 'count', metricSourceName: 'cc_source' },
+      team: null,
+      teamID: null,
     };
+    expectValidRequest('createMetric', sent);
     const created = expectSuccess('createMetric', await create(t, sent)).data;
-    const owner = (t.manifest.metricOwner as { email: string; ownerID: string } | undefined) ?? { email: 'owner@example.com', ownerID: 'cc_owner' };
     // Every field of 4.7, each with a value other than the one created (the new name too carries prefix
-    // and run id), but team and teamID: null, valid on every server (a team name is Enterprise-only).
-    const dry = {
+    // and run id), but team and teamID: null, valid on every server (a team name is Enterprise-only), and
+    // the owner, which must be one the target knows (ownerFor).
+    const dry: Record<string, unknown> = {
       name: nameOf(t, 30, '_dryupd2'),
       description: 'changed by a dryRun',
       tags: ['cc', 'dry'],
@@ -272,26 +357,51 @@ test.describe('metrics', () => {
       team: null,
       teamID: null,
       directionality: 'decrease',
-      owner,
+      owner: ownerFor(t, created),
       dryRun: true,
     };
     expectValidRequest('updateMetric', dry);
     expect(Object.keys(dry).sort(), 'the dryRun update sends every field of 4.7').toEqual(UPDATE_FIELDS);
     expectSuccess('updateMetric', await update(t, created.id, dry));
-    // There is no read (spec 4): a write that changes nothing answers the metric as stored.
-    const after = expectSuccess('updateMetric', await update(t, created.id, { description: sent.description })).data;
-    // The whole metric, every field the create answered. None of them may change on a write: the 2.8
-    // table has no field that records a write (createdTime is the creation's), and the write after the
-    // dryRun sends only the description it already has. A field the spec does not list and whose name
-    // says it records the last write (lastModified..., which 2.8 does not have) does change on every
-    // write by its nature, so only such a field is left out. A field of the create that the update
-    // does not answer cannot be compared: the test says so instead of failing.
-    const compared = Object.keys(created).filter((k) => !/^lastModifi/.test(k));
-    const absent = compared.filter((k) => !Object.hasOwn(after, k));
-    const pick = (m: any) => Object.fromEntries(compared.filter((k) => !absent.includes(k)).map((k) => [k, m[k]]));
-    expect(pick(after), 'the metric after a dryRun update of every field, as created').toEqual(pick(created));
-    if (absent.length > 0) t.uncovered('metrics.update.dryRun', `not verifiable: field absent from the update's answer: ${absent.join(', ')}`);
+    // Created with directionality increase: an empty update that resets it to its default (4.7 may be
+    // read so) reads back the value created either way.
+    const { after, sent: readBackSent } = await readBack(t, created.id, sent.directionality);
+    // Only the fields the dry run sent are judged: a field the spec does not list may record writes (a
+    // version, a time of change) and so change with the read-back's own write.
+    const fields = Object.keys(dry).filter((f) => f !== 'dryRun' && !readBackSent.includes(f));
+    const carried = fields.filter((f) => Object.hasOwn(after, f));
+    const answered = carried.filter((f) => Object.hasOwn(created, f));
+    expect(pick(after, answered), 'the fields a dryRun update sent, read back after it: as created').toEqual(pick(created, answered));
+    // A field the create did not answer cannot be held to a value; it must at least not be the dry run's.
+    // Where the dry run sent the value the create sent (team and teamID null) that tells nothing.
+    const unanswered = carried.filter((f) => !Object.hasOwn(created, f));
+    const telling = unanswered.filter((f) => !isDeepStrictEqual(dry[f], (sent as Record<string, unknown>)[f]));
+    const taken = telling.filter((f) => isDeepStrictEqual(after[f], dry[f]));
+    expect(taken, "fields the create did not answer that read back holding the dryRun update's value").toEqual([]);
+    const unverifiable = [...readBackSent, ...fields.filter((f) => !carried.includes(f)), ...unanswered.filter((f) => !telling.includes(f))];
+    if (unverifiable.length > 0)
+      t.uncovered(
+        'metrics.update.dryRun',
+        `not verifiable: ${unverifiable.join(', ')} (absent from the read-back's answer, sent by it, or sent by the dry run as created)`,
+      );
   });
+
+  test(
+    'metrics: a mixed-case name of 200 characters with the longest type makes the id <name>::<type> exactly [spec 2.8, 8]',
+    checks('stated', 'metric.id.shape', 'metrics.create.name.length'),
+    async ({ t }) => {
+      // Created for real: what a dryRun create answers is not shown (4.6). Upper and lower case, the
+      // longest name and the longest type, so that an id that folds case, cuts the name or is bounded
+      // below 200 + 2 + 18 characters shows.
+      const type = 'event_count_custom';
+      expect(Math.max(...METRIC_TYPES.map((x) => x.length)), 'the longest type of 4.6').toBe(type.length);
+      const name = `${t.manifest.metricPrefix}${t.runId}_IdShape_`.padEnd(200, 'AbCdEfGhIj');
+      expect(characters(name), 'a name of 200 characters').toBe(200);
+      expect(name, 'a name in mixed case').not.toBe(name.toLowerCase());
+      const body = expectSuccess('createMetric', await create(t, { name, type }));
+      expect(body.data.id, 'metric id is the whole name as sent, :: and the type (spec 2.8)').toBe(`${name}::${type}`);
+    },
+  );
 
   test(
     'metrics: creating an existing <name>::<type> again never makes a second metric [inferred]',

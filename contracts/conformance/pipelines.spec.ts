@@ -1,12 +1,13 @@
 // Spec 2.6 and 4.5: list release pipelines, paged like experiments. Read-only.
 import { checks, expect, test, type T } from '../support/target.ts';
 import { expectMessage, expectSuccess, ok2xx, whenPresent } from '../support/checks.ts';
-import { largestLimit, walk, walkChecked } from '../support/paging.ts';
+import { pager } from '../support/paging.ts';
 import { clausesUnder } from '../support/clauses.ts';
 
 const PATH = '/console/v1/release_pipelines';
 const get = (t: T) => (query: string) => t.call('GET', query);
 const sorted = (ids: string[]) => [...ids].sort();
+const MESSAGE = 'List pipelines success';
 
 test.describe('pipelines', () => {
   test(
@@ -25,24 +26,37 @@ test.describe('pipelines', () => {
     async ({ t }) => {
       const reply = await t.call('GET', PATH);
       const body = expectSuccess('listReleasePipelines', reply);
-      expectMessage(body, 'List pipelines success');
+      expectMessage(body, MESSAGE);
       expect(typeof body.pagination === 'object' && body.pagination !== null && !Array.isArray(body.pagination), 'pagination is an object').toBe(true);
       t.observe('pagination.fields', 'listReleasePipelines', Object.keys(body.pagination).sort(), reply);
     },
   );
 
+  test('pipelines: every page answers the spec message, empty ones too [spec 2.1, 4.5]', checks('stated', 'pipelines.list.message'), async ({ t }) => {
+    // The spec shows one message for the list (2.1, 4.5), whether or not the page holds items: the walk ends on a page past the last.
+    const pages = await pager(get(t), PATH);
+    const list = await pages.walk(4);
+    // A page past the last may be refused instead (paging.beyondLast): then only pages with items are checked here.
+    if (!list.replies.some((r) => Array.isArray(r.body?.data) && r.body.data.length === 0))
+      t.uncovered('pipelines.list.message', 'no empty page: the target refuses a page past the last');
+    for (const r of list.replies) expect(r.body?.message, `message text (spec 2.1) of GET ${r.exchange.path}`).toBe(MESSAGE);
+  });
+
   test(
     'pipelines: limit bounds a page and page numbers select pages [spec 4.5]',
-    checks('stated', 'pipelines.list.query.limit', 'pipelines.list.query.page'),
+    checks('stated', 'pipelines.list.query.limit', 'pipelines.list.query.page', 'pipelines.list.firstPage'),
     async ({ t }) => {
-      const one = expectSuccess('listReleasePipelines', await t.call('GET', `${PATH}?limit=2&page=1`));
-      const two = expectSuccess('listReleasePipelines', await t.call('GET', `${PATH}?limit=2&page=2`));
+      // Pages may be numbered from 0 or from 1 (4.5 gives page's type only): the first two are asked by the target's own numbers.
+      const pages = await pager(get(t), PATH);
+      t.observe('pipelines.list.firstPage', 'first page number', { first: pages.first, 'page=0': pages.pageZero });
+      const one = expectSuccess('listReleasePipelines', await t.call('GET', `${PATH}?limit=2&page=${pages.number(0)}`));
+      const two = expectSuccess('listReleasePipelines', await t.call('GET', `${PATH}?limit=2&page=${pages.number(1)}`));
       expect(one.data.length, 'page of limit 2').toBeLessThanOrEqual(2);
       expect(two.data.length, 'page of limit 2').toBeLessThanOrEqual(2);
       if (one.data.length === 2 && two.data.length > 0)
         expect(
           two.data.map((p: any) => p.id),
-          'page 2 holds other pipelines than page 1',
+          'the second page holds other pipelines than the first',
         ).not.toEqual(one.data.map((p: any) => p.id));
     },
   );
@@ -51,14 +65,14 @@ test.describe('pipelines', () => {
     'pipelines: pages hold at most limit, are disjoint, and their union is the full list [inferred]',
     checks('inferred', 'paging.disjointUnion', 'paging.limit', 'paging.beyondLast'),
     async ({ t }) => {
-      const limit = await largestLimit(get(t), PATH);
-      const full = await walk(get(t), PATH, limit);
+      const pages = await pager(get(t), PATH);
+      const full = await pages.walk(await pages.largestLimit());
       expect(full.complete, 'the full list ended within the page bound').toBe(true);
-      const small = await walk(get(t), PATH, 4);
+      const small = await pages.walk(4);
       for (const size of small.pageSizes) expect(size).toBeLessThanOrEqual(4);
       expect(new Set(small.ids).size, 'no pipeline on two pages').toBe(small.ids.length);
       expect(sorted(small.ids), 'the pages together hold exactly the full list').toEqual(sorted(full.ids));
-      const past = await t.call('GET', `${PATH}?limit=4&page=${Math.ceil(full.ids.length / 4) + 2}`);
+      const past = await t.call('GET', `${PATH}?limit=4&page=${pages.number(Math.ceil(full.ids.length / 4) + 1)}`);
       if (ok2xx(past)) expect(past.body?.data ?? [], 'a page past the last holds no items').toEqual([]);
     },
   );
@@ -67,8 +81,8 @@ test.describe('pipelines', () => {
     'pipelines: every pipeline has the spec types, and the manifest pipelines are listed with their phases [spec 2.6]',
     checks('stated', ...clausesUnder('pipeline.field.')),
     async ({ t }) => {
-      const limit = await largestLimit(get(t), PATH);
-      const full = await walkChecked(get(t), 'listReleasePipelines', PATH, limit);
+      const pages = await pager(get(t), PATH);
+      const full = await pages.walkChecked('listReleasePipelines', await pages.largestLimit());
       for (const trigger of t.manifest.triggers) {
         const p = full.items.find((x) => x.id === trigger.releasePipelineID);
         expect(p, `pipeline ${trigger.releasePipelineID} of the manifest is listed`).toBeTruthy();

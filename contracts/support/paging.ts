@@ -5,59 +5,108 @@ import type { Reply } from './evidence.ts';
 
 export const MAX_PAGES = 60;
 
+export type Get = (query: string) => Promise<Reply>;
+
 export interface Walk {
   ids: string[];
   items: any[];
   pages: number;
   pageSizes: number[];
   complete: boolean;
+  /** Every 2xx page asked, in order, the empty one that ended the walk included. */
+  replies: Reply[];
 }
 
+const ok = (r: Reply) => r.status >= 200 && r.status < 300;
+
 /**
- * Walks `path` page by page with `limit` until an empty page, a non-2xx page after the first, or a page
- * of ids all seen before (a server may repeat its last page past the end: not shown, spec 4.4). Short
- * pages do not end the walk: a server may clamp `limit` to its own maximum (spec 8: not shown).
+ * Walks `path` page by page with `limit`, from page number `first`, until an empty page, a non-2xx page
+ * after the first, or a page of ids all seen before (a server may repeat its last page past the end:
+ * not shown, spec 4.4). Short pages do not end the walk: a server may clamp `limit` to its own maximum
+ * (spec 8: not shown).
  */
-export async function walk(get: (query: string) => Promise<Reply>, path: string, limit: number, extra = ''): Promise<Walk> {
+export async function walk(get: Get, path: string, limit: number, extra = '', first = 1): Promise<Walk> {
   const items: any[] = [];
   const pageSizes: number[] = [];
+  const replies: Reply[] = [];
   const seen = new Set<string>();
-  for (let page = 1; page <= MAX_PAGES; page++) {
+  const done = (pages: number, complete: boolean): Walk => ({ ids: items.map((x) => x.id), items, pages, pageSizes, complete, replies });
+  for (let page = first; page < first + MAX_PAGES; page++) {
     const r = await get(`${path}?limit=${limit}&page=${page}${extra}`);
-    if (!(r.status >= 200 && r.status < 300)) {
-      if (page === 1) throw new Error(`page 1 of ${path}: HTTP ${r.status}`);
-      return { ids: items.map((x) => x.id), items, pages: page, pageSizes, complete: true };
+    if (!ok(r)) {
+      if (page === first) throw new Error(`page ${page} of ${path}: HTTP ${r.status}`);
+      return done(page - first + 1, true);
     }
+    replies.push(r);
     const data: any[] = Array.isArray(r.body?.data) ? r.body.data : [];
-    if (data.length === 0 || data.every((x) => seen.has(x.id))) return { ids: items.map((x) => x.id), items, pages: page, pageSizes, complete: true };
+    if (data.length === 0 || data.every((x) => seen.has(x.id))) return done(page - first + 1, true);
     pageSizes.push(data.length);
     items.push(...data);
     for (const x of data) seen.add(x.id);
   }
-  return { ids: items.map((x) => x.id), items, pages: MAX_PAGES, pageSizes, complete: false };
+  return done(MAX_PAGES, false);
 }
 
-/** walk, with every page that holds items held to `operationId`'s success schema, not only the first. */
-export async function walkChecked(get: (query: string) => Promise<Reply>, operationId: string, path: string, limit: number): Promise<Walk> {
-  const replies: Reply[] = [];
-  const list = await walk(
-    async (query) => {
-      const r = await get(query);
-      if (r.status >= 200 && r.status < 300 && r.body?.data?.length) replies.push(r);
-      return r;
+/** How the target numbers its pages, learnt from its answers (spec 4.4: "default of page: not shown"). */
+export interface PageBase {
+  /** The number of the first page: 1, or 0 for a target that counts from 0. */
+  first: 0 | 1;
+  /** How page=0 was answered, for the observation. */
+  pageZero: string;
+}
+
+/**
+ * Compares page=0 with page=1 and with no page at a small limit. A target counting from 1 refuses
+ * page 0, answers it empty, or clamps it to page 1; one counting from 0 answers it with the first page
+ * (the one given when no page is sent), which page=1 is not. Anything else is read as counting from 1.
+ */
+export async function pageBase(get: Get, path: string): Promise<PageBase> {
+  const ids = (r: Reply) => (ok(r) && Array.isArray(r.body?.data) ? r.body.data.map((x: any) => x?.id).join() : undefined);
+  const zero = await get(`${path}?limit=2&page=0`);
+  if (!ok(zero)) return { first: 1, pageZero: `refused (${zero.status})` };
+  const z = ids(zero);
+  if (!z) return { first: 1, pageZero: 'empty' };
+  if (z === ids(await get(`${path}?limit=2&page=1`))) return { first: 1, pageZero: 'the same as page 1' };
+  if (z === ids(await get(`${path}?limit=2`))) return { first: 0, pageZero: 'the first page (page 1 is the second)' };
+  return { first: 1, pageZero: 'neither page 1 nor the first page' };
+}
+
+/** One list of the target, with the page numbering learnt once: every walk starts from its first page. */
+export interface Pager extends PageBase {
+  /** The page number of the `n`th page, counted from 0. */
+  number(n: number): number;
+  walk(limit: number, extra?: string): Promise<Walk>;
+  /** walk, with every page that holds items held to `operationId`'s success schema, not only the first. */
+  walkChecked(operationId: string, limit: number): Promise<Walk>;
+  /** Largest page size the target accepts among candidates (default and maximum are not shown, spec 4.4). */
+  largestLimit(): Promise<number>;
+}
+
+export async function pager(get: Get, path: string): Promise<Pager> {
+  const base = await pageBase(get, path);
+  const number = (n: number) => base.first + n;
+  const walkHere = (limit: number, extra = '') => walk(get, path, limit, extra, base.first);
+  return {
+    ...base,
+    number,
+    walk: walkHere,
+    async walkChecked(operationId, limit) {
+      const list = await walkHere(limit);
+      for (const r of list.replies) if (r.body?.data?.length) expectSuccess(operationId, r);
+      return list;
     },
-    path,
-    limit,
-  );
-  for (const r of replies) expectSuccess(operationId, r);
-  return list;
+    async largestLimit() {
+      for (const limit of [100, 50, 20, 10]) {
+        const r = await get(`${path}?limit=${limit}&page=${number(0)}`);
+        if (ok(r) && Array.isArray(r.body?.data)) return limit;
+      }
+      return 10;
+    },
+  };
 }
 
-/** Largest page size the target accepts among candidates (default and maximum are not shown, spec 4.4). */
-export async function largestLimit(get: (query: string) => Promise<Reply>, path: string): Promise<number> {
-  for (const limit of [100, 50, 20, 10]) {
-    const r = await get(`${path}?limit=${limit}&page=1`);
-    if (r.status >= 200 && r.status < 300 && Array.isArray(r.body?.data)) return limit;
-  }
-  return 10;
-}
+/**
+ * A page size at which `expected` items take two pages, so that a walk of a filtered list needs its
+ * second page (a filter that ignores page then shows): one for fewer than two items.
+ */
+export const twoPages = (expected: number) => Math.max(1, Math.ceil(expected / 2));

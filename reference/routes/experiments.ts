@@ -3,7 +3,7 @@ import type { Statement } from '../store/sqlite.ts';
 import type { FastifyInstance } from 'fastify';
 import type { Ctx } from '../context.ts';
 import { badRequest } from '../errors.ts';
-import { listBody, pagination, pastTheEnd, readPage } from '../paging.ts';
+import { listBody, pageFromClient, pageToClient, pagination, pastTheEnd, readPage, type Page } from '../paging.ts';
 import { routeSchema } from '../schemas.ts';
 
 interface Query {
@@ -22,6 +22,8 @@ interface Query {
 }
 
 const DAY = 86_400_000;
+/** Variant created-dates-los-angeles: a day starts at 08:00 UTC (UTC-8, Los Angeles standard time). */
+const LOS_ANGELES = 8 * 3_600_000;
 
 /** YYYY-MM-DD as a UTC day start; the format is checked by the contract, the calendar here. */
 function dayStart(text: string, name: string): number {
@@ -30,7 +32,10 @@ function dayStart(text: string, name: string): number {
   return t;
 }
 
-/** tags=a,b or tags=a&tags=b (encoding not shown, spec 4.4): an experiment matches when it has every tag. */
+/**
+ * tags=a,b or tags=a&tags=b (encoding not shown, spec 4.4): an experiment matches when it has every tag.
+ * Variant tags-brackets reads tags[]=a&tags[]=b instead, as PHP and Rails clients send an array.
+ */
 function tagList(tags: Query['tags']): string[] {
   const raw = tags === undefined ? [] : Array.isArray(tags) ? tags : [tags];
   return raw
@@ -56,7 +61,7 @@ export function experimentRoutes(app: FastifyInstance, ctx: Ctx): void {
 
   app.get<{ Querystring: Query }>('/console/v1/experiments', { schema: routeSchema('listExperiments') }, (req, reply) => {
     const q = req.query;
-    const p = readPage(q, ctx);
+    let p: Page = readPage(pageFromClient(q, ctx), ctx);
     const where: string[] = [];
     const args: unknown[] = [];
     const eq = (column: string, value: string | undefined) => {
@@ -72,22 +77,29 @@ export function experimentRoutes(app: FastifyInstance, ctx: Ctx): void {
     eq('target_app_id', q.targetAppID);
     eq('creator_name', q.creatorName);
     eq('creator_id', q.creatorID);
-    // Both dates are inclusive UTC calendar days (not shown, spec 4.4).
+    // Both dates are inclusive calendar days (not shown, spec 4.4): UTC days, or UTC-8 days under the variant.
+    const zone = ctx.variant('created-dates-los-angeles') ? LOS_ANGELES : 0;
     if (q.createdStartDate !== undefined) {
       where.push('created_time >= ?');
-      args.push(dayStart(q.createdStartDate, 'createdStartDate'));
+      args.push(dayStart(q.createdStartDate, 'createdStartDate') + zone);
     }
     if (q.createdEndDate !== undefined) {
       where.push('created_time < ?');
-      args.push(dayStart(q.createdEndDate, 'createdEndDate') + DAY);
+      args.push(dayStart(q.createdEndDate, 'createdEndDate') + DAY + zone);
     }
     if (!ctx.fault('filter-tags-ignored')) {
-      for (const tag of tagList(q.tags)) {
+      const tags = ctx.variant('tags-brackets') ? (req.query as Record<string, Query['tags']>)['tags[]'] : q.tags;
+      for (const tag of tagList(tags)) {
         where.push('EXISTS (SELECT 1 FROM experiment_tags t WHERE t.tag = ? AND t.experiment_id = e.id)');
         args.push(tag);
       }
     }
-    const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
+    // Fault filtered-page-ignored: any filter given, every page is the first.
+    if (where.length > 0 && ctx.fault('filtered-page-ignored')) p = { ...p, page: 1, offset: 0 };
+    // Variant unfiltered-hides-archived: archived experiments are listed only when asked for by status
+    // (the spec never says the list without a status filter holds every status, 4.4).
+    if (q.status === undefined && ctx.variant('unfiltered-hides-archived')) where.push("status <> 'archived'");
+    const filter = where.length ? `WHERE ${where.join(ctx.fault('filters-or-combined') ? ' OR ' : ' AND ')}` : '';
     const key = JSON.stringify([filter, args]);
     let total = totals.get(key);
     if (total === undefined) {
@@ -103,7 +115,11 @@ export function experimentRoutes(app: FastifyInstance, ctx: Ctx): void {
           ? stmt('SELECT doc FROM experiments e WHERE e.rank >= ? ORDER BY e.rank LIMIT ?').all(p.offset, ctx.fault('limit-ignored') ? p.limit + 5 : p.limit)
           : stmt(`SELECT doc FROM experiments e ${filter} ${order} LIMIT ? OFFSET ?`).all(...args, ctx.fault('limit-ignored') ? p.limit + 5 : p.limit, p.offset)
     ) as string[];
-    const message = ctx.fault('wrong-message-experiments') ? 'Experiments fetched.' : 'Experiments listed successfully.';
+    const message = ctx.fault('wrong-message-experiments')
+      ? 'Experiments fetched.'
+      : ctx.fault('experiments-empty-message') && rows.length === 0
+        ? 'No experiments found.'
+        : 'Experiments listed successfully.';
     if (ctx.pristine) {
       // The stored documents are the API's JSON already: splice them in instead of parsing and re-encoding.
       const pg = JSON.stringify(pagination(p, total, ctx));
@@ -118,7 +134,7 @@ export function experimentRoutes(app: FastifyInstance, ctx: Ctx): void {
       if (ctx.variant('timestamps-seconds')) for (const k of ['createdTime', 'lastModifiedTime']) e[k] = Math.floor(e[k] / 1000);
       return e;
     });
-    const body = listBody(message, data, p, total, ctx);
+    const body = pageToClient(listBody(message, data, p, total, ctx), ctx);
     if (ctx.fault('envelope-data-renamed')) {
       body.experiments = body.data;
       delete body.data;

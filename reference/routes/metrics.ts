@@ -20,7 +20,9 @@ const KEPT = [
 ];
 
 function newMetric(body: Doc, ctx: Ctx): Doc {
-  const id = ctx.fault('metric-id-shape-wrong') ? body.name : `${body.name}::${body.type}`;
+  const idName = ctx.fault('metric-id-name-lowercased') ? body.name.toLowerCase() : ctx.fault('metric-id-name-truncated') ? body.name.slice(0, 100) : body.name;
+  const id = ctx.fault('metric-id-shape-wrong') ? body.name : `${idName}::${body.type}`;
+  const flags = !ctx.fault('metric-create-ignores-flags');
   const events: Doc[] = body.metricEvents ?? [];
   const metric: Doc = {
     id,
@@ -28,10 +30,10 @@ function newMetric(body: Doc, ctx: Ctx): Doc {
     directionality: body.directionality ?? (ctx.fault('directionality-default-decrease') ? 'decrease' : 'increase'),
     type: body.type,
     description: body.description ?? '',
-    isPermanent: body.isPermanent ?? false,
-    isReadOnly: body.isReadOnly ?? false,
+    isPermanent: flags && (body.isPermanent ?? false),
+    isReadOnly: flags && (body.isReadOnly ?? false),
     isHidden: false,
-    isVerified: body.isVerified ?? false,
+    isVerified: flags && (body.isVerified ?? false),
     tags: body.tags ?? [],
     creatorName: ACTOR.name,
     creatorEmail: ACTOR.email,
@@ -39,10 +41,11 @@ function newMetric(body: Doc, ctx: Ctx): Doc {
     owner: { name: ACTOR.name, ownerID: ACTOR.id, ownerType: 'SDK_KEY', ownerName: ACTOR.name, ownerEmail: ACTOR.email },
     lineage: { events: events.map((e) => e.name ?? ''), metrics: [] },
     team: body.team ?? '',
-    unitTypes: body.unitTypes ?? [],
+    unitTypes: (!ctx.fault('metric-create-ignores-unittypes') && body.unitTypes) || [],
     metricEvents: events.map((e) => ({ name: e.name ?? '', type: e.type ?? 'value', criteria: [] })),
   };
   for (const k of KEPT) if (k in body) metric[k] = body[k];
+  if (ctx.variant('metric-write-version')) Object.assign(metric, { version: 1, updatedTime: metric.createdTime });
   return metric;
 }
 
@@ -52,6 +55,8 @@ function applyUpdate(metric: Doc, body: Doc, ctx: Ctx): Doc {
     if (k in body) m[k] = body[k];
   }
   if ('description' in body && !ctx.fault('metric-update-ignores-description')) m.description = body.description;
+  if (ctx.fault('metric-update-ignores-ispermanent')) m.isPermanent = metric.isPermanent;
+  if ('tags' in body && ctx.fault('metric-update-tags-append')) m.tags = [...(metric.tags ?? []), ...body.tags];
   // The response types team as a string (spec 2.8); a null team is stored as no team.
   if ('team' in body) m.team = body.team ?? '';
   if (body.owner) {
@@ -71,12 +76,16 @@ export function metricRoutes(app: FastifyInstance, ctx: Ctx): void {
     // A legal variant: a server may restrict a name's characters, which the spec does not address.
     if (ctx.variant('metric-name-ascii-only') && /[^\x20-\x7e]/.test(String(req.body.name))) throw badRequest('name must be printable ASCII');
     const metric = newMetric(req.body, ctx);
-    const persist = !req.body.dryRun || ctx.fault('metric-dryrun-persists');
+    if (ctx.fault('metric-id-length-limit') && `${req.body.name}::${req.body.type}`.length > 210) throw badRequest('metric id must be at most 210 characters');
+    const dry = ctx.fault('metric-dryrun-false-not-persisted') ? 'dryRun' in req.body : req.body.dryRun === true;
+    const persist = !dry || ctx.fault('metric-dryrun-persists');
     ctx.db.transaction(() => {
       if (getDoc(ctx.db, 'metrics', metric.id)) throw conflict(`metric ${metric.id} already exists`);
       if (persist) insertDoc(ctx.db, 'metrics', metric.id, metric);
     })();
     if (ctx.variant('create-metric-201')) reply.code(201);
+    // A legal variant: what a dry run answers is not shown (4.6), so it may be a summary, not the Metric.
+    if (dry && ctx.variant('dryrun-create-summary')) return { message: 'Metric created successfully.', data: { id: metric.id, dryRun: true, valid: true } };
     return { message: ctx.fault('wrong-message-metric-created') ? 'Metric created.' : 'Metric created successfully.', data: metric };
   });
 
@@ -85,8 +94,15 @@ export function metricRoutes(app: FastifyInstance, ctx: Ctx): void {
       const metric = getDoc<Doc>(ctx.db, 'metrics', req.params.id);
       if (!metric) throw notFound('metric', req.params.id);
       const m = applyUpdate(metric, req.body, ctx);
-      if (!req.body.dryRun || ctx.fault('metric-update-dryrun-persists')) putDoc(ctx.db, 'metrics', metric.id, m);
-      else if (ctx.fault('metric-update-dryrun-persists-tags')) putDoc(ctx.db, 'metrics', metric.id, { ...metric, tags: m.tags });
+      const dry = ctx.fault('metric-update-dryrun-false-not-persisted') ? 'dryRun' in req.body : req.body.dryRun === true;
+      const stored = !dry || ctx.fault('metric-update-dryrun-persists');
+      if (stored && ctx.variant('metric-write-version')) Object.assign(m, { version: (metric.version ?? 1) + 1, updatedTime: ctx.now() });
+      if (stored) {
+        if (!ctx.fault('metric-update-not-persisted')) putDoc(ctx.db, 'metrics', metric.id, m);
+      } else if (ctx.fault('metric-update-dryrun-persists-tags')) putDoc(ctx.db, 'metrics', metric.id, { ...metric, tags: m.tags });
+      else if (ctx.fault('metric-update-dryrun-persists-description')) putDoc(ctx.db, 'metrics', metric.id, { ...metric, description: m.description });
+      else if (ctx.fault('metric-update-dryrun-persists-warehousenative') && 'warehouseNative' in req.body)
+        putDoc(ctx.db, 'metrics', metric.id, { ...metric, warehouseNative: m.warehouseNative });
       return m;
     })();
     return { message: ctx.fault('wrong-message-metric-updated') ? 'Metric saved.' : 'Metric updated successfully.', data: updated };
