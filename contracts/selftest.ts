@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { parseCommand, runCommand } from '../core/command.ts';
 import { ROOT } from '../core/config.ts';
 import { startReference, type ReferenceServer } from '../core/reference.ts';
+import { VARIANT_GROUPS } from './selftest-groups.ts';
 
 interface Switch {
   name: string;
@@ -29,13 +30,16 @@ interface Variant extends Switch {
   strict: 'pass' | 'warns';
 }
 
-const HELP = `usage: npm run conformance:selftest -- [--only NAME[,NAME]] [--lanes N]
+const HELP = `usage: npm run conformance:selftest -- [--only NAME[,NAME]] [--lanes N] [--grouped]
 
 Runs the conformance suite (strict) against the reference server with each fault (must fail) and
 each legal variant (must pass; a variant marked 'warns' runs in default mode and must pass with at
 least one warning), and against the clean server twice (must pass both times).
   --only NAME,...  only these faults or variants (and no clean runs)
   --lanes N        runs at a time (default 2, one per core)
+  --grouped        the variants that must pass under --strict run in the groups of VARIANT_GROUPS, each
+                   group against one server with all of its variants at once (npm test: about half
+                   the time); a group that fails is run again variant by variant, to name the one
 exit codes: 0 every fault caught and every variant passed, 1 otherwise, 3 could not run`;
 
 // The suite files that exercise each fault (by name pattern). A fault with no entry runs the whole suite.
@@ -145,7 +149,11 @@ async function withServer<T>(opts: { faults?: string[]; variants?: string[] }, b
 }
 
 async function main(): Promise<number> {
-  const { values } = parseCommand({ name: 'selftest', help: HELP, options: { only: { type: 'string' }, lanes: { type: 'string' } } });
+  const { values } = parseCommand({
+    name: 'selftest',
+    help: HELP,
+    options: { only: { type: 'string' }, lanes: { type: 'string' }, grouped: { type: 'boolean' } },
+  });
   const only = values.only !== undefined ? new Set(values.only.split(',').filter(Boolean)) : undefined;
   const lanes = values.lanes !== undefined ? Number(values.lanes) : 2;
   if (!Number.isInteger(lanes) || lanes < 1) throw new Error(`--lanes must be a positive integer, got ${values.lanes}`);
@@ -175,26 +183,48 @@ async function main(): Promise<number> {
   }
   // A 'warns' variant is legal but meets an inferred clause: it runs in default mode, where it must pass
   // and show the warning (a variant that stopped warning no longer exercises what it was made for).
-  const variantJobs: Job[] = variants.map(
-    (v) => () =>
-      withServer({ variants: [v.name] }, async (s) => {
-        const warns = v.strict === 'warns';
-        const r = await runSuite(s, [], false, !warns);
-        const passed = r.verdict === 'pass' && r.tests > 0;
-        const ok = passed && (!warns || r.warned.length > 0);
-        const shown = r.warned.length > 3 ? `${r.warned.slice(0, 3).join(', ')}, ...` : r.warned.join(', ');
-        const verdict = !passed
-          ? `FAILS${warns ? ' in default mode' : ''}: ${r.failed.join('; ')}`
-          : !warns
-            ? 'passes'
-            : ok
-              ? `passes in default mode with ${r.warned.length} inferred clause${r.warned.length === 1 ? '' : 's'} warning (${shown})`
-              : 'passes in default mode but shows NO warning (expected one: see reference/faults.ts)';
-        console.log(`${ok ? 'ok  ' : 'BAD '} variant ${v.name.padEnd(34)} ${verdict}`);
-        if (!ok) problems.push(`variant ${v.name} (${v.description}): ${verdict}`);
-        return ok;
-      }),
-  );
+  const runVariants = (vs: Variant[]): Promise<boolean> =>
+    withServer({ variants: vs.map((v) => v.name) }, async (s) => {
+      const warns = vs.some((v) => v.strict === 'warns');
+      const r = await runSuite(s, [], false, !warns);
+      const passed = r.verdict === 'pass' && r.tests > 0;
+      const ok = passed && (!warns || r.warned.length > 0);
+      const shown = r.warned.length > 3 ? `${r.warned.slice(0, 3).join(', ')}, ...` : r.warned.join(', ');
+      const verdict = !passed
+        ? `FAILS${warns ? ' in default mode' : ''}: ${r.failed.join('; ')}`
+        : !warns
+          ? 'passes'
+          : ok
+            ? `passes in default mode with ${r.warned.length} inferred clause${r.warned.length === 1 ? '' : 's'} warning (${shown})`
+            : 'passes in default mode but shows NO warning (expected one: see reference/faults.ts)';
+      const label = vs.length === 1 ? vs[0].name : `group of ${vs.length}: ${vs.map((v) => v.name).join(', ')}`;
+      console.log(`${ok ? 'ok  ' : 'BAD '} variant ${label.padEnd(34)} ${verdict}`);
+      return ok;
+    });
+  // --grouped: the groups of VARIANT_GROUPS (of the variants chosen) first, every other variant alone.
+  const grouped = values.grouped
+    ? VARIANT_GROUPS.map((g) => variants.filter((v) => v.strict === 'pass' && g.includes(v.name))).filter((g) => g.length > 1)
+    : [];
+  const inGroup = new Set(grouped.flat().map((v) => v.name));
+  const units: Variant[][] = [...grouped, ...variants.filter((v) => !inGroup.has(v.name)).map((v) => [v])];
+  let acceptedVariants = 0;
+  const variantJobs: Job[] = units.map((unit) => async () => {
+    if (await runVariants(unit)) {
+      acceptedVariants += unit.length;
+      return true;
+    }
+    // A group that fails: each of its variants alone, so that the report names the one the suite fails.
+    let alone = 0;
+    for (const v of unit) {
+      const ok = unit.length === 1 ? false : await runVariants([v]);
+      if (ok) alone++;
+      else problems.push(`variant ${v.name} (${v.description}): the suite does not pass it (see above)`);
+    }
+    // Each passes alone, not together: a server with all of them is legal too, so that is a failure of its own.
+    if (unit.length > 1 && alone === unit.length)
+      problems.push(`variants ${unit.map((v) => v.name).join(', ')}: each passes alone, the suite fails them together`);
+    return false;
+  });
   const faultJobs: Job[] = faults.map(
     (f) => () =>
       withServer({ faults: [f.name] }, async (s) => {
@@ -211,10 +241,10 @@ async function main(): Promise<number> {
   // Clean and variant runs first: they are the long ones, so the short fault runs fill the lanes at the end.
   const results = await pool([...cleanJobs, ...variantJobs, ...faultJobs], lanes);
   const cleanOk = results.slice(0, cleanJobs.length).every(Boolean);
-  const accepted = results.slice(cleanJobs.length, cleanJobs.length + variantJobs.length).filter(Boolean).length;
+  const accepted = acceptedVariants;
   const caught = results.slice(cleanJobs.length + variantJobs.length).filter(Boolean).length;
   console.log(
-    `\nselftest: ${caught} of ${faults.length} faults caught, ${accepted} of ${variants.length} legal variants passed${only ? '' : cleanOk ? ', clean server passed twice' : ', clean server FAILED'} (${((Date.now() - started) / 1000).toFixed(0)} s)`,
+    `\nselftest: ${caught} of ${faults.length} faults caught, ${accepted} of ${variants.length} legal variants passed${grouped.length ? ` (${inGroup.size} of them in ${grouped.length} groups)` : ''}${only ? '' : cleanOk ? ', clean server passed twice' : ', clean server FAILED'} (${((Date.now() - started) / 1000).toFixed(0)} s)`,
   );
   for (const p of problems) console.log(`  ${p}`);
   return problems.length === 0 ? 0 : 1;

@@ -16,7 +16,8 @@ const stages = [
   ['clauses:coverage', 'every stated clause of contracts/clauses.yaml has a conformance test'],
   ['fuzz:smoke', 'seeded fuzz of the reference server: no 5xx, error shape, nothing persisted'],
   ['conformance:strict', 'the conformance suite against the reference server, --strict'],
-  ['conformance:selftest', 'the suite fails against every injected fault and passes every legal variant'],
+  // Grouped: the strict-pass variants share a server per group (contracts/selftest-groups.ts), about half the time.
+  ['conformance:selftest', 'the suite fails against every injected fault and passes every legal variant (variants in groups)', ['--grouped']],
   ['crosscheck', 'Schemathesis (pinned, in .venv) finds no failure of the reference server against contracts/openapi.yaml'],
   ['load:smoke', 'k6 paging and mutation smoke profiles against the reference, compared with the baselines'],
   ['report:test', 'reports/index.html of a real verify run (one injected fault) in Debian Chromium: verdict, filters, failure evidence, load, no network'],
@@ -44,11 +45,11 @@ const env = { ...process.env };
 if (!env.CONSOLE_BASE_URL && !env.CONSOLE_API_KEY) env.CONSOLE_API_KEY = `cc_test_${randomBytes(24).toString('hex')}`;
 const started = Date.now();
 const results = [];
-for (const [script, what] of stages) {
+for (const [script, what, args = []] of stages) {
   if (only.length > 0 && !only.includes(script)) continue;
   const t0 = Date.now();
   console.log(`\n=== npm test: ${script} (${what})`);
-  const r = spawnSync('npm', ['run', '--silent', script], { stdio: 'inherit', env });
+  const r = spawnSync('npm', ['run', '--silent', script, ...(args.length ? ['--', ...args] : [])], { stdio: 'inherit', env });
   const seconds = ((Date.now() - t0) / 1000).toFixed(1);
   const ok = r.status === 0;
   results.push({ script, ok, seconds });
