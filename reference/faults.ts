@@ -156,7 +156,7 @@ export const VARIANTS = [
   {
     name: 'dryrun-create-summary',
     description:
-      'a dryRun create answers {message, data: {id, dryRun: true, valid: true}} instead of the Metric (spec 4.6: the response to a dryRun is not shown)',
+      'a dryRun create, and a dryRun update, answers {message, data: {id, dryRun: true, valid: true}} instead of the Metric (spec 4.6: the response to a dryRun is not shown)',
     clause: 'metrics.create.dryRun.response',
     strict: 'pass',
   },

@@ -103,8 +103,11 @@ export function metricRoutes(app: FastifyInstance, ctx: Ctx): void {
       else if (ctx.fault('metric-update-dryrun-persists-description')) putDoc(ctx.db, 'metrics', metric.id, { ...metric, description: m.description });
       else if (ctx.fault('metric-update-dryrun-persists-warehousenative') && 'warehouseNative' in req.body)
         putDoc(ctx.db, 'metrics', metric.id, { ...metric, warehouseNative: m.warehouseNative });
-      return m;
+      return { m, dry };
     })();
-    return { message: ctx.fault('wrong-message-metric-updated') ? 'Metric saved.' : 'Metric updated successfully.', data: updated };
+    // The legal variant of create's dry run, for update's too: a real server answers both dry runs alike.
+    if (updated.dry && ctx.variant('dryrun-create-summary'))
+      return { message: 'Metric updated successfully.', data: { id: updated.m.id, dryRun: true, valid: true } };
+    return { message: ctx.fault('wrong-message-metric-updated') ? 'Metric saved.' : 'Metric updated successfully.', data: updated.m };
   });
 }
