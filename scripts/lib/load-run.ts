@@ -12,7 +12,7 @@ import { compareRun, printCompare } from '../../load/compare/baseline.ts';
 import { ConfigError, isLoopback, k6OutFromEnv, loadConfig, ROOT, type Config } from '../../core/config.ts';
 import { worst } from '../../core/exit.ts';
 import { startReference, type ReferenceServer } from '../../core/reference.ts';
-import { loadOutcome } from './load-outcome.ts';
+import { type LoadOutcome, type LoadSummaryVerdictInput, loadOutcome } from './load-outcome.ts';
 
 export const LOAD_SCRIPTS = ['paging', 'mutation'] as const;
 export type LoadScript = (typeof LOAD_SCRIPTS)[number];
@@ -57,7 +57,8 @@ function requestRows(script: LoadScript, dataDir: string): { k6Out: string; csv:
   return { k6Out: asked ? `${asked},csv=${csv}` : `csv=${csv}`, csv };
 }
 
-function readJson(file: string): any {
+/** A run's reports/load/<script>/summary.json, with the verdict load.ts adds; undefined when k6 wrote none (or none that parses). */
+export function readLoadSummary(file: string): (LoadSummaryVerdictInput & { verdict?: LoadOutcome; [field: string]: unknown }) | undefined {
   try {
     return JSON.parse(readFileSync(file, 'utf8'));
   } catch {
@@ -169,7 +170,7 @@ export async function runLoad(args: LoadArgs): Promise<number> {
       }
       assertNoKey(reportDir, target.apiKey);
       // k6: 99 thresholds crossed (the summary says which); 107/108 aborted in setup (its reason is printed above).
-      const summary = readJson(summaryFile);
+      const summary = readLoadSummary(summaryFile);
       const outcome = loadOutcome(code, summary);
       // The verdict goes into summary.json too, so that verify and the report say the same.
       if (summary) writeFileSync(summaryFile, formatJson({ ...summary, verdict: outcome }));

@@ -22,6 +22,7 @@ import { readInputs, type ReportInputs, type StageResult, type VerifyRun } from 
 import { describeChange, trendsOf } from '../../report/trend.ts';
 import { writeTimeSeries } from '../../report/timeseries.ts';
 import { scan } from '../scan-secrets.ts';
+import { readLoadSummary } from './load-run.ts';
 import { historyRunOf } from './history-record.ts';
 import { prepareReports } from './previous-run.ts';
 import { readTestLine, Ticker, type TestProgress } from './progress.ts';
@@ -113,14 +114,6 @@ function runTsx(script: string, args: string[], env: NodeJS.ProcessEnv, onLine: 
       done(code ?? (signal ? 3 : 0));
     }),
   );
-}
-
-function readSummary(reportsDir: string, script: string) {
-  try {
-    return JSON.parse(readFileSync(join(reportsDir, 'load', script, 'summary.json'), 'utf8'));
-  } catch {
-    return undefined;
-  }
 }
 
 /** A path relative to the repository when inside it: a report shows no home folders. */
@@ -278,7 +271,7 @@ async function loadStage(run: Run): Promise<{ stage: StageResult; compare: Compa
   for (const script of SCRIPTS) {
     // load.ts has judged its run already (scripts/lib/load-outcome.ts) and kept the verdict in summary.json.
     const code = codes[script];
-    const verdict = readSummary(reportsDir, script)?.verdict as { note?: string; warnings?: string[] } | undefined;
+    const verdict = readLoadSummary(join(reportsDir, 'load', script, 'summary.json'))?.verdict;
     mapped.push(code);
     const warned = verdict?.warnings?.length ? ` (${verdict.warnings.length} inferred ${verdict.warnings.length === 1 ? 'check' : 'checks'} warned)` : '';
     parts.push(`${script} ${verdict?.note ?? (code === 0 ? 'ok' : code === 3 ? 'could not run' : `exit ${code}`)}${warned}`);
