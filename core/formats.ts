@@ -19,6 +19,18 @@ export interface Exchange {
   attempts?: number;
 }
 
+/**
+ * Why a clause went unchecked, as a test says it (t.uncovered) or the run decides it:
+ * - resource: the user can fix it (the manifest ran out of trigger phases, names an id the target does not
+ *   know, or the target refused the suite a resource such as a gate that is full); a stated clause
+ *   unchecked for this reason makes the run INCOMPLETE (exit 3), never PASS;
+ * - unverifiable: the target's legal answers give nothing to judge (a listed field it leaves out, a filter
+ *   over a field no item carries); shown apart, never a pass, and no reason for INCOMPLETE;
+ * - waived: the user left it out on purpose (the manifest's `waive`, or --waive), with a reason;
+ * - excluded: left out by the run's design (--read-only: the check needs a write; --grep: not selected).
+ */
+export type UncheckedKind = 'resource' | 'unverifiable' | 'waived' | 'excluded';
+
 /** What an observation or an uncovered note carries, written by the reporter (annotations are strings). */
 export interface Observation {
   clause: string;

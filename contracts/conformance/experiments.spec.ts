@@ -242,7 +242,7 @@ test.describe('experiments', () => {
     async ({ t }) => {
       const { pages, limit, list } = await fullList(t);
       const carry = carrying(OP, list.items, 'status', 'the status filter');
-      if (carry.length === 0) return t.uncovered('experiments.list.filters', 'not verifiable: field absent: no experiment carries status');
+      if (carry.length === 0) return t.uncovered('experiments.list.filters', 'not verifiable: field absent: no experiment carries status', 'unverifiable');
       const onlyFiltered: string[] = [];
       for (const status of EXPERIMENT_STATUSES) {
         const expected = carry.filter((e) => e.status === status).length;
@@ -284,7 +284,7 @@ test.describe('experiments', () => {
       for (const param of ['idType', 'layerID', 'creatorID', 'creatorName']) {
         const carry = carrying(OP, list.items, param, `the ${param} filter`);
         if (carry.length === 0) {
-          t.uncovered(`experiments.list.filter.${param}`, `not verifiable: field absent: no experiment carries ${param}`);
+          t.uncovered(`experiments.list.filter.${param}`, `not verifiable: field absent: no experiment carries ${param}`, 'unverifiable');
           continue;
         }
         const values = carry.map((e) => e[param]).filter((v): v is string => typeof v === 'string' && v !== '');
@@ -301,7 +301,7 @@ test.describe('experiments', () => {
         const expected = withApps.filter((e) => Array.isArray(e.targetApps) && e.targetApps.includes(app)).length;
         const filtered = await pages.walk(twoPages(expected), `&targetAppID=${encodeURIComponent(app)}`);
         expectFiltered(filtered.ids, list, withApps, (e) => e.targetApps.includes(app), `targetAppID=${app}`);
-      } else t.uncovered('experiments.list.filter.targetAppID', 'no experiment on the target has a string in targetApps');
+      } else t.uncovered('experiments.list.filter.targetAppID', 'no experiment on the target has a string in targetApps', 'unverifiable');
     },
   );
 
@@ -328,7 +328,7 @@ test.describe('experiments', () => {
     if (ok2xx(none)) replies.push(none);
     // Either may be refused instead (paging.beyondLast, spec 7): then only pages with items are checked here.
     if (!replies.some((r) => Array.isArray(r.body?.data) && r.body.data.length === 0))
-      t.uncovered('experiments.list.message', 'no empty page: the target refuses a page past the last and a filter that matches nothing');
+      t.uncovered('experiments.list.message', 'no empty page: the target refuses a page past the last and a filter that matches nothing', 'unverifiable');
     for (const r of replies) expect(r.body?.message, `message text (spec 2.1) of GET ${r.exchange.path}`).toBe(MESSAGE);
   });
 
@@ -339,7 +339,7 @@ test.describe('experiments', () => {
       const { pages, limit, list } = await fullList(t);
       const carry = carrying(OP, list.items, 'tags', 'the tags filter');
       const tags: string[] = carry.flatMap((e) => (Array.isArray(e.tags) ? e.tags : []));
-      if (tags.length === 0) return t.uncovered('filters.oracle', 'no tagged experiment on the target');
+      if (tags.length === 0) return t.uncovered('filters.oracle', 'no tagged experiment on the target', 'unverifiable');
       const tag = leastCommon(tags);
       const has = (e: any) => Array.isArray(e.tags) && e.tags.includes(tag);
       // An encoding filters when its first page holds only experiments with the tag and is not the full
@@ -384,7 +384,7 @@ test.describe('experiments', () => {
     async ({ t }) => {
       const { pages, list } = await fullList(t);
       const pair = combination(list.items);
-      if (!pair) return t.uncovered('filters.oracle', 'no two filters whose AND and OR differ on the target');
+      if (!pair) return t.uncovered('filters.oracle', 'no two filters whose AND and OR differ on the target', 'unverifiable');
       const { p, a, q, b } = pair;
       const carry = list.items.filter((e) => e !== null && typeof e === 'object' && Object.hasOwn(e, p) && Object.hasOwn(e, q));
       const both = (e: any) => e[p] === a && e[q] === b;
@@ -400,7 +400,7 @@ test.describe('experiments', () => {
       const { pages, list } = await fullList(t);
       const carry = carrying(OP, list.items, 'createdTime', 'the created date filters').filter((e) => typeof e.createdTime === 'number');
       const days = [...new Set(carry.map(dayOf))].sort();
-      if (days.length < 3) return t.uncovered('filters.oracle', 'experiments on fewer than three creation days');
+      if (days.length < 3) return t.uncovered('filters.oracle', 'experiments on fewer than three creation days', 'unverifiable');
       // Of the middle days, the one with the most experiments within 8 hours of its UTC bounds: there a
       // day that runs in another time zone shows (in the observation), and the margin below is needed.
       const middle = days.slice(Math.floor(days.length / 3), Math.ceil((2 * days.length) / 3));

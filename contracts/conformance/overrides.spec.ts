@@ -29,6 +29,7 @@ function refusedSingle(t: T, reply: Reply, item: object, clauses: string[]): boo
     t.uncovered(
       c,
       `not verifiable: the target refuses a single override like ${JSON.stringify(item)} (HTTP ${reply.status}): its groupID is the suite's own, not a group of the experiment`,
+      'unverifiable',
     );
   return true;
 }

@@ -50,7 +50,8 @@ test.describe('triggers', () => {
       const keyless: Reply[] = [];
       const done = await skipSomePhase(t, keyless);
       expectNoneServedWithoutKey(keyless, 'skip');
-      if (!done) return skipClauses.forEach((c) => t.uncovered(c, 'no manifest trigger had a phase left to skip: add triggers to the manifest'));
+      if (!done)
+        return skipClauses.forEach((c) => t.uncovered(c, 'no manifest trigger had a phase left to skip: add triggers with phases to the manifest', 'resource'));
       const body = expectSuccess('skipTriggerPhase', done.reply);
       whenPresent(t, 'triggers.skip.response', body.data, 'id', (got) => expect(got, 'data is the trigger named in the path').toBe(done.trigger.id));
       whenPresent(t, 'triggers.skip.response', body.data, 'releasePipelineID', (got) => expect(got).toBe(done.trigger.releasePipelineID));
@@ -92,7 +93,9 @@ test.describe('triggers', () => {
         if (!(await skipSomePhase(t))) break;
       }
       expectNoneServedWithoutKey(keyless, 'unpause');
-      unpauseClauses.forEach((c) => t.uncovered(c, 'no manifest trigger became paused within its remaining phases: add triggers to the manifest'));
+      unpauseClauses.forEach((c) =>
+        t.uncovered(c, 'no manifest trigger became paused within its remaining phases: add triggers with phases to the manifest', 'resource'),
+      );
     },
   );
 
@@ -110,7 +113,12 @@ test.describe('triggers', () => {
           await t.call('PUT', `${base(first.id)}/skip`, { data: { phaseID: foreign } }),
           `skip of ${first.id} with ${foreign}, a phase of ${second.id}`,
         );
-      else t.uncovered('triggers.skip.phaseID.identifies', 'the manifest names one trigger: no foreign phase to try');
+      else
+        t.uncovered(
+          'triggers.skip.phaseID.identifies',
+          'the manifest names one trigger: no foreign phase to try; add a second trigger to the manifest',
+          'resource',
+        );
     },
   );
 

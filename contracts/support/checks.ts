@@ -78,14 +78,14 @@ export function expectEchoed(data: any, sent: Record<string, unknown>, what: str
  * not verifiable instead of failing.
  */
 export function whenPresent(
-  t: { uncovered(clause: string, reason: string): void },
+  t: { uncovered(clause: string, reason: string, kind: 'unverifiable'): void },
   clause: string,
   obj: any,
   field: string,
   check: (value: any) => void,
 ): void {
   if (obj !== null && typeof obj === 'object' && Object.hasOwn(obj, field)) check(obj[field]);
-  else t.uncovered(clause, `not verifiable: field absent: ${field}`);
+  else t.uncovered(clause, `not verifiable: field absent: ${field}`, 'unverifiable');
 }
 
 /** The exact message text the spec shows for the operation (spec 2.1). */

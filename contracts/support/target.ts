@@ -7,7 +7,7 @@ import { loadConfig, type Manifest } from '../../core/config.ts';
 import { call, type CallOptions, type Exchange, type Reply } from './evidence.ts';
 import { KEY_HEADER } from '../../core/keys.ts';
 import { RunStopped, TransportError, stopReason } from './transport.ts';
-import type { Level, Observation } from '../../core/formats.ts';
+import type { Level, Observation, UncheckedKind } from '../../core/formats.ts';
 
 export type { Level, Observation } from '../../core/formats.ts';
 
@@ -26,6 +26,8 @@ export interface Target {
 export interface Uncovered {
   clause: string;
   reason: string;
+  /** resource (the user can fix it: say how in `reason`) or unverifiable (the target's answers give nothing to judge); core/formats.ts. */
+  kind: Extract<UncheckedKind, 'resource' | 'unverifiable'>;
 }
 /**
  * A test that checked nothing because of the network (annotation 'inconclusive'): `reason` is one
@@ -53,8 +55,13 @@ export interface T extends Target {
    * evidence is `reply`'s exchange, or else the last exchange of the test.
    */
   observe(clause: string, aspect: string, value: unknown, reply?: Reply): void;
-  /** The target gave this run no way to check `clause` (e.g. the manifest's triggers are finished): a warning, never a failure. */
-  uncovered(clause: string, reason: string): void;
+  /**
+   * The run could not check `clause`. `kind` says whose it is to fix (core/formats.ts, UncheckedKind):
+   * 'resource' when the user can (the manifest's triggers are finished: the reason names the fix; a stated
+   * clause left so makes the run INCOMPLETE), 'unverifiable' when the target's legal answers give nothing
+   * to judge. Never a failure.
+   */
+  uncovered(clause: string, reason: string, kind: Uncovered['kind']): void;
 }
 
 export const test = base.extend<{ t: T }, { target: Target }>({
@@ -109,8 +116,8 @@ export const test = base.extend<{ t: T }, { target: Target }>({
         const o: Observation = { clause, aspect, value, evidence: e && { method: e.method, path: e.path, status: e.status, curl: e.curl } };
         info.annotations.push({ type: 'observation', description: JSON.stringify(o) });
       },
-      uncovered: (clause, reason) => {
-        info.annotations.push({ type: 'uncovered', description: JSON.stringify({ clause, reason } satisfies Uncovered) });
+      uncovered: (clause, reason, kind) => {
+        info.annotations.push({ type: 'uncovered', description: JSON.stringify({ clause, reason, kind } satisfies Uncovered) });
       },
     });
   },
