@@ -17,11 +17,36 @@ export interface TriggerTarget {
   phaseIDs: string[];
 }
 
+/** Clauses the user leaves out on purpose: a glob over clause ids (`*` any characters) and why. */
+export interface Waiver {
+  clauses: string;
+  reason: string;
+}
+
+/**
+ * What a run may consume of the target, where a resource is finite and the spec has no way to give it
+ * back: trigger phases (a skipped phase stays skipped), metrics (no delete) and gate rules (no delete).
+ * The conformance suite takes only what its stated clauses need; the load takes these, and against a
+ * target other than the reference server it starts, nothing beyond them.
+ */
+export interface Budget {
+  triggerPhasesPerRun: number;
+  metricsPerRun: number;
+  rulesPerGatePerRun: number;
+}
+
+/** The load's budget against a target when the manifest names none (docs/nightly.md: what a night leaves behind). */
+export const DEFAULT_LOAD_BUDGET: Budget = { triggerPhasesPerRun: 0, metricsPerRun: 4, rulesPerGatePerRun: 2 };
+
 export interface Manifest {
   gates: string[];
   experiments: string[];
   triggers: TriggerTarget[];
   metricPrefix: string;
+  /** Clauses left out on purpose, each with a reason: listed as waived in every report, never as passed. */
+  waive?: Waiver[];
+  /** What the load may consume per run against a target (defaults: DEFAULT_LOAD_BUDGET). */
+  budget?: Partial<Budget>;
   [key: string]: unknown;
 }
 
@@ -33,6 +58,8 @@ export interface Config {
   manifestPath: string;
   manifest: Manifest;
   strict: boolean;
+  /** CONSOLE_READ_ONLY=1 (or --read-only): only reads and dryRun writes reach the target, for production. */
+  readOnly: boolean;
   allowRemoteLoad: boolean;
   /** Where a run writes its reports: CONSOLE_REPORTS_DIR (used by the self-test), default reports/. */
   reportsDir: string;
@@ -99,7 +126,31 @@ export function loadManifest(path: string): Manifest {
   if (typeof m.metricPrefix !== 'string' || !/^[A-Za-z0-9_-]{1,20}$/.test(m.metricPrefix)) {
     throw new ConfigError(`target manifest ${path}: "metricPrefix" must be 1 to 20 letters, digits, _ or -`);
   }
+  if (m.waive !== undefined) {
+    if (!Array.isArray(m.waive)) throw new ConfigError(`target manifest ${path}: "waive" must be an array of {"clauses": "<glob>", "reason": "..."}`);
+    m.waive.forEach((w: any, i: number) => {
+      if (typeof w === 'string')
+        throw new ConfigError(`target manifest ${path}: waive[${i}] "${w}" needs a reason: write {"clauses": "${w}", "reason": "..."}`);
+      if (typeof w !== 'object' || w === null || typeof w.clauses !== 'string' || !/^[A-Za-z0-9_.*-]+$/.test(w.clauses))
+        throw new ConfigError(`target manifest ${path}: waive[${i}].clauses must be a clause id or a glob of them (letters, digits, . _ - and *)`);
+      if (typeof w.reason !== 'string' || w.reason.trim() === '') throw new ConfigError(`target manifest ${path}: waive[${i}] needs a "reason"`);
+    });
+  }
+  if (m.budget !== undefined) {
+    if (typeof m.budget !== 'object' || m.budget === null || Array.isArray(m.budget))
+      throw new ConfigError(`target manifest ${path}: "budget" must be an object such as {"triggerPhasesPerRun": 2}`);
+    for (const [k, v] of Object.entries(m.budget)) {
+      if (!(k in DEFAULT_LOAD_BUDGET))
+        throw new ConfigError(`target manifest ${path}: budget.${k} is not known (${Object.keys(DEFAULT_LOAD_BUDGET).join(', ')})`);
+      if (!Number.isInteger(v) || (v as number) < 0) throw new ConfigError(`target manifest ${path}: budget.${k} must be a whole number of 0 or more`);
+    }
+  }
   return m as unknown as Manifest;
+}
+
+/** The load's budget: the manifest's, each key it leaves out from DEFAULT_LOAD_BUDGET. */
+export function loadBudget(m: Manifest): Budget {
+  return { ...DEFAULT_LOAD_BUDGET, ...(m.budget ?? {}) };
 }
 
 /**
@@ -145,6 +196,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, note: (line: st
     manifestPath,
     manifest: loadManifest(manifestPath),
     strict: flag(env.CONSOLE_STRICT, 'CONSOLE_STRICT'),
+    readOnly: flag(env.CONSOLE_READ_ONLY, 'CONSOLE_READ_ONLY'),
     allowRemoteLoad: flag(env.CONSOLE_ALLOW_REMOTE_LOAD, 'CONSOLE_ALLOW_REMOTE_LOAD'),
     reportsDir,
     historyFile: env.CONSOLE_HISTORY?.trim() ? resolve(env.CONSOLE_HISTORY) : resolve(reportsDir, 'history.sqlite'),

@@ -52,7 +52,14 @@ export interface Drift {
 }
 
 // reports/conformance.json.
-export type Status = 'pass' | 'fail' | 'warn' | 'observed' | 'uncovered';
+/**
+ * A clause's status in a run: judged (pass, fail, warn), observed (open clauses), or unchecked, with whose
+ * it is (UncheckedKind): uncovered (the user can fix it, or nothing reached it), unverifiable, waived, excluded.
+ */
+export type Status = 'pass' | 'fail' | 'warn' | 'observed' | 'uncovered' | 'unverifiable' | 'waived' | 'excluded';
+export const STATUSES: Status[] = ['pass', 'fail', 'warn', 'observed', 'uncovered', 'unverifiable', 'waived', 'excluded'];
+/** Clause counts by status, as written before waived, unverifiable and excluded existed: a missing status is 0. */
+export const statusCount = (row: Partial<Record<Status, number>> | undefined, s: Status): number => row?.[s] ?? 0;
 
 // (README, "Reports"; the reporter checks what it writes against it with `satisfies`.)
 export interface ClauseResult {
@@ -64,7 +71,30 @@ export interface ClauseResult {
   tests: string[];
   evidence: { test: string; level: Level; error?: string; exchanges: Exchange[] }[];
   observations: { test: string; aspect: string; value: unknown }[];
+  /** Why the clause went unchecked (status uncovered, unverifiable, waived or excluded): one line each, the fix named where there is one. */
   uncovered?: string[];
+}
+/**
+ * Stated clauses a run left unchecked for a reason the user can fix, one entry per reason: the run is
+ * INCOMPLETE (exit 3), never PASS. `clauses` are the ids; `reason` says what was missing and what to do.
+ */
+export interface IncompleteGroup {
+  reason: string;
+  clauses: string[];
+}
+/** The stated clauses of the catalogue and what became of them: `checked` were judged (pass, fail or warn). */
+export interface StatedCoverage {
+  total: number;
+  checked: number;
+  uncovered: number;
+  unverifiable: number;
+  waived: number;
+  excluded: number;
+}
+/** The share of stated clauses in scope (all but the waived and the excluded) that a run judged; null when none are in scope. */
+export function coverageOf(c: StatedCoverage): number | null {
+  const inScope = c.total - c.waived - c.excluded;
+  return inScope > 0 ? c.checked / inScope : null;
 }
 /** A test that checked nothing because of the network (docs/transport.md): listed apart, in no clause's status. */
 export interface InconclusiveResult {
@@ -92,10 +122,17 @@ export interface FailureResult {
   exchanges: Exchange[];
   finding?: true;
 }
+/**
+ * fail: a counting violation (whatever else happened); inconclusive: none, but tests got no usable answer
+ * or the run stopped (exit 3); incomplete: none of those, but a stated clause went unchecked for a reason
+ * the user can fix (exit 3); pass: every stated clause in scope checked and held.
+ */
+export type ConformanceVerdict = 'pass' | 'fail' | 'inconclusive' | 'incomplete';
 export interface ConformanceSummary {
-  /** fail: a counting violation (whatever else happened); inconclusive: none, but tests went unchecked (exit 3); pass. */
-  verdict: 'pass' | 'fail' | 'inconclusive';
+  verdict: ConformanceVerdict;
   strict: boolean;
+  /** A --read-only run: the clauses that need a write are excluded by design, not a reason for INCOMPLETE. */
+  readOnly?: boolean;
   target: string | null;
   manifest: string | null;
   startedAt: string;
@@ -108,6 +145,12 @@ export interface ConformanceSummary {
   stop: RunStop | null;
   clauses: Record<'total' | Status, number>;
   byLevel: Record<Level, Record<Status, number>>;
+  /** Stated clauses: how many were judged, and why the rest were not (absent in reports written before). */
+  coverage?: StatedCoverage;
+  /** Why the run is INCOMPLETE, one entry per reason (empty unless verdict is incomplete or a fail has them too). */
+  incomplete?: IncompleteGroup[];
+  /** The manifest's waivers as applied: each pattern, its reason and how many clauses it waived. */
+  waived?: { clauses: string; reason: string; count: number }[];
   drift: number;
   playwrightStatus: string;
 }
@@ -212,4 +255,65 @@ export interface CompareResult {
   verdict: 'pass' | 'regression' | 'no-baseline';
   tolerance: Tolerance;
   profiles: Record<string, ProfileResult>;
+}
+
+// reports/ledger.json: what a run wrote to the target, and what it gave back (core/ledger.ts reads and
+// writes it). The spec has no delete: rules, metrics and skipped phases stay; a gate's enabled state
+// and an experiment's overrides are restored at the end of each command that changed them.
+
+/** Whether the API lets the write be undone, and whether the run did. */
+export type Undo = 'restored' | 'not restored' | 'cannot be undone' | 'nothing to undo';
+
+/** One write the run made (the suite lists each; the load counts writes alike), or several alike (`count`). */
+export interface LedgerWrite {
+  operation: string;
+  /** The resource, as its path under /console/v1/: `gates/<id>`, `metrics/<id>`, `experiments/<id>`, `release_pipeline_triggers/<id>`. */
+  resource: string;
+  /** What it added or changed, one line. */
+  change: string;
+  count: number;
+  undo: Undo;
+  /** No answer came: whether the write took is not known. */
+  uncertain?: true;
+}
+
+/** The writes of one command of the run (conformance, a load script, the snapshot and the restore). */
+export interface LedgerPart {
+  by: string;
+  startedAt: string;
+  writes: LedgerWrite[];
+  /** What the command put back at its end, one entry per resource and field. */
+  restores: { resource: string; field: string; to: unknown; ok: boolean; detail?: string }[];
+}
+
+/** What a run adds to a target, summed over its writes: the history keeps it per run. */
+export interface FootprintTotals {
+  writes: number;
+  /** Rules added, per gate id. */
+  rulesAdded: Record<string, number>;
+  metricsCreated: number;
+  metricsUpdated: number;
+  /** Phases skipped, per trigger id. */
+  phasesSkipped: Record<string, number>;
+  unpaused: number;
+  gateToggles: number;
+  overridePatches: number;
+  /** Writes the run could have undone but did not (a restore that failed). */
+  notRestored: number;
+}
+
+/** The manifest's resources as the run's last answers showed them (the spec has no gate or trigger read). */
+export interface TargetState {
+  gates: Record<string, { rules: number | null; isEnabled: boolean | null }>;
+  triggers: Record<string, { currentPhaseID: string | null; status: string | null }>;
+}
+
+export interface Ledger {
+  format: 'console-conformance.ledger/1';
+  target: string;
+  manifest: string;
+  readOnly: boolean;
+  parts: LedgerPart[];
+  totals: FootprintTotals;
+  state: TargetState;
 }

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from './config.ts';
-import { HISTORY_SCHEMA, appendRun, passRate, readRuns, recordRun, type HistoryRun } from './history.ts';
+import { HISTORY_SCHEMA, appendRun, coverageRate, passRate, readRuns, recordRun, type HistoryRun } from './history.ts';
 import Database from './sqlite.ts';
 
 function folder(t: TestContext): string {
@@ -26,6 +26,21 @@ const run = (startedAt: string, extra: Partial<HistoryRun> = {}): HistoryRun => 
   profile: 'smoke',
   partial: false,
   clauses: { stated: { ...zero, pass: 300, fail: 1 }, inferred: { ...zero, pass: 20, warn: 1 }, open: { ...zero, observed: 35 } },
+  coverage: { total: 305, checked: 301, uncovered: 4, unverifiable: 0, waived: 0, excluded: 0 },
+  footprint: {
+    totals: {
+      writes: 40,
+      rulesAdded: { gate_a: 7 },
+      metricsCreated: 5,
+      metricsUpdated: 9,
+      phasesSkipped: { trg_1: 2 },
+      unpaused: 1,
+      gateToggles: 6,
+      overridePatches: 8,
+      notRestored: 0,
+    },
+    state: { gates: { gate_a: { rules: 70, isEnabled: true } }, triggers: { trg_1: { currentPhaseID: 'ph_5', status: 'PAUSED' } } },
+  },
   endpoints: [
     { script: 'paging', endpoint: 'listExperiments.page1', p50: 1.1, p95: 2.2, p99: 3.3, count: 40, median: 1.09, scale: 0.98 },
     { script: 'paging', endpoint: 'calibration', p50: 0.5, p95: 0.9, p99: 1, count: 20, median: null, scale: null },
@@ -96,6 +111,32 @@ test('a failing write is one warning line and no exception', (t) => {
   );
   assert.equal(lines.length, 2);
   assert.match(lines[1], /^warning: run history not written to /);
+});
+
+test('a schema 1 file is brought to schema 2 on the next write: its rows keep no coverage or footprint', (t) => {
+  const file = join(folder(t), 'history.sqlite');
+  const db = new Database(file);
+  db.exec(`CREATE TABLE runs (id INTEGER PRIMARY KEY, started_at TEXT NOT NULL, target TEXT NOT NULL, version TEXT, exit_code INTEGER NOT NULL,
+    verdict TEXT, strict INTEGER NOT NULL, profile TEXT, partial INTEGER NOT NULL, clauses TEXT, pass_rate REAL)`);
+  db.exec(`INSERT INTO runs (started_at, target, version, exit_code, verdict, strict, profile, partial, clauses, pass_rate)
+    VALUES ('2026-11-01T03:00:00.000Z', 'reference fixtures/targets/reference.json', '0.1.0', 0, 'pass', 0, 'smoke', 0, NULL, NULL)`);
+  db.pragma('user_version = 1');
+  db.close();
+  appendRun(file, run('2026-11-20T03:17:00.000Z'));
+  const [old, now] = readRuns(file);
+  assert.equal(old.coverage, null);
+  assert.equal(old.footprint, null);
+  assert.equal(now.coverage?.checked, 301);
+  assert.equal(now.footprint?.totals.rulesAdded.gate_a, 7);
+  const check = new Database(file);
+  assert.equal(check.pragma('user_version', { simple: true }), 2);
+  check.close();
+});
+
+test('coverage rate: stated clauses judged over those in scope (not waived, not excluded)', () => {
+  assert.equal(coverageRate(run('x')), 301 / 305);
+  assert.equal(coverageRate({ coverage: { total: 305, checked: 200, uncovered: 0, unverifiable: 5, waived: 50, excluded: 50 } }), 200 / 205);
+  assert.equal(coverageRate({ coverage: null }), null);
 });
 
 test('pass rate: passed over judged (pass, fail, warn), observed and uncovered left out', () => {

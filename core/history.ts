@@ -10,9 +10,10 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database, { type Db } from './sqlite.ts';
-import type { Level, Status } from './formats.ts';
+import { coverageOf, type ConformanceVerdict, type FootprintTotals, type Level, type StatedCoverage, type Status, type TargetState } from './formats.ts';
 
-export const HISTORY_SCHEMA = 1;
+/** 2: each run's stated coverage and footprint (what it wrote to the target), so a drop or a growth shows over nights. */
+export const HISTORY_SCHEMA = 2;
 
 export interface HistoryEndpoint {
   script: string;
@@ -37,14 +38,24 @@ export interface HistoryRun {
   version: string | null;
   exitCode: number;
   /** The conformance verdict; null when the suite did not report. */
-  verdict: 'pass' | 'fail' | 'inconclusive' | null;
+  verdict: ConformanceVerdict | null;
   strict: boolean;
   /** The load profile; null when load did not run. */
   profile: string | null;
   /** A --grep run or one stopped early: its clause counts cover part of the suite. */
   partial: boolean;
-  clauses: Record<Level, Record<Status, number>> | null;
+  /** Clause counts by level and status; a row written before a status existed lacks it (read as 0). */
+  clauses: Record<Level, Partial<Record<Status, number>>> | null;
+  /** What became of the stated clauses; null in rows written before schema 2, or when the suite did not report. */
+  coverage?: StatedCoverage | null;
+  /** What the run wrote to the target (core/ledger.ts), and the manifest's resources as its last answers showed them. */
+  footprint?: { totals: FootprintTotals; state: TargetState } | null;
   endpoints: HistoryEndpoint[];
+}
+
+/** The share of stated clauses in scope that the run judged (core/formats.ts, coverageOf); null when not known. */
+export function coverageRate(run: Pick<HistoryRun, 'coverage'>): number | null {
+  return run.coverage ? coverageOf(run.coverage) : null;
 }
 
 /** The share of judged clauses (pass, fail, warn) that passed; null when none were judged. */
@@ -53,8 +64,8 @@ export function passRate(clauses: HistoryRun['clauses']): number | null {
   let pass = 0;
   let judged = 0;
   for (const row of Object.values(clauses)) {
-    pass += row.pass;
-    judged += row.pass + row.fail + row.warn;
+    pass += row.pass ?? 0;
+    judged += (row.pass ?? 0) + (row.fail ?? 0) + (row.warn ?? 0);
   }
   return judged ? pass / judged : null;
 }
@@ -71,7 +82,10 @@ CREATE TABLE IF NOT EXISTS runs (
   profile TEXT,
   partial INTEGER NOT NULL,
   clauses TEXT,
-  pass_rate REAL
+  pass_rate REAL,
+  coverage TEXT,
+  coverage_rate REAL,
+  footprint TEXT
 );
 CREATE TABLE IF NOT EXISTS load (
   run_id INTEGER NOT NULL REFERENCES runs(id),
@@ -96,8 +110,12 @@ function open(file: string, readonly: boolean): Db {
     const version = db.pragma('user_version', { simple: true }) as number;
     if (version > HISTORY_SCHEMA) throw new Error(`${file} has history schema ${version}, newer than this code's ${HISTORY_SCHEMA}`);
     if (version < HISTORY_SCHEMA && !readonly) {
-      db.exec(SCHEMA);
-      db.pragma(`user_version = ${HISTORY_SCHEMA}`);
+      db.transaction(() => {
+        // Schema 1 had no coverage or footprint: its rows keep null there.
+        if (version === 1) for (const column of ['coverage TEXT', 'coverage_rate REAL', 'footprint TEXT']) db.exec(`ALTER TABLE runs ADD COLUMN ${column}`);
+        db.exec(SCHEMA);
+        db.pragma(`user_version = ${HISTORY_SCHEMA}`);
+      })();
     }
     return db;
   } catch (err) {
@@ -111,7 +129,7 @@ export function appendRun(file: string, run: HistoryRun): number {
   const db = open(file, false);
   try {
     const insertRun = db.prepare(
-      'INSERT INTO runs (started_at, target, version, exit_code, verdict, strict, profile, partial, clauses, pass_rate) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO runs (started_at, target, version, exit_code, verdict, strict, profile, partial, clauses, pass_rate, coverage, coverage_rate, footprint) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     const insertLoad = db.prepare('INSERT INTO load (run_id, script, endpoint, p50, p95, p99, count, median, scale) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
     return db.transaction(() => {
@@ -127,6 +145,9 @@ export function appendRun(file: string, run: HistoryRun): number {
           run.partial ? 1 : 0,
           run.clauses ? JSON.stringify(run.clauses) : null,
           passRate(run.clauses),
+          run.coverage ? JSON.stringify(run.coverage) : null,
+          coverageRate(run),
+          run.footprint ? JSON.stringify(run.footprint) : null,
         ).lastInsertRowid,
       );
       for (const e of run.endpoints) insertLoad.run(id, e.script, e.endpoint, e.p50, e.p95, e.p99, e.count, e.median, e.scale);
@@ -148,6 +169,8 @@ interface RunRow {
   profile: string | null;
   partial: number;
   clauses: string | null;
+  coverage?: string | null;
+  footprint?: string | null;
 }
 
 /** The runs against `target` (all targets when undefined), oldest first; at most the last `limit`. */
@@ -172,6 +195,8 @@ export function readRuns(file: string, opts: { target?: string; limit?: number }
       profile: r.profile,
       partial: r.partial === 1,
       clauses: r.clauses ? JSON.parse(r.clauses) : null,
+      coverage: r.coverage ? JSON.parse(r.coverage) : null,
+      footprint: r.footprint ? JSON.parse(r.footprint) : null,
       endpoints: load.all(r.id) as HistoryEndpoint[],
     }));
   } finally {

@@ -15,32 +15,32 @@ import { runSection, verdictOf } from './section-run.ts';
 import { trendSection } from './section-trend.ts';
 
 const CSS = `
-:root{--pass:#2e7d32;--fail:#c62828;--warn:#ef6c00;--observed:#1565c0;--uncovered:#757575;--line:#ddd;--bg2:#f6f7f9}
+:root{--pass:#2e7d32;--fail:#c62828;--warn:#ef6c00;--observed:#1565c0;--uncovered:#6a1b9a;--muted:#757575;--line:#ddd;--bg2:#f6f7f9}
 *{box-sizing:border-box}body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;color:#1f2328;background:#fff}
 main{max-width:1240px;margin:0 auto;padding:1.2rem 1.5rem 4rem}
 nav.toc{background:#fff;border-bottom:1px solid var(--line);padding:.45rem 1.5rem;font-size:13px}
 nav.toc a{margin-right:1rem;color:#0b5cad;text-decoration:none}
 h1{font-size:1.6rem;margin:.4rem 0}h2{font-size:1.25rem;margin:2rem 0 .5rem;border-bottom:1px solid var(--line);padding-bottom:.2rem}h3{font-size:1.05rem;margin:1.2rem 0 .4rem}
 .verdict{display:inline-block;padding:.1em .6em;border-radius:6px;color:#fff;font-size:1.4rem;vertical-align:middle}
-.v-PASS{background:var(--pass)}.v-FAIL{background:var(--fail)}.v-REGRESSION{background:var(--warn)}.v-NOT-RUN{background:#555}
+.v-PASS{background:var(--pass)}.v-FAIL{background:var(--fail)}.v-REGRESSION{background:var(--warn)}.v-INCOMPLETE{background:#6a1b9a}.v-NOT-RUN{background:#555}
 .meaning{margin:.2rem 0;font-size:1.05rem}.headline{font-size:1.05rem;margin:.3rem 0 0;padding:.5rem .7rem;background:var(--bg2);border-radius:6px}
 table{border-collapse:collapse;width:100%;margin:.4rem 0 1rem}td,th{border:1px solid var(--line);padding:4px 7px;text-align:left;vertical-align:top}
 th{background:var(--bg2);font-weight:600}table.meta{width:auto}table.meta th{width:11rem}
 .num{text-align:right;white-space:nowrap}.small{font-size:12px}.muted{color:#6a737d}.ok{color:var(--pass)}.bad{color:var(--fail);font-weight:600}
-.status{white-space:nowrap;font-weight:600}.s-pass .status{color:var(--pass)}.s-fail .status{color:var(--fail)}.s-warn .status{color:var(--warn)}.s-observed .status{color:var(--observed)}.s-uncovered .status{color:var(--uncovered)}
+.status{white-space:nowrap;font-weight:600}.s-pass .status{color:var(--pass)}.s-fail .status{color:var(--fail)}.s-warn .status{color:var(--warn)}.s-observed .status{color:var(--observed)}.s-uncovered .status{color:var(--uncovered)}.s-unverifiable .status,.s-waived .status,.s-excluded .status{color:var(--muted)}
 tr.s-fail td{background:#fdecea}tr.s-warn td{background:#fff4e5}
 .chip{display:inline-block;border-radius:10px;padding:0 .5em;font-size:12px;color:#fff;margin:1px 0;white-space:nowrap}
-.chip.s-pass{background:var(--pass)}.chip.s-fail{background:var(--fail)}.chip.s-warn{background:var(--warn)}.chip.s-observed{background:var(--observed)}.chip.s-uncovered{background:var(--uncovered)}
+.chip.s-pass{background:var(--pass)}.chip.s-fail{background:var(--fail)}.chip.s-warn{background:var(--warn)}.chip.s-observed{background:var(--observed)}.chip.s-uncovered{background:var(--uncovered)}.chip.s-unverifiable,.chip.s-waived,.chip.s-excluded{background:var(--muted)}
 .grid td:first-child a{color:inherit}.grid tr.w-fail td:first-child{border-left:4px solid var(--fail)}.grid tr.w-warn td:first-child{border-left:4px solid var(--warn)}
 .filters{margin:.3rem 0 .5rem;display:flex;gap:.35rem;align-items:center;flex-wrap:wrap}
 button.filter{font:inherit;border:1px solid #bbb;background:#fff;border-radius:14px;padding:.1rem .7rem;cursor:pointer}
 button.filter[aria-pressed=true]{background:#1f2328;color:#fff;border-color:#1f2328}
 tr.sec-head th{background:#eef1f5;font-size:13px}tr[hidden]{display:none}
-#stages .status{text-transform:uppercase}.stage-pass .status{color:var(--pass)}.stage-fail .status,.stage-error .status{color:var(--fail)}.stage-regression .status{color:var(--warn)}.stage-skipped .status{color:var(--uncovered)}
+#stages .status{text-transform:uppercase}.stage-pass .status{color:var(--pass)}.stage-fail .status,.stage-error .status{color:var(--fail)}.stage-regression .status{color:var(--warn)}.stage-skipped .status{color:var(--muted)}.stage-incomplete .status{color:var(--uncovered)}
 details.failure{border:1px solid var(--line);border-left:4px solid var(--fail);border-radius:4px;margin:.4rem 0;padding:.3rem .6rem}
 details.failure.k-WARN{border-left-color:var(--warn)}details.failure summary{cursor:pointer}
 .tag{display:inline-block;border-radius:4px;padding:0 .4em;font-size:12px;font-weight:700;color:#fff;background:#555}
-.tag.k-FAIL,.tag.v-regression{background:var(--fail)}.tag.k-WARN,.tag.k-DRIFT{background:var(--warn)}.tag.v-pass{background:var(--pass)}.tag.v-no-baseline,.tag.v-not-compared{background:var(--uncovered)}
+.tag.k-FAIL,.tag.v-regression{background:var(--fail)}.tag.k-WARN,.tag.k-DRIFT{background:var(--warn)}.tag.v-pass{background:var(--pass)}.tag.v-no-baseline,.tag.v-not-compared{background:var(--muted)}
 pre{background:var(--bg2);padding:6px 8px;overflow:auto;max-height:280px;margin:.2rem 0 .5rem;font-size:12px;white-space:pre-wrap;word-break:break-word}
 pre.curl{background:#1f2328;color:#e6edf3}.label{font-size:12px;color:#6a737d;margin-top:.4rem}
 blockquote{margin:.2rem 0 .4rem;padding:.2rem .6rem;border-left:3px solid #bbb;color:#333;background:#fafafa}

@@ -7,10 +7,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { OPERATIONS } from '../contracts/index.ts';
 import { readRuns, type HistoryRun } from '../core/history.ts';
+import { readLedger } from '../core/ledger.ts';
 import type { TimeSeries } from './timeseries.ts';
-import type { CompareResult as Compare, ConformanceReport as Conformance, Observations } from '../core/formats.ts';
+import type { CompareResult as Compare, ConformanceReport as Conformance, Ledger, Observations } from '../core/formats.ts';
 
-export type StageStatus = 'pass' | 'fail' | 'regression' | 'error' | 'skipped';
+export type StageStatus = 'pass' | 'fail' | 'regression' | 'incomplete' | 'error' | 'skipped';
 
 export interface StageResult {
   name: string;
@@ -30,7 +31,7 @@ export interface VerifyRun {
   /** The conformance target; with `reference`, a reference server verify started (load ran against fresh ones of its own). */
   target: { url: string; reference: boolean };
   manifest: string;
-  options: { strict: boolean; profile: string; skipLoad: boolean; observationsBaseline: string | null; grep: string | null };
+  options: { strict: boolean; readOnly?: boolean; profile: string; skipLoad: boolean; observationsBaseline: string | null; grep: string | null };
   versions: Record<string, string>;
   stages: StageResult[];
 }
@@ -70,9 +71,18 @@ export interface ReportInputs {
   conformance: Conformance | null;
   observations: Observations | null;
   compare: Compare | null;
+  /** What the run wrote to the target (core/ledger.ts). */
+  ledger: Ledger | null;
   load: LoadRun[];
   /** Relative links that exist next to index.html. */
-  links: { playwright: string | null; conformance: string | null; junit: string | null; observations: string | null; compare: string | null };
+  links: {
+    playwright: string | null;
+    conformance: string | null;
+    junit: string | null;
+    observations: string | null;
+    compare: string | null;
+    ledger: string | null;
+  };
   /** The run history (core/history.ts), oldest first, this run included when verify recorded it; `error` when it could not be read. */
   history: { file: string; runs: HistoryRun[]; error: string | null };
   /** Spec section numbers to the operationIds they describe (from the contract index), for labels. */
@@ -116,6 +126,7 @@ export function readInputs(reportsDir: string, historyFile = join(reportsDir, 'h
     conformance: readJson<Conformance>(join(reportsDir, 'conformance.json')),
     observations: readJson<Observations>(join(reportsDir, 'observations.json')),
     compare: readJson<Compare>(join(reportsDir, 'load', 'compare.json')),
+    ledger: readLedger(reportsDir) ?? null,
     load,
     links: {
       playwright: rel('playwright-report/index.html'),
@@ -123,6 +134,7 @@ export function readInputs(reportsDir: string, historyFile = join(reportsDir, 'h
       junit: rel('junit.xml'),
       observations: rel('observations.json'),
       compare: rel('load/compare.json'),
+      ledger: rel('ledger.json'),
     },
     history: readHistory(historyFile),
     sectionNames,

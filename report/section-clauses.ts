@@ -4,7 +4,7 @@ import { bySection, esc } from './escape.ts';
 import type { Clause, ClauseStatus, ReportInputs } from './inputs.ts';
 import { sectionLabel } from './sections.ts';
 
-export const STATUSES: ClauseStatus[] = ['fail', 'warn', 'pass', 'observed', 'uncovered'];
+export const STATUSES: ClauseStatus[] = ['fail', 'warn', 'uncovered', 'pass', 'observed', 'unverifiable', 'waived', 'excluded'];
 const LEVELS = ['stated', 'inferred', 'open'] as const;
 
 const STATUS_MEANING: Record<ClauseStatus, string> = {
@@ -12,7 +12,10 @@ const STATUS_MEANING: Record<ClauseStatus, string> = {
   fail: 'violated: fails the run',
   warn: 'an inferred clause violated: a warning (a failure under --strict)',
   observed: 'open ("not shown" in the spec): what the target does is recorded, never judged',
-  uncovered: 'no test reached it in this run',
+  uncovered: 'not checked for a reason you can fix (named beside it): a stated one makes the run INCOMPLETE',
+  unverifiable: "not checked: the target's legal answers give nothing to judge (a field it leaves out, a filter no item matches)",
+  waived: "left out on purpose by the manifest's waive, with its reason",
+  excluded: 'left out by the run itself: a write in a read-only run, or a test not selected (--grep, --shard)',
 };
 
 function chips(cs: Clause[]): string {
@@ -61,7 +64,9 @@ export function clausesSection(i: ReportInputs): string {
     const head = `<tr class="sec-head" id="sec-${esc(s)}" data-section="${esc(s)}"><th colspan="5">${esc(sectionLabel(s))}${ops(s)}</th></tr>`;
     const body = cs.map((c) => {
       const refs = (anchors.get(c.id) ?? []).map((n) => `<a href="#failure-${n}" class="evidence-link">evidence ${n}</a>`).join(' ');
-      const why = c.uncovered?.length ? `<div class="muted small">not covered: ${esc(c.uncovered.join('; '))}</div>` : '';
+      const why = c.uncovered?.length
+        ? `<div class="muted small">${c.status === 'uncovered' ? 'not covered' : esc(c.status)}: ${esc(c.uncovered.join('; '))}</div>`
+        : '';
       const tests = c.tests.length ? `<span title="${esc(c.tests.join('\n'))}">${c.tests.length}</span>` : '0';
       return `<tr class="clause s-${esc(c.status)}" data-status="${esc(c.status)}" data-level="${esc(c.level)}" data-section="${esc(s)}"><td><code>${esc(c.id)}</code></td><td>${esc(c.level)}</td><td class="status">${esc(c.status)} ${refs}</td><td>${esc(c.text ?? '')}${why}</td><td class="num">${tests}</td></tr>`;
     });

@@ -2,10 +2,11 @@
 import { esc } from './escape.ts';
 import type { ReportInputs } from './inputs.ts';
 
-export type Verdict = 'PASS' | 'FAIL' | 'REGRESSION' | 'NOT RUN';
+export type Verdict = 'PASS' | 'FAIL' | 'REGRESSION' | 'INCOMPLETE' | 'NOT RUN';
 
 const MEANING: Record<Verdict, string> = {
-  PASS: 'the target keeps the contract, and load is within the baseline’s tolerance',
+  PASS: 'every stated clause in scope was checked and the target keeps it, and load is within the baseline’s tolerance',
+  INCOMPLETE: 'no violation found, but stated clauses went unchecked for a reason you can fix (named below): exit code 3, never a pass',
   FAIL: 'a stated clause is violated (or an inferred one, under --strict): exit code 1',
   REGRESSION: 'the contract holds, but load regressed beyond the baseline’s tolerance: exit code 2',
   'NOT RUN': 'the run could not be carried out: exit code 3 (see the stages)',
@@ -13,17 +14,36 @@ const MEANING: Record<Verdict, string> = {
 
 /** The verdict: verify's exit code when verify ran, else what the reports say on their own. */
 export function verdictOf(i: ReportInputs): Verdict {
-  if (i.verify) return (['PASS', 'FAIL', 'REGRESSION', 'NOT RUN'] as const)[i.verify.exitCode] ?? 'NOT RUN';
+  const incomplete = i.conformance?.summary.verdict === 'incomplete';
+  if (i.verify) {
+    if (i.verify.exitCode === 3 && incomplete) return 'INCOMPLETE';
+    return (['PASS', 'FAIL', 'REGRESSION', 'NOT RUN'] as const)[i.verify.exitCode] ?? 'NOT RUN';
+  }
   if (!i.conformance) return 'NOT RUN';
   if (i.conformance.summary.verdict === 'fail') return 'FAIL';
   if (i.conformance.summary.verdict === 'inconclusive') return 'NOT RUN';
+  if (incomplete) return 'INCOMPLETE';
   return i.compare?.verdict === 'regression' ? 'REGRESSION' : 'PASS';
+}
+
+/** What the run left unchecked, first: a headline must never read as a pass over stated clauses nobody checked. */
+function coverageParts(i: ReportInputs): string[] {
+  const c = i.conformance?.summary;
+  const cov = c?.coverage;
+  if (!c || !cov) return [];
+  const parts = [`${cov.checked} of ${cov.total} stated clauses checked${c.readOnly ? ' (read-only run)' : ''}`];
+  for (const g of c.incomplete ?? []) parts.push(`INCOMPLETE: ${g.clauses.length} unchecked: ${g.reason}`);
+  if (cov.unverifiable) parts.push(`${cov.unverifiable} not verifiable on this target`);
+  if (cov.waived) parts.push(`${cov.waived} waived`);
+  if (cov.excluded) parts.push(`${cov.excluded} excluded${c.readOnly ? ' (need a write)' : ''}`);
+  return parts;
 }
 
 function headline(i: ReportInputs): string {
   const parts: string[] = [];
   const c = i.conformance?.summary;
   if (c) {
+    parts.push(...coverageParts(i));
     parts.push(
       `${c.clauses.total} clauses: ${c.clauses.pass} pass, ${c.clauses.fail} fail, ${c.clauses.warn} warn, ${c.clauses.observed} observed, ${c.clauses.uncovered} not covered`,
     );
@@ -52,7 +72,12 @@ export function runSection(i: ReportInputs): string {
   const rows: [string, string][] = [
     ['target', esc(target)],
     ['manifest', esc(v?.manifest ?? c?.manifest ?? 'unknown')],
-    ['mode', esc((v?.options.strict ?? c?.strict) ? 'strict: inferred clauses fail' : 'default: inferred clauses warn')],
+    [
+      'mode',
+      esc(
+        `${(v?.options.strict ?? c?.strict) ? 'strict: inferred clauses fail' : 'default: inferred clauses warn'}${(v?.options.readOnly ?? c?.readOnly) ? '; read-only: only reads and dryRun writes were sent' : ''}`,
+      ),
+    ],
     [
       'load profile',
       esc(

@@ -10,6 +10,8 @@ Runs the conformance suite. Target: CONSOLE_BASE_URL and CONSOLE_API_KEY, else a
 started on a free loopback port. Manifest: CONSOLE_TARGET_MANIFEST (old name CONSOLE_FIXTURES; default fixtures/targets/reference.json).
 
   --strict      inferred clauses fail instead of warn (also CONSOLE_STRICT=1)
+  --read-only   for production: only reads and dryRun writes reach the target (also CONSOLE_READ_ONLY=1);
+                a test that needs a write stops before sending it, its clauses excluded by design
   --deadline SECONDS
                 the whole run's deadline (also CONSOLE_DEADLINE; default 600): past it the run
                 stops with exit 3 and a partial report. One request may take CONSOLE_REQUEST_TIMEOUT
@@ -19,17 +21,25 @@ started on a free loopback port. Manifest: CONSOLE_TARGET_MANIFEST (old name CON
   --help        this text
   anything else is passed to \`playwright test\` (e.g. --grep metrics, --repeat-each 3, --shard 1/2)
 
-exit codes: 0 pass, 1 contract failure, 3 run could not be carried out or was cut short (deadline,
-transport failures, tests left inconclusive; docs/transport.md)`;
+exit codes: 0 pass (every stated clause in scope checked and held), 1 contract failure, 3 run could
+not be carried out or was cut short (deadline, transport failures, tests left inconclusive;
+docs/transport.md), or INCOMPLETE: a stated clause went unchecked for a reason you can fix (named,
+with the fix; the manifest's "waive" leaves clauses out on purpose)`;
 
 const { values, rest } = parseKnown({
   name: 'conformance',
   help: HELP,
-  options: { strict: { type: 'boolean' }, deadline: { type: 'string' }, 'observations-baseline': { type: 'string' } },
+  options: { strict: { type: 'boolean' }, 'read-only': { type: 'boolean' }, deadline: { type: 'string' }, 'observations-baseline': { type: 'string' } },
 });
 const baseline = values['observations-baseline'];
 if (baseline !== undefined && (!baseline || !existsSync(baseline))) fail('conformance', `--observations-baseline: no file ${JSON.stringify(baseline)}`);
 
 runCommand('conformance', () =>
-  runConformance({ strict: values.strict ?? false, deadline: values.deadline, observationsBaseline: baseline, playwrightArgs: rest }),
+  runConformance({
+    strict: values.strict ?? false,
+    readOnly: values['read-only'] ?? false,
+    deadline: values.deadline,
+    observationsBaseline: baseline,
+    playwrightArgs: rest,
+  }),
 );

@@ -15,6 +15,9 @@ then writes reports/ (index.html: one page for a release manager; conformance.js
 junit.xml, verify.json, load/), scans reports/ for the API key and prints a one-screen verdict.
 
   --strict                      inferred clauses fail instead of warn (also CONSOLE_STRICT=1)
+  --read-only                   for production: only reads and dryRun writes reach the target (also
+                                CONSOLE_READ_ONLY=1); the conformance tests that need a write are left
+                                out by design and listed as excluded, the load runs its paging profile only
   --skip-load                   do not run the load profiles (k6 is then not needed)
   --profile smoke|baseline|stress
                                 size of the load profiles (default smoke, a few seconds each; the
@@ -34,20 +37,23 @@ junit.xml, verify.json, load/), scans reports/ for the API key and prints a one-
 
 k6: when neither K6_BIN nor .tools/bin/k6 exists, verify builds it first (npm run k6:install, Go
 needed, about two minutes); when it cannot, it exits 3 before running anything.
-Environment: CONSOLE_BASE_URL, CONSOLE_API_KEY, CONSOLE_TARGET_MANIFEST (old name CONSOLE_FIXTURES), CONSOLE_STRICT, CONSOLE_ALLOW_REMOTE_LOAD,
+Environment: CONSOLE_BASE_URL, CONSOLE_API_KEY, CONSOLE_TARGET_MANIFEST (old name CONSOLE_FIXTURES), CONSOLE_STRICT, CONSOLE_READ_ONLY, CONSOLE_ALLOW_REMOTE_LOAD,
 CONSOLE_DEADLINE, CONSOLE_REQUEST_TIMEOUT, CONSOLE_HISTORY, CONSOLE_REPORTS_DIR (where reports go, default
 reports/), K6_BIN (README, "Pointing it at a real server").
 
 exit codes: 0 pass; 1 contract failure (or a failed stated load check, or the key found in reports/);
 2 performance regression against the baseline (or a k6 latency threshold crossed); 3 the run could
 not be carried out or was cut short (deadline, transport failures, inconclusive tests, the network
-answering instead of the target under load). When several apply: 1, then 3, then 2.`;
+answering instead of the target under load), or is INCOMPLETE: a stated clause went unchecked for a
+reason you can fix (the manifest ran out of trigger phases, the target refused a resource), named
+with the fix; waive on purpose with the manifest's "waive". When several apply: 1, then 3, then 2.`;
 
 const { values } = parseCommand({
   name: 'verify',
   help: HELP,
   options: {
     strict: { type: 'boolean' },
+    'read-only': { type: 'boolean' },
     'skip-load': { type: 'boolean' },
     profile: { type: 'string' },
     baselines: { type: 'string' },
@@ -77,6 +83,7 @@ function options(): VerifyOptions {
   }
   return {
     strict: values.strict ?? false,
+    readOnly: values['read-only'] ?? false,
     skipLoad: values['skip-load'] ?? false,
     profile,
     baselines,

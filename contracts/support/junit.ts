@@ -3,6 +3,7 @@
 // an inferred violation in default mode is a passing test case with its warning in system-out; a test
 // that checked nothing (inconclusive: transport, or not run after the run stopped) is <skipped>.
 import { xmlEscape as esc } from '../../core/xml.ts';
+import type { IncompleteGroup } from '../../core/formats.ts';
 import type { Ran } from './reporter.ts';
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
@@ -32,23 +33,53 @@ function testcase(r: Ran): string {
       : '';
     return `${head}<skipped message="${esc(message.slice(0, 300))}"/>${out}</testcase>`;
   }
+  // Not run on purpose: every clause waived, or a write in a read-only run.
+  if (r.skippedAs) return `${head}<skipped message="${esc(r.skippedAs.slice(0, 300))}"/></testcase>`;
   if (r.ok) return `${head}</testcase>`;
   const text = esc(details(r));
   if (r.counts) return `${head}<failure type="${r.level}" message="${esc((r.error ?? '').split('\n')[0].slice(0, 300))}">${text}</failure></testcase>`;
   return `${head}<system-out>WARN (inferred, not strict)\n${text}</system-out></testcase>`;
 }
 
-export function junitXml(ran: Ran[], run: { strict: boolean; durationMs: number }): string {
+/**
+ * The run's coverage as test cases of their own: each reason the run is INCOMPLETE an error (a CI that
+ * reads JUnit must not show green over stated clauses nobody checked), each waiver a skipped case.
+ */
+function coverageSuite(incomplete: IncompleteGroup[], waived: { clauses: string; reason: string; count: number }[]): string | undefined {
+  const cases = [
+    ...incomplete.map((g) => {
+      const message = `${g.clauses.length} stated clause${g.clauses.length > 1 ? 's' : ''} unchecked: ${g.reason}`;
+      return `    <testcase classname="coverage" name="${esc(`stated clauses checked: ${g.reason}`)}" time="0.000"><error type="incomplete" message="${esc(message.slice(0, 300))}">${esc(`${message}\nclauses: ${g.clauses.join(', ')}`)}</error></testcase>`;
+    }),
+    ...waived.map(
+      (w) =>
+        `    <testcase classname="coverage" name="${esc(`waived: ${w.clauses}`)}" time="0.000"><skipped message="${esc(`waived (${w.count} clauses): ${w.reason}`.slice(0, 300))}"/></testcase>`,
+    ),
+  ];
+  if (cases.length === 0) return undefined;
+  return `  <testsuite name="coverage" tests="${cases.length}" failures="0" errors="${incomplete.length}" skipped="${waived.length}" time="0.000">\n${cases.join('\n')}\n  </testsuite>`;
+}
+
+export function junitXml(
+  ran: Ran[],
+  run: { strict: boolean; durationMs: number; incomplete?: IncompleteGroup[]; waived?: { clauses: string; reason: string; count: number }[] },
+): string {
   const files = [...new Set(ran.map((r) => r.file))].sort();
   const suites = files.map((file) => {
     const mine = ran.filter((r) => r.file === file);
     const failures = mine.filter((r) => !r.ok && r.counts).length;
     const time = mine.reduce((s, r) => s + r.durationMs, 0);
-    const skipped = mine.filter((r) => r.inconclusive).length;
+    const skipped = mine.filter((r) => r.inconclusive || r.skippedAs).length;
     return `  <testsuite name="${esc(file)}" tests="${mine.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${seconds(time)}">\n${mine.map(testcase).join('\n')}\n  </testsuite>`;
   });
+  const incomplete = run.incomplete ?? [];
+  const waived = run.waived ?? [];
+  const coverage = coverageSuite(incomplete, waived);
+  if (coverage) suites.push(coverage);
   const failures = ran.filter((r) => !r.ok && r.counts).length;
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="console-conformance${run.strict ? ' (strict)' : ''}" tests="${ran.length}" failures="${failures}" errors="0" skipped="${ran.filter((r) => r.inconclusive).length}" time="${seconds(run.durationMs)}">\n${suites.join('\n')}\n</testsuites>\n`;
+  const skipped = ran.filter((r) => r.inconclusive || r.skippedAs).length + waived.length;
+  const tests = ran.length + incomplete.length + waived.length;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="console-conformance${run.strict ? ' (strict)' : ''}" tests="${tests}" failures="${failures}" errors="${incomplete.length}" skipped="${skipped}" time="${seconds(run.durationMs)}">\n${suites.join('\n')}\n</testsuites>\n`;
 }
 
 /**

@@ -10,12 +10,35 @@ import { CLAUSES } from './clauses.ts';
 import { compareObservations, readObservations, summarize, type Drift, type Observations } from './observations.ts';
 import { junitXml } from './junit.ts';
 import { redactText } from '../../core/keys.ts';
-import type { ClauseResult, ConformanceReport, ConformanceSummary, Exchange, FailureResult, InconclusiveResult, RunStop, Status } from '../../core/formats.ts';
+import {
+  STATUSES,
+  type ClauseResult,
+  type ConformanceReport,
+  type ConformanceSummary,
+  type Exchange,
+  type FailureResult,
+  type InconclusiveResult,
+  type IncompleteGroup,
+  type RunStop,
+  type Status,
+  type StatedCoverage,
+  type UncheckedKind,
+} from '../../core/formats.ts';
+import { waiverOf } from './waivers.ts';
+import { addLedgerPart, emptyState, noteState, tally, writeOf } from '../../core/ledger.ts';
+import type { LedgerWrite } from '../../core/formats.ts';
 import { CHECKED, FINDING, type Finding } from './findings.ts';
-import type { Inconclusive, Level, Observation, Uncovered } from './target.ts';
+import type { Inconclusive, Level, Observation } from './target.ts';
 import { STOP_AFTER_CONSECUTIVE, clearStop, requestStop } from './transport.ts';
 
 export type { ClauseResult, ConformanceReport, ConformanceSummary, FailureResult, InconclusiveResult, RunStop, Status } from '../../core/formats.ts';
+
+/** A clause a test could not check, and whose that is (core/formats.ts, UncheckedKind). */
+export interface Unchecked {
+  clause: string;
+  reason: string;
+  kind: UncheckedKind;
+}
 
 export interface Ran {
   title: string;
@@ -29,17 +52,21 @@ export interface Ran {
   error?: string;
   exchanges: Exchange[];
   observations: Observation[];
-  uncovered: Uncovered[];
+  uncovered: Unchecked[];
   /** Set when the test checked nothing: a transport failure, or not run because the run had stopped. */
   inconclusive?: Inconclusive;
   /** An inferred finding a test recorded (contracts/support/findings.ts): its own result, not a test. */
   finding?: true;
   /** Clauses the test checked on the way (findings.ts): they pass when no finding names them. */
   checked?: string[];
+  /** Set when the test did not run on purpose: all its clauses waived, or a write in a read-only run (the reason). */
+  skippedAs?: string;
 }
 
 const LEVELS: Level[] = ['stated', 'inferred', 'open'];
-const STATUSES: Status[] = ['pass', 'fail', 'warn', 'observed', 'uncovered'];
+/** When tests leave one clause unchecked for several reasons, the one shown: the user's to fix first. */
+const KIND_ORDER: UncheckedKind[] = ['resource', 'unverifiable', 'excluded', 'waived'];
+const STATUS_OF_KIND: Record<UncheckedKind, Status> = { resource: 'uncovered', unverifiable: 'unverifiable', excluded: 'excluded', waived: 'waived' };
 
 export default class ConformanceReporter implements Reporter {
   private ran: Ran[] = [];
@@ -48,6 +75,8 @@ export default class ConformanceReporter implements Reporter {
   private findingsShown = new Set<string>();
   private started = Date.now();
   private planned = 0;
+  /** The clauses the planned tests name: a clause outside it (a --grep or --shard run) is excluded, not uncovered. */
+  private scope = new Set<string>();
   /** Tests in a row that ended inconclusive, and the last reason: STOP_AFTER_CONSECUTIVE of them stop the run. */
   private inARow = 0;
   private stop: RunStop | null = null;
@@ -60,7 +89,9 @@ export default class ConformanceReporter implements Reporter {
   })();
 
   onBegin(_config: FullConfig, suite: Suite): void {
-    this.planned = suite.allTests().length;
+    const planned = suite.allTests();
+    this.planned = planned.length;
+    for (const test of planned) for (const a of test.annotations) if (a.type === 'clause' && a.description) this.scope.add(a.description);
     if (this.config) clearStop(this.config.reportsDir);
   }
 
@@ -72,8 +103,17 @@ export default class ConformanceReporter implements Reporter {
     const inconclusive = this.inconclusiveOf(result, notes('inconclusive')[0] as Inconclusive | undefined);
     const ok = result.status === 'passed' || result.status === 'skipped' || inconclusive !== undefined;
     const clauses = test.annotations.filter((a) => a.type === 'clause').map((a) => a.description ?? '');
-    // A skipped test checked nothing: its clauses are not covered by it (an inconclusive one is listed apart).
-    const uncovered = inconclusive ? [] : result.status === 'skipped' ? clauses.map((clause) => ({ clause, reason: 'test skipped' })) : notes('uncovered');
+    // A skipped test checked nothing: its clauses are not covered by it (an inconclusive one is listed apart),
+    // for the reason it was skipped: waived by the user, a write in a read-only run, or otherwise unknown.
+    const skippedAs = (): Unchecked[] => {
+      const waived = result.annotations.find((a) => a.type === 'waived');
+      const excluded = result.annotations.find((a) => a.type === 'excluded');
+      if (waived) return clauses.map((clause) => ({ clause, reason: `waived: ${waived.description}`, kind: 'waived' }));
+      if (excluded) return clauses.map((clause) => ({ clause, reason: excluded.description ?? 'excluded', kind: 'excluded' }));
+      return clauses.map((clause) => ({ clause, reason: 'test skipped', kind: 'resource' }));
+    };
+    const uncovered: Unchecked[] = inconclusive ? [] : result.status === 'skipped' ? skippedAs() : notes('uncovered');
+    const onPurpose = result.status === 'skipped' && !inconclusive ? uncovered.find((u) => u.kind === 'waived' || u.kind === 'excluded')?.reason : undefined;
     this.ran.push({
       title: test.title,
       file: relative(ROOT, test.location.file),
@@ -87,6 +127,7 @@ export default class ConformanceReporter implements Reporter {
       observations: notes('observation'),
       uncovered,
       ...(inconclusive ? { inconclusive } : {}),
+      ...(onPurpose ? { skippedAs: onPurpose } : {}),
       checked: result.annotations.filter((a) => a.type === CHECKED).map((a) => a.description ?? ''),
     });
     for (const f of notes(FINDING) as Finding[]) {
@@ -144,6 +185,7 @@ export default class ConformanceReporter implements Reporter {
     const checkedBy = new Map<string, string[]>();
     for (const r of ran) for (const c of r.checked ?? []) if (!r.inconclusive) checkedBy.set(c, [...(checkedBy.get(c) ?? []), r.title]);
     const known = new Map(CLAUSES.map((c) => [c.id, c]));
+    const waive = config?.manifest.waive;
     const allObservations = ran.flatMap((r) => r.observations.map((o) => ({ ...o, test: r.title })));
     const allUncovered = ran.flatMap((r) => r.uncovered.map((u) => ({ ...u, test: r.title })));
     const ids = new Set([...known.keys(), ...byClause.keys(), ...allObservations.map((o) => o.clause)]);
@@ -157,14 +199,24 @@ export default class ConformanceReporter implements Reporter {
       const level: Level = entry?.level ?? tests[0]?.level ?? 'stated';
       // A test that could not reach its clause (uncovered) or checked nothing (inconclusive) does not count as checking it.
       const checking = tests.filter((t) => !t.inconclusive && !t.uncovered.some((u) => u.clause === id));
+      const waiver = waiverOf(waive, id);
+      // Why nothing checked it, the user's to fix first (KIND_ORDER); a clause the suite checks that no
+      // planned test names was left out by the run's selection (--grep, --shard).
+      const kind = KIND_ORDER.find((k) => uncovered.some((u) => u.kind === k));
+      if (!kind && !this.scope.has(id) && (entry?.checkedBy.length ?? 0) > 0)
+        uncovered.push({ clause: id, reason: 'not selected in this run (--grep or --shard)', kind: 'excluded', test: '' });
       // An open clause is only ever observed (or not reached); the others follow their tests: a failed
       // test that fails the run fails its clauses, one that does not (inferred, default mode) warns.
+      // A waived clause is waived whatever its tests did: the user said it does not count.
       let status: Status;
-      if (level === 'open') status = observations.length > 0 ? 'observed' : 'uncovered';
+      if (waiver) status = 'waived';
+      else if (level === 'open') status = observations.length > 0 ? 'observed' : 'uncovered';
       else if (checking.some((t) => !t.ok && t.counts)) status = 'fail';
       else if (checking.some((t) => !t.ok)) status = 'warn';
-      else if (checking.length === 0) status = checkedOnTheWay.length > 0 ? 'pass' : 'uncovered';
+      else if (checking.length === 0)
+        status = checkedOnTheWay.length > 0 ? 'pass' : STATUS_OF_KIND[kind ?? (uncovered[0]?.kind as UncheckedKind) ?? 'resource'];
       else status = 'pass';
+      const why = waiver ? [`waived (${waiver.clauses}): ${waiver.reason}`] : status === 'pass' ? [] : [...new Set(uncovered.map((u) => u.reason))];
       const evidence = checking.filter((t) => !t.ok).map((t) => ({ test: t.title, level: t.level, error: t.error, exchanges: t.exchanges.slice(-3) }));
       return {
         id,
@@ -175,7 +227,7 @@ export default class ConformanceReporter implements Reporter {
         tests: [...new Set([...tests.filter((t) => !t.finding).map((t) => t.title), ...checkedOnTheWay])],
         evidence,
         observations,
-        ...(uncovered.length > 0 ? { uncovered: uncovered.map((u) => u.reason) } : {}),
+        ...(why.length > 0 ? { uncovered: why } : {}),
       };
     });
 
@@ -220,9 +272,21 @@ export default class ConformanceReporter implements Reporter {
     const observations = summarize(allObservations);
     const drift = config?.observationsBaseline ? compareObservations(readObservations(config.observationsBaseline), observations) : [];
     const count = (s: Status) => clauses.filter((c) => c.status === s).length;
+    const stated = clauses.filter((c) => c.level === 'stated');
+    const statedCount = (...ss: Status[]) => stated.filter((c) => ss.includes(c.status)).length;
+    const coverage: StatedCoverage = {
+      total: stated.length,
+      checked: statedCount('pass', 'fail', 'warn'),
+      uncovered: statedCount('uncovered'),
+      unverifiable: statedCount('unverifiable'),
+      waived: statedCount('waived'),
+      excluded: statedCount('excluded'),
+    };
+    const incomplete = incompleteGroups(stated.filter((c) => c.status === 'uncovered'));
     const summary: ConformanceSummary = {
-      verdict: failures.some((f) => f.counts) ? 'fail' : inconclusive.length > 0 || this.stop ? 'inconclusive' : 'pass',
+      verdict: failures.some((f) => f.counts) ? 'fail' : inconclusive.length > 0 || this.stop ? 'inconclusive' : incomplete.length > 0 ? 'incomplete' : 'pass',
       strict,
+      readOnly: config?.readOnly ?? false,
       target: config?.baseUrl ?? null,
       manifest: config?.manifestPath ? relative(ROOT, config.manifestPath) : null,
       startedAt: new Date(this.started).toISOString(),
@@ -238,17 +302,13 @@ export default class ConformanceReporter implements Reporter {
       findings: { total: findings.length, counting: findings.filter((f) => f.counts).length },
       partial: this.stop !== null,
       stop: this.stop,
-      clauses: {
-        total: clauses.length,
-        pass: count('pass'),
-        fail: count('fail'),
-        warn: count('warn'),
-        observed: count('observed'),
-        uncovered: count('uncovered'),
-      },
+      clauses: { total: clauses.length, ...(Object.fromEntries(STATUSES.map((s) => [s, count(s)])) as Record<Status, number>) },
       byLevel: Object.fromEntries(
         LEVELS.map((l) => [l, Object.fromEntries(STATUSES.map((s) => [s, clauses.filter((c) => c.level === l && c.status === s).length]))]),
       ) as Record<Level, Record<Status, number>>,
+      coverage,
+      incomplete,
+      waived: (waive ?? []).map((w) => ({ ...w, count: clauses.filter((c) => c.status === 'waived' && waiverOf(waive, c.id) === w).length })),
       drift: drift.length,
       playwrightStatus: result.status,
     };
@@ -259,29 +319,40 @@ export default class ConformanceReporter implements Reporter {
     const write = (name: string, text: string) => writeFileSync(join(dir, name), redactText(text, key));
     write('conformance.json', JSON.stringify({ summary, clauses, failures, inconclusive, drift } satisfies ConformanceReport, null, 2) + '\n');
     write('observations.json', JSON.stringify(observations satisfies Observations, null, 2) + '\n');
-    write('junit.xml', junitXml([...ran, ...findings], { strict, durationMs: summary.durationMs }));
+    write('junit.xml', junitXml([...ran, ...findings], { strict, durationMs: summary.durationMs, incomplete, waived: summary.waived ?? [] }));
+    // What the run wrote to the target, from the exchanges themselves: no test can forget to record a write.
+    const state = emptyState();
+    const writes: LedgerWrite[] = [];
+    for (const r of ran)
+      for (const e of r.exchanges) {
+        const w = writeOf(e);
+        if (w) writes.push(w);
+        noteState(state, e);
+      }
+    addLedgerPart(
+      dir,
+      { by: 'conformance', startedAt: summary.startedAt, writes: tally(writes), restores: [] },
+      { target: summary.target ?? '', manifest: summary.manifest ?? '', readOnly: summary.readOnly ?? false, state },
+    );
     console.log(
-      redactText(matrix(summary, failures, drift, allUncovered, shownPath(join(dir, 'conformance.json'))) + inconclusiveLines(summary, inconclusive), key),
+      redactText(
+        matrix(summary, failures, drift, clauses, shownPath(join(dir, 'conformance.json'))) + inconclusiveLines(summary, inconclusive) + coverageLines(summary),
+        key,
+      ),
     );
   }
 }
 
 /** The console summary: counts by level and status (from the summary), failures with their evidence, warnings, drift. */
-function matrix(
-  summary: ConformanceSummary,
-  failures: FailureResult[],
-  drift: Drift[],
-  uncovered: { clause: string; reason: string }[],
-  written: string,
-): string {
+function matrix(summary: ConformanceSummary, failures: FailureResult[], drift: Drift[], clauses: ClauseResult[], written: string): string {
   const out = [
     `\nClause matrix (${summary.strict ? 'strict' : 'default'} mode):`,
-    `  ${'level'.padEnd(9)} ${'total'.padStart(5)}  ${STATUSES.map((s) => s.padStart(10)).join('')}`,
+    `  ${'level'.padEnd(9)} ${'total'.padStart(5)}  ${STATUSES.map((s) => s.padStart(13)).join('')}`,
   ];
   for (const l of LEVELS) {
     const n = summary.byLevel[l];
     const total = STATUSES.reduce((sum, s) => sum + n[s], 0);
-    out.push(`  ${l.padEnd(9)} ${String(total).padStart(5)}  ${STATUSES.map((s) => String(n[s]).padStart(10)).join('')}`);
+    out.push(`  ${l.padEnd(9)} ${String(total).padStart(5)}  ${STATUSES.map((s) => String(n[s]).padStart(13)).join('')}`);
   }
   for (const f of failures.filter((x) => !x.finding)) {
     const last = f.exchanges.at(-1);
@@ -303,13 +374,50 @@ function matrix(
   if (found.size > 0) out.push('');
   for (const [what, list] of found)
     out.push(`${list[0].counts ? 'FAIL' : 'WARN'} [inferred finding] ${what} (${list.length === 1 ? 'in 1 test' : `in ${list.length} tests`})`);
-  for (const u of uncovered) out.push(`WARN [not covered] ${u.clause}: ${u.reason}`);
+  // Stated clauses left uncovered are the INCOMPLETE lines below; the others, one line per reason.
+  for (const [reason, ids] of byReason(clauses.filter((c) => c.status === 'uncovered' && c.level !== 'stated' && c.uncovered?.length)))
+    out.push(`WARN [not covered] ${listed(ids)}: ${reason}`);
+  for (const [reason, ids] of byReason(clauses.filter((c) => c.status === 'unverifiable'))) out.push(`NOT VERIFIABLE ${listed(ids)}: ${reason}`);
   for (const d of drift) out.push(`DRIFT ${d.clause}: was ${JSON.stringify(d.before)}, now ${JSON.stringify(d.now)}`);
   out.push(
     '',
-    `conformance: ${summary.verdict.toUpperCase()}: ${summary.tests.passed}/${summary.tests.total} tests passed, ${summary.tests.failedCounting} failing the run; ${summary.findings.total} inferred findings${summary.findings.counting ? ` (${summary.findings.counting} failing the run)` : ''}; ${summary.clauses.fail} clauses fail, ${summary.clauses.warn} warn, ${summary.clauses.uncovered} uncovered; ${written} written`,
+    `conformance: ${summary.verdict.toUpperCase()}${summary.readOnly ? ' (read-only)' : ''}: ${summary.tests.passed}/${summary.tests.total} tests passed, ${summary.tests.failedCounting} failing the run; ${summary.findings.total} inferred findings${summary.findings.counting ? ` (${summary.findings.counting} failing the run)` : ''}; ${summary.clauses.fail} clauses fail, ${summary.clauses.warn} warn, ${summary.clauses.uncovered} uncovered; ${written} written`,
   );
   return out.join('\n');
+}
+
+/** Clause ids, the first few named and the rest counted: one line stays one line. */
+function listed(ids: string[]): string {
+  return ids.length <= 4 ? ids.join(', ') : `${ids.slice(0, 3).join(', ')} and ${ids.length - 3} more`;
+}
+
+/** Clauses grouped by their first unchecked reason, in the order first met. */
+function byReason(clauses: ClauseResult[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const c of clauses) {
+    const reason = c.uncovered?.[0] ?? 'no test reached it in this run';
+    out.set(reason, [...(out.get(reason) ?? []), c.id]);
+  }
+  return out;
+}
+
+/** The stated clauses left unchecked for a reason the user can fix, one group per reason: why the run is INCOMPLETE. */
+function incompleteGroups(uncovered: ClauseResult[]): IncompleteGroup[] {
+  return [...byReason(uncovered)].map(([reason, clauses]) => ({ reason, clauses }));
+}
+
+/** What the run did not check and why: INCOMPLETE groups, waivers, and what a read-only run leaves out. */
+function coverageLines(summary: ConformanceSummary): string {
+  const c = summary.coverage!;
+  const out: string[] = [];
+  for (const g of summary.incomplete ?? [])
+    out.push(`INCOMPLETE ${g.clauses.length} stated clause${g.clauses.length > 1 ? 's' : ''} unchecked (${listed(g.clauses)}): ${g.reason}`);
+  for (const w of summary.waived ?? []) out.push(`WAIVED ${w.count} clause${w.count === 1 ? '' : 's'} (${w.clauses}): ${w.reason}`);
+  if (summary.readOnly) out.push(`READ-ONLY ${c.checked} of ${c.total} stated clauses checked; ${c.excluded} need a write and were left out by design`);
+  out.push(
+    `coverage: ${c.checked} of ${c.total} stated clauses checked${c.uncovered ? `, ${c.uncovered} unchecked (INCOMPLETE)` : ''}${c.unverifiable ? `, ${c.unverifiable} not verifiable on this target` : ''}${c.waived ? `, ${c.waived} waived` : ''}${c.excluded ? `, ${c.excluded} excluded` : ''}`,
+  );
+  return `\n${out.join('\n')}`;
 }
 
 /** Inconclusive tests, one line per distinct reason with a count (a dead target is one line, not 60), and why the run stopped. */

@@ -7,6 +7,7 @@ import { loadConfig, type Manifest } from '../../core/config.ts';
 import { call, type CallOptions, type Exchange, type Reply } from './evidence.ts';
 import { KEY_HEADER } from '../../core/keys.ts';
 import { RunStopped, TransportError, stopReason } from './transport.ts';
+import { waiverOf } from './waivers.ts';
 import type { Level, Observation, UncheckedKind } from '../../core/formats.ts';
 
 export type { Level, Observation } from '../../core/formats.ts';
@@ -19,6 +20,8 @@ export interface Target {
   apiKey: string;
   manifest: Manifest;
   strict: boolean;
+  /** Only reads and dryRun writes may reach the target (--read-only, for production): see `t.call`. */
+  readOnly: boolean;
   requestTimeoutMs: number;
   reportsDir: string;
 }
@@ -74,6 +77,7 @@ export const test = base.extend<{ t: T }, { target: Target }>({
         apiKey: c.apiKey,
         manifest: c.manifest,
         strict: c.strict,
+        readOnly: c.readOnly,
         requestTimeoutMs: c.requestTimeoutMs,
         reportsDir: c.reportsDir,
       });
@@ -105,12 +109,31 @@ export const test = base.extend<{ t: T }, { target: Target }>({
     };
     const stopped = stopReason(target.reportsDir);
     if (stopped) inconclusive({ reason: stopped, stopped: true });
+    // A test whose every clause the user waived does not run: it would only spend the target's resources.
+    const clauses = info.annotations.filter((a) => a.type === 'clause').map((a) => a.description ?? '');
+    const waivers = clauses.map((c) => waiverOf(target.manifest.waive, c));
+    if (clauses.length > 0 && waivers.every(Boolean)) {
+      info.annotations.push({ type: 'waived', description: waivers[0]!.reason });
+      info.skip(true, `waived: ${waivers[0]!.reason}`);
+    }
+    // In a read-only run nothing that could change the target is sent: a write that is not a dry run
+    // ends the test before it goes out, and its clauses are excluded by design (not a reason for INCOMPLETE).
+    const guard = (method: string, path: string, opts: CallOptions) => {
+      if (!target.readOnly || method.toUpperCase() === 'GET' || (opts.data as { dryRun?: unknown } | undefined)?.dryRun === true) return;
+      info.annotations.push({ type: 'excluded', description: `read-only run: the check needs a write (${method} ${path.split('?')[0]})` });
+      info.skip(true, `read-only run: needs a write (${method} ${path.split('?')[0]})`);
+    };
     await use({
       ...target,
       runId: newRunId(),
-      call: (method, path, opts = {}) =>
-        record(call(info, target, method, path, { ...opts, headers: { [KEY_HEADER]: target.apiKey, ...(opts.headers ?? {}) } })),
-      raw: (method, path, opts = {}) => record(call(info, target, method, path, opts)),
+      call: (method, path, opts = {}) => {
+        guard(method, path, opts);
+        return record(call(info, target, method, path, { ...opts, headers: { [KEY_HEADER]: target.apiKey, ...(opts.headers ?? {}) } }));
+      },
+      raw: (method, path, opts = {}) => {
+        guard(method, path, opts);
+        return record(call(info, target, method, path, opts));
+      },
       observe: (clause, aspect, value, reply) => {
         const e = reply?.exchange ?? last;
         const o: Observation = { clause, aspect, value, evidence: e && { method: e.method, path: e.path, status: e.status, curl: e.curl } };

@@ -3,18 +3,24 @@
 // contract failure (a stated clause violated, or an inferred one under --strict), even when the run
 // later stopped; 3 the run could not be carried out, or was cut short (deadline, transport failures:
 // docs/transport.md), with one line and, where the suite ran, a partial report.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { ROOT, loadConfig, seconds } from '../../core/config.ts';
+import { join, relative } from 'node:path';
+import { ConfigError, ROOT, loadConfig, seconds, type Config } from '../../core/config.ts';
 import { EXIT } from '../../core/exit.ts';
 import { redactText } from '../../core/keys.ts';
+import { addLedgerPart, readLedger, tally } from '../../core/ledger.ts';
 import { referenceUnlessTarget } from '../../core/reference.ts';
+import { CLAUSES } from '../../contracts/support/clauses.ts';
 import { notRunJunit } from '../../contracts/support/junit.ts';
 import type { ConformanceReport, ConformanceSummary } from '../../contracts/support/reporter.ts';
+import { unmatchedWaivers } from '../../contracts/support/waivers.ts';
+import { changedBy, restore, takeSnapshot, type Connection, type Snapshot } from '../../target/restore.ts';
 
 export interface ConformanceOptions {
   strict: boolean;
+  /** Only reads and dryRun writes reach the target (also CONSOLE_READ_ONLY=1). */
+  readOnly?: boolean;
   /** --deadline, as given (checked here: a bad value is a ConfigError). */
   deadline: string | undefined;
   observationsBaseline: string | undefined;
@@ -91,6 +97,13 @@ export async function preflight(baseUrl: string, apiKey: string, timeoutMs: numb
   return undefined;
 }
 
+/** The one line of a run that left stated clauses unchecked for reasons the user can fix (exit 3). */
+function incompleteLine(summary: ConformanceSummary): string {
+  const groups = summary.incomplete ?? [];
+  const n = groups.reduce((sum, g) => sum + g.clauses.length, 0);
+  return `INCOMPLETE: ${n} stated clause${n === 1 ? '' : 's'} unchecked: ${groups.map((g) => g.reason).join('; ')} (see the INCOMPLETE lines above; waive on purpose with the manifest's "waive")`;
+}
+
 /** The one line of a run that was cut short or left tests unchecked (exit 3). */
 function cutShort(summary: ConformanceSummary, deadline: number): string {
   const s = summary.stop;
@@ -109,8 +122,14 @@ export async function runConformance(opts: ConformanceOptions): Promise<number> 
   const env = { ...process.env };
   if (opts.observationsBaseline) env.CONSOLE_OBSERVATIONS_BASELINE = opts.observationsBaseline;
   if (opts.strict) env.CONSOLE_STRICT = '1';
+  if (opts.readOnly) env.CONSOLE_READ_ONLY = '1';
   if (opts.deadline !== undefined) env.CONSOLE_DEADLINE = String(seconds(opts.deadline, '--deadline', 0));
   const config = loadConfig(env);
+  const typo = unmatchedWaivers(
+    config.manifest.waive,
+    CLAUSES.map((c) => c.id),
+  )[0];
+  if (typo) throw new ConfigError(`target manifest ${config.manifestPath}: waive "${typo.clauses}" matches no clause of contracts/clauses.yaml`);
   const deadline = config.deadlineSeconds;
   const server = await referenceUnlessTarget(config, env);
   if (server) console.log(`conformance: reference server at ${server.baseUrl}`);
@@ -129,24 +148,108 @@ export async function runConformance(opts: ConformanceOptions): Promise<number> 
     const deadlineAt = t0 + deadline * 1000;
     if (deadlineAt - Date.now() < 5000) return notRun(config.reportsDir, `stopped: deadline of ${deadline} s passed before the suite started`, config.strict);
     env.CONSOLE_DEADLINE_AT = String(Math.round(deadlineAt));
-    const r = spawnSync(
-      process.execPath,
-      [join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '-c', join(ROOT, 'playwright.config.ts'), ...opts.playwrightArgs],
-      { cwd: ROOT, env, stdio: 'inherit', timeout: Math.ceil(deadlineAt - Date.now() + 30_000), killSignal: 'SIGKILL' },
+    const conn: Connection = { baseUrl: env.CONSOLE_BASE_URL!, apiKey: env.CONSOLE_API_KEY!, timeoutMs: config.requestTimeoutMs };
+    const snapshot = await snapshotFor(conn, config);
+    const r = await untilRestored(snapshot && (() => restoreAfter(conn, config, snapshot)), () =>
+      playwright(opts.playwrightArgs, env, Math.ceil(deadlineAt - Date.now() + 30_000)),
     );
     if (!existsSync(report))
       return say3(
-        r.error
+        r === 'timeout'
           ? `stopped: deadline of ${deadline} s passed and the suite did not stop by itself`
-          : `the suite did not run to the end (playwright exit ${r.status}); see its output above`,
+          : `the suite did not run to the end (playwright exit ${r}); see its output above`,
       );
     const summary = (JSON.parse(readFileSync(report, 'utf8')) as ConformanceReport).summary;
     // A violation proven before a stop is still a fact: 1 outranks 3.
     if (summary.verdict === 'fail') return 1;
     if (summary.verdict === 'inconclusive') return say3(cutShort(summary, deadline));
     if (summary.tests.total === 0) return say3('no test ran (check --grep / --shard)');
+    if (summary.verdict === 'incomplete') return say3(incompleteLine(summary));
     return 0;
   } finally {
     await server?.stop();
   }
+}
+
+/** Playwright as a child (not spawnSync: a signal to this process must still be able to stop it and restore). */
+function playwright(args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<number | 'timeout'> {
+  const child = spawn(process.execPath, [join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '-c', join(ROOT, 'playwright.config.ts'), ...args], {
+    cwd: ROOT,
+    env,
+    stdio: 'inherit',
+  });
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    child.kill('SIGKILL');
+  }, timeoutMs);
+  const stop = () => child.kill('SIGTERM');
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  return new Promise((done) =>
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      done(timedOut ? 'timeout' : (code ?? (signal ? 3 : 0)));
+    }),
+  );
+}
+
+/**
+ * Runs `work`, then `restoreAll` (when there is one) whatever happens: also when the run is cut short
+ * by a signal, in which case the process exits 3 once the target is restored.
+ */
+async function untilRestored<R>(restoreAll: (() => Promise<void>) | undefined, work: () => Promise<R>): Promise<R> {
+  let signalled: NodeJS.Signals | undefined;
+  const onSignal = (s: NodeJS.Signals) => {
+    signalled = s;
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    return await work();
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await restoreAll?.();
+    if (signalled) {
+      console.error(`conformance: stopped by ${signalled}; the target's gates and overrides were restored`);
+      process.exit(EXIT.notCarriedOut);
+    }
+  }
+}
+
+const manifestShown = (config: Config) => relative(ROOT, config.manifestPath);
+
+/**
+ * The manifest gates' enabled state and experiments' overrides as the run finds them (target/restore.ts),
+ * in a new ledger for this run; none in a read-only run, which writes nothing to restore.
+ */
+async function snapshotFor(conn: Connection, config: Config): Promise<Snapshot | undefined> {
+  const opts = { target: conn.baseUrl, manifest: manifestShown(config), readOnly: config.readOnly, fresh: true };
+  const startedAt = new Date().toISOString();
+  if (config.readOnly) {
+    addLedgerPart(config.reportsDir, { by: 'conformance:snapshot', startedAt, writes: [], restores: [] }, opts);
+    return undefined;
+  }
+  const s = await takeSnapshot(conn, config.manifest);
+  for (const note of s.notes) console.error(`conformance: note: ${note}`);
+  addLedgerPart(config.reportsDir, { by: 'conformance:snapshot', startedAt, writes: tally(s.writes), restores: [] }, { ...opts, state: s.state });
+  return s.snapshot;
+}
+
+/** Writes back what the snapshot found, for what the run changed (all it found when the suite's part of the ledger is missing). */
+async function restoreAfter(conn: Connection, config: Config, snapshot: Snapshot): Promise<void> {
+  const ran = readLedger(config.reportsDir)?.parts.find((p) => p.by === 'conformance');
+  const changed = ran ? changedBy(ran.writes) : { gates: Object.keys(snapshot.gates), experiments: [] };
+  // Every experiment the snapshot patched is written back, so that the snapshot's own patch is undone too.
+  const r = await restore(conn, snapshot, { gates: changed.gates, experiments: Object.keys(snapshot.experiments) });
+  const failed = r.restores.filter((x) => !x.ok);
+  for (const f of failed) console.error(`conformance: note: ${f.resource} ${f.field} not restored: ${f.detail}`);
+  addLedgerPart(
+    config.reportsDir,
+    { by: 'conformance:restore', startedAt: new Date().toISOString(), writes: tally(r.writes), restores: r.restores },
+    { target: conn.baseUrl, manifest: manifestShown(config), readOnly: config.readOnly, state: r.state },
+  );
 }

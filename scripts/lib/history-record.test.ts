@@ -64,6 +64,8 @@ test('a run is recorded from verify.json, conformance.json and load/', (t) => {
     profile: 'smoke',
     partial: false,
     clauses: byLevel,
+    coverage: null,
+    footprint: null,
     endpoints: [{ script: 'paging', endpoint: 'listExperiments.page1', p50: 1.2, p95: 2.5, p99: 3, count: 40, median: 1.02 ** 10.5, scale: 0.97 }],
   });
 });
@@ -85,4 +87,34 @@ test('the history in reports/ outlives the clearing of the last run', (t) => {
   prepareReports(dir, verify);
   assert.equal(existsSync(join(dir, 'verify.json')), false, 'the last run is cleared');
   assert.equal(existsSync(join(dir, 'history.sqlite')), true);
+});
+
+test("a run's stated coverage and its footprint (ledger.json totals and state) are recorded", (t) => {
+  const dir = reportsDir(t);
+  const coverage = { total: 305, checked: 279, uncovered: 26, unverifiable: 0, waived: 0, excluded: 0 };
+  writeFileSync(join(dir, 'verify.json'), JSON.stringify({ ...verify, exitCode: 3 }));
+  writeFileSync(
+    join(dir, 'conformance.json'),
+    JSON.stringify({ summary: { verdict: 'incomplete', partial: false, byLevel, coverage }, clauses: [], failures: [], drift: [] }),
+  );
+  const totals = {
+    writes: 3,
+    rulesAdded: { gate_a: 2 },
+    metricsCreated: 1,
+    metricsUpdated: 0,
+    phasesSkipped: {},
+    unpaused: 0,
+    gateToggles: 0,
+    overridePatches: 0,
+    notRestored: 0,
+  };
+  const state = { gates: { gate_a: { rules: 12, isEnabled: true } }, triggers: {} };
+  writeFileSync(
+    join(dir, 'ledger.json'),
+    JSON.stringify({ format: 'console-conformance.ledger/1', target: 'x', manifest: 'm', readOnly: false, parts: [], totals, state }),
+  );
+  const row = historyRunOf(readInputs(dir))!;
+  assert.equal(row.verdict, 'incomplete');
+  assert.deepEqual(row.coverage, coverage);
+  assert.deepEqual(row.footprint, { totals, state });
 });

@@ -46,6 +46,8 @@ export function historyRunOf(inputs: ReportInputs): HistoryRun | undefined {
     profile: v.options.skipLoad ? null : v.options.profile,
     partial: Boolean(v.options.grep) || Boolean(summary?.partial),
     clauses: summary?.byLevel ?? null,
+    coverage: summary?.coverage ?? null,
+    footprint: inputs.ledger ? { totals: inputs.ledger.totals, state: inputs.ledger.state } : null,
     endpoints,
   };
 }

@@ -16,6 +16,7 @@ import { recordRun } from '../../core/history.ts';
 import { keyForms } from '../../core/keys.ts';
 import { randomApiKey, referenceUnlessTarget, type ReferenceServer } from '../../core/reference.ts';
 import type { ConformanceSummary } from '../../contracts/support/reporter.ts';
+import { STATUSES, statusCount, type Level } from '../../core/formats.ts';
 import { compareRun, needsConfirmation, printCompare, type CompareResult } from '../../load/compare/baseline.ts';
 import { renderPage } from '../../report/html.ts';
 import { readInputs, type ReportInputs, type StageResult, type VerifyRun } from '../../report/inputs.ts';
@@ -28,11 +29,14 @@ import { prepareReports } from './previous-run.ts';
 import { readTestLine, Ticker, type TestProgress } from './progress.ts';
 
 export const PROFILES = ['smoke', 'baseline', 'stress'] as const;
+const LEVEL_NAMES: Level[] = ['stated', 'inferred', 'open'];
 const SCRIPTS = ['paging', 'mutation'] as const;
 const TSX = join(ROOT, 'node_modules/tsx/dist/cli.mjs');
 
 export interface VerifyOptions {
   strict: boolean;
+  /** Only reads and dryRun writes reach the target; the load runs its paging profile only (also CONSOLE_READ_ONLY=1). */
+  readOnly?: boolean;
   skipLoad: boolean;
   profile: string;
   baselines: string | undefined;
@@ -133,6 +137,7 @@ async function conformanceStage(run: Run): Promise<{ stage: StageResult; summary
     '--deadline',
     String(Math.max(1, run.left()).toFixed(1)),
     ...(opts.strict ? ['--strict'] : []),
+    ...(run.config.readOnly ? ['--read-only'] : []),
     ...(observationsBaseline ? ['--observations-baseline', observationsBaseline] : []),
     ...(opts.grep ? ['--grep', opts.grep] : []),
   ];
@@ -168,13 +173,14 @@ async function conformanceStage(run: Run): Promise<{ stage: StageResult; summary
   }
   const file = join(reportsDir, 'conformance.json');
   const summary: ConformanceSummary | undefined = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')).summary : undefined;
+  const incomplete = code === 3 && summary?.verdict === 'incomplete';
   const stage: StageResult = {
     name: 'conformance',
-    status: code === 0 ? 'pass' : code === 1 ? 'fail' : 'error',
+    status: code === 0 ? 'pass' : code === 1 ? 'fail' : incomplete ? 'incomplete' : 'error',
     exitCode: code,
     seconds: secs(tc),
     detail: summary
-      ? `${summary.tests.passed}/${summary.tests.total} tests passed, ${summary.tests.failedCounting} failing the run; ${summary.findings?.total ?? 0} inferred findings${summary.findings?.counting ? ` (${summary.findings.counting} failing the run)` : ''}; ${summary.clauses.fail} clauses fail, ${summary.clauses.warn} warn${partialNote(summary)}`
+      ? `${coverageNote(summary)}${summary.tests.passed}/${summary.tests.total} tests passed, ${summary.tests.failedCounting} failing the run; ${summary.findings?.total ?? 0} inferred findings${summary.findings?.counting ? ` (${summary.findings.counting} failing the run)` : ''}; ${summary.clauses.fail} clauses fail, ${summary.clauses.warn} warn${partialNote(summary)}`
       : `the suite could not be carried out: ${reason || `conformance exit ${code}`}`,
   };
   return { stage, summary, targetUrl, reference: Boolean(server) };
@@ -240,7 +246,7 @@ async function loadStage(run: Run): Promise<{ stage: StageResult; compare: Compa
     Math.max(0, run.left() * 1000),
   );
   try {
-    for (const script of SCRIPTS) if (!deadlinePassed) await runScript(script);
+    for (const script of scriptsOf(run)) if (!deadlinePassed) await runScript(script);
     compare = compareNow();
     // A regression found by the tolerances is run again, and the second run's figures stand; one
     // found by the statistical rule alone stands on one run (needsConfirmation says why).
@@ -268,7 +274,8 @@ async function loadStage(run: Run): Promise<{ stage: StageResult; compare: Compa
   }
   const mapped: number[] = [];
   const parts: string[] = [];
-  for (const script of SCRIPTS) {
+  if (run.config.readOnly) parts.push('mutation not run (read-only: it writes)');
+  for (const script of scriptsOf(run)) {
     // load.ts has judged its run already (scripts/lib/load-outcome.ts) and kept the verdict in summary.json.
     const code = codes[script];
     const verdict = readLoadSummary(join(reportsDir, 'load', script, 'summary.json'))?.verdict;
@@ -287,6 +294,9 @@ async function loadStage(run: Run): Promise<{ stage: StageResult; compare: Compa
   };
   return { stage, compare };
 }
+
+/** The load scripts this run takes: a read-only run only reads, so the mutation profile is left out. */
+const scriptsOf = (run: Run) => (run.config.readOnly ? SCRIPTS.filter((s) => s === 'paging') : SCRIPTS);
 
 /** The secret scan of everything written so far (the page and verify.json are checked before they are written). */
 function secretScanStage(run: Run): StageResult {
@@ -336,6 +346,7 @@ function recordHistory(run: Run): void {
 function prepare(opts: VerifyOptions): { env: NodeJS.ProcessEnv; config: Config; k6: string | undefined } {
   const env: NodeJS.ProcessEnv = { ...process.env };
   if (opts.strict) env.CONSOLE_STRICT = '1';
+  if (opts.readOnly) env.CONSOLE_READ_ONLY = '1';
   if (opts.deadline !== undefined) env.CONSOLE_DEADLINE = opts.deadline;
   // One key for every server this run starts (the conformance suite's and the load runs'), so that
   // one scan covers everything written. It travels in the environment only.
@@ -405,6 +416,7 @@ export async function verify(opts: VerifyOptions): Promise<number> {
     manifest,
     options: {
       strict: config.strict,
+      readOnly: config.readOnly,
       profile: opts.profile,
       skipLoad: opts.skipLoad,
       observationsBaseline: run.observationsBaseline ? shortPath(run.observationsBaseline) : null,
@@ -428,6 +440,14 @@ function onSignal(signal: NodeJS.Signals): void {
   void (activeServer?.stop() ?? Promise.resolve()).then(() => process.exit(3));
 }
 
+/** The stated coverage first, and why it is INCOMPLETE: the stage's detail must not read as a pass over unchecked clauses. */
+function coverageNote(summary: ConformanceSummary): string {
+  const c = summary.coverage;
+  if (!c) return '';
+  const unchecked = (summary.incomplete ?? []).map((g) => `INCOMPLETE: ${g.clauses.length} unchecked: ${g.reason}`);
+  return `${c.checked}/${c.total} stated clauses checked${summary.readOnly ? ` (read-only: ${c.excluded} need a write)` : ''}${unchecked.length ? `; ${unchecked.join('; ')}` : ''}; `;
+}
+
 /** A partial or inconclusive conformance run, in the stage's detail. */
 function partialNote(summary: ConformanceSummary): string {
   const parts: string[] = [];
@@ -441,17 +461,32 @@ function writeIfClean(file: string, text: string, forms: string[]): void {
   writeFileSync(file, text);
 }
 
-function printVerdict(run: VerifyRun, conf: any, compare: CompareResult | undefined, page: string | undefined, inputs: ReportInputs | undefined): void {
-  const word = ['PASS', 'FAIL', 'REGRESSION', 'NOT RUN'][run.exitCode] ?? 'NOT RUN';
+function printVerdict(
+  run: VerifyRun,
+  conf: ConformanceSummary | undefined,
+  compare: CompareResult | undefined,
+  page: string | undefined,
+  inputs: ReportInputs | undefined,
+): void {
+  const word = run.exitCode === 3 && conf?.verdict === 'incomplete' ? 'INCOMPLETE' : (['PASS', 'FAIL', 'REGRESSION', 'NOT RUN'][run.exitCode] ?? 'NOT RUN');
   const out = ['', '================================ verdict ================================'];
   for (const s of run.stages) out.push(`${s.status.toUpperCase().padEnd(10)} ${s.name.padEnd(12)} ${`${s.seconds.toFixed(1)} s`.padStart(7)}  ${s.detail}`);
   if (conf) {
-    const st = ['pass', 'fail', 'warn', 'observed', 'uncovered'];
-    out.push('', `clauses   ${'level'.padEnd(9)}${'total'.padStart(6)}${st.map((s) => s.padStart(10)).join('')}`);
-    for (const l of ['stated', 'inferred', 'open']) {
+    const st = STATUSES.filter((s) => LEVEL_NAMES.some((l) => statusCount(conf.byLevel[l], s) > 0) || ['pass', 'fail', 'warn'].includes(s));
+    out.push('', `clauses   ${'level'.padEnd(9)}${'total'.padStart(6)}${st.map((s) => s.padStart(13)).join('')}`);
+    for (const l of LEVEL_NAMES) {
       const row = conf.byLevel[l];
-      out.push(`          ${l.padEnd(9)}${String(st.reduce((n, s) => n + row[s], 0)).padStart(6)}${st.map((s) => String(row[s]).padStart(10)).join('')}`);
+      out.push(
+        `          ${l.padEnd(9)}${String(STATUSES.reduce((n, s) => n + statusCount(row, s), 0)).padStart(6)}${st.map((s) => String(statusCount(row, s)).padStart(13)).join('')}`,
+      );
     }
+    const cov = conf.coverage;
+    if (cov)
+      out.push(
+        `coverage  ${cov.checked} of ${cov.total} stated clauses checked${cov.unverifiable ? `, ${cov.unverifiable} not verifiable on this target` : ''}${cov.waived ? `, ${cov.waived} waived` : ''}${cov.excluded ? `, ${cov.excluded} excluded${conf.readOnly ? ' (read-only: they need a write)' : ''}` : ''}`,
+      );
+    for (const g of conf.incomplete ?? [])
+      out.push(`          INCOMPLETE ${g.clauses.length} stated clause${g.clauses.length > 1 ? 's' : ''} unchecked: ${g.reason}`);
     if (conf.drift) out.push(`          drift against the previous run: ${conf.drift} (see the report)`);
   }
   if (compare) {
