@@ -137,7 +137,8 @@ export interface ConformanceSummary {
   manifest: string | null;
   startedAt: string;
   durationMs: number;
-  tests: { total: number; passed: number; failed: number; failedCounting: number; inconclusive: number; notRun: number };
+  /** `skipped`: not run on purpose (every clause waived, or a write in a read-only run); absent in reports written before. */
+  tests: { total: number; passed: number; failed: number; failedCounting: number; inconclusive: number; notRun: number; skipped?: number };
   /** Inferred findings recorded by tests (contracts/support/findings.ts), and how many fail the run (--strict). */
   findings: { total: number; counting: number };
   /** The run stopped before every test had run (its reports cover what ran); `stop` says why. */

@@ -210,7 +210,7 @@ export default class ConformanceReporter implements Reporter {
       // A waived clause is waived whatever its tests did: the user said it does not count.
       let status: Status;
       if (waiver) status = 'waived';
-      else if (level === 'open') status = observations.length > 0 ? 'observed' : 'uncovered';
+      else if (level === 'open') status = observations.length > 0 ? 'observed' : kind ? STATUS_OF_KIND[kind] : 'uncovered';
       else if (checking.some((t) => !t.ok && t.counts)) status = 'fail';
       else if (checking.some((t) => !t.ok)) status = 'warn';
       else if (checking.length === 0)
@@ -293,7 +293,8 @@ export default class ConformanceReporter implements Reporter {
       durationMs: Date.now() - this.started,
       tests: {
         total: ran.length,
-        passed: ran.filter((r) => r.ok && !r.inconclusive).length,
+        passed: ran.filter((r) => r.ok && !r.inconclusive && !r.skippedAs).length,
+        skipped: ran.filter((r) => r.skippedAs).length,
         failed: failedTests.length,
         failedCounting: failedTests.filter((f) => f.counts).length,
         inconclusive: inconclusive.length,
@@ -381,7 +382,7 @@ function matrix(summary: ConformanceSummary, failures: FailureResult[], drift: D
   for (const d of drift) out.push(`DRIFT ${d.clause}: was ${JSON.stringify(d.before)}, now ${JSON.stringify(d.now)}`);
   out.push(
     '',
-    `conformance: ${summary.verdict.toUpperCase()}${summary.readOnly ? ' (read-only)' : ''}: ${summary.tests.passed}/${summary.tests.total} tests passed, ${summary.tests.failedCounting} failing the run; ${summary.findings.total} inferred findings${summary.findings.counting ? ` (${summary.findings.counting} failing the run)` : ''}; ${summary.clauses.fail} clauses fail, ${summary.clauses.warn} warn, ${summary.clauses.uncovered} uncovered; ${written} written`,
+    `conformance: ${summary.verdict.toUpperCase()}${summary.readOnly ? ' (read-only)' : ''}: ${summary.tests.passed}/${summary.tests.total} tests passed${summary.tests.skipped ? ` (${summary.tests.skipped} not run on purpose: waived or read-only)` : ''}, ${summary.tests.failedCounting} failing the run; ${summary.findings.total} inferred findings${summary.findings.counting ? ` (${summary.findings.counting} failing the run)` : ''}; ${summary.clauses.fail} clauses fail, ${summary.clauses.warn} warn, ${summary.clauses.uncovered} uncovered; ${written} written`,
   );
   return out.join('\n');
 }
