@@ -273,6 +273,8 @@ export interface LedgerWrite {
   /** What it added or changed, one line. */
   change: string;
   count: number;
+  /** Gate rules this entry added, all its writes together (add rules only). */
+  added?: number;
   undo: Undo;
   /** No answer came: whether the write took is not known. */
   uncertain?: true;

@@ -104,7 +104,16 @@ export function writeOf(e: Pick<Exchange, 'method' | 'path' | 'requestBody' | 's
       : RESTORABLE.has(route.operation)
         ? 'not restored'
         : 'cannot be undone';
-  return { operation: route.operation, resource, change, count: 1, undo, ...(answered ? {} : { uncertain: true as const }) };
+  const added = route.operation === 'addGateRules' ? (Array.isArray(sent.rules) ? sent.rules.length : 0) : undefined;
+  return {
+    operation: route.operation,
+    resource,
+    change,
+    count: 1,
+    ...(added !== undefined ? { added } : {}),
+    undo,
+    ...(answered ? {} : { uncertain: true as const }),
+  };
 }
 
 /** What an exchange's answer shows of a manifest resource's state (rules held, enabled, current phase); folded into `state`. */
@@ -137,8 +146,10 @@ export function tally(writes: LedgerWrite[]): LedgerWrite[] {
   for (const w of writes) {
     const key = JSON.stringify([w.operation, w.resource, w.change, w.undo, w.uncertain ?? false]);
     const had = out.get(key);
-    if (had) had.count += w.count;
-    else out.set(key, { ...w });
+    if (had) {
+      had.count += w.count;
+      if (w.added !== undefined) had.added = (had.added ?? 0) + w.added;
+    } else out.set(key, { ...w });
   }
   return [...out.values()];
 }
@@ -160,11 +171,9 @@ export function totalsOf(parts: LedgerPart[]): FootprintTotals {
     t.writes += w.count;
     if (w.undo === 'not restored') t.notRestored += w.count;
     switch (w.operation) {
-      case 'addGateRules': {
-        const n = /^added (\d+) rule/.exec(w.change);
-        if (n) t.rulesAdded[id(w.resource)] = (t.rulesAdded[id(w.resource)] ?? 0) + Number(n[1]) * w.count;
+      case 'addGateRules':
+        if (w.added) t.rulesAdded[id(w.resource)] = (t.rulesAdded[id(w.resource)] ?? 0) + w.added;
         break;
-      }
       case 'createMetric':
         t.metricsCreated += w.count;
         break;

@@ -5,7 +5,7 @@
 import { sleep } from 'k6';
 import { SharedArray } from 'k6/data';
 import exec from 'k6/execution';
-import { Counter } from 'k6/metrics';
+import { Counter, Gauge } from 'k6/metrics';
 import type { Options, Scenario } from 'k6/options';
 import type { Envelope, Gate, Metric, OverridesBody, Override, TriggerBody } from './lib/bodies.ts';
 import { CALIBRATION, calibrationScenario } from './lib/calibration.ts';
@@ -48,19 +48,27 @@ interface OverridesPatch {
   overrides: Override[];
   userIDOverrides: unknown[];
 }
+/** What the run may consume of the target (core/config.ts, Budget); null for a reference server started for the run. */
+interface Budget {
+  triggerPhasesPerRun: number;
+  metricsPerRun: number;
+  rulesPerGatePerRun: number;
+}
 interface Run {
   runId: string;
   manifest: Manifest;
+  budget: Budget | null;
   creates: MetricCreate[];
   updates: MetricUpdate[];
   rules: RulesBody[];
   overrides: OverridesPatch[];
   overrides1000: OverridesPatch[];
 }
-type Bodies = Omit<Run, 'runId' | 'manifest'>;
+type Bodies = Omit<Run, 'runId' | 'manifest' | 'budget'>;
 // The manifest and run id are small and read once; the bodies are shared between VUs (SharedArray).
-const RUN = JSON.parse(open(`${DATA_DIR}/mutation.json`)) as Pick<Run, 'runId' | 'manifest'>;
+const RUN = JSON.parse(open(`${DATA_DIR}/mutation.json`)) as Pick<Run, 'runId' | 'manifest' | 'budget'>;
 const M = RUN.manifest;
+const BUDGET = RUN.budget;
 const shared = <K extends keyof Bodies>(key: K): Bodies[K][number][] =>
   new SharedArray<Bodies[K][number]>(key, () => (JSON.parse(open(`${DATA_DIR}/mutation.json`)) as Bodies)[key]);
 const CREATES = shared('creates');
@@ -75,6 +83,34 @@ const triggersUnusable = new Counter('mutation_triggers_unusable');
 const triggerConflicts = new Counter('mutation_trigger_conflicts');
 const overridesNotTested = new Counter('mutation_overrides_not_tested');
 const metricsCreated = new Counter('mutation_metrics_created');
+
+// What the run wrote, per resource, for reports/ledger.json (scripts/lib/load-run.ts reads them from the
+// summary: each tagged sub-metric is there because it has a threshold, below, that cannot fail).
+const ledger = {
+  rulesAdded: new Counter('ledger_rules_added'),
+  ruleWrites: new Counter('ledger_rule_writes'),
+  gateRules: new Gauge('ledger_gate_rules'),
+  toggles: new Counter('ledger_gate_toggles'),
+  patches: new Counter('ledger_override_patches'),
+  skips: new Counter('ledger_phases_skipped'),
+  unpauses: new Counter('ledger_unpaused'),
+  created: new Counter('ledger_metrics_created'),
+  updated: new Counter('ledger_metrics_updated'),
+};
+const LEDGER_TAGS: Record<string, string[]> = {
+  ledger_rules_added: M.gates.map((g) => `gate:${g}`),
+  ledger_rule_writes: M.gates.map((g) => `gate:${g}`),
+  ledger_gate_rules: M.gates.map((g) => `gate:${g}`),
+  ledger_gate_toggles: M.gates.map((g) => `gate:${g}`),
+  ledger_override_patches: M.experiments.map((e) => `experiment:${e}`),
+  ledger_phases_skipped: M.triggers.map((t) => `trigger:${t.id}`),
+  ledger_unpaused: M.triggers.map((t) => `trigger:${t.id}`),
+  ledger_metrics_created: [''],
+  ledger_metrics_updated: [''],
+};
+const ledgerThresholds: Record<string, string[]> = {};
+for (const [metric, tags] of Object.entries(LEDGER_TAGS))
+  for (const tag of tags) ledgerThresholds[tag ? `${metric}{${tag}}` : metric] = [metric === 'ledger_gate_rules' ? 'value>=0' : 'count>=0'];
 
 const PHASES = M.triggers.reduce((n, t) => n + t.phaseIDs.length, 0);
 // Each phase takes a skip and perhaps an unpause, plus the refused probes of an unknown start phase.
@@ -96,19 +132,21 @@ const PROFILE_TABLE: Record<ProfileName, MutationProfile> = {
 const P = byProfile(PROFILE_TABLE);
 const limits = (p95: number, p99: number): Limits => ({ p95: p95 * P.latencyScale, p99: p99 * P.latencyScale });
 
-// A manifest without gates, experiments or triggers leaves that scenario out (k6 wants it absent, not undefined).
+// A manifest without gates, experiments or triggers leaves that scenario out (k6 wants it absent, not undefined),
+// and so does a budget of no trigger phases.
 const scenarios: Record<string, Scenario> = { metrics: arrival('metrics', P.metrics) };
 if (M.gates.length) scenarios.gates = arrival('gates', P.gates);
 if (M.experiments.length) scenarios.overrides = arrival('overrides', P.overrides);
 // One VU owns every trigger: trigger state is tracked from responses, and two VUs racing on one
 // trigger would only turn its skips into 409s.
-if (M.triggers.length)
+if (M.triggers.length && (BUDGET === null || BUDGET.triggerPhasesPerRun > 0))
   scenarios.triggers = { executor: 'per-vu-iterations', exec: 'triggers', vus: 1, iterations: TRIGGER_OPS, maxDuration: `${SHARED.seconds + 5}s` };
 scenarios[CALIBRATION] = calibrationScenario();
 
 export const options: Options = {
   scenarios,
   thresholds: {
+    ...ledgerThresholds,
     http_req_failed: ['rate<0.01'],
     ...verdictThresholds(SHARED.checks, STRICT, SHARED.maxEndpointErrorRate),
     ...endpointThresholds(
@@ -170,6 +208,8 @@ function overridesTaken(): boolean {
 }
 
 let created = 0;
+/** Metrics this VU created (id and body), for the iterations past the budget to update. */
+const mine: { id: string; type: string }[] = [];
 const copy = <T>(o: T): T => JSON.parse(JSON.stringify(o));
 
 export function metrics(): void {
@@ -178,6 +218,17 @@ export function metrics(): void {
   const name = `${M.metricPrefix}${RUN.runId}_${exec.vu.idInTest}_${created++}`;
   const body = copy(CREATES[i % CREATES.length]);
   body.name = name;
+  // Past the run's budget of metrics (a target's metrics stay: there is no delete), an iteration creates
+  // nothing: a dry run of the create, then the update path on a metric this VU created before, if any.
+  if (BUDGET !== null && i >= BUDGET.metricsPerRun) {
+    checkSuccess<Envelope<Metric>>(
+      'createMetric',
+      'createMetric.dryRun',
+      call('POST', '/console/v1/metrics', { endpoint: 'createMetric.dryRun', body: { ...body, dryRun: true } }),
+    );
+    if (mine.length > 0) updatePath(i, encodeURIComponent(mine[i % mine.length].id));
+    return;
+  }
   const sampled = i % 5 === 0;
   // A dry run first (what it answers is not shown, 4.6: only its status, envelope and types are checked).
   if (sampled)
@@ -191,18 +242,22 @@ export function metrics(): void {
   // The real create of the dry run's name succeeds: the dry run left nothing behind (as the suite's writes.dryRunNoChange).
   if (sampled && answered('createMetric', sent))
     checkThat('createMetric.dryRun', 'a dry run persisted nothing: the real create of its name succeeds', isSuccess('createMetric', sent.status), 'inferred');
+  if (sent.status >= 200 && sent.status < 300) ledger.created.add(1);
   if (!res) return;
   metricsCreated.add(1);
   const expectedId = `${name}::${body.type}`;
   if (res.data.id !== undefined)
     checkThat('createMetric', 'id is the name and the type joined by a double colon (spec 2.8)', res.data.id === expectedId, 'stated');
-  const id = encodeURIComponent(res.data.id ?? expectedId);
+  mine.push({ id: res.data.id ?? expectedId, type: body.type });
+  updatePath(i, encodeURIComponent(res.data.id ?? expectedId));
+}
+
+/** Update, and every other time the read-back: a dry run, then a write that changes nothing, which answers the metric as stored. */
+function updatePath(i: number, id: string): void {
   const update = UPDATES[i % UPDATES.length];
-  const upd = checkSuccess<Envelope<Metric>>(
-    'updateMetric',
-    'updateMetric',
-    call('POST', `/console/v1/metrics/${id}`, { endpoint: 'updateMetric', body: update }),
-  );
+  const updateRes = call('POST', `/console/v1/metrics/${id}`, { endpoint: 'updateMetric', body: update });
+  if (updateRes.status >= 200 && updateRes.status < 300) ledger.updated.add(1);
+  const upd = checkSuccess<Envelope<Metric>>('updateMetric', 'updateMetric', updateRes);
   if (upd && upd.data.description !== undefined)
     checkThat('updateMetric', 'update answers the new description (spec 4.7)', upd.data.description === update.description, 'stated');
   if (!upd || i % 2 !== 0) return;
@@ -220,11 +275,9 @@ export function metrics(): void {
     'updateMetric.dryRun',
     call('POST', `/console/v1/metrics/${id}`, { endpoint: 'updateMetric.dryRun', body: { dryRun: true } }),
   );
-  const after = checkSuccess<Envelope<Metric>>(
-    'updateMetric',
-    'updateMetric.readBack',
-    call('POST', `/console/v1/metrics/${id}`, { endpoint: 'updateMetric.readBack', body: { directionality: update.directionality } }),
-  );
+  const readBack = call('POST', `/console/v1/metrics/${id}`, { endpoint: 'updateMetric.readBack', body: { directionality: update.directionality } });
+  if (readBack.status >= 200 && readBack.status < 300) ledger.updated.add(1);
+  const after = checkSuccess<Envelope<Metric>>('updateMetric', 'updateMetric.readBack', readBack);
   if (after && after.data.description !== undefined)
     checkThat('updateMetric.readBack', 'the update persisted and the dry run did not (spec 4.7)', after.data.description === update.description, 'stated');
 }
@@ -233,8 +286,19 @@ export function gates(): void {
   const i = exec.scenario.iterationInTest;
   const gate = M.gates[i % M.gates.length];
   const path = `/console/v1/gates/${encodeURIComponent(gate)}`;
-  const body = RULES[i % RULES.length];
-  const added = checkSuccess<Envelope<Gate>>('addGateRules', 'addGateRules', call('POST', `${path}/rules`, { endpoint: 'addGateRules', body }));
+  // Within the budget (rules stay: there is no delete) one rule per add, past it an add of none: the
+  // same request to the same endpoint, which answers the gate as well (4.1).
+  const round = Math.floor(i / M.gates.length);
+  const body: RulesBody =
+    BUDGET === null ? RULES[i % RULES.length] : { rules: round < BUDGET.rulesPerGatePerRun ? RULES[i % RULES.length].rules.slice(0, 1) : [] };
+  const addRes = call('POST', `${path}/rules`, { endpoint: 'addGateRules', body });
+  const added = checkSuccess<Envelope<Gate>>('addGateRules', 'addGateRules', addRes);
+  if (addRes.status >= 200 && addRes.status < 300) {
+    ledger.ruleWrites.add(1, { gate });
+    ledger.rulesAdded.add(body.rules.length, { gate });
+    const held = added?.data?.rules;
+    if (Array.isArray(held)) ledger.gateRules.add(held.length, { gate });
+  }
   if (added) {
     // "data is the Gate including its rules" (4.1); kept or replaced is not shown, the rules sent are there either way.
     const names: Record<string, true> = {};
@@ -248,10 +312,14 @@ export function gates(): void {
   }
   // The gate's id is a listed field (its presence only inferred, docs/presence.md): compared when present.
   const isGate = (g: Gate) => g.id === undefined || g.id === gate;
-  const off = checkSuccess<Envelope<Gate>>('disableGate', 'disableGate', call('PUT', `${path}/disable`, { endpoint: 'disableGate' }));
+  const offRes = call('PUT', `${path}/disable`, { endpoint: 'disableGate' });
+  if (offRes.status >= 200 && offRes.status < 300) ledger.toggles.add(1, { gate });
+  const off = checkSuccess<Envelope<Gate>>('disableGate', 'disableGate', offRes);
   if (off) checkThat('disableGate', 'the gate returned has isEnabled false (spec 4.2)', off.data.isEnabled === false && isGate(off.data), 'stated');
   // The state after enable is not shown (spec 3): the response is checked against its schema only.
-  const on = checkSuccess<Envelope<Gate>>('enableGate', 'enableGate', call('PUT', `${path}/enable`, { endpoint: 'enableGate' }));
+  const onRes = call('PUT', `${path}/enable`, { endpoint: 'enableGate' });
+  if (onRes.status >= 200 && onRes.status < 300) ledger.toggles.add(1, { gate });
+  const on = checkSuccess<Envelope<Gate>>('enableGate', 'enableGate', onRes);
   if (on) checkThat('enableGate', 'the gate returned is the one enabled (spec 4.3)', isGate(on.data), 'stated');
 }
 
@@ -262,11 +330,9 @@ export function overrides(s: Setup): void {
   const endpoint = big ? 'patchExperimentOverrides.1000' : 'patchExperimentOverrides';
   const body = big ? OVERRIDES_1000[i % OVERRIDES_1000.length] : OVERRIDES[i % OVERRIDES.length];
   const exp = M.experiments[i % M.experiments.length];
-  const res = checkSuccess<OverridesBody>(
-    'patchExperimentOverrides',
-    endpoint,
-    call('PATCH', `/console/v1/experiments/${encodeURIComponent(exp)}/overrides`, { endpoint, body }),
-  );
+  const patched = call('PATCH', `/console/v1/experiments/${encodeURIComponent(exp)}/overrides`, { endpoint, body });
+  if (patched.status >= 200 && patched.status < 300) ledger.patches.add(1, { experiment: exp });
+  const res = checkSuccess<OverridesBody>('patchExperimentOverrides', endpoint, patched);
   if (!res) return;
   // The envelope or the spec example's top-level arrays (4.11). Merged or replaced, in what order, and
   // whether one override is kept per target (type, id, environment) are not shown: for each target
@@ -296,15 +362,16 @@ interface TriggerState {
 }
 const states: TriggerState[] = M.triggers.map(() => ({ idx: 0, paused: false, done: false, skips: 0 }));
 // Phases are finite on a real target (there is no operation to reset a trigger): against one, a run
-// skips at most LOAD_TRIGGER_SKIPS phases of each trigger (scripts/lib/load-run.ts sets 2), so that the
-// conformance suite and the next nights still find phases to skip. A reference server started for the
-// run is new each time: no bound.
-const SKIPS_PER_TRIGGER = Number(__ENV.LOAD_TRIGGER_SKIPS) > 0 ? Number(__ENV.LOAD_TRIGGER_SKIPS) : Number.POSITIVE_INFINITY;
+// skips at most the budget's phases in all (the manifest's budget.triggerPhasesPerRun, default none),
+// so that the conformance suite and the next nights still find phases to skip. A reference server
+// started for the run is new each time: no bound.
+const PHASE_BUDGET = BUDGET === null ? Number.POSITIVE_INFINITY : BUDGET.triggerPhasesPerRun;
+let skipped = 0;
 let turn = 0;
 
 export function triggers(): void {
   const open = states.map((_, k) => k).filter((k) => !states[k].done);
-  if (open.length === 0) return; // every trigger completed: the remaining iterations end at once
+  if (open.length === 0 || skipped >= PHASE_BUDGET) return; // every trigger completed, or the budget spent: the remaining iterations end at once
   const k = open[turn++ % open.length];
   const t = M.triggers[k];
   const s = states[k];
@@ -343,7 +410,11 @@ export function triggers(): void {
       // which phase to try next, as the reference names them; another target's triggers simply end
       // sooner (a 4xx on every phase).
       const completed = d.status === 'COMPLETED';
-      if (op === 'skipTriggerPhase' && ++s.skips >= SKIPS_PER_TRIGGER) s.done = true;
+      if (op === 'skipTriggerPhase') {
+        skipped++;
+        s.skips++;
+        ledger.skips.add(1, { trigger: t.id });
+      } else ledger.unpauses.add(1, { trigger: t.id });
       if (completed) {
         s.done = true;
         triggersCompleted.add(1);

@@ -113,6 +113,7 @@ export function makeHandleSummary(script: string) {
       endpoints,
       thresholds,
       counters: pickCounters(data),
+      ledger: ledgerFigures(data),
       k6: { metrics: data.metrics },
     };
     const lines = [`k6 ${script} (${PROFILE}): ${fixed(summary.durationMs / 1000)} s, checks ${checks.passes} passed ${checks.fails} failed`];
@@ -142,6 +143,20 @@ export function makeHandleSummary(script: string) {
       stdout: redact(lines.join('\n') + '\n'),
     };
   };
+}
+
+/**
+ * What the run wrote, per resource: `ledger_<what>{<kind>:<id>}` to its count (a Gauge, the last value),
+ * for reports/ledger.json. Only the sub-metrics with a threshold are in the summary (load/mutation.ts).
+ */
+function ledgerFigures(data: SummaryData): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const name of Object.keys(data.metrics)) {
+    if (!name.startsWith('ledger_')) continue;
+    const v = data.metrics[name].values;
+    out[name] = data.metrics[name].type === 'gauge' ? v.value : v.count;
+  }
+  return out;
 }
 
 /** The scripts' own counters (names starting with a script prefix), e.g. triggers completed. */

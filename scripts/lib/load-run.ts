@@ -3,13 +3,16 @@
 // compare with the baselines on request. docs/load.md has the whole story.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { generate, newRunId } from '../../fixtures/generate.ts';
 import { buildValidators } from '../../load/lib/build-validators.ts';
 import { attachSamples, csvOutput, formatJson } from '../../load/compare/run-samples.ts';
 import { attachTarget, loadTarget } from '../../load/compare/target.ts';
 import { compareRun, printCompare } from '../../load/compare/baseline.ts';
-import { ConfigError, isLoopback, k6OutFromEnv, loadConfig, ROOT, type Config } from '../../core/config.ts';
+import { ConfigError, isLoopback, k6OutFromEnv, loadBudget, loadConfig, ROOT, type Config } from '../../core/config.ts';
+import type { LedgerWrite, TargetState } from '../../core/formats.ts';
+import { addLedgerPart, tally } from '../../core/ledger.ts';
+import { restore, takeSnapshot, type Connection, type Snapshot } from '../../target/restore.ts';
 import { worst } from '../../core/exit.ts';
 import { startReference, type ReferenceServer } from '../../core/reference.ts';
 import { type LoadOutcome, type LoadSummaryVerdictInput, loadOutcome } from './load-outcome.ts';
@@ -86,8 +89,6 @@ function runK6(
     LOAD_REPORT_DIR: reportDir,
     LOAD_DATA_DIR: dataDir,
     LOAD_STRICT: judging.strict ? '1' : '0',
-    // A target's trigger phases are finite (load/mutation.ts): a bounded number per run; a reference started for the run has fresh ones.
-    ...(judging.external ? { LOAD_TRIGGER_SKIPS: '2' } : {}),
     LOAD_REQUEST_TIMEOUT: String(judging.requestTimeoutMs / 1000),
     // The dashboard's HTML export without an open port (port -1: k6 docs, "Web dashboard").
     K6_WEB_DASHBOARD: 'true',
@@ -103,9 +104,105 @@ function runK6(
   return new Promise((done) => child.on('exit', (code, signal) => done(code ?? (signal ? 3 : 0))));
 }
 
+interface Before {
+  startedAt: string;
+  snapshot: Snapshot;
+  writes: LedgerWrite[];
+}
+
+/** The manifest's gates and experiments as the mutation profile finds them on a target, to be written back after it. */
+async function snapshotFor(config: Config, target: { baseUrl: string; apiKey: string }): Promise<Before> {
+  const s = await takeSnapshot({ ...target, timeoutMs: config.requestTimeoutMs }, config.manifest);
+  for (const note of s.notes) console.error(`load: note: ${note}`);
+  return { startedAt: new Date().toISOString(), snapshot: s.snapshot, writes: s.writes };
+}
+
+/**
+ * The mutation profile's writes in the run's ledger (from the per-resource counters its summary keeps),
+ * after the gates it toggled and the experiments it patched are written back as the snapshot found them.
+ */
+async function recordWrites(
+  config: Config,
+  target: { baseUrl: string; apiKey: string },
+  before: Before,
+  figures: Record<string, number> | undefined,
+): Promise<void> {
+  const f = figures ?? {};
+  const writes: LedgerWrite[] = [...before.writes];
+  const state: TargetState = { gates: {}, triggers: {} };
+  const per = (metric: string, kind: string) =>
+    Object.entries(f)
+      .map(([k, n]) => [new RegExp(`^${metric}\\{${kind}:(.+)\\}$`).exec(k)?.[1], n] as const)
+      .filter((x): x is readonly [string, number] => x[0] !== undefined && x[1] > 0);
+  for (const [gate, n] of per('ledger_rule_writes', 'gate')) {
+    const added = f[`ledger_rules_added{gate:${gate}}`] ?? 0;
+    writes.push({
+      operation: 'addGateRules',
+      resource: `gates/${gate}`,
+      change: `added ${added} rules in ${n} requests`,
+      count: n,
+      undo: added ? 'cannot be undone' : 'nothing to undo',
+      added,
+    });
+  }
+  for (const [gate, n] of per('ledger_gate_rules', 'gate')) state.gates[gate] = { rules: n, isEnabled: null };
+  for (const [gate, n] of per('ledger_gate_toggles', 'gate'))
+    writes.push({ operation: 'disableGate', resource: `gates/${gate}`, change: 'disabled and enabled in turn', count: n, undo: 'not restored' });
+  for (const [exp, n] of per('ledger_override_patches', 'experiment'))
+    writes.push({ operation: 'patchExperimentOverrides', resource: `experiments/${exp}`, change: 'patched overrides', count: n, undo: 'not restored' });
+  for (const [trigger, n] of per('ledger_phases_skipped', 'trigger'))
+    writes.push({
+      operation: 'skipTriggerPhase',
+      resource: `release_pipeline_triggers/${trigger}`,
+      change: 'skipped phases',
+      count: n,
+      undo: 'cannot be undone',
+    });
+  for (const [trigger, n] of per('ledger_unpaused', 'trigger'))
+    writes.push({ operation: 'unpauseTrigger', resource: `release_pipeline_triggers/${trigger}`, change: 'unpaused', count: n, undo: 'cannot be undone' });
+  if (f.ledger_metrics_created)
+    writes.push({
+      operation: 'createMetric',
+      resource: `metrics/${config.manifest.metricPrefix}*`,
+      change: 'created',
+      count: f.ledger_metrics_created,
+      undo: 'cannot be undone',
+    });
+  if (f.ledger_metrics_updated)
+    writes.push({
+      operation: 'updateMetric',
+      resource: `metrics/${config.manifest.metricPrefix}*`,
+      change: 'updated (the metrics this run created)',
+      count: f.ledger_metrics_updated,
+      undo: 'cannot be undone',
+    });
+  const conn: Connection = { ...target, timeoutMs: config.requestTimeoutMs };
+  // Without the summary nothing says which were touched: all the snapshot found are written back.
+  const toggled = figures ? per('ledger_gate_toggles', 'gate').map(([g]) => g) : Object.keys(before.snapshot.gates);
+  const r = await restore(conn, before.snapshot, {
+    gates: toggled.filter((g) => g in before.snapshot.gates),
+    experiments: Object.keys(before.snapshot.experiments),
+  });
+  for (const x of r.restores.filter((y) => !y.ok)) console.error(`load: note: ${x.resource} ${x.field} not restored: ${x.detail}`);
+  Object.assign(
+    state.gates,
+    Object.fromEntries(Object.entries(r.state.gates).map(([g, v]) => [g, { rules: state.gates[g]?.rules ?? v.rules, isEnabled: v.isEnabled }])),
+  );
+  addLedgerPart(
+    config.reportsDir,
+    { by: 'load:mutation', startedAt: before.startedAt, writes: [...tally(writes), ...tally(r.writes)], restores: r.restores },
+    { target: target.baseUrl, manifest: relative(ROOT, config.manifestPath), readOnly: false, state },
+  );
+}
+
 /** The k6 scripts against the configured target or a reference server started for the run; resolves to the exit code. */
 export async function runLoad(args: LoadArgs): Promise<number> {
   const config: Config = loadConfig();
+  if (config.readOnly && args.scripts.includes('mutation')) {
+    if (args.scripts.length === 1) throw new ConfigError('read-only run (CONSOLE_READ_ONLY=1): the mutation profile writes; run load:paging');
+    console.log('load: read-only run: the mutation profile is left out (it writes)');
+    args = { ...args, scripts: args.scripts.filter((s) => s !== 'mutation') };
+  }
   if (config.baseUrl && !isLoopback(config.baseUrl) && !config.allowRemoteLoad) {
     throw new ConfigError(`refusing to load ${new URL(config.baseUrl).host}: it is not loopback; set CONSOLE_ALLOW_REMOTE_LOAD=1 to allow it`);
   }
@@ -117,7 +214,9 @@ export async function runLoad(args: LoadArgs): Promise<number> {
   // Validators are built into a temporary name then renamed, so a parallel run never reads half a file.
   const tmp = await buildValidators(join(ROOT, 'load/data', `validators.${runId}.tmp.js`));
   renameSync(tmp, join(ROOT, 'load/data/validators.js'));
-  generate({ seed: args.seed, runId, manifest: config.manifest, outDir: dataDir });
+  // A target keeps what the load writes (there is no delete): the manifest's budget bounds it. A reference
+  // server started for the run is thrown away with it: no bound, so the committed baselines' request mix holds.
+  generate({ seed: args.seed, runId, manifest: config.manifest, outDir: dataDir, ...(config.baseUrl ? { budget: loadBudget(config.manifest) } : {}) });
 
   let server: ReferenceServer | undefined;
   let target: { baseUrl: string; apiKey: string };
@@ -151,6 +250,7 @@ export async function runLoad(args: LoadArgs): Promise<number> {
       const reportDir = join(config.reportsDir, 'load', script);
       const rows = requestRows(script, dataDir);
       rmSync(rows.csv, { force: true });
+      const writes = script === 'mutation' && config.baseUrl ? await snapshotFor(config, target) : undefined;
       const code = await runK6(k6, script, args.profile, target, dataDir, reportDir, rows.k6Out, {
         strict: args.strict ?? config.strict,
         requestTimeoutMs: config.requestTimeoutMs,
@@ -169,6 +269,7 @@ export async function runLoad(args: LoadArgs): Promise<number> {
         );
       }
       assertNoKey(reportDir, target.apiKey);
+      if (writes) await recordWrites(config, target, writes, readLoadSummary(summaryFile)?.ledger as Record<string, number> | undefined);
       // k6: 99 thresholds crossed (the summary says which); 107/108 aborted in setup (its reason is printed above).
       const summary = readLoadSummary(summaryFile);
       const outcome = loadOutcome(code, summary);
