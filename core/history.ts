@@ -58,6 +58,12 @@ export function coverageRate(run: Pick<HistoryRun, 'coverage'>): number | null {
   return run.coverage ? coverageOf(run.coverage) : null;
 }
 
+/**
+ * How the history names a target: the reference (any server verify started) or the URL, and the
+ * manifest, so that trends, drift and a manifest's consumption compare like with like.
+ */
+export const historyTarget = (t: { reference: boolean; url: string }, manifest: string) => `${t.reference ? 'reference' : t.url} ${manifest}`;
+
 /** The share of judged clauses (pass, fail, warn) that passed; null when none were judged. */
 export function passRate(clauses: HistoryRun['clauses']): number | null {
   if (!clauses) return null;

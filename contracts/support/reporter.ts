@@ -24,7 +24,7 @@ import {
   type StatedCoverage,
   type UncheckedKind,
 } from '../../core/formats.ts';
-import { waiverOf } from './waivers.ts';
+import { waiverOf } from '../../core/waivers.ts';
 import { addLedgerPart, emptyState, noteState, tally, writeOf } from '../../core/ledger.ts';
 import type { LedgerWrite } from '../../core/formats.ts';
 import { CHECKED, FINDING, type Finding } from './findings.ts';

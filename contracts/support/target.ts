@@ -7,7 +7,7 @@ import { loadConfig, type Manifest } from '../../core/config.ts';
 import { call, type CallOptions, type Exchange, type Reply } from './evidence.ts';
 import { KEY_HEADER } from '../../core/keys.ts';
 import { RunStopped, TransportError, stopReason } from './transport.ts';
-import { waiverOf } from './waivers.ts';
+import { waiverOf } from '../../core/waivers.ts';
 import type { Level, Observation, UncheckedKind } from '../../core/formats.ts';
 
 export type { Level, Observation } from '../../core/formats.ts';

@@ -14,8 +14,11 @@ import { referenceUnlessTarget } from '../../core/reference.ts';
 import { CLAUSES } from '../../contracts/support/clauses.ts';
 import { notRunJunit } from '../../contracts/support/junit.ts';
 import type { ConformanceReport, ConformanceSummary } from '../../contracts/support/reporter.ts';
-import { unmatchedWaivers } from '../../contracts/support/waivers.ts';
+import { unmatchedWaivers } from '../../core/waivers.ts';
+import { PREFLIGHT_TIMEOUT_MS, preflight } from '../../target/preflight.ts';
 import { changedBy, restore, takeSnapshot, type Connection, type Snapshot } from '../../target/restore.ts';
+
+export { preflight } from '../../target/preflight.ts';
 
 export interface ConformanceOptions {
   strict: boolean;
@@ -39,62 +42,6 @@ function notRun(reportsDir: string, reason: string, strict: boolean): 3 {
   mkdirSync(reportsDir, { recursive: true });
   writeFileSync(join(reportsDir, 'junit.xml'), notRunJunit(reason, strict));
   return say3(reason);
-}
-
-const PREFLIGHT_TIMEOUT_MS = 15_000;
-
-/** "ECONNREFUSED", "ENOTFOUND", "ETIMEDOUT"... from a fetch error (its cause), not undici's "fetch failed". */
-function fetchErrorCode(err: unknown, timeoutMs: number): string {
-  const e = err as { name?: string; cause?: { code?: string; name?: string; message?: string }; message?: string };
-  if (e.name === 'TimeoutError' || e.cause?.name === 'TimeoutError') return `ETIMEDOUT (no answer within ${Math.round(timeoutMs / 1000)} s)`;
-  return e.cause?.code ?? e.cause?.message ?? e.message ?? String(err);
-}
-
-/**
- * Is the target the Console API, and does it take the key? One list call, redirects not followed (the
- * key must go to the configured origin only), and the answer must be the Console envelope in JSON: a
- * login page or a proxy's error page is a target that cannot be tested (exit 3), not a contract failure.
- * Returns why the run cannot be carried out, or undefined.
- */
-export async function preflight(baseUrl: string, apiKey: string, timeoutMs: number): Promise<string | undefined> {
-  let r: Response;
-  try {
-    r = await fetch(`${baseUrl}/console/v1/release_pipelines?limit=1`, {
-      headers: { 'SERVICE-API-KEY': apiKey },
-      redirect: 'manual',
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-  } catch (err) {
-    return `target ${baseUrl} unreachable: ${fetchErrorCode(err, timeoutMs)}`;
-  }
-  if (r.status === 401 || r.status === 403) return `target ${baseUrl} rejected the key (HTTP ${r.status}): check CONSOLE_API_KEY`;
-  if (r.status >= 300 && r.status < 400) {
-    const location = r.headers.get('location');
-    let to = location ?? '';
-    try {
-      to = location ? new URL(location, baseUrl).href : '';
-    } catch {
-      // not a URL: named as given
-    }
-    return `target ${baseUrl} redirects (HTTP ${r.status}${to ? ` to ${redactText(to, apiKey)}` : ''}): not followed, the key was sent nowhere else; set CONSOLE_BASE_URL to the API's own address`;
-  }
-  let text: string;
-  try {
-    text = await r.text();
-  } catch (err) {
-    return `target ${baseUrl}: the answer broke off (${fetchErrorCode(err, timeoutMs)})`;
-  }
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    const type = r.headers.get('content-type')?.split(';')[0].trim() || 'no content type';
-    return `target ${baseUrl} answered HTTP ${r.status} ${type}, not the Console API (GET /console/v1/release_pipelines)`;
-  }
-  const isEnvelope = typeof body === 'object' && body !== null && Array.isArray((body as { data?: unknown }).data);
-  if (r.status !== 200 || !isEnvelope)
-    return `target ${baseUrl} answered HTTP ${r.status} without the Console envelope ({"data": [...]}) to GET /console/v1/release_pipelines: not the Console API, or not working`;
-  return undefined;
 }
 
 /** The one line of a run that left stated clauses unchecked for reasons the user can fix (exit 3). */

@@ -2,10 +2,11 @@
 // (reports/previous/observations.json) when they can serve the new run for drift.
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { historyTarget } from '../../core/history.ts';
 import type { VerifyRun } from '../../report/inputs.ts';
 
 /** The target a previous run was against, so that drift is only reported between like runs. */
-export const targetId = (v: Pick<VerifyRun, 'target' | 'manifest'>) => `${v.target.reference ? 'reference' : v.target.url} ${v.manifest}`;
+export const targetId = (v: Pick<VerifyRun, 'target' | 'manifest'>) => historyTarget(v.target, v.manifest);
 
 /**
  * Clears the last run's outputs; keeps its observations aside (reports/previous/) when they can serve
@@ -29,7 +30,18 @@ export function prepareReports(dir: string, current: Pick<VerifyRun, 'target' | 
     renameSync(join(dir, 'observations.json'), join(prevDir, 'observations.json'));
   }
   // else: the last run cannot serve, and what it kept aside from the one before still can.
-  for (const old of ['verify.json', 'conformance.json', 'observations.json', 'junit.xml', 'index.html', 'playwright-report', 'test-results', 'load'])
+  for (const old of [
+    'verify.json',
+    'conformance.json',
+    'observations.json',
+    'junit.xml',
+    'index.html',
+    'ledger.json',
+    'target-check.json',
+    'playwright-report',
+    'test-results',
+    'load',
+  ])
     rmSync(join(dir, old), { recursive: true, force: true });
   return sameTarget && existsSync(join(prevDir, 'observations.json')) ? join(prevDir, 'observations.json') : undefined;
 }

@@ -27,6 +27,8 @@ import { readLoadSummary } from './load-run.ts';
 import { historyRunOf } from './history-record.ts';
 import { prepareReports } from './previous-run.ts';
 import { readTestLine, Ticker, type TestProgress } from './progress.ts';
+import { TARGET_CHECK_FILE, type TargetCheck } from '../../target/check.ts';
+import { runTargetCheck, type TargetCheckOutcome } from '../../target/run-check.ts';
 
 export const PROFILES = ['smoke', 'baseline', 'stress'] as const;
 const LEVEL_NAMES: Level[] = ['stated', 'inferred', 'open'];
@@ -298,6 +300,27 @@ async function loadStage(run: Run): Promise<{ stage: StageResult; compare: Compa
 /** The load scripts this run takes: a read-only run only reads, so the mutation profile is left out. */
 const scriptsOf = (run: Run) => (run.config.readOnly ? SCRIPTS.filter((s) => s === 'paging') : SCRIPTS);
 
+const notRunStage = (name: string, detail: string): StageResult => ({ name, status: 'error', exitCode: 3, seconds: 0, detail });
+
+/** The target check (target/run-check.ts): the manifest read against the target, and how many nights it lasts. */
+async function targetCheckStage(run: Run): Promise<{ stage: StageResult; stop: boolean; outcome: TargetCheckOutcome }> {
+  run.say(`target check: the manifest ${shortPath(run.config.manifestPath)} against ${run.config.baseUrl}`);
+  const ts = Date.now();
+  const outcome = await runTargetCheck(run.config, { baseUrl: run.config.baseUrl!, apiKey: run.key, reference: false });
+  for (const line of outcome.lines) console.log(line);
+  const check = outcome.check;
+  if (check) writeFileSync(join(run.reportsDir, TARGET_CHECK_FILE), `${JSON.stringify(check, null, 2)}\n`);
+  const nights = check?.nightsLeft === null || check?.nightsLeft === undefined ? 'not bounded' : String(check.nightsLeft);
+  const detail = outcome.stop
+    ? (outcome.reason ?? 'the manifest does not fit the target')
+    : `${check?.experiments.length ?? 0} experiments and ${check?.triggers.length ?? 0} triggers found; nights left: ${nights}${check?.warnings.length ? `; WARNING ${check.warnings.join('; WARNING ')}` : ''}`;
+  return {
+    stage: { name: 'target check', status: outcome.stop ? 'error' : 'pass', exitCode: outcome.stop ? 3 : 0, seconds: secs(ts), detail },
+    stop: outcome.stop,
+    outcome,
+  };
+}
+
 /** The secret scan of everything written so far (the page and verify.json are checked before they are written). */
 function secretScanStage(run: Run): StageResult {
   run.say('secret scan of reports/');
@@ -371,7 +394,7 @@ export async function verify(opts: VerifyOptions): Promise<number> {
   const reportsDir = config.reportsDir;
   const manifest = shortPath(config.manifestPath);
   const previous = prepareReports(reportsDir, { target: { url: config.baseUrl ?? '', reference: !config.baseUrl }, manifest });
-  const total = opts.skipLoad ? 3 : 4;
+  const total = (opts.skipLoad ? 3 : 4) + (config.baseUrl ? 1 : 0);
   let step = 0;
   const run: Run = {
     opts,
@@ -388,16 +411,26 @@ export async function verify(opts: VerifyOptions): Promise<number> {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
 
-  const conformance = await conformanceStage(run);
-  const stages: StageResult[] = [conformance.stage];
+  // Against a target, the manifest is read against it first: ids it does not know would only make the
+  // suite's verdict wrong. A reference server verify starts is new each time: nothing to check.
+  const checked = config.baseUrl ? await targetCheckStage(run) : undefined;
+  const conformance = checked?.stop
+    ? {
+        stage: notRunStage('conformance', 'not run: the target check found the manifest unfit for the target'),
+        summary: undefined,
+        targetUrl: config.baseUrl!,
+        reference: false,
+      }
+    : await conformanceStage(run);
+  const stages: StageResult[] = [...(checked ? [checked.stage] : []), conformance.stage];
   let compare: CompareResult | undefined;
-  if (opts.skipLoad || conformance.stage.exitCode === 3) {
+  if (opts.skipLoad || conformance.stage.status === 'error') {
     stages.push({
       name: 'load',
       status: 'skipped',
       exitCode: null,
       seconds: 0,
-      detail: opts.skipLoad ? '--skip-load' : 'not run: the conformance stage could not be carried out',
+      detail: opts.skipLoad ? '--skip-load' : `not run: the ${checked?.stop ? 'target check' : 'conformance stage'} could not be carried out`,
     });
   } else {
     const load = await loadStage(run);
@@ -426,7 +459,7 @@ export async function verify(opts: VerifyOptions): Promise<number> {
     stages,
   };
   const { page, inputs } = reportStage(run, result);
-  printVerdict(result, conformance.summary, compare, page, inputs);
+  printVerdict(result, conformance.summary, compare, page, inputs, checked?.outcome.check);
   return exitCode;
 }
 
@@ -467,6 +500,7 @@ function printVerdict(
   compare: CompareResult | undefined,
   page: string | undefined,
   inputs: ReportInputs | undefined,
+  check?: TargetCheck,
 ): void {
   const word = run.exitCode === 3 && conf?.verdict === 'incomplete' ? 'INCOMPLETE' : (['PASS', 'FAIL', 'REGRESSION', 'NOT RUN'][run.exitCode] ?? 'NOT RUN');
   const out = ['', '================================ verdict ================================'];
@@ -502,6 +536,13 @@ function printVerdict(
       );
       for (const e of p.endpoints.filter((x) => x.regression)) out.push(`          REGRESSION ${e.endpoint}: ${e.reason}`);
     }
+  }
+  if (check) {
+    out.push(
+      '',
+      `target    ${check.nightsLeft === null ? 'the triggers are not consumed' : `the manifest lasts about ${check.nightsLeft} more night${check.nightsLeft === 1 ? '' : 's'}`} (${check.consumption.phasesPerNight} trigger phases a night, ${check.consumption.source === 'history' ? `measured over ${check.consumption.runs} runs` : 'by design'})`,
+    );
+    for (const w of check.warnings) out.push(`          WARNING ${w}`);
   }
   out.push(...trendLines(inputs));
   out.push('', `report    ${page ? shortPath(page) : '(not written: no conformance results)'}`);

@@ -1,7 +1,7 @@
 // The manifest's waivers (core/config.ts, Waiver): clauses a user leaves out on purpose, each with a
 // reason. A waived clause is listed as waived in every report, never as passed, and a test whose
 // clauses are all waived does not run (it would only spend the target's resources).
-import type { Waiver } from '../../core/config.ts';
+import type { Waiver } from './config.ts';
 
 /** A clause-id glob as a RegExp: `*` any characters, everything else literal. */
 export function globRegExp(glob: string): RegExp {

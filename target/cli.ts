@@ -1,0 +1,50 @@
+// npm run target:check: the manifest read against the target without writing (target/check.ts).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { parseCommand, runCommand } from '../core/command.ts';
+import { loadConfig, ROOT } from '../core/config.ts';
+import { referenceUnlessTarget } from '../core/reference.ts';
+import { runTargetCheck } from './run-check.ts';
+
+const NAME = 'target:check';
+const HELP = `usage: npm run target:check
+
+Reads the target manifest against the target without writing anything: every experiment is in the
+experiment list, every trigger's pipeline and phases are in the pipeline list; from the run history
+(the spec has no gate or trigger read) how many phases and pauses each trigger has left, how many rules
+each gate held at its last answer and how many a night adds, how many metrics a night creates; and how
+many more nights the manifest lasts at the consumption measured over the last runs (before any run, the
+suite's design: 2 phases a night). Writes reports/target-check.json. verify runs it first against a
+target and warns when fewer than 5 nights are left.
+
+  --help   this text
+
+Environment: CONSOLE_BASE_URL and CONSOLE_API_KEY (else a reference server started for the check),
+CONSOLE_TARGET_MANIFEST, CONSOLE_HISTORY, CONSOLE_REPORTS_DIR, CONSOLE_REQUEST_TIMEOUT.
+Exit 0 the manifest fits the target (warnings printed); 3 it cannot work: the target is down or not the
+Console API, a manifest id is unknown to it, or its triggers have run out (one line says which).`;
+
+parseCommand({ name: NAME, help: HELP, options: {} });
+
+runCommand(NAME, async () => {
+  const env = { ...process.env };
+  const config = loadConfig(env);
+  const server = await referenceUnlessTarget(config, env);
+  try {
+    const { check, reason, lines } = await runTargetCheck(config, { baseUrl: env.CONSOLE_BASE_URL!, apiKey: env.CONSOLE_API_KEY!, reference: Boolean(server) });
+    for (const line of lines) console.log(line);
+    if (check) {
+      mkdirSync(config.reportsDir, { recursive: true });
+      const file = join(config.reportsDir, 'target-check.json');
+      writeFileSync(file, `${JSON.stringify(check, null, 2)}\n`);
+      console.log(`target:check: ${relative(ROOT, file).startsWith('..') ? file : relative(ROOT, file)} written`);
+    }
+    if (reason) {
+      console.error(`${NAME}: ${reason}`);
+      return 3;
+    }
+    return 0;
+  } finally {
+    await server?.stop();
+  }
+});
