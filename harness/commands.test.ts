@@ -23,6 +23,8 @@ const SCRIPTS: Record<string, string> = {
   'bench:server': 'bench:server',
   'bench:transport': 'bench:transport',
   'bench:power': 'bench:power',
+  'bench:nights': 'bench:nights',
+  'target:check': 'target:check',
 };
 
 /** The command line of each: package.json's `tsx FILE ARGS...`, plus fixtures/generate.ts and load/lib/build-validators.ts, which have no script. */
