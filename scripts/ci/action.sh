@@ -59,7 +59,8 @@ from_workspace() {
 }
 
 mask() {
-  # GitHub masks a secret passed as secrets.X already; a key from elsewhere (a step's output) is not.
+  # GitHub masks secrets.* already. A key from elsewhere is masked here for the rest of the job; GitHub
+  # has printed the action's inputs before this runs, so the caller must mask such a key first (docs/ci.md).
   if [[ -n "${CONSOLE_API_KEY:-}" ]]; then echo "::add-mask::${CONSOLE_API_KEY}"; fi
 }
 
