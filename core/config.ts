@@ -173,6 +173,15 @@ function manifestPathFrom(env: NodeJS.ProcessEnv, note: (line: string) => void):
   return resolve(env.CONSOLE_TARGET_MANIFEST || resolve(ROOT, 'fixtures/targets/reference.json'));
 }
 
+/**
+ * Where runs write their reports and where the commands that read a run look for it:
+ * CONSOLE_REPORTS_DIR, default reports/. One function, so that a reader (baseline:update and
+ * compare) cannot look in another folder than the writer (load:*) wrote to. Needs no manifest.
+ */
+export function reportsDirFromEnv(env: NodeJS.ProcessEnv = process.env): string {
+  return resolve(env.CONSOLE_REPORTS_DIR || resolve(ROOT, 'reports'));
+}
+
 /** The configuration from `env`; `note` gets a line for a deprecated name (default: stderr). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, note: (line: string) => void = (line) => console.error(line)): Config {
   let baseUrl = env.CONSOLE_BASE_URL?.trim() || undefined;
@@ -189,7 +198,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, note: (line: st
   const apiKey = env.CONSOLE_API_KEY || undefined;
   if (baseUrl !== undefined && apiKey === undefined) throw new ConfigError('CONSOLE_API_KEY must be set when CONSOLE_BASE_URL is set');
   const manifestPath = manifestPathFrom(env, note);
-  const reportsDir = resolve(env.CONSOLE_REPORTS_DIR || resolve(ROOT, 'reports'));
+  const reportsDir = reportsDirFromEnv(env);
   return {
     baseUrl,
     apiKey,

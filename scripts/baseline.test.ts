@@ -2,7 +2,7 @@
 // (calibration included) is not; and the merge of several runners, on two real k6 runs.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -130,4 +130,54 @@ test('two real k6 runners against one target merge into one summary that compare
   assert.equal(deep.baseline.count, sa.endpoints['listExperiments.deep'].count);
   assert.equal(typeof deep.ratio.p95, 'number');
   assert.equal(compareSummary(merged, merged, 'self').verdict, 'pass');
+});
+
+/** One of the commands (scripts/load.ts, scripts/baseline.ts) as a user runs it, with only the environment given. */
+function command(script: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string }> {
+  const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, script), ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
+  return new Promise((done) => child.on('exit', (code) => done({ code, out })));
+}
+
+test('with CONSOLE_REPORTS_DIR set, baseline:update records the run load:paging wrote there, and compare reads it', { timeout: 120_000 }, async () => {
+  const reports = join(work, 'reports-dir');
+  const baselines = join(work, 'reports-dir-baselines');
+  mkdirSync(baselines, { recursive: true });
+  const env = { CONSOLE_REPORTS_DIR: reports };
+  const load = await command('scripts/load.ts', ['paging'], env);
+  assert.equal(load.code, 0, load.out);
+  const run = JSON.parse(readFileSync(join(reports, 'load/paging/summary.json'), 'utf8')) as RunSummary;
+
+  const update = await command('scripts/baseline.ts', ['update', '--script', 'paging', '--baselines', baselines], env);
+  assert.equal(update.code, 0, update.out);
+  assert.equal(update.out.trim(), `baseline: wrote ${join(baselines, 'paging.json')}`);
+  // That run and no other: its figures, and the time it finished (another run has other counts and another time).
+  const recorded = JSON.parse(readFileSync(join(baselines, 'paging.json'), 'utf8'));
+  assert.equal(recorded.profile, 'smoke');
+  assert.equal(typeof run.finishedAt, 'string');
+  assert.equal(recorded.recordedAt, run.finishedAt);
+  assert.deepEqual(recorded.endpoints, run.endpoints);
+
+  const compare = await command('scripts/baseline.ts', ['compare', '--script', 'paging', '--baselines', baselines], env);
+  assert.equal(compare.code, 0, compare.out);
+  assert.match(compare.out, /^compare paging \(smoke\): pass/m);
+  // Written beside the run it read: the run set against itself passes, endpoint by endpoint.
+  const written = JSON.parse(readFileSync(join(reports, 'load/compare.json'), 'utf8'));
+  assert.equal(written.profiles.paging.baselineFile, join(baselines, 'paging.json'));
+  assert.equal(written.profiles.paging.verdict, 'pass');
+  const deep = written.profiles.paging.endpoints.find((e: any) => e.endpoint === 'listExperiments.deep');
+  assert.equal(deep.count, run.endpoints['listExperiments.deep'].count);
+  assert.equal(deep.baseline.count, run.endpoints['listExperiments.deep'].count);
+});
+
+test('baseline: --baselines must name a folder', async () => {
+  const r = await command('scripts/baseline.ts', ['update', '--baselines', join(work, 'no-such-folder')], {});
+  assert.equal(r.code, 3);
+  assert.equal(r.out.trim(), `baseline: --baselines: no folder ${join(work, 'no-such-folder')}`);
 });

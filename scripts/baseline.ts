@@ -1,13 +1,15 @@
 // npm run baseline:update | baseline:compare -- [options]
 // Parses its options and runs load/compare/baseline.ts: `update` records the last run as the
 // baseline, `compare` sets the last run (or merged runners) against it and exits 2 on a regression.
+import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fail, parseCommand, runCommand } from '../core/command.ts';
 import { compareRun, DEFAULT_TOLERANCE, printCompare, updateBaseline } from '../load/compare/baseline.ts';
 
-const HELP = `usage: npm run baseline:update -- [--script paging|mutation] [--no-samples]
+const HELP = `usage: npm run baseline:update -- [--script paging|mutation] [--no-samples] [--baselines DIR]
        npm run baseline:compare -- [--script paging|mutation] [--merge A.json B.json ...] [--out FILE]
                                    [--min-effect PCT] [--tolerance-p50|-p95|-p99 X] [--min-delta-ms N]
+                                   [--baselines DIR]
 
 update   records reports/load/<script>/summary.json (the last run) as the baseline of its script and
          profile: load/baselines/<script>.json for the smoke profile, load/baselines/<script>.<profile>.json
@@ -26,6 +28,9 @@ compare  compares reports/load/<script>/summary.json (or, with --merge, the summ
          Mann-Whitney test says the calibrated durations are slower (alpha ${DEFAULT_TOLERANCE.alpha} over the endpoints)
          and the 95% interval of the median ratio lies above 1 + --min-effect PCT (default ${(DEFAULT_TOLERANCE.minEffect ?? 0) * 100}).
          Endpoints with too few requests for the test, and runs without samples, keep the tolerances.
+
+reports/ is CONSOLE_REPORTS_DIR when it is set, as for npm run load:* (the run read is the one they wrote).
+--baselines DIR  the baselines folder to write (update) or compare with (compare) instead of load/baselines/
 
 Exit codes: 0 pass or no baseline; 2 regression; 3 cannot be done (no run, unreadable file, bad option).`;
 
@@ -61,15 +66,19 @@ function main(): number {
       'tolerance-p99': { type: 'string' },
       'min-delta-ms': { type: 'string' },
       'min-effect': { type: 'string' },
+      baselines: { type: 'string' },
     },
   });
   const [command, ...files] = positionals;
   if (values.script !== undefined && !['paging', 'mutation'].includes(values.script))
     fail(NAME, `--script must be paging or mutation, got ${JSON.stringify(values.script)}`);
   const scripts = values.script ? [values.script] : ['paging', 'mutation'];
+  const baselinesDir = values.baselines === undefined ? undefined : resolve(values.baselines);
+  if (baselinesDir !== undefined && !(existsSync(baselinesDir) && statSync(baselinesDir).isDirectory()))
+    fail(NAME, `--baselines: no folder ${values.baselines}`);
   if (command === 'update') {
     if (files.length) fail(NAME, `unexpected ${files[0]}: update takes no files`);
-    for (const s of scripts) console.log(`baseline: wrote ${updateBaseline(s, undefined, undefined, !values['no-samples'])}`);
+    for (const s of scripts) console.log(`baseline: wrote ${updateBaseline(s, undefined, baselinesDir, !values['no-samples'])}`);
     return 0;
   }
   if (values['no-samples']) fail(NAME, '--no-samples is an option of update');
@@ -87,6 +96,7 @@ function main(): number {
   const result = compareRun({
     scripts: values.script ? [values.script] : undefined,
     merge: values.merge ? files : undefined,
+    baselinesDir,
     tolerance,
     out: values.out ? resolve(values.out) : undefined,
   });

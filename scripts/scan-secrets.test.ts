@@ -155,6 +155,13 @@ test('scan:secrets CLI: exit 1 naming the file and never printing the key; 0 on 
   assert.match(ok.stdout, /1 files scanned/);
 });
 
+test('scan:secrets CLI: with no DIR it scans the reports folder of CONSOLE_REPORTS_DIR, where the runs wrote', () => {
+  const leaky = tree({ 'verify.json': `{"curl":"${encodeURIComponent(KEY)}"}` });
+  const r = cli(['--key', KEY], { CONSOLE_REPORTS_DIR: leaky });
+  assert.equal(r.status, 1, r.stdout + r.stderr);
+  assert.match(r.stderr, /verify\.json/);
+});
+
 test('scan:secrets CLI: exit 3 with a one-line reason when there is no key, no folder or a bad option', () => {
   const dir = tree({ 'a.txt': 'a' });
   const cases: [string[], Record<string, string>, RegExp][] = [

@@ -4,7 +4,7 @@
 // only the files holding it are. Exit 0 clean, 1 found, 3 cannot scan.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { ConfigError, ROOT, loadConfig } from '../core/config.ts';
+import { ConfigError, ROOT, loadConfig, reportsDirFromEnv } from '../core/config.ts';
 import { parseCommand, runCommand } from '../core/command.ts';
 import { keyForms } from '../core/keys.ts';
 import { embeddedZips, isZip, zipEntries } from './lib/zip.ts';
@@ -14,8 +14,8 @@ const HELP = `usage: npm run scan:secrets -- [--key K | --key-file F] [DIR...]
 Scans DIRs for the API key and its near misses (upper- and lower-cased, one character short at
 either end), raw and encoded (URL, base64 at any alignment, hex), and prints the files that hold
 any of them, never the key. ZIP archives are looked into (.zip files, and the base64 ZIP that
-Playwright's HTML report embeds). Default DIRs: reports/ (with the k6 outputs in reports/load/ and
-server logs), test-results/, playwright-report/, blob-report/ (those that exist).
+Playwright's HTML report embeds). Default DIRs: reports/ (CONSOLE_REPORTS_DIR when set; with the k6
+outputs in load/ and server logs), test-results/, playwright-report/, blob-report/ (those that exist).
 
   --key K        the key to look for (default: $CONSOLE_API_KEY)
   --key-file F   read the key from file F
@@ -93,7 +93,8 @@ export function scanCommand(opts: { key?: string; keyFile?: string; dirs: string
   }
   if (!key) return fail('no key to look for: set CONSOLE_API_KEY or pass --key');
   if (key.length < 8) return fail('the key is shorter than 8 characters: too short to scan for without false alarms');
-  const targets = dirs.length > 0 ? dirs : ['reports', 'test-results', 'playwright-report', 'blob-report'].map((d) => join(ROOT, d));
+  // The reports folder of the runs (CONSOLE_REPORTS_DIR, else reports/), where they wrote.
+  const targets = dirs.length > 0 ? dirs : [reportsDirFromEnv(), ...['test-results', 'playwright-report', 'blob-report'].map((d) => join(ROOT, d))];
   if (!targets.some((d) => existsSync(d))) return fail(`nothing to scan: none of ${targets.map((d) => relative(ROOT, d) || d).join(', ')} exists`);
   const { scanned, found } = scan(targets, key);
   if (found.length > 0) {

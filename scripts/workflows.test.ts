@@ -1,30 +1,42 @@
-// The GitHub workflows of docs/ci.md, checked without GitHub: each file validates against SchemaStore's
-// JSON Schema for GitHub workflows (scripts/ci/github-workflow.schema.json, see docs/ci.md for where it
-// comes from), and each does what the README's "Use in CI" promises: the gate is strict and fails on
-// exit 1, the nightly restores the last observations for drift and keeps the reports, the sharded
-// run merges its shards, every npm script named exists, secrets only travel in the environment, and
-// the jobs run the supported Node lines (24, and 22 against the reference server only).
+// The GitHub workflows and the action of docs/ci.md, checked without GitHub: each workflow validates
+// against SchemaStore's JSON Schema for GitHub workflows (scripts/ci/github-workflow.schema.json) and
+// action.yml against its schema for action metadata (scripts/ci/github-action.schema.json; docs/ci.md
+// says where both come from), and each does what docs/ci.md promises: the project's CI runs check and
+// test on both Node lines with the Go and npm caches; the gate is strict and fails on exit 1; the
+// reusable workflows check out this suite, not their caller, and run it through the action; the action
+// runs from its own checkout, passes the key only in the environment and uploads the reports whatever
+// happened; the nightly restores the last observations for drift and keeps the history; the sharded
+// run merges its shards; every npm script named exists; secrets only travel in the environment.
+// scripts/ci/action.test.ts runs the action's own steps.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { parse } from 'yaml';
 import { ROOT } from '../core/config.ts';
 
 const DIR = join(ROOT, '.github/workflows');
-const schema = JSON.parse(readFileSync(join(ROOT, 'scripts/ci/github-workflow.schema.json'), 'utf8'));
-// The schema is draft-07 and uses keywords Ajv's strict mode does not know; its own rules still apply.
-const validate = new Ajv({ strict: false, allErrors: true }).compile(schema);
+// The schemas are draft-07 and use keywords Ajv's strict mode does not know; their own rules still apply.
+const compile = (file: string) => new Ajv({ strict: false, allErrors: true }).compile(JSON.parse(readFileSync(join(ROOT, file), 'utf8')));
+const validate = compile('scripts/ci/github-workflow.schema.json');
+const validateAction = compile('scripts/ci/github-action.schema.json');
 const scripts: Record<string, string> = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts;
 const files = readdirSync(DIR)
   .filter((f) => f.endsWith('.yml') || f.endsWith('.yaml'))
   .sort();
 const load = (f: string) => parse(readFileSync(join(DIR, f), 'utf8'));
 const runs = (wf: any): string[] => Object.values<any>(wf.jobs).flatMap((j) => (j.steps ?? []).map((s: any) => String(s.run ?? '')));
+const loadAction = () => parse(readFileSync(join(ROOT, 'action.yml'), 'utf8'));
+const actionSteps = (): any[] => loadAction().runs.steps;
+const actionScript = readFileSync(join(ROOT, 'scripts/ci/action.sh'), 'utf8');
+/** The step of a workflow's job that runs the suite: the action at the root, checked out beside the caller's repository. */
+const SUITE = './.console-conformance';
+const suiteStep = (job: any): any => job.steps.find((s: any) => s.uses === SUITE);
 
-test('the three workflows of docs/ci.md exist', () => {
-  assert.deepEqual(files, ['conformance-sharded.yml', 'gate.yml', 'nightly.yml']);
+test('the four workflows of docs/ci.md exist, and the action at the repository root', () => {
+  assert.deepEqual(files, ['ci.yml', 'conformance-sharded.yml', 'gate.yml', 'nightly.yml']);
+  assert.ok(existsSync(join(ROOT, 'action.yml')));
 });
 
 test('every workflow validates against the GitHub workflow JSON schema', () => {
@@ -32,6 +44,19 @@ test('every workflow validates against the GitHub workflow JSON schema', () => {
     const ok = validate(load(f));
     assert.ok(ok, `${f}: ${JSON.stringify(validate.errors?.slice(0, 5), null, 1)}`);
   }
+});
+
+test('action.yml validates against the GitHub action metadata JSON schema, and the check rejects a broken one', () => {
+  assert.ok(validateAction(loadAction()), JSON.stringify(validateAction.errors?.slice(0, 5), null, 1));
+  const noShell = loadAction();
+  delete noShell.runs.steps[0].shell;
+  assert.equal(validateAction(noShell), false, 'a composite run step needs its shell');
+  const undescribed = loadAction();
+  delete undescribed.inputs['api-key'].description;
+  assert.equal(validateAction(undescribed), false, 'every input is described');
+  const noValue = loadAction();
+  delete noValue.outputs.verdict.value;
+  assert.equal(validateAction(noValue), false, "a composite action's output maps a value");
 });
 
 test('the schema check itself rejects a broken workflow', () => {
@@ -42,12 +67,20 @@ test('the schema check itself rejects a broken workflow', () => {
   assert.equal(validate({ name: 'no jobs', on: 'push' }), false);
 });
 
-test('every npm script a workflow runs exists in package.json', () => {
-  for (const f of files) {
-    for (const line of runs(load(f))) {
-      for (const m of line.matchAll(/npm run ([\w:-]+)/g)) assert.ok(scripts[m[1]], `${f} runs npm run ${m[1]}, which package.json does not define`);
+test('every npm script a workflow or the action runs exists in package.json', () => {
+  const texts = [
+    ...files.flatMap((f) => runs(load(f)).map((line) => [f, line])),
+    ...actionSteps().map((s) => ['action.yml', String(s.run ?? '')]),
+    ['scripts/ci/action.sh', actionScript],
+  ];
+  let named = 0;
+  for (const [where, text] of texts) {
+    for (const m of text.matchAll(/npm run (?:--silent )?([\w:-]+)/g)) {
+      named++;
+      assert.ok(scripts[m[1]], `${where} runs npm run ${m[1]}, which package.json does not define`);
     }
   }
+  assert.ok(named >= 4, 'the check found the npm scripts it checks');
 });
 
 test('secrets reach commands only through the environment, never inside a run line', () => {
@@ -55,29 +88,126 @@ test('secrets reach commands only through the environment, never inside a run li
     for (const line of runs(load(f))) assert.doesNotMatch(line, /secrets\./, `${f}: a run line expands a secret into the script text`);
     assert.doesNotMatch(readFileSync(join(DIR, f), 'utf8'), /set -x/, `${f}: set -x would echo commands`);
   }
+  assert.doesNotMatch(actionScript, /set -x|xtrace/, 'action.sh: tracing would echo the key');
 });
 
-test('gate: verify --strict, and exit 1 fails the job', () => {
+test('action: the key is an environment variable of two steps (masked by the first), never an argument or script text', () => {
+  const steps = actionSteps();
+  // No input is expanded into a script: a value with quotes or $( ) would run as code, and the key would be in the script.
+  for (const s of steps.filter((x) => x.run)) assert.doesNotMatch(s.run, /\$\{\{/, `step "${s.name}": an expression in its script`);
+  const withKey = steps.filter((s) => JSON.stringify(s).includes('inputs.api-key'));
+  assert.deepEqual(
+    withKey.map((s) => s.name),
+    ['Mask the API key', 'Run the suite'],
+  );
+  for (const s of withKey) assert.equal(s.env.CONSOLE_API_KEY, '${{ inputs.api-key }}');
+  assert.equal(steps[0], withKey[0], 'the key is masked before anything else runs');
+  assert.match(steps[0].run, /action\.sh" mask$/);
+  assert.match(actionScript, /echo "::add-mask::\$\{CONSOLE_API_KEY\}"/);
+});
+
+test("action: the suite is installed and run from the action's own checkout, not the caller's workspace", () => {
+  const steps = actionSteps();
+  const install = steps.find((s) => /npm ci/.test(String(s.run)));
+  assert.equal(install['working-directory'], '${{ github.action_path }}');
+  for (const s of steps.filter((x) => x.run)) assert.match(s.run, /^npm ci|^bash "\$GITHUB_ACTION_PATH\/scripts\/ci\/action\.sh" \w+$/, s.name);
+  // Caches keyed on the action's files: hashFiles() sees only the caller's workspace.
+  assert.doesNotMatch(JSON.stringify(loadAction()), /hashFiles/);
+  assert.equal(steps.find((s) => s.name === 'Cache k6').with.path, '${{ github.action_path }}/.tools/bin');
+});
+
+test('action: inputs for the target, the key, the manifest, strict, read-only and skip-load; outputs the exit code, verdict and artifact', () => {
+  const action = loadAction();
+  for (const name of ['base-url', 'api-key', 'manifest', 'strict', 'read-only', 'skip-load', 'profile', 'node-version', 'artifact-name'])
+    assert.ok(action.inputs[name], `input ${name}`);
+  assert.deepEqual(Object.keys(action.outputs).sort(), ['artifact-id', 'artifact-name', 'artifact-url', 'exit-code', 'report-path', 'verdict']);
+  // Each flag input becomes its verify option in action.sh: the option is added under the test of its input.
+  const lines = actionScript.split('\n');
+  for (const [flag, option] of [
+    ['INPUT_STRICT', '--strict'],
+    ['INPUT_READ_ONLY', '--read-only'],
+    ['INPUT_SKIP_LOAD', '--skip-load'],
+  ]) {
+    const at = lines.findIndex((l) => l.includes(`if [[ "\${${flag}:-`) && l.includes('== "true" ]]; then'));
+    assert.ok(at >= 0 && lines.slice(at, at + 3).some((l) => l.includes(`args+=(${option}`)), `${flag} -> ${option}`);
+  }
+  // Every input the script reads is given to the step that runs it.
+  const run = actionSteps().find((s) => s.id === 'run');
+  for (const m of actionScript.slice(actionScript.indexOf('run() {'), actionScript.indexOf('verdict() {')).matchAll(/\$\{((?:INPUT|CC)_\w+)/g))
+    assert.ok(run.env[m[1]], `the run step does not set ${m[1]}`);
+});
+
+// scripts/ci/action.test.ts runs these steps: the run step exits 0 whatever the verdict, the last one with the suite's code.
+test("action: the reports are uploaded whatever happened, then the step fails with the suite's exit code", () => {
+  const steps = actionSteps();
+  const names = steps.map((s) => s.id ?? s.name);
+  const upload = steps.find((s) => String(s.uses).startsWith('actions/upload-artifact'));
+  assert.match(upload.if, /^always\(\) && /);
+  assert.equal(upload.with.path, '${{ steps.check.outputs.reports }}');
+  assert.equal(upload.with.name, '${{ steps.check.outputs.artifact }}');
+  assert.ok(names.indexOf('run') < names.indexOf('upload'));
+  const last = steps.at(-1);
+  assert.equal(last.if, 'always()');
+  assert.match(last.run, /action\.sh" verdict$/);
+  assert.equal(last.env.CC_EXIT_CODE, '${{ steps.run.outputs.exit-code }}');
+  for (const s of steps.filter((x) => x.uses)) assert.match(s.uses, /^actions\/[\w-]+(\/[\w-]+)?@v\d+$/, "GitHub's own actions, by major version");
+});
+
+test('the reusable workflows check out this suite (their own repository and commit), not their caller, and run it through the action', () => {
+  for (const f of ['gate.yml', 'nightly.yml']) {
+    for (const [name, job] of Object.entries<any>(load(f).jobs)) {
+      const steps: any[] = job.steps;
+      const suite = steps.findIndex((s) => s.with?.path === SUITE.slice(2));
+      assert.ok(suite >= 0, `${f} ${name}: no checkout of the suite`);
+      assert.deepEqual(steps[suite].with, {
+        repository: '${{ job.workflow_repository }}',
+        ref: '${{ job.workflow_sha }}',
+        path: SUITE.slice(2),
+        'persist-credentials': false,
+      });
+      // The caller's own checkout (its manifest) comes first: a checkout into the root clears the workspace.
+      const root = steps.findIndex((s) => String(s.uses).startsWith('actions/checkout') && !s.with?.path);
+      assert.ok(root >= 0 && root < suite, `${f} ${name}: the caller's checkout before the suite's`);
+      assert.ok(steps.indexOf(suiteStep(job)) > suite, `${f} ${name}: the suite runs through the action after its checkout`);
+      assert.doesNotMatch(runs({ jobs: { job } }).join('\n'), /\bnpm\b/, `${f} ${name}: the suite runs through the action, not npm in the caller's checkout`);
+    }
+    assert.ok(load(f).on.workflow_call, `${f}: callable from another repository`);
+  }
+});
+
+test("gate: strict, no load, and the action fails the job on exit 1; its verdict is the called workflow's output", () => {
   const wf = load('gate.yml');
-  const script = runs(wf).join('\n');
-  assert.match(script, /npm run verify -- --strict/);
-  assert.match(script, /exit "\$code"/, "the job must end with verify's own exit code");
+  const step = suiteStep(wf.jobs.gate);
+  assert.equal(step.with.strict, 'true');
+  assert.equal(step.with['skip-load'], 'true');
+  assert.equal(step.with['api-key'], '${{ secrets.CONSOLE_API_KEY }}');
+  assert.match(step.with.manifest, /^\$\{\{ inputs\.manifest \|\| vars\.CONSOLE_TARGET_MANIFEST/);
+  assert.match(step.with['read-only'], /inputs\.read-only/);
   assert.ok(wf.on.workflow_call, 'a release workflow must be able to call the gate');
+  for (const out of ['exit-code', 'verdict', 'artifact-name']) {
+    assert.equal(wf.on.workflow_call.outputs[out].value, `\${{ jobs.gate.outputs.${out} }}`);
+    assert.equal(wf.jobs.gate.outputs[out], `\${{ steps.${step.id}.outputs.${out} }}`);
+  }
 });
 
 test('nightly: scheduled, drift against the previous observations, reports uploaded whatever happened', () => {
   const wf = load('nightly.yml');
   assert.ok(wf.on.schedule?.[0]?.cron, 'scheduled');
   const steps: any[] = wf.jobs.verify.steps;
-  const restore = steps.findIndex((s) => String(s.uses).startsWith('actions/cache/restore'));
-  const verify = steps.findIndex((s) => /npm run verify/.test(String(s.run)));
+  const restore = steps.findIndex((s) => String(s.uses).startsWith('actions/cache/restore') && s.with?.path === 'previous-observations');
+  const verify = steps.indexOf(suiteStep(wf.jobs.verify));
   assert.ok(restore >= 0 && restore < verify, 'observations restored before verify');
-  assert.match(steps[verify].run, /CONSOLE_OBSERVATIONS_BASELINE=previous-observations\/observations.json/);
-  const upload = steps.find((s) => String(s.uses).startsWith('actions/upload-artifact'));
-  assert.equal(upload?.if, 'always()');
-  assert.equal(upload?.with?.path, 'reports/');
+  assert.equal(
+    steps[verify].with['observations-baseline'],
+    "${{ hashFiles('previous-observations/observations.json') != '' && 'previous-observations/observations.json' || '' }}",
+  );
+  // The action uploads its reports folder whatever happened (checked above); here it is reports/.
+  assert.equal(steps[verify].with['reports-dir'], 'reports');
+  assert.match(steps[verify].with['artifact-name'], /^console-conformance-nightly-/);
+  const keep = steps.findIndex((s) => /cp reports\/observations\.json previous-observations\//.test(String(s.run)));
+  assert.ok(keep > verify && /^always\(\)/.test(steps[keep].if), "this night's observations kept even when verify fails");
   assert.ok(
-    steps.some((s) => String(s.uses).startsWith('actions/cache/save') && /always\(\)/.test(s.if)),
+    steps.some((s, i) => i > keep && String(s.uses).startsWith('actions/cache/save') && s.with?.path === 'previous-observations' && /always\(\)/.test(s.if)),
     'observations saved even when verify fails',
   );
 });
@@ -87,7 +217,8 @@ test('nightly: each job restores the run history of its target before verify and
   for (const [name, job] of Object.entries<any>(wf.jobs)) {
     const steps: any[] = job.steps;
     const restore = steps.findIndex((s) => String(s.uses).startsWith('actions/cache/restore') && s.with?.path === 'reports/history.sqlite');
-    const verify = steps.findIndex((s) => /npm run verify/.test(String(s.run)));
+    const verify = steps.indexOf(suiteStep(job));
+    assert.equal(steps[verify].with.history, 'reports/history.sqlite', `${name}: the run adds to the history restored`);
     const save = steps.findIndex((s) => String(s.uses).startsWith('actions/cache/save') && s.with?.path === 'reports/history.sqlite');
     assert.ok(restore >= 0 && restore < verify, `${name}: history restored before verify`);
     assert.ok(save > verify && /always\(\)/.test(steps[save].if), `${name}: history saved after verify, even when it fails`);
@@ -110,18 +241,52 @@ test('sharded: every shard writes a blob, and the merge expects as many as the m
   assert.match(runs({ jobs: { merge: wf.jobs.merge } }).join('\n'), new RegExp(`npm run conformance:merge -- --expect-shards ${shards.length} `));
 });
 
-test('Node lines: every job sets up 24, but for one nightly job on 22 that runs verify against the reference alone', () => {
-  const jobs = files.flatMap((f) => Object.entries<any>(load(f).jobs).map(([name, job]) => ({ f, name, job })));
-  const nodeOf = (job: any) => job.steps.find((s: any) => String(s.uses).startsWith('actions/setup-node'))?.with?.['node-version'];
-  const on22 = jobs.filter(({ job }) => nodeOf(job) === 22);
-  for (const { f, name, job } of jobs) assert.ok([22, 24].includes(nodeOf(job)), `${f} ${name}: node-version ${nodeOf(job)}`);
+test('ci: on pull requests and pushes, npm ci, check and test on Node 22 and 24 in Debian, with the Go and npm caches', () => {
+  const wf = load('ci.yml');
+  assert.ok(wf.on.pull_request !== undefined && wf.on.push !== undefined, 'on pull_request and push');
+  const job = wf.jobs.test;
+  assert.deepEqual(job.strategy.matrix.node, [22, 24]);
+  assert.equal(job.strategy['fail-fast'], false, 'one Node line failing does not hide the other');
+  // Debian, as scripts/install-chromium expects (Debian's chromium); Node of the matrix line.
+  assert.equal(job.container.image, 'node:${{ matrix.node }}-bookworm');
+  const steps: any[] = job.steps;
+  const at = (line: string) => steps.findIndex((s) => s.run === line);
+  assert.ok(at('npm ci') >= 0 && at('npm ci') < at('npm run check') && at('npm run check') < at('npm test'), 'npm ci, then check, then test');
+  const cache = (path: string) => steps.find((s) => String(s.uses).startsWith('actions/cache') && String(s.with?.path).includes(path));
+  assert.match(cache('~/.npm')?.with.key, /hashFiles\('package-lock\.json'\)/);
+  assert.match(cache('.tools/bin')?.with.key, /hashFiles\('scripts\/install-k6'\)/);
+  assert.match(cache('~/.cache/go-build')?.with.key, /hashFiles\('scripts\/install-k6'\)/);
+  assert.match(cache('~/go/pkg/mod')?.with.path, /~\/go\/pkg\/mod/);
+  const go = steps.findIndex((s) => String(s.uses).startsWith('actions/setup-go'));
+  assert.ok(go >= 0 && go < at('npm test'), 'Go for the k6 build before npm test');
+  for (const s of steps) assert.ok(s.uses || s.run, 'every step uses an action or runs a command');
+  assert.doesNotMatch(JSON.stringify(wf), /secrets\./, 'the project CI needs no secret');
+});
+
+test('Node lines: every job runs 22 or 24; the project CI both, the nightly the suite on 22 against the reference alone', () => {
+  const actionDefault = loadAction().inputs['node-version'].default;
+  // The Node a job runs: setup-node's, the action's input (or its default), or the container's matrix line.
+  const nodeOf = (job: any): string[] => {
+    const setup = job.steps.find((s: any) => String(s.uses).startsWith('actions/setup-node'));
+    if (setup) return [String(setup.with['node-version'])];
+    const suite = suiteStep(job);
+    if (suite) return [String(suite.with?.['node-version'] ?? actionDefault)];
+    return (job.strategy?.matrix?.node ?? []).map(String);
+  };
+  const jobs = files.flatMap((f) => Object.entries<any>(load(f).jobs).map(([name, job]) => ({ f, name, job, nodes: nodeOf(job) })));
+  for (const { f, name, nodes } of jobs) {
+    assert.ok(nodes.length > 0, `${f} ${name}: which Node?`);
+    for (const n of nodes) assert.ok(['22', '24'].includes(n), `${f} ${name}: node-version ${n}`);
+  }
+  assert.deepEqual(jobs.find((j) => j.f === 'ci.yml')?.nodes, ['22', '24']);
+  const on22 = jobs.filter(({ f, nodes }) => f !== 'ci.yml' && nodes.includes('22'));
   assert.deepEqual(
     on22.map(({ f, name }) => `${f} ${name}`),
     ['nightly.yml reference-node22'],
   );
   const { job } = on22[0];
-  // No target: without CONSOLE_BASE_URL the suite starts its bundled reference server.
+  // No target: without a base URL the suite starts its bundled reference server.
   assert.equal(job.environment, undefined);
   assert.doesNotMatch(JSON.stringify(job), /CONSOLE_BASE_URL|secrets\./);
-  assert.ok(job.steps.some((s: any) => /npm run verify/.test(String(s.run))));
+  assert.equal(suiteStep(job).with['base-url'], undefined);
 });

@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { ConfigError, ROOT } from '../../core/config.ts';
+import { ConfigError, ROOT, reportsDirFromEnv } from '../../core/config.ts';
 import type { CompareResult, EndpointRow, Figures, ProfileResult, RunSummary, Tolerance } from '../../core/formats.ts';
 import { type Detection, detectFromHistograms } from './detect.ts';
 import { formatJson, samplesOf } from './run-samples.ts';
@@ -277,7 +277,7 @@ export interface CompareOptions {
 
 /** Compares the last runs (or the merged files) with the baselines; writes reports/load/compare.json. */
 export function compareRun(o: CompareOptions = {}): CompareResult {
-  const reportsDir = o.reportsDir ?? join(ROOT, 'reports');
+  const reportsDir = o.reportsDir ?? reportsDirFromEnv();
   const baselinesDir = o.baselinesDir ?? BASELINES;
   const tol = o.tolerance ?? DEFAULT_TOLERANCE;
   let runs: RunSummary[];
@@ -325,7 +325,7 @@ export function printCompare(r: CompareResult): void {
 }
 
 /** Writes the baseline of the run's script and profile (baselineFileFor) from a run's summary: the figures, the request-duration histograms when the run kept them, and where they came from. */
-export function updateBaseline(script: string, reportsDir = join(ROOT, 'reports'), baselinesDir = BASELINES, keepSamples = true): string {
+export function updateBaseline(script: string, reportsDir = reportsDirFromEnv(), baselinesDir = BASELINES, keepSamples = true): string {
   const run = readSummary(join(reportsDir, 'load', script, 'summary.json'));
   const baseline = {
     format: run.format,
