@@ -19,7 +19,9 @@ import {
   retryable,
   sleep,
   stopReason,
-  takeRetryBudget,
+  paceUntil,
+  pacedUntil,
+  waitable,
 } from './transport.ts';
 import { MAX_BODY_BYTES, transportProblem } from '../../core/transport-rule.ts';
 import type { Exchange } from '../../core/formats.ts';
@@ -64,6 +66,8 @@ export interface CallContext {
   apiKey: string;
   requestTimeoutMs: number;
   reportsDir: string;
+  /** The run's deadline (epoch ms): a Retry-After that would pass it is not waited for. */
+  deadlineAt?: number;
 }
 
 interface Answer {
@@ -169,6 +173,9 @@ export async function call(info: TestInfo, ctx: CallContext, method: string, pat
   for (;;) {
     const stopped = stopReason(ctx.reportsDir);
     if (stopped) throw new RunStopped(stopped);
+    // Held back while the target rate-limits this key (a 429 in any worker).
+    const held = pacedUntil(ctx.reportsDir) - Date.now();
+    if (held > 0) await sleep(held);
     tries++;
     answer = await attempt(ctx.baseUrl + path, method, headers, data, ctx.requestTimeoutMs);
     problem = 'error' in answer ? answer.error : transportProblem(answer.status, answer.headers, answer.bytes, parse(answer.text).json);
@@ -176,9 +183,9 @@ export async function call(info: TestInfo, ctx: CallContext, method: string, pat
     if (!('error' in answer) && answer.status === 429) {
       const wait = retryAfterMs(answer.headers['retry-after']) ?? BACKOFF_MS[0];
       // A 429 says the request was refused, not carried out: waiting and asking again is safe for writes too.
-      if (waits < RATE_LIMIT_RETRIES && takeRetryBudget(wait)) {
+      if (waits < RATE_LIMIT_RETRIES && waitable(wait, ctx.deadlineAt)) {
         waits++;
-        await sleep(wait);
+        paceUntil(ctx.reportsDir, Date.now() + wait);
         continue;
       }
       break;

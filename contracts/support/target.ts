@@ -24,6 +24,8 @@ export interface Target {
   readOnly: boolean;
   requestTimeoutMs: number;
   reportsDir: string;
+  /** The run's deadline (epoch ms), when the wrapper set one: a rate limit is waited out only until then. */
+  deadlineAt?: number;
 }
 
 export interface Uncovered {
@@ -80,6 +82,7 @@ export const test = base.extend<{ t: T }, { target: Target }>({
         readOnly: c.readOnly,
         requestTimeoutMs: c.requestTimeoutMs,
         reportsDir: c.reportsDir,
+        deadlineAt: c.deadlineAt,
       });
     },
     { scope: 'worker' },

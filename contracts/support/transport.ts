@@ -10,12 +10,10 @@ import { dirname, join } from 'node:path';
 export const READ_ATTEMPTS = 3;
 /** Backoff before the 2nd and 3rd attempt of a read. */
 export const BACKOFF_MS = [300, 1000];
-/** A request answered 429 is asked again at most this many times (each after its Retry-After). */
+/** A request answered 429 is asked again at most this many times in a row (each after its Retry-After). */
 export const RATE_LIMIT_RETRIES = 5;
-/** A Retry-After longer than this is not waited for: the exchange is inconclusive. */
-export const RETRY_AFTER_CAP_MS = 5_000;
-/** What one worker process may spend in all waiting for Retry-After (the run: this times the workers). */
-export const RETRY_AFTER_BUDGET_MS = 30_000;
+/** A Retry-After longer than this is not waited for: the exchange is inconclusive (a limit that long is an outage). */
+export const RETRY_AFTER_CAP_MS = 30_000;
 /** The run stops (exit 3) after this many tests in a row ended inconclusive. */
 export const STOP_AFTER_CONSECUTIVE = 5;
 
@@ -67,12 +65,34 @@ export function retryAfterMs(value: string | undefined, now = Date.now()): numbe
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
-/** The Retry-After waiting left to this worker process. */
-let retryBudgetMs = RETRY_AFTER_BUDGET_MS;
-export function takeRetryBudget(ms: number): boolean {
-  if (ms > RETRY_AFTER_CAP_MS || ms > retryBudgetMs) return false;
-  retryBudgetMs -= ms;
-  return true;
+// Pacing across workers: a 429 says the target wants fewer requests from this key, so every worker
+// holds back until its Retry-After has passed, not only the one that was refused. The time is kept in
+// a file of the reports folder (the workers are processes); a wait that would pass the run's deadline
+// is not taken: the exchange is inconclusive and the deadline stops the run as it would anyway.
+export const paceFile = (reportsDir: string) => join(reportsDir, '.paced-until');
+
+/** When every worker may send again (epoch ms), 0 when not held back. */
+export function pacedUntil(reportsDir: string): number {
+  try {
+    return Number(readFileSync(paceFile(reportsDir), 'utf8')) || 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Holds every worker back until `until` (epoch ms), unless a later time is already set. */
+export function paceUntil(reportsDir: string, until: number): void {
+  if (until <= pacedUntil(reportsDir)) return;
+  mkdirSync(dirname(paceFile(reportsDir)), { recursive: true });
+  writeFileSync(paceFile(reportsDir), String(Math.round(until)));
+}
+
+/**
+ * Whether a 429 with Retry-After `wait` is waited out: it is short enough to be a rate limit, not an
+ * outage, and the wait ends before the run's deadline (epoch ms; none: no bound but the cap).
+ */
+export function waitable(wait: number, deadlineAt: number | undefined, now = Date.now()): boolean {
+  return wait <= RETRY_AFTER_CAP_MS && (deadlineAt === undefined || now + wait < deadlineAt);
 }
 
 // The stop signal between the reporter (which sees every test end, in the main process) and the
@@ -91,6 +111,7 @@ export function stopReason(reportsDir: string): string | undefined {
 
 export function clearStop(reportsDir: string): void {
   rmSync(stopFile(reportsDir), { force: true });
+  rmSync(paceFile(reportsDir), { force: true });
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
