@@ -54,7 +54,7 @@ function headline(i: ReportInputs): string {
     if (c.drift) parts.push(`${c.drift} drift`);
   } else {
     // No results: the stage that could not be carried out says why, in its one line.
-    const stopped = i.verify?.stages.find((s) => s.status === 'error');
+    const stopped = i.verify?.stages.find((s) => s.name === 'conformance' && s.status === 'error') ?? i.verify?.stages.find((s) => s.status === 'error');
     parts.push(stopped ? `no conformance results: ${stopped.name}: ${stopped.detail}` : 'no conformance results');
   }
   if (i.compare) {

@@ -416,7 +416,10 @@ export async function verify(opts: VerifyOptions): Promise<number> {
   const checked = config.baseUrl ? await targetCheckStage(run) : undefined;
   const conformance = checked?.stop
     ? {
-        stage: notRunStage('conformance', 'not run: the target check found the manifest unfit for the target'),
+        stage: notRunStage(
+          'conformance',
+          `the suite could not be carried out: ${checked.outcome.reason ?? 'the target check found the manifest unfit for the target'}`,
+        ),
         summary: undefined,
         targetUrl: config.baseUrl!,
         reference: false,
