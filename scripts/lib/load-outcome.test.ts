@@ -71,3 +71,11 @@ test('k6 aborted (setup refused the target) or without a summary: the run could 
   assert.equal(loadOutcome(99, undefined).code, 3);
   assert.equal(loadOutcome(0, undefined).code, 0);
 });
+
+test('a manifest gate that refused rules while full is a resource the target refused: 3, never 1, and a failed check still outranks it', () => {
+  const refusing = { counters: { mutation_gates_refusing_rules: 1 } };
+  const r = loadOutcome(0, { thresholds: [], checks: { fails: 0 }, transport: clean, ...refusing });
+  assert.equal(r.code, 3);
+  assert.match(r.note, /^1 manifest gate refused new rules and may be full .*: reset it or name others in the manifest$/);
+  assert.equal(loadOutcome(99, { thresholds: [t('checks{level:stated}')], checks: { fails: 2, stated: { fails: 2 } }, transport: clean, ...refusing }).code, 1);
+});

@@ -7,6 +7,8 @@ export interface LoadSummaryVerdictInput {
   thresholds?: { metric: string; threshold?: string; ok: boolean }[];
   checks?: { fails: number; stated?: { fails: number }; inferred?: { fails: number }; failed?: { name: string; level: string; fails: number }[] };
   transport?: { answers: number; failures: number; kinds: Record<string, number> };
+  /** The scripts' own counters (load/lib/summary.ts), e.g. mutation_gates_refusing_rules. */
+  counters?: Record<string, number>;
 }
 
 export interface LoadOutcome {
@@ -36,7 +38,15 @@ export function loadOutcome(k6Exit: number, summary: LoadSummaryVerdictInput | u
           .map(([k, n]) => `${k} ${n}`)
           .join(', ')})`
       : '';
-  if (k6Exit === 0) return { code: 0, note: network ? `ok; ${network}, within the profile's budget` : 'ok', warnings };
+  // A gate that refused rules while full is a resource the target refused the suite: the user's to fix.
+  const full = summary?.counters?.mutation_gates_refusing_rules ?? 0;
+  const refused = full
+    ? `${plural(full, 'manifest gate')} refused new rules and may be full (real servers cap a gate's rules): reset ${full === 1 ? 'it' : 'them'} or name others in the manifest`
+    : '';
+  if (k6Exit === 0) {
+    if (refused) return { code: 3, note: refused, warnings };
+    return { code: 0, note: network ? `ok; ${network}, within the profile's budget` : 'ok', warnings };
+  }
   if (!summary) return { code: 3, note: 'a threshold crossed, and no summary.json says which', warnings };
   const crossed = (summary.thresholds ?? []).filter((x) => !x.ok);
   const stated = summary.checks?.stated?.fails ?? 0;
@@ -48,7 +58,7 @@ export function loadOutcome(k6Exit: number, summary: LoadSummaryVerdictInput | u
     ];
     return { code: 1, note: parts.filter(Boolean).join(', ') || 'checks failed', warnings };
   }
-  if (network) return { code: 3, note: network, warnings };
+  if (network || refused) return { code: 3, note: [network, refused].filter(Boolean).join('; '), warnings };
   const target = crossed.filter((x) => !x.metric.includes('{endpoint:calibration}'));
   if (target.length === 0) return { code: 0, note: 'only the calibration request crossed its latency thresholds: the machine was slow', warnings };
   if (target.every((x) => x.metric.startsWith('http_req_duration')))

@@ -77,7 +77,7 @@ function runK6(
   dataDir: string,
   reportDir: string,
   k6Out: string,
-  judging: { strict: boolean; requestTimeoutMs: number; external: boolean },
+  judging: { strict: boolean; requestTimeoutMs: number; external: boolean; gateRules?: Record<string, number> },
 ): Promise<number> {
   rmSync(reportDir, { recursive: true, force: true });
   mkdirSync(reportDir, { recursive: true });
@@ -90,6 +90,8 @@ function runK6(
     LOAD_DATA_DIR: dataDir,
     LOAD_STRICT: judging.strict ? '1' : '0',
     LOAD_REQUEST_TIMEOUT: String(judging.requestTimeoutMs / 1000),
+    // Rules each gate held before the run (the snapshot's answers): a full one may refuse more (load/mutation.ts).
+    ...(judging.gateRules ? { LOAD_GATE_RULES: JSON.stringify(judging.gateRules) } : {}),
     // The dashboard's HTML export without an open port (port -1: k6 docs, "Web dashboard").
     K6_WEB_DASHBOARD: 'true',
     K6_WEB_DASHBOARD_PORT: '-1',
@@ -108,13 +110,16 @@ interface Before {
   startedAt: string;
   snapshot: Snapshot;
   writes: LedgerWrite[];
+  /** Rules each gate held, as the snapshot's answers showed. */
+  gateRules: Record<string, number>;
 }
 
 /** The manifest's gates and experiments as the mutation profile finds them on a target, to be written back after it. */
 async function snapshotFor(config: Config, target: { baseUrl: string; apiKey: string }): Promise<Before> {
   const s = await takeSnapshot({ ...target, timeoutMs: config.requestTimeoutMs }, config.manifest);
   for (const note of s.notes) console.error(`load: note: ${note}`);
-  return { startedAt: new Date().toISOString(), snapshot: s.snapshot, writes: s.writes };
+  const gateRules = Object.fromEntries(Object.entries(s.state.gates).flatMap(([g, v]) => (v.rules === null ? [] : [[g, v.rules]])));
+  return { startedAt: new Date().toISOString(), snapshot: s.snapshot, writes: s.writes, gateRules };
 }
 
 /**
@@ -255,6 +260,7 @@ export async function runLoad(args: LoadArgs): Promise<number> {
         strict: args.strict ?? config.strict,
         requestTimeoutMs: config.requestTimeoutMs,
         external: Boolean(config.baseUrl),
+        gateRules: writes?.gateRules,
       });
       const summaryFile = join(reportDir, 'summary.json');
       try {
