@@ -244,10 +244,14 @@ test('triggers: skip moves to the next phase, pauses on review, unpause resumes,
   const s1 = (await put('skip', 'ph_cc_2_1')).json().data;
   assert.equal(s1.currentPhaseID, 'ph_cc_2_2');
   assert.ok(s1.actions.length >= 2);
-  const s2 = (await put('skip', 'ph_cc_2_2')).json().data;
-  assert.equal(s2.status, 'PAUSED'); // phase 3 requires review
-  const u = (await put('unpause', 'ph_cc_2_3')).json().data;
+  assert.equal(s1.status, 'PAUSED'); // phase 2 requires review (every second phase does)
+  assert.equal((await put('unpause', 'ph_cc_2_1')).statusCode, 409);
+  const u = (await put('unpause', 'ph_cc_2_2')).json().data;
   assert.equal(u.status, 'IN_PROGRESS');
+  assert.equal((await put('unpause', 'ph_cc_2_2')).statusCode, 409);
+  const s2 = (await put('skip', 'ph_cc_2_2')).json().data;
+  assert.equal(s2.currentPhaseID, 'ph_cc_2_3');
+  assert.equal(s2.status, 'IN_PROGRESS'); // phase 3 does not
   assert.equal(
     (await app.inject({ method: 'PUT', url: '/console/v1/release_pipeline_triggers/nope/skip', headers: J, payload: { phaseID: 'x' } })).statusCode,
     404,

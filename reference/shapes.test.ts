@@ -49,9 +49,10 @@ async function tour(variants: string[]): Promise<Record<string, Doc>> {
       metricEvents: [{ name: 'e1' }],
     }),
     updateMetric: await call('POST', '/console/v1/metrics/cc_shape::sum', { isVerified: true }),
-    skipTriggerPhase: await call('PUT', `${TRIGGER}/skip`, { phaseID: 'ph_cc_1_1' }),
-    // Phase 3 of trg_cc_1 waits for a review (seed): skip phase 2, then unpause phase 3.
-    unpauseTrigger: await call('PUT', `${TRIGGER}/skip`, { phaseID: 'ph_cc_1_2' }).then(() => call('PUT', `${TRIGGER}/unpause`, { phaseID: 'ph_cc_1_3' })),
+    // Phase 2 of trg_cc_1 waits for a review (seed): skip phase 1, unpause phase 2, then skip it (to
+    // phase 3, which does not pause: the skip's answer is IN_PROGRESS as the unpause's is).
+    unpauseTrigger: await call('PUT', `${TRIGGER}/skip`, { phaseID: 'ph_cc_1_1' }).then(() => call('PUT', `${TRIGGER}/unpause`, { phaseID: 'ph_cc_1_2' })),
+    skipTriggerPhase: await call('PUT', `${TRIGGER}/skip`, { phaseID: 'ph_cc_1_2' }),
     patchExperimentOverrides: await call('PATCH', OVERRIDES, { overrides: [], userIDOverrides: [] }),
   }));
 }

@@ -4,6 +4,8 @@ import { checks, expect, test, type T } from '../support/target.ts';
 import { expectClientError, expectNotAccepted } from '../support/checks.ts';
 import type { Reply } from '../support/evidence.ts';
 import type { Manifest } from '../../core/config.ts';
+import { experimentOf, gateOf } from '../support/owners.ts';
+import { workerMetric } from '../support/worker-metric.ts';
 
 const DIGITS = '0123456789';
 const LOWER = 'abcdefghijklmnopqrstuvwxyz';
@@ -29,29 +31,38 @@ function wrongKeys(key: string): string[] {
   return keys.filter((k) => k !== key);
 }
 
-// One request per operation, valid in everything but the key; ids from the manifest. The metric
-// updated is one this run created (authMetric), so that an update served without the key would
-// succeed and show it. Skip and unpause succeed only on a trigger's current phase, which is not known
-// here: triggers.spec.ts sends each of them without the key first, where the phase is found.
-function requests(m: Manifest, runId: string) {
-  const metric = `${m.metricPrefix}${runId}_auth`;
+// One request per operation, valid in everything but the key, to what this file owns (support/owners.ts):
+// its gate and experiment, and the worker's metric, which exists, so that an update served without the
+// key would succeed and show it. Skip and unpause succeed only at a trigger's current phase, which is not
+// known here: triggers.spec.ts, which owns the triggers, sends each of them without the key at every
+// phase it tries, where a skip or unpause served without the key shows. Here they go to a trigger no
+// target has, so that these probes never meet that file's writes (a request refused with a 409 there
+// would read as "not the current phase").
+function requests(m: Manifest, runId: string, metricId: string) {
+  const gate = encodeURIComponent(gateOf(m, 'auth'));
+  const trigger = `cc_missing_trigger_${runId}`;
   return [
-    ['addGateRules', 'POST', `/console/v1/gates/${m.gates[0]}/rules`, { rules: [] }],
-    ['disableGate', 'PUT', `/console/v1/gates/${m.gates[0]}/disable`, undefined],
-    ['enableGate', 'PUT', `/console/v1/gates/${m.gates[0]}/enable`, undefined],
+    ['addGateRules', 'POST', `/console/v1/gates/${gate}/rules`, { rules: [] }],
+    ['disableGate', 'PUT', `/console/v1/gates/${gate}/disable`, undefined],
+    ['enableGate', 'PUT', `/console/v1/gates/${gate}/enable`, undefined],
     ['listExperiments', 'GET', '/console/v1/experiments', undefined],
     ['listReleasePipelines', 'GET', '/console/v1/release_pipelines', undefined],
-    ['createMetric', 'POST', '/console/v1/metrics', { name: metric, type: 'sum', dryRun: true }],
-    ['updateMetric', 'POST', `/console/v1/metrics/${metric}::sum`, { dryRun: true }],
-    ['skipTriggerPhase', 'PUT', `/console/v1/release_pipeline_triggers/${m.triggers[0]?.id ?? 'none'}/skip`, { phaseID: 'not-a-phase' }],
-    ['unpauseTrigger', 'PUT', `/console/v1/release_pipeline_triggers/${m.triggers[0]?.id ?? 'none'}/unpause`, { phaseID: 'not-a-phase' }],
-    ['patchExperimentOverrides', 'PATCH', `/console/v1/experiments/${m.experiments[0]}/overrides`, { overrides: [], userIDOverrides: [] }],
+    ['createMetric', 'POST', '/console/v1/metrics', { name: `${m.metricPrefix}${runId}_auth`, type: 'sum', dryRun: true }],
+    ['updateMetric', 'POST', `/console/v1/metrics/${encodeURIComponent(metricId)}`, { dryRun: true }],
+    ['skipTriggerPhase', 'PUT', `/console/v1/release_pipeline_triggers/${trigger}/skip`, { phaseID: 'not-a-phase' }],
+    ['unpauseTrigger', 'PUT', `/console/v1/release_pipeline_triggers/${trigger}/unpause`, { phaseID: 'not-a-phase' }],
+    [
+      'patchExperimentOverrides',
+      'PATCH',
+      `/console/v1/experiments/${encodeURIComponent(experimentOf(m, 'auth'))}/overrides`,
+      { overrides: [], userIDOverrides: [] },
+    ],
   ] as const;
 }
 
-/** Creates (with the key) the metric that requests() updates; already made by another test is as good. */
-async function authMetric(t: T): Promise<void> {
-  await t.call('POST', '/console/v1/metrics', { data: { name: `${t.manifest.metricPrefix}${t.runId}_auth`, type: 'sum' } });
+/** The requests of requests(), to the worker's metric (created, with the key, by the first test of the worker that needs it). */
+async function probes(t: T) {
+  return requests(t.manifest, t.runId, (await workerMetric(t)).id);
 }
 
 /** Operations with a request body, where a key could be looked for in the body. */
@@ -68,8 +79,7 @@ const WRITES = new Set([
 
 test.describe('auth', () => {
   test('auth: every operation rejects a request without the key [spec 5]', checks('stated', 'auth.key.required'), async ({ t }) => {
-    await authMetric(t);
-    for (const [op, method, path, data] of requests(t.manifest, t.runId)) {
+    for (const [op, method, path, data] of await probes(t)) {
       const r = await t.raw(method, path, { data });
       expectNotAccepted(r, `${op} without SERVICE-API-KEY`);
     }
@@ -86,8 +96,7 @@ test.describe('auth', () => {
       // wrong key that looks right. No whitespace-padded key either: HTTP strips a header value's
       // surrounding whitespace (RFC 9110 5.5), so a padded key is the right key on the wire.
       const wrong = [...wrongKeys(t.apiKey), ''];
-      await authMetric(t);
-      for (const [op, method, path, data] of requests(t.manifest, t.runId)) {
+      for (const [op, method, path, data] of await probes(t)) {
         for (const key of wrong) {
           const r = await t.raw(method, path, { data, headers: { 'SERVICE-API-KEY': key } });
           expectNotAccepted(r, `${op} with a wrong key (${key === '' ? 'empty' : `${key.length} characters`})`);
@@ -97,8 +106,7 @@ test.describe('auth', () => {
   );
 
   test('auth: a key sent only in the query string is not accepted [spec 5]', checks('stated', 'auth.key.headerOnly'), async ({ t }) => {
-    await authMetric(t);
-    for (const [op, method, path, data] of requests(t.manifest, t.runId)) {
+    for (const [op, method, path, data] of await probes(t)) {
       const sep = path.includes('?') ? '&' : '?';
       for (const name of ['SERVICE-API-KEY', 'service-api-key', 'apiKey', 'api_key', 'key']) {
         const r = await t.raw(method, `${path}${sep}${name}=${encodeURIComponent(t.apiKey)}`, { data });
@@ -108,8 +116,7 @@ test.describe('auth', () => {
   });
 
   test('auth: a key sent only in the request body is not accepted [spec 5]', checks('stated', 'auth.key.headerOnly'), async ({ t }) => {
-    await authMetric(t);
-    for (const [op, method, path, data] of requests(t.manifest, t.runId)) {
+    for (const [op, method, path, data] of await probes(t)) {
       if (!WRITES.has(op)) continue;
       for (const name of ['apiKey', 'api_key', 'SERVICE-API-KEY']) {
         const r = await t.raw(method, path, { data: { ...(data ?? {}), [name]: t.apiKey } });
@@ -119,7 +126,7 @@ test.describe('auth', () => {
   });
 
   test('auth: a rejected key gets a 4xx, never a 5xx [inferred]', checks('inferred', 'errors.badInput.4xx'), async ({ t }) => {
-    for (const [op, method, path, data] of requests(t.manifest, t.runId)) {
+    for (const [op, method, path, data] of await probes(t)) {
       expectClientError(await t.raw(method, path, { data }), `${op} without key`);
       expectClientError(await t.raw(method, path, { data, headers: { 'SERVICE-API-KEY': 'wrong' } }), `${op} with a wrong key`);
     }
@@ -132,7 +139,7 @@ test.describe('auth', () => {
 
   test('auth: the key never comes back in a response body or header [inferred]', checks('inferred', 'auth.key.notEchoed'), async ({ t }) => {
     const leaks = (r: Reply) => r.text.includes(t.apiKey) || Object.values(r.headers).some((v) => v.includes(t.apiKey));
-    for (const [op, method, path, data] of requests(t.manifest, t.runId)) {
+    for (const [op, method, path, data] of await probes(t)) {
       expect(leaks(await t.call(method, path, { data })), `${op} with the key: the key is in the response`).toBe(false);
       expect(
         leaks(await t.raw(method, `${path}?SERVICE-API-KEY=${encodeURIComponent(t.apiKey)}`, { data })),

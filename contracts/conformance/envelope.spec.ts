@@ -1,32 +1,43 @@
 // Spec 2.1 and 4.0: every successful response is a JSON object with a message string and a data
 // value (an object, or an array for lists, which also carry pagination). Trigger responses are held to
-// the same schema in triggers.spec.ts (their state decides when a success is possible).
+// the same schema in triggers.spec.ts (their state decides when a success is possible). The writes go
+// to the gate and the experiment this file owns (support/owners.ts) and to the worker's metric.
 import { checks, expect, test, type T } from '../support/target.ts';
 import { expectSuccess, metricName, ok2xx, outcome } from '../support/checks.ts';
 import type { Reply } from '../support/evidence.ts';
+import { experimentOf, gateOf } from '../support/owners.ts';
+import { workerMetric, workerMetricCreation } from '../support/worker-metric.ts';
 
-/** One successful call of each operation that a run can always make; ids from the manifest. */
+/**
+ * One successful call of each operation that a run can always make; ids from the manifest. The create
+ * is the one that made the worker's metric: a create answers the same whoever sends it, and each metric
+ * a run creates stays on the target (no delete).
+ */
 async function successes(t: T): Promise<[string, Reply][]> {
   const m = t.manifest;
-  const name = metricName(m.metricPrefix, t.runId, 30, '_envelope');
-  const out: [string, Reply][] = [
-    ['addGateRules', await t.call('POST', `/console/v1/gates/${encodeURIComponent(m.gates[0])}/rules`, { data: { rules: [] } })],
-    // gates[1] is only ever disabled and gates[3] only enabled elsewhere, so these never race with a check.
-    ['disableGate', await t.call('PUT', `/console/v1/gates/${encodeURIComponent(m.gates[1 % m.gates.length])}/disable`)],
-    ['enableGate', await t.call('PUT', `/console/v1/gates/${encodeURIComponent(m.gates[3 % m.gates.length])}/enable`)],
+  const gate = encodeURIComponent(gateOf(m, 'envelope'));
+  const created = await workerMetricCreation(t);
+  const metric = (await workerMetric(t)).id;
+  return [
+    ['addGateRules', await t.call('POST', `/console/v1/gates/${gate}/rules`, { data: { rules: [] } })],
+    ['disableGate', await t.call('PUT', `/console/v1/gates/${gate}/disable`)],
+    ['enableGate', await t.call('PUT', `/console/v1/gates/${gate}/enable`)],
     ['listExperiments', await t.call('GET', '/console/v1/experiments?limit=5')],
     ['listReleasePipelines', await t.call('GET', '/console/v1/release_pipelines?limit=5')],
-    ['createMetric', await t.call('POST', '/console/v1/metrics', { data: { name, type: 'sum' } })],
+    ['createMetric', created],
+    ['updateMetric', await t.call('POST', `/console/v1/metrics/${encodeURIComponent(metric)}`, { data: { description: 'envelope' } })],
+    [
+      'patchExperimentOverrides',
+      await t.call('PATCH', `/console/v1/experiments/${encodeURIComponent(experimentOf(m, 'envelope'))}/overrides`, {
+        data: { overrides: [], userIDOverrides: [] },
+      }),
+    ],
   ];
-  out.push(['updateMetric', await t.call('POST', `/console/v1/metrics/${encodeURIComponent(`${name}::sum`)}`, { data: { description: 'envelope' } })]);
-  out.push([
-    'patchExperimentOverrides',
-    await t.call('PATCH', `/console/v1/experiments/${encodeURIComponent(m.experiments[1 % m.experiments.length])}/overrides`, {
-      data: { overrides: [], userIDOverrides: [] },
-    }),
-  ]);
-  return out;
 }
+
+// In order, in one worker: the tests share this file's gate and experiment. Not serial: one failure
+// must not hide the others.
+test.describe.configure({ mode: 'default' });
 
 test.describe('envelope', () => {
   test(
@@ -79,9 +90,7 @@ test.describe('envelope', () => {
     checks('inferred', 'requests.unknownFields.consistent'),
     async ({ t }) => {
       const m = t.manifest;
-      const name = metricName(m.metricPrefix, t.runId, 30, '_unknown');
-      const created = await t.call('POST', '/console/v1/metrics', { data: { name, type: 'sum' } });
-      expect(ok2xx(created), 'a metric to update').toBe(true);
+      const metric = (await workerMetric(t)).id;
       const extra = { ccUnknownField: `cc_marker_${t.runId}` };
       const replies: [string, Reply][] = [
         [
@@ -90,11 +99,11 @@ test.describe('envelope', () => {
             data: { name: metricName(m.metricPrefix, t.runId, 30, '_unknown2'), type: 'sum', dryRun: true, ...extra },
           }),
         ],
-        ['updateMetric', await t.call('POST', `/console/v1/metrics/${encodeURIComponent(`${name}::sum`)}`, { data: { description: 'x', ...extra } })],
-        ['addGateRules', await t.call('POST', `/console/v1/gates/${encodeURIComponent(m.gates[0])}/rules`, { data: { rules: [], ...extra } })],
+        ['updateMetric', await t.call('POST', `/console/v1/metrics/${encodeURIComponent(metric)}`, { data: { description: 'x', ...extra } })],
+        ['addGateRules', await t.call('POST', `/console/v1/gates/${encodeURIComponent(gateOf(m, 'envelope'))}/rules`, { data: { rules: [], ...extra } })],
         [
           'patchExperimentOverrides',
-          await t.call('PATCH', `/console/v1/experiments/${encodeURIComponent(m.experiments[1 % m.experiments.length])}/overrides`, {
+          await t.call('PATCH', `/console/v1/experiments/${encodeURIComponent(experimentOf(m, 'envelope'))}/overrides`, {
             data: { overrides: [], userIDOverrides: [], ...extra },
           }),
         ],
@@ -109,7 +118,7 @@ test.describe('envelope', () => {
     'envelope: reads the spec does not show and version headers are observed [spec 1, 9, not shown]',
     checks('open', 'scope.otherOperations', 'versioning.policy'),
     async ({ t }) => {
-      const r = await t.call('GET', `/console/v1/gates/${encodeURIComponent(t.manifest.gates[0])}`);
+      const r = await t.call('GET', `/console/v1/gates/${encodeURIComponent(gateOf(t.manifest, 'envelope'))}`);
       t.observe('scope.otherOperations', 'GET a single gate', outcome(r).status, r);
       const list = await t.call('GET', '/console/v1/release_pipelines?limit=1');
       t.observe(

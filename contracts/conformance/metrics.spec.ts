@@ -1,12 +1,15 @@
-// Spec 2.8, 4.6 to 4.8 and 8: create and update metrics. Boundary checks use dryRun (nothing is
-// persisted, spec 4.6), so they can run against a real server again and again; created metrics carry
-// the manifest prefix and the run id (there is no delete operation).
+// Spec 2.8, 4.6 to 4.8 and 8: create and update metrics. There is no delete operation, so every metric a
+// run creates stays on the target: boundary and acceptance checks use dryRun (nothing is persisted,
+// 4.6: "used to validate the inputs"), update checks share the worker's metric (support/worker-metric.ts;
+// each first sets what it compares with an update), and only the checks of what a create answers or
+// stores create a metric: three a run, carrying the manifest prefix and the run id.
 import { isDeepStrictEqual } from 'node:util';
 import { checks, expect, test, type T } from '../support/target.ts';
 import { OPERATIONS, schema } from '../index.ts';
 import { clausesUnder } from '../support/clauses.ts';
 import { fullCreateMetric, fullUpdateMetric, fullWarehouseNative } from '../support/bodies.ts';
 import { METRIC_TYPES } from '../index.ts';
+import { workerMetric } from '../support/worker-metric.ts';
 import {
   expectAccepted,
   expectClientError,
@@ -58,6 +61,16 @@ async function readBack(t: T, id: string, directionality: string): Promise<{ aft
   return { after: expectSuccess('updateMetric', await update(t, id, { directionality })).data, sent: ['directionality'] };
 }
 
+/**
+ * The worker's metric, first set by an update to `state` (its state is whatever the test before left;
+ * 4.7 lets an update set each field a test compares). `before` is the metric as that update answered it.
+ */
+async function workerMetricAt(t: T, state: Record<string, unknown>): Promise<{ id: string; name: string; before: any }> {
+  const m = await workerMetric(t);
+  const before = expectSuccess('updateMetric', await update(t, m.id, state)).data;
+  return { id: m.id, name: m.name, before };
+}
+
 // Spec 8's lengths are lengths of text: characters, as JSON Schema's minLength and maxLength count
 // them (code points), not UTF-8 bytes. These characters take 2 and 3 bytes and are each one code
 // point and one UTF-16 unit (BMP), so character, code point and string length agree.
@@ -73,27 +86,35 @@ const wideNameOf = (t: T, length: number, salt: string) => {
 
 test.describe('metrics', () => {
   test(
-    'metrics: a created metric has id <name>::<type>, default directionality increase and the spec message [spec 2.8, 4.6]',
+    'metrics: a created metric answers the spec message, default directionality increase, and id <name>::<type> for a mixed-case name of 200 characters with the longest type [spec 2.8, 4.6, 8]',
     checks(
       'stated',
       'metrics.create.message',
       'metrics.create.path',
       'metric.id.shape',
       'metrics.create.directionality.default',
+      'metrics.create.name.length',
       ...clausesUnder('metric.field.'),
     ),
     async ({ t }) => {
-      const name = nameOf(t, 24, '_created');
-      const body = expectSuccess('createMetric', await create(t, { name, type: 'sum', description: 'conformance', tags: ['cc'] }));
+      // Created for real: what a dryRun create answers is not shown (4.6). Upper and lower case, the
+      // longest name and the longest type, so that an id that folds case, cuts the name or is bounded
+      // below 200 + 2 + 18 characters shows. No directionality sent: it defaults to increase.
+      const type = 'event_count_custom';
+      expect(Math.max(...METRIC_TYPES.map((x) => x.length)), 'the longest type of 4.6').toBe(type.length);
+      const name = `${t.manifest.metricPrefix}${t.runId}_IdShape_`.padEnd(200, 'AbCdEfGhIj');
+      expect(characters(name), 'a name of 200 characters').toBe(200);
+      expect(name, 'a name in mixed case').not.toBe(name.toLowerCase());
+      const body = expectSuccess('createMetric', await create(t, { name, type, description: 'conformance', tags: ['cc'] }));
       expectMessage(body, 'Metric created successfully.');
-      expect(body.data.id, 'metric id is <name>::<type> (spec 2.8)').toBe(`${name}::sum`);
+      expect(body.data.id, 'metric id is the whole name as sent, :: and the type (spec 2.8)').toBe(`${name}::${type}`);
       expect(body.data.directionality, 'directionality defaults to increase').toBe('increase');
     },
   );
 
   test(
-    'metrics: a created metric carries the name, type, description, tags, directionality, flags and unitTypes it was sent [inferred]',
-    checks('inferred', 'metrics.create.echoesInput'),
+    'metrics: after a dryRun create the same metric is created with what it was sent, and creating it again never makes a second [inferred]',
+    checks('inferred', 'writes.dryRunNoChange', 'metric.id.unique', 'errors.shape', 'metrics.create.echoesInput'),
     async ({ t }) => {
       const name = nameOf(t, 30, '_echo');
       // The flags true and unitTypes not empty: their defaults would read back alike whether sent or not.
@@ -108,13 +129,18 @@ test.describe('metrics', () => {
         isPermanent: true,
         unitTypes: ['stableID', 'userID'],
       };
-      const reply = await create(t, sent);
-      expect(ok2xx(reply), `create answered ${reply.status}`).toBe(true);
-      const absent = expectEchoed(reply.body?.data, sent, 'the created metric carries what it was sent');
+      expect(ok2xx(await create(t, { ...sent, dryRun: true })), 'the dryRun create succeeds').toBe(true);
+      const real = await create(t, sent);
+      expect(ok2xx(real), `the real create after a dryRun answered ${real.status}`).toBe(true);
+      const again = await create(t, sent);
+      t.observe('errors.shape', 'duplicate metric', outcome(again), again);
+      // Not judged: leaves the metric deletable by whoever clears the target (permanent metrics are not to be deleted, 4.6).
+      await update(t, real.body?.data?.id ?? `${name}::mean`, { isPermanent: false });
+      expect(again.status < 500, `a duplicate create answered ${again.status}`).toBe(true);
+      if (ok2xx(again)) expect(again.body?.data?.id, 'a duplicate create that succeeds answers that same metric').toBe(`${name}::mean`);
+      const absent = expectEchoed(real.body?.data, sent, 'the created metric carries what it was sent');
       if (absent.length > 0)
         t.uncovered('metrics.create.echoesInput', `not verifiable: field absent: ${absent.join(', ')} (the fields present were compared)`, 'unverifiable');
-      // Not judged: leaves the metric deletable by whoever clears the target (permanent metrics are not to be deleted, 4.6).
-      await update(t, reply.body?.data?.id ?? `${name}::mean`, { isPermanent: false });
     },
   );
 
@@ -191,18 +217,20 @@ test.describe('metrics', () => {
   );
 
   test(
-    'metrics: directionality is increase or decrease, on create and on update [spec 4.6, 4.7]',
-    checks('stated', 'metrics.create.directionality.enum', 'metrics.update.directionality.enum'),
+    'metrics: directionality is increase or decrease, on create and on update; a create with dryRun false is stored [spec 4.6, 4.7]',
+    checks('stated', 'metrics.create.directionality.enum', 'metrics.update.directionality.enum', 'metrics.create.dryRun'),
     async ({ t }) => {
       const name = nameOf(t, 30, '_dir');
-      const body = expectSuccess('createMetric', await create(t, { name, type: 'sum', directionality: 'decrease' }));
+      // dryRun false: only true withholds the metric (4.6); that it was stored shows as the update below being accepted.
+      const body = expectSuccess('createMetric', await create(t, { name, type: 'sum', directionality: 'decrease', dryRun: false }));
       expect(body.data.directionality).toBe('decrease');
       expectNotAccepted(
         await create(t, { name: nameOf(t, 30, '_dir2'), type: 'sum', directionality: 'sideways', dryRun: true }),
         'create with directionality sideways',
       );
-      expect(expectSuccess('updateMetric', await update(t, body.data.id, { directionality: 'increase' })).data.directionality).toBe('increase');
-      expectNotAccepted(await update(t, body.data.id, { directionality: 'sideways' }), 'update with directionality sideways');
+      const id = body.data?.id ?? `${name}::sum`;
+      expect(expectSuccess('updateMetric', await update(t, id, { directionality: 'increase' })).data.directionality).toBe('increase');
+      expectNotAccepted(await update(t, id, { directionality: 'sideways' }), 'update with directionality sideways');
     },
   );
 
@@ -217,10 +245,11 @@ test.describe('metrics', () => {
       'metrics.create.dryRun.response',
     ),
     async ({ t }) => {
-      const full = fullCreateMetric(nameOf(t, 30, '_full'));
+      // A dry run "used to validate the inputs" (4.6): its answer is held to status and types, and
+      // what a real create answers is checked on the creates that need one.
+      const full = { ...fullCreateMetric(nameOf(t, 30, '_full')), dryRun: true };
       expectValidRequest('createMetric', full);
-      const body = expectSuccess('createMetric', await create(t, full));
-      expect(body.data.id).toBe(`${full.name}::user_warehouse`);
+      expectAccepted('createMetric', await create(t, full));
       // All warehouseNative fields are optional (4.8): an empty object and a single field are each enough.
       for (const warehouseNative of [{}, { aggregation: 'count' }]) {
         const dry = await create(t, { name: nameOf(t, 30, '_wn'), type: 'user_warehouse', warehouseNative, dryRun: true });
@@ -240,13 +269,13 @@ test.describe('metrics', () => {
     'metrics: every field of update (4.7) is accepted [spec 4.7]',
     checks('stated', ...clausesUnder('metrics.update.body.field.'), 'metrics.update.path'),
     async ({ t }) => {
-      const name = nameOf(t, 30, '_fullupd');
-      const created = expectSuccess('createMetric', await create(t, { name, type: 'mean' })).data;
-      const full = { ...fullUpdateMetric(name, ownerFor(t, created)), dryRun: true };
+      const m = await workerMetric(t);
+      // The name unchanged (fullUpdateMetric); a dry run, so the worker's metric keeps its state.
+      const full = { ...fullUpdateMetric(m.name, ownerFor(t, m.creation.body?.data)), dryRun: true };
       expectValidRequest('updateMetric', full);
       // A dry run: what it answers is held to status and types only, as a dryRun create's (4.6 says that
       // answer is not shown; a real server answers both dry runs alike, often with a validation summary).
-      expectAccepted('updateMetric', await update(t, created.id, full));
+      expectAccepted('updateMetric', await update(t, m.id, full));
     },
   );
 
@@ -257,28 +286,22 @@ test.describe('metrics', () => {
     expectNotAccepted(await update(t, `${name}::ratio`, { description: 'probe' }), 'update of a metric created only with dryRun');
   });
 
-  test('metrics: a create with dryRun false is stored: the metric can then be updated [spec 4.6]', checks('stated', 'metrics.create.dryRun'), async ({ t }) => {
-    const name = nameOf(t, 30, '_dryfalse');
-    const body = expectSuccess('createMetric', await create(t, { name, type: 'ratio', dryRun: false }));
-    // Only true withholds the metric (4.6); its presence shows as an update that is accepted, as its absence does above.
-    expectSuccess('updateMetric', await update(t, body.data?.id ?? `${name}::ratio`, { description: 'probe' }));
-  });
-
-  test('metrics: after a dryRun create the same metric can still be created [inferred]', checks('inferred', 'writes.dryRunNoChange'), async ({ t }) => {
-    const name = nameOf(t, 30, '_dry2');
-    expect(ok2xx(await create(t, { name, type: 'ratio', dryRun: true })), 'the dryRun create succeeds').toBe(true);
-    const real = await create(t, { name, type: 'ratio' });
-    expect(ok2xx(real), `the real create after a dryRun answered ${real.status}`).toBe(true);
-  });
-
   test(
     'metrics: update applies what it is sent, with the spec message [spec 4.7]',
     checks('stated', 'metrics.update.message', 'metrics.update.applies'),
     async ({ t }) => {
-      const name = nameOf(t, 30, '_upd');
-      // Created with tags and isPermanent false (its default), so that tags appended to the ones stored,
-      // or an isPermanent left as it was, read otherwise than what the update sends.
-      const id = expectSuccess('createMetric', await create(t, { name, type: 'mean', tags: ['cc', 'created'], isPermanent: false })).data.id;
+      // Set first with tags and isPermanent false (its default), so that tags appended to the ones stored,
+      // or an isPermanent left as it was, read otherwise than what the update sends; and every other field
+      // compared to a value other than the one sent.
+      const { id } = await workerMetricAt(t, {
+        description: 'before the update',
+        tags: ['cc', 'created'],
+        directionality: 'increase',
+        isVerified: false,
+        isReadOnly: false,
+        isPermanent: false,
+        unitTypes: ['userID'],
+      });
       const sent = {
         description: 'updated by conformance',
         tags: ['cc', 'updated'],
@@ -303,10 +326,15 @@ test.describe('metrics', () => {
     'metrics: an update without dryRun, and one with dryRun false, is stored: a later write that changes nothing answers it [spec 4.7]',
     checks('stated', 'metrics.update.applies', 'metrics.update.dryRun'),
     async ({ t }) => {
-      const created = expectSuccess(
-        'createMetric',
-        await create(t, { name: nameOf(t, 30, '_stored'), type: 'sum', description: 'created', tags: ['cc'] }),
-      ).data;
+      // Every field the updates send set first to another value than theirs, and directionality to the
+      // one the read-back may send.
+      const { id } = await workerMetricAt(t, {
+        description: 'before the stored updates',
+        tags: ['cc'],
+        isVerified: false,
+        unitTypes: ['userID', 'stableID'],
+        directionality: 'increase',
+      });
       // Only a dryRun true is not persisted (4.7). directionality is not sent: whether an update without it
       // keeps it or resets it to increase is not clear from 4.7, so the read-back could not judge it.
       const updates: Record<string, unknown>[] = [
@@ -315,8 +343,8 @@ test.describe('metrics', () => {
       ];
       for (const sent of updates) {
         const { dryRun, ...fields } = sent;
-        expectSuccess('updateMetric', await update(t, created.id, sent));
-        const { after } = await readBack(t, created.id, created.directionality ?? 'increase');
+        expectSuccess('updateMetric', await update(t, id, sent));
+        const { after } = await readBack(t, id, 'increase');
         const what = dryRun === undefined ? 'an update without dryRun' : 'an update with dryRun false';
         const absent = expectEchoed(after, fields, `the metric read back after ${what} holds what that update sent`);
         if (absent.length > 0)
@@ -326,13 +354,10 @@ test.describe('metrics', () => {
   );
 
   test('metrics: a dryRun update persists nothing [spec 4.7]', checks('stated', 'metrics.update.dryRun'), async ({ t }) => {
-    const name = nameOf(t, 30, '_dryupd');
-    // The create sets every field of 4.7 that 4.6 has too (the owner is the server's), so that each field
-    // the dry run sends can be held to the value the create answered. user_warehouse: the type that
-    // warehouseNative (4.8) describes.
+    // Every field of 4.7 but name and owner set first (the owner is the server's, a new name may be
+    // refused), so that each field the dry run sends can be held to the value that update answered.
+    // The worker's metric is a user_warehouse one: the type that warehouseNative (4.8) describes.
     const sent = {
-      name,
-      type: 'user_warehouse',
       description: 'before',
       tags: ['cc', 'before'],
       directionality: 'increase',
@@ -344,9 +369,9 @@ test.describe('metrics', () => {
       team: null,
       teamID: null,
     };
-    expectValidRequest('createMetric', sent);
-    const created = expectSuccess('createMetric', await create(t, sent)).data;
-    // Every field of 4.7, each with a value other than the one created (the new name too carries prefix
+    expectValidRequest('updateMetric', sent);
+    const { id, before } = await workerMetricAt(t, sent);
+    // Every field of 4.7, each with a value other than the one set (the new name too carries prefix
     // and run id), but team and teamID: null, valid on every server (a team name is Enterprise-only), and
     // the owner, which must be one the target knows (ownerFor).
     const dry: Record<string, unknown> = {
@@ -361,65 +386,35 @@ test.describe('metrics', () => {
       team: null,
       teamID: null,
       directionality: 'decrease',
-      owner: ownerFor(t, created),
+      owner: ownerFor(t, before),
       dryRun: true,
     };
     expectValidRequest('updateMetric', dry);
     expect(Object.keys(dry).sort(), 'the dryRun update sends every field of 4.7').toEqual(UPDATE_FIELDS);
-    expectAccepted('updateMetric', await update(t, created.id, dry));
-    // Created with directionality increase: an empty update that resets it to its default (4.7 may be
-    // read so) reads back the value created either way.
-    const { after, sent: readBackSent } = await readBack(t, created.id, sent.directionality);
+    expectAccepted('updateMetric', await update(t, id, dry));
+    // Set to directionality increase: an empty update that resets it to its default (4.7 may be read so)
+    // reads back the value set either way.
+    const { after, sent: readBackSent } = await readBack(t, id, sent.directionality);
     // Only the fields the dry run sent are judged: a field the spec does not list may record writes (a
     // version, a time of change) and so change with the read-back's own write.
     const fields = Object.keys(dry).filter((f) => f !== 'dryRun' && !readBackSent.includes(f));
     const carried = fields.filter((f) => Object.hasOwn(after, f));
-    const answered = carried.filter((f) => Object.hasOwn(created, f));
-    expect(pick(after, answered), 'the fields a dryRun update sent, read back after it: as created').toEqual(pick(created, answered));
-    // A field the create did not answer cannot be held to a value; it must at least not be the dry run's.
-    // Where the dry run sent the value the create sent (team and teamID null) that tells nothing.
-    const unanswered = carried.filter((f) => !Object.hasOwn(created, f));
+    const answered = carried.filter((f) => Object.hasOwn(before, f));
+    expect(pick(after, answered), 'the fields a dryRun update sent, read back after it: as set before it').toEqual(pick(before, answered));
+    // A field the setting update did not answer cannot be held to a value; it must at least not be the
+    // dry run's. Where the dry run sent the value set before (team and teamID null) that tells nothing.
+    const unanswered = carried.filter((f) => !Object.hasOwn(before, f));
     const telling = unanswered.filter((f) => !isDeepStrictEqual(dry[f], (sent as Record<string, unknown>)[f]));
     const taken = telling.filter((f) => isDeepStrictEqual(after[f], dry[f]));
-    expect(taken, "fields the create did not answer that read back holding the dryRun update's value").toEqual([]);
+    expect(taken, "fields the setting update did not answer that read back holding the dryRun update's value").toEqual([]);
     const unverifiable = [...readBackSent, ...fields.filter((f) => !carried.includes(f)), ...unanswered.filter((f) => !telling.includes(f))];
     if (unverifiable.length > 0)
       t.uncovered(
         'metrics.update.dryRun',
-        `not verifiable: ${unverifiable.join(', ')} (absent from the read-back's answer, sent by it, or sent by the dry run as created)`,
+        `not verifiable: ${unverifiable.join(', ')} (absent from the read-back's answer, sent by it, or sent by the dry run as set before)`,
         'unverifiable',
       );
   });
-
-  test(
-    'metrics: a mixed-case name of 200 characters with the longest type makes the id <name>::<type> exactly [spec 2.8, 8]',
-    checks('stated', 'metric.id.shape', 'metrics.create.name.length'),
-    async ({ t }) => {
-      // Created for real: what a dryRun create answers is not shown (4.6). Upper and lower case, the
-      // longest name and the longest type, so that an id that folds case, cuts the name or is bounded
-      // below 200 + 2 + 18 characters shows.
-      const type = 'event_count_custom';
-      expect(Math.max(...METRIC_TYPES.map((x) => x.length)), 'the longest type of 4.6').toBe(type.length);
-      const name = `${t.manifest.metricPrefix}${t.runId}_IdShape_`.padEnd(200, 'AbCdEfGhIj');
-      expect(characters(name), 'a name of 200 characters').toBe(200);
-      expect(name, 'a name in mixed case').not.toBe(name.toLowerCase());
-      const body = expectSuccess('createMetric', await create(t, { name, type }));
-      expect(body.data.id, 'metric id is the whole name as sent, :: and the type (spec 2.8)').toBe(`${name}::${type}`);
-    },
-  );
-
-  test(
-    'metrics: creating an existing <name>::<type> again never makes a second metric [inferred]',
-    checks('inferred', 'metric.id.unique', 'errors.shape'),
-    async ({ t }) => {
-      const name = nameOf(t, 30, '_dup');
-      expect(ok2xx(await create(t, { name, type: 'sum' })), 'the first create succeeds').toBe(true);
-      const again = await create(t, { name, type: 'sum' });
-      t.observe('errors.shape', 'duplicate metric', outcome(again), again);
-      expect(again.status < 500, `a duplicate create answered ${again.status}`).toBe(true);
-      if (ok2xx(again)) expect(again.body?.data?.id, 'a duplicate create that succeeds answers that same metric').toBe(`${name}::sum`);
-    },
-  );
 
   test(
     'metrics: element values and component fields the spec leaves open are observed [spec 2.8, not shown]',
@@ -465,12 +460,15 @@ test.describe('metrics', () => {
     'metrics: concurrent updates of one metric each succeed or get a 4xx, and the metric stays well formed [inferred]',
     checks('inferred', 'writes.concurrentSafe'),
     async ({ t }) => {
-      const r = await create(t, { name: nameOf(t, 30, '_conc'), type: 'sum' });
-      expect(ok2xx(r), 'the metric to update was created').toBe(true);
-      const replies = await Promise.all(Array.from({ length: 8 }, (_, i) => update(t, r.body.data.id, { description: `concurrent ${i}`, tags: [`t${i}`] })));
+      const { id } = await workerMetricAt(t, { description: 'before the concurrent updates' });
+      const descriptions = Array.from({ length: 8 }, (_, i) => `concurrent ${i}`);
+      const replies = await Promise.all(descriptions.map((description, i) => update(t, id, { description, tags: [`t${i}`] })));
       for (const x of replies) expect(x.status < 500, `a concurrent update answered ${x.status}`).toBe(true);
-      const after = expectSuccess('updateMetric', await update(t, r.body.data.id, { isVerified: false }));
-      expect(after.data.description).toMatch(/^concurrent \d$/);
+      const after = expectSuccess('updateMetric', await update(t, id, { isVerified: false }));
+      // The description of one update that was taken; a refused one (a 4xx: a target may refuse a write
+      // while another to the metric is in flight) is not a lost write. None taken: the one set before.
+      const taken = descriptions.filter((_, i) => ok2xx(replies[i]));
+      expect(taken.length > 0 ? taken : ['before the concurrent updates'], 'the description after the concurrent updates').toContain(after.data.description);
     },
   );
 });

@@ -1,12 +1,15 @@
-// Spec 2.9, 4.11 and 8: partially update experiment overrides, at most 1000 items. Manifest experiments
-// only: experiments[0] takes the 1000-item patch, [1] the rejected and observed ones, [2] the merge check.
+// Spec 2.9, 4.11 and 8: partially update experiment overrides, at most 1000 items. Only the manifest
+// experiment this file owns is touched (support/owners.ts: experiments[0]), by its tests in order: each
+// judges only the items it sent, whatever the tests before left there.
 import { checks, expect, test, type T } from '../support/target.ts';
 import { overrideItems } from '../support/bodies.ts';
 import { expectClientError, expectNotAccepted, expectSuccess, expectValidRequest, ok2xx, outcome } from '../support/checks.ts';
 import { clausesUnder } from '../support/clauses.ts';
 import type { Reply } from '../support/evidence.ts';
+import { expectBrokenBodiesRejected } from '../support/negative.ts';
+import { experimentOf } from '../support/owners.ts';
 
-const path = (t: T, i: number) => `/console/v1/experiments/${encodeURIComponent(t.manifest.experiments[i % t.manifest.experiments.length])}/overrides`;
+const path = (t: T) => `/console/v1/experiments/${encodeURIComponent(experimentOf(t.manifest, 'overrides'))}/overrides`;
 /** The resulting arrays, from either shape spec 4.11 describes: the envelope's data, or the arrays at the top level. */
 const resulting = (body: any) => (body && Array.isArray(body.overrides) ? body : (body?.data ?? {}));
 
@@ -17,8 +20,8 @@ const resulting = (body: any) => (body && Array.isArray(body.overrides) ? body :
  * or of persistence, and the test's clauses are not verifiable on this target. (An empty patch is
  * always valid: the envelope test holds every target to it.)
  */
-async function refusesItemsLike(t: T, i: number, item: object, clauses: string[]): Promise<boolean> {
-  const probe = await t.call('PATCH', path(t, i), { data: { overrides: [item], userIDOverrides: [] } });
+async function refusesItemsLike(t: T, item: object, clauses: string[]): Promise<boolean> {
+  const probe = await t.call('PATCH', path(t), { data: { overrides: [item], userIDOverrides: [] } });
   return refusedSingle(t, probe, item, clauses);
 }
 
@@ -43,10 +46,10 @@ const targetOf = (o: any) => JSON.stringify([o?.type, o?.id, o?.environment ?? n
  * matter), and legal: an override forces a gate's users into a group, and two for one gate contradict.
  * Undefined when the patch is refused (the groups are the suite's own: see refusesItemsLike).
  */
-async function keepsOnePerTarget(t: T, i: number, tag: string): Promise<boolean | undefined> {
+async function keepsOnePerTarget(t: T, tag: string): Promise<boolean | undefined> {
   const a = { type: 'gate', id: t.manifest.gates[0], groupID: `${tag}_same_a` };
   const b = { ...a, groupID: `${tag}_same_b` };
-  const reply = await t.call('PATCH', path(t, i), { data: { overrides: [a, b], userIDOverrides: [] } });
+  const reply = await t.call('PATCH', path(t), { data: { overrides: [a, b], userIDOverrides: [] } });
   if (!ok2xx(reply)) return undefined;
   const r = resulting(reply.body);
   const held = (g: string) => Array.isArray(r.overrides) && r.overrides.some((o: any) => o?.groupID === g);
@@ -54,6 +57,10 @@ async function keepsOnePerTarget(t: T, i: number, tag: string): Promise<boolean 
   t.observe('overrides.patch.merge', 'two overrides of one gate in one patch', one ? 'one kept per type, id and environment' : 'both kept', reply);
   return one;
 }
+
+// In order, in one worker: the tests share one experiment, and a target may refuse a write to it while
+// another is in flight. Not serial: one failure must not hide the others.
+test.describe.configure({ mode: 'default' });
 
 test.describe('overrides', () => {
   test(
@@ -74,9 +81,9 @@ test.describe('overrides', () => {
       const overrides = overrideItems(1000, t.manifest.gates[0], tag).map((o, i) => ({ ...o, groupID: `${tag}_group_${i}` }));
       const body = { overrides, userIDOverrides: [{ groupID: `${tag}_group_0`, ids: [user], environment: 'production', unitType: 'userID' }] };
       expectValidRequest('patchExperimentOverrides', body);
-      const onePerTarget = await keepsOnePerTarget(t, 0, tag);
-      const reply = await t.call('PATCH', path(t, 0), { data: body });
-      if (!ok2xx(reply) && (await refusesItemsLike(t, 0, overrides[0], ['overrides.patch.overrides.maxItems', 'overrides.patch.response.items']))) return;
+      const onePerTarget = await keepsOnePerTarget(t, tag);
+      const reply = await t.call('PATCH', path(t), { data: body });
+      if (!ok2xx(reply) && (await refusesItemsLike(t, overrides[0], ['overrides.patch.overrides.maxItems', 'overrides.patch.response.items']))) return;
       const r = resulting(expectSuccess('patchExperimentOverrides', reply));
       const userTimes = (r.userIDOverrides ?? []).flatMap((u: any) => (Array.isArray(u?.ids) ? u.ids : [])).filter((id: unknown) => id === user).length;
       expect(userTimes, 'the user id sent, in the resulting userIDOverrides: exactly once').toBe(1);
@@ -107,18 +114,15 @@ test.describe('overrides', () => {
   );
 
   test('overrides: 1001 overrides are not accepted [spec 8]', checks('stated', 'overrides.patch.overrides.maxItems'), async ({ t }) => {
-    expectNotAccepted(
-      await t.call('PATCH', path(t, 1), { data: { overrides: overrideItems(1001, t.manifest.gates[0]), userIDOverrides: [] } }),
-      '1001 overrides',
-    );
+    expectNotAccepted(await t.call('PATCH', path(t), { data: { overrides: overrideItems(1001, t.manifest.gates[0]), userIDOverrides: [] } }), '1001 overrides');
   });
 
   test(
     'overrides: overrides and userIDOverrides are each required [spec 4.11]',
     checks('stated', 'overrides.patch.overrides.required', 'overrides.patch.userIDOverrides.required'),
     async ({ t }) => {
-      expectNotAccepted(await t.call('PATCH', path(t, 1), { data: { userIDOverrides: [] } }), 'without overrides');
-      expectNotAccepted(await t.call('PATCH', path(t, 1), { data: { overrides: [] } }), 'without userIDOverrides');
+      expectNotAccepted(await t.call('PATCH', path(t), { data: { userIDOverrides: [] } }), 'without overrides');
+      expectNotAccepted(await t.call('PATCH', path(t), { data: { overrides: [] } }), 'without userIDOverrides');
     },
   );
 
@@ -128,12 +132,12 @@ test.describe('overrides', () => {
     async ({ t }) => {
       const first = { type: 'gate', id: t.manifest.gates[0], groupID: `cc_first_${t.runId}` };
       const second = { type: 'gate', id: t.manifest.gates[0], groupID: `cc_second_${t.runId}` };
-      const firstReply = await t.call('PATCH', path(t, 2), { data: { overrides: [first], userIDOverrides: [] } });
+      const firstReply = await t.call('PATCH', path(t), { data: { overrides: [first], userIDOverrides: [] } });
       if (refusedSingle(t, firstReply, first, ['overrides.patch.persisted', 'overrides.patch.merge'])) return;
       const a = resulting(expectSuccess('patchExperimentOverrides', firstReply));
       const times = (r: any, groupID: string) => (Array.isArray(r.overrides) ? r.overrides.filter((o: any) => o?.groupID === groupID).length : 0);
       expect(times(a, first.groupID), 'the override sent, in the resulting overrides: exactly once').toBe(1);
-      const reply = await t.call('PATCH', path(t, 2), { data: { overrides: [second], userIDOverrides: [] } });
+      const reply = await t.call('PATCH', path(t), { data: { overrides: [second], userIDOverrides: [] } });
       const b = resulting(expectSuccess('patchExperimentOverrides', reply));
       expect(times(b, second.groupID), 'the override sent, in the resulting overrides: exactly once').toBe(1);
       expect(times(b, first.groupID), 'the earlier override, in the resulting overrides (merged: once; replaced: none)').toBeLessThanOrEqual(1);
@@ -148,12 +152,12 @@ test.describe('overrides', () => {
       t.observe(
         'overrides.patch.items.values',
         'type layer',
-        outcome(await t.call('PATCH', path(t, 1), { data: { overrides: [{ type: 'layer', id: 'cc_layer', groupID: 'g' }], userIDOverrides: [] } })).status,
+        outcome(await t.call('PATCH', path(t), { data: { overrides: [{ type: 'layer', id: 'cc_layer', groupID: 'g' }], userIDOverrides: [] } })).status,
       );
       t.observe(
         'overrides.patch.items.values',
         'override without groupID',
-        outcome(await t.call('PATCH', path(t, 1), { data: { overrides: [{ type: 'gate', id: t.manifest.gates[0] }], userIDOverrides: [] } })).status,
+        outcome(await t.call('PATCH', path(t), { data: { overrides: [{ type: 'gate', id: t.manifest.gates[0] }], userIDOverrides: [] } })).status,
       );
     },
   );
@@ -162,13 +166,16 @@ test.describe('overrides', () => {
     'overrides: bad bodies and an unknown experiment get a 4xx [inferred]',
     checks('inferred', 'errors.badInput.4xx', 'errors.unknownId.404'),
     async ({ t }) => {
-      expectClientError(await t.call('PATCH', path(t, 1), { data: { overrides: overrideItems(1001, 'g'), userIDOverrides: [] } }), '1001 overrides');
-      expectClientError(await t.call('PATCH', path(t, 1), { data: { overrides: 'x', userIDOverrides: [] } }), 'overrides not an array');
-      expectClientError(await t.call('PATCH', path(t, 1), { data: { overrides: [], userIDOverrides: [{ ids: 'u1' }] } }), 'ids not an array');
+      expectClientError(await t.call('PATCH', path(t), { data: { overrides: overrideItems(1001, 'g'), userIDOverrides: [] } }), '1001 overrides');
+      expectClientError(await t.call('PATCH', path(t), { data: { overrides: 'x', userIDOverrides: [] } }), 'overrides not an array');
+      expectClientError(await t.call('PATCH', path(t), { data: { overrides: [], userIDOverrides: [{ ids: 'u1' }] } }), 'ids not an array');
       expectClientError(
         await t.call('PATCH', `/console/v1/experiments/cc_missing_${t.runId}/overrides`, { data: { overrides: [], userIDOverrides: [] } }),
         'unknown experiment',
       );
+      // The generated negative data of the patch (support/negative.ts): this file owns the experiment.
+      const sent = await expectBrokenBodiesRejected(t, 'patchExperimentOverrides', 'PATCH', path(t), { overrides: [], userIDOverrides: [] });
+      expect(sent, 'generated invalid bodies sent').toBeGreaterThan(0);
     },
   );
 });

@@ -1,13 +1,17 @@
 // Spec 2.7, 4.9, 4.10: skip a phase of, and unpause, a release pipeline trigger. Only manifest
-// triggers are touched. Trigger statuses and the effect of skip and unpause are not shown (spec 2.7,
-// 3), so the suite finds the current phase by trying the manifest's phase ids in order (a phase that is
-// not current is refused), and when every manifest trigger is finished it reports the clauses as not
-// covered (a warning: add triggers to the manifest) instead of failing. Finite state: each run moves
-// the triggers forward, so a manifest with many phases lasts many runs.
+// triggers are touched, and only by this file (support/owners.ts). Trigger statuses and the effect of
+// skip and unpause are not shown (spec 2.7, 3), so the suite finds the current phase by trying the
+// manifest's phase ids in order (a phase that is not current is refused), and when every manifest
+// trigger is finished it reports the clauses as not covered, for a reason the user can fix (add
+// triggers with phases to the manifest), instead of failing. Finite state: there is no operation that
+// resets a trigger, so a run consumes only what the stated clauses need: one skip, then unpause is
+// tried at every phase, and another phase is skipped only while no trigger is paused (the reference
+// pauses at every second phase: at most 2 phases a run).
 import { checks, expect, test, type T } from '../support/target.ts';
 import { expectClientError, expectNotAccepted, expectSuccess, ok2xx, outcome, whenPresent } from '../support/checks.ts';
 import { clausesUnder } from '../support/clauses.ts';
 import type { Reply } from '../support/evidence.ts';
+import { expectBrokenBodiesRejected } from '../support/negative.ts';
 
 const base = (id: string) => `/console/v1/release_pipeline_triggers/${encodeURIComponent(id)}`;
 
@@ -123,13 +127,29 @@ test.describe('triggers', () => {
   );
 
   test(
-    'triggers: an unknown trigger or phase gets a 4xx [inferred]',
-    checks('inferred', 'errors.unknownId.404', 'errors.badInput.4xx', 'triggers.phaseID.unknown'),
+    'triggers: an unknown trigger or phase, and a body that breaks the schema, get a 4xx that does not carry the key [inferred]',
+    checks('inferred', 'errors.unknownId.404', 'errors.badInput.4xx', 'triggers.phaseID.unknown', 'auth.key.notEchoed'),
     async ({ t }) => {
-      expectClientError(await t.call('PUT', `${base(`cc_missing_${t.runId}`)}/skip`, { data: { phaseID: 'x' } }), 'unknown trigger');
-      expectClientError(await t.call('PUT', `${base(`cc_missing_${t.runId}`)}/unpause`, { data: { phaseID: 'x' } }), 'unknown trigger');
-      expectClientError(await t.call('PUT', `${base(t.manifest.triggers[0].id)}/skip`, { data: { phaseID: `cc_no_phase_${t.runId}` } }), 'unknown phase');
-      expectClientError(await t.call('PUT', `${base(t.manifest.triggers[0].id)}/skip`, { data: { phaseID: 42 } }), 'phaseID not a string');
+      const first = t.manifest.triggers[0].id;
+      const refused: [string, Reply][] = [
+        ['unknown trigger', await t.call('PUT', `${base(`cc_missing_${t.runId}`)}/skip`, { data: { phaseID: 'x' } })],
+        ['unknown trigger', await t.call('PUT', `${base(`cc_missing_${t.runId}`)}/unpause`, { data: { phaseID: 'x' } })],
+        ['unknown phase', await t.call('PUT', `${base(first)}/skip`, { data: { phaseID: `cc_no_phase_${t.runId}` } })],
+        ['unknown phase', await t.call('PUT', `${base(first)}/unpause`, { data: { phaseID: `cc_no_phase_${t.runId}` } })],
+        ['phaseID not a string', await t.call('PUT', `${base(first)}/skip`, { data: { phaseID: 42 } })],
+      ];
+      for (const [what, r] of refused) expectClientError(r, what);
+      // The generated negative data of skip and unpause (support/negative.ts): this file owns the triggers.
+      for (const op of ['skip', 'unpause'] as const) {
+        const sent = await expectBrokenBodiesRejected(t, op === 'skip' ? 'skipTriggerPhase' : 'unpauseTrigger', 'PUT', `${base(first)}/${op}`, {
+          phaseID: `cc_no_phase_${t.runId}`,
+        });
+        expect(sent, `generated invalid ${op} bodies sent`).toBeGreaterThan(0);
+      }
+      // auth.spec.ts holds every other operation's answers to it, and skip and unpause only at a trigger no
+      // target has: the refusals of a real trigger are sent here, by the file that owns the triggers.
+      for (const [what, r] of refused)
+        expect(r.text.includes(t.apiKey) || Object.values(r.headers).some((v) => v.includes(t.apiKey)), `${what}: the key is in the response`).toBe(false);
     },
   );
 });
