@@ -167,6 +167,7 @@ export function totalsOf(parts: LedgerPart[]): FootprintTotals {
     notRestored: 0,
   };
   const id = (resource: string) => resource.slice(resource.indexOf('/') + 1);
+  const created = new Set<string>();
   for (const w of parts.flatMap((p) => p.writes)) {
     t.writes += w.count;
     if (w.undo === 'not restored') t.notRestored += w.count;
@@ -175,7 +176,12 @@ export function totalsOf(parts: LedgerPart[]): FootprintTotals {
         if (w.added) t.rulesAdded[id(w.resource)] = (t.rulesAdded[id(w.resource)] ?? 0) + w.added;
         break;
       case 'createMetric':
-        t.metricsCreated += w.count;
+        // A create of an id already created (a duplicate the target answered with the same metric) makes no second metric.
+        if (w.resource.endsWith('*')) t.metricsCreated += w.count;
+        else if (!created.has(w.resource)) {
+          created.add(w.resource);
+          t.metricsCreated += 1;
+        }
         break;
       case 'updateMetric':
         t.metricsUpdated += w.count;
