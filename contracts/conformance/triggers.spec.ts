@@ -35,6 +35,19 @@ async function skipSomePhase(t: T, keyless?: Reply[]) {
   return undefined;
 }
 
+/** A phase of a pipeline other than `pipelineID`, from the first page of the pipeline list; undefined when it shows none. */
+async function phaseOfAnotherPipeline(t: T, pipelineID: string, own: string[]): Promise<{ phaseID: string; of: string } | undefined> {
+  const r = await t.call('GET', '/console/v1/release_pipelines?limit=100');
+  const pipelines: any[] = ok2xx(r) && Array.isArray(r.body?.data) ? r.body.data : [];
+  const mine = new Set([...own, ...(pipelines.find((p) => p?.id === pipelineID)?.phases ?? []).map((ph: any) => ph?.id)]);
+  for (const p of pipelines) {
+    if (p?.id === pipelineID || !Array.isArray(p?.phases)) continue;
+    const phase = p.phases.find((ph: any) => typeof ph?.id === 'string' && !mine.has(ph.id));
+    if (phase) return { phaseID: phase.id, of: `a phase of pipeline ${p.id}` };
+  }
+  return undefined;
+}
+
 /** A write without the key that was accepted: a stated failure (spec 5), with the exchange as its evidence. */
 function expectNoneServedWithoutKey(accepted: Reply[], op: string): void {
   const first = accepted[0];
@@ -110,17 +123,20 @@ test.describe('triggers', () => {
       const [first, second] = t.manifest.triggers;
       expectNotAccepted(await t.call('PUT', `${base(first.id)}/skip`, { data: {} }), 'skip without phaseID');
       expectNotAccepted(await t.call('PUT', `${base(first.id)}/unpause`, { data: {} }), 'unpause without phaseID');
-      // A phase of another trigger's pipeline identifies no phase of this one.
-      const foreign = second?.phaseIDs.find((p) => !first.phaseIDs.includes(p));
+      // A phase of another trigger's pipeline identifies no phase of this one: the manifest's second
+      // trigger's, else one of another pipeline the list shows (a read: no second trigger is needed).
+      const foreign = second?.phaseIDs.find((p) => !first.phaseIDs.includes(p))
+        ? { phaseID: second.phaseIDs.find((p) => !first.phaseIDs.includes(p))!, of: `a phase of ${second.id}` }
+        : await phaseOfAnotherPipeline(t, first.releasePipelineID, first.phaseIDs);
       if (foreign)
         expectNotAccepted(
-          await t.call('PUT', `${base(first.id)}/skip`, { data: { phaseID: foreign } }),
-          `skip of ${first.id} with ${foreign}, a phase of ${second.id}`,
+          await t.call('PUT', `${base(first.id)}/skip`, { data: { phaseID: foreign.phaseID } }),
+          `skip of ${first.id} with ${foreign.phaseID}, ${foreign.of}`,
         );
       else
         t.uncovered(
           'triggers.skip.phaseID.identifies',
-          'the manifest names one trigger: no foreign phase to try; add a second trigger to the manifest',
+          'the manifest names one trigger and the pipeline list shows no phase of another pipeline: no foreign phase to try; add a second trigger to the manifest',
           'resource',
         );
     },
