@@ -4,7 +4,7 @@
 // the night left on the target (phases skipped, rules added to the fullest gate, metrics created), from
 // the night's reports and from the server's own tables.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseCommand, runCommand } from '../../core/command.ts';
@@ -103,6 +103,7 @@ runCommand(NAME, async () => {
   const nights = Number(values.nights ?? 25);
   if (!Number.isInteger(nights) || nights < 1 || nights > 400) throw new ConfigError(`--nights must be a whole number from 1 to 400, got ${values.nights}`);
   const dir = values.keep ?? mkdtempSync(join(tmpdir(), 'cc-nights-'));
+  mkdirSync(dir, { recursive: true });
   const db = join(dir, 'staging.sqlite');
   const apiKey = randomApiKey();
   const server = await startReference({ apiKey, db, variants: values.variant });
