@@ -81,6 +81,12 @@ export interface Config {
    * internal): the run's clock starts with the command, not with Playwright.
    */
   deadlineAt: number | undefined;
+  /**
+   * Rules each manifest gate held when the run began, as the snapshot's answers showed them
+   * (CONSOLE_GATE_RULES, internal, set by `npm run conformance` for the workers): a gate that holds
+   * many and refuses more may be full (contracts/support/gate-rules.ts).
+   */
+  gateRulesAtStart: Record<string, number>;
 }
 
 /** Sized to the suite: it takes about 10 s against the reference, a few minutes against a slow staging. */
@@ -213,7 +219,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, note: (line: st
     deadlineSeconds: seconds(env.CONSOLE_DEADLINE, 'CONSOLE_DEADLINE', DEFAULT_DEADLINE_SECONDS),
     requestTimeoutMs: seconds(env.CONSOLE_REQUEST_TIMEOUT, 'CONSOLE_REQUEST_TIMEOUT', DEFAULT_REQUEST_TIMEOUT_SECONDS) * 1000,
     deadlineAt: env.CONSOLE_DEADLINE_AT ? Number(env.CONSOLE_DEADLINE_AT) || undefined : undefined,
+    gateRulesAtStart: gateRules(env.CONSOLE_GATE_RULES),
   };
+}
+
+/** CONSOLE_GATE_RULES: {"<gate id>": <rules held>}; anything else reads as nothing known. */
+function gateRules(value: string | undefined): Record<string, number> {
+  try {
+    const v = JSON.parse(value ?? '{}');
+    return typeof v === 'object' && v !== null ? (Object.fromEntries(Object.entries(v).filter(([, n]) => Number.isInteger(n))) as Record<string, number>) : {};
+  } catch {
+    return {};
+  }
 }
 
 /**

@@ -6,6 +6,7 @@
 import { checks, expect, test } from '../support/target.ts';
 import { expectClientError, expectMessage, expectSuccess, ok2xx, outcome, whenPresent } from '../support/checks.ts';
 import { clausesUnder } from '../support/clauses.ts';
+import { addRules, rulesPath } from '../support/gate-rules.ts';
 import { expectBrokenBodiesRejected } from '../support/negative.ts';
 import { gateOf } from '../support/owners.ts';
 import type { Manifest } from '../../core/config.ts';
@@ -15,7 +16,6 @@ const gateA = (m: Manifest) => gateOf(m, 'gatesA');
 /** gates[1], the gate of keep-or-replace, every rule field and enable. */
 const gateB = (m: Manifest) => gateOf(m, 'gatesB');
 const condition = { type: 'country', targetValue: ['US', 'CA'], operator: 'any' };
-const rulesPath = (id: string) => `/console/v1/gates/${encodeURIComponent(id)}/rules`;
 
 /**
  * Conditions as they can be compared: targetValue is "array of string" (2.4), and nothing states that
@@ -50,15 +50,13 @@ test.describe('gates', () => {
       const other = `cc rule ${t.runId} other`;
       const body = expectSuccess(
         'addGateRules',
-        await t.call('POST', rulesPath(id), {
-          data: {
-            rules: [
-              // 12.5: passPercentage is a number (2.3), not an integer.
-              { name, passPercentage: 12.5, conditions: [condition], environments: ['production'] },
-              // No conditions: an empty list is a value of the field, and the field is still there (4.1).
-              { name: other, passPercentage: 5, conditions: [] },
-            ],
-          },
+        await addRules(t, id, {
+          rules: [
+            // 12.5: passPercentage is a number (2.3), not an integer.
+            { name, passPercentage: 12.5, conditions: [condition], environments: ['production'] },
+            // No conditions: an empty list is a value of the field, and the field is still there (4.1).
+            { name: other, passPercentage: 5, conditions: [] },
+          ],
         }),
       );
       expectMessage(body, 'Gate rules added successfully.');
@@ -85,10 +83,7 @@ test.describe('gates', () => {
       const id = gateA(t.manifest);
       const name = `cc rule noenv ${t.runId}`;
       // passPercentage 0: a rule that passes no one still carries the field (a zero is a value, 2.3).
-      const body = expectSuccess(
-        'addGateRules',
-        await t.call('POST', rulesPath(id), { data: { rules: [{ name, passPercentage: 0, conditions: [condition] }] } }),
-      );
+      const body = expectSuccess('addGateRules', await addRules(t, id, { rules: [{ name, passPercentage: 0, conditions: [condition] }] }));
       const rules = body.data.rules.filter((r: any) => r.name === name);
       expect(rules.length, 'the added rule, in the answer: exactly once').toBe(1);
       const rule = rules[0];
@@ -105,39 +100,35 @@ test.describe('gates', () => {
     async ({ t }) => {
       const id = gateB(t.manifest);
       const first = `cc keep ${t.runId}`;
-      expectSuccess('addGateRules', await t.call('POST', rulesPath(id), { data: { rules: [{ name: first, passPercentage: 1, conditions: [condition] }] } }));
+      expectSuccess('addGateRules', await addRules(t, id, { rules: [{ name: first, passPercentage: 1, conditions: [condition] }] }));
       const second = expectSuccess(
         'addGateRules',
-        await t.call('POST', rulesPath(id), { data: { rules: [{ name: `cc second ${t.runId}`, passPercentage: 2, conditions: [condition] }] } }),
+        await addRules(t, id, { rules: [{ name: `cc second ${t.runId}`, passPercentage: 2, conditions: [condition] }] }),
       );
       t.observe('gates.addRules.merge', 'second add', second.data.rules.some((r: any) => r.name === first) ? 'existing rules kept' : 'existing rules replaced');
       // Kept or replaced, no rule is there twice: the one just added once, the earlier one once or not at all.
       const count = (n: string) => second.data.rules.filter((r: any) => r.name === n).length;
       expect(count(`cc second ${t.runId}`), 'the rule just added, in the answer').toBe(1);
       expect(count(first), 'the rule added before, in the answer (kept: once; replaced: none)').toBeLessThanOrEqual(1);
-      t.observe(
-        'gates.addRules.rules.required',
-        'rule with only a name',
-        outcome(await t.call('POST', rulesPath(id), { data: { rules: [{ name: `cc bare ${t.runId}` }] } })).status,
-      );
+      t.observe('gates.addRules.rules.required', 'rule with only a name', outcome(await addRules(t, id, { rules: [{ name: `cc bare ${t.runId}` }] })).status);
       t.observe(
         'gateRule.passPercentage.bounds',
         'passPercentage 150',
-        outcome(await t.call('POST', rulesPath(id), { data: { rules: [{ name: `cc over ${t.runId}`, passPercentage: 150, conditions: [] }] } })).status,
+        outcome(await addRules(t, id, { rules: [{ name: `cc over ${t.runId}`, passPercentage: 150, conditions: [] }] })).status,
       );
       t.observe(
         'condition.values',
         'type user_id, operator none',
         outcome(
-          await t.call('POST', rulesPath(id), {
-            data: { rules: [{ name: `cc cond ${t.runId}`, passPercentage: 1, conditions: [{ type: 'user_id', targetValue: ['u1'], operator: 'none' }] }] },
+          await addRules(t, id, {
+            rules: [{ name: `cc cond ${t.runId}`, passPercentage: 1, conditions: [{ type: 'user_id', targetValue: ['u1'], operator: 'none' }] }],
           }),
         ).status,
       );
       t.observe(
         'gateRule.passPercentage.bounds',
         'passPercentage -1',
-        outcome(await t.call('POST', rulesPath(id), { data: { rules: [{ name: `cc under ${t.runId}`, passPercentage: -1, conditions: [] }] } })).status,
+        outcome(await addRules(t, id, { rules: [{ name: `cc under ${t.runId}`, passPercentage: -1, conditions: [] }] })).status,
       );
     },
   );
@@ -164,10 +155,7 @@ test.describe('gates', () => {
       // rule stays (no delete). (Had the enable answer left the field out, its schema check failed above.)
       const unrestricted = (rules: unknown) => Array.isArray(rules) && rules.some((r: any) => r?.environments === null);
       if (!unrestricted(enabled.data?.rules))
-        expectSuccess(
-          'addGateRules',
-          await t.call('POST', rulesPath(id), { data: { rules: [{ name: `cc disable ${t.runId}`, passPercentage: 1, conditions: [] }] } }),
-        );
+        expectSuccess('addGateRules', await addRules(t, id, { rules: [{ name: `cc disable ${t.runId}`, passPercentage: 1, conditions: [] }] }));
       for (const before of ['enabled', 'disabled']) {
         const body = expectSuccess('disableGate', await t.call('PUT', `/console/v1/gates/${encodeURIComponent(id)}/disable`));
         expectMessage(body, 'Gate updated successfully.');
@@ -246,20 +234,18 @@ test.describe('gates', () => {
       // Every rule and condition field the spec accepts in requests (2.3, 2.4), so the returned ones are checked too.
       const body = expectSuccess(
         'addGateRules',
-        await t.call('POST', rulesPath(id), {
-          data: {
-            rules: [
-              {
-                name: `cc fields ${t.runId}`,
-                passPercentage: 50,
-                conditions: [{ ...condition, field: 'country', customID: 'cc' }],
-                environments: null,
-                returnValue: { on: true },
-                completedAutomatedRollouts: [{ time: 1, passPercent: 10 }],
-                pendingAutomatedRollouts: [{ time: 2, passPercent: 20 }],
-              },
-            ],
-          },
+        await addRules(t, id, {
+          rules: [
+            {
+              name: `cc fields ${t.runId}`,
+              passPercentage: 50,
+              conditions: [{ ...condition, field: 'country', customID: 'cc' }],
+              environments: null,
+              returnValue: { on: true },
+              completedAutomatedRollouts: [{ time: 1, passPercent: 10 }],
+              pendingAutomatedRollouts: [{ time: 2, passPercent: 20 }],
+            },
+          ],
         }),
       );
       expect(body.data.rules.length, 'the gate has rules to check').toBeGreaterThan(0);
@@ -316,7 +302,7 @@ test.describe('gates', () => {
       // refusal (a target may refuse a write while another to the gate is in flight), not a lost write.
       const replies = await Promise.all(
         Array.from({ length: 4 }, (_, i) =>
-          t.call('POST', rulesPath(id), { data: { rules: [{ name: `cc concurrent ${i} ${t.runId}`, passPercentage: i, conditions: [condition] }] } }),
+          addRules(t, id, { rules: [{ name: `cc concurrent ${i} ${t.runId}`, passPercentage: i, conditions: [condition] }] }),
         ),
       );
       for (const r of replies) expect(r.status < 500, `a concurrent add-rules answered ${r.status}`).toBe(true);

@@ -108,6 +108,8 @@ export default class ConformanceReporter implements Reporter {
     const skippedAs = (): Unchecked[] => {
       const waived = result.annotations.find((a) => a.type === 'waived');
       const excluded = result.annotations.find((a) => a.type === 'excluded');
+      const refused = result.annotations.find((a) => a.type === 'refused');
+      if (refused) return clauses.map((clause) => ({ clause, reason: refused.description ?? 'the target refused a resource', kind: 'resource' }));
       if (waived) return clauses.map((clause) => ({ clause, reason: `waived: ${waived.description}`, kind: 'waived' }));
       if (excluded) return clauses.map((clause) => ({ clause, reason: excluded.description ?? 'excluded', kind: 'excluded' }));
       return clauses.map((clause) => ({ clause, reason: 'test skipped', kind: 'resource' }));

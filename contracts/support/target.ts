@@ -26,6 +26,8 @@ export interface Target {
   reportsDir: string;
   /** The run's deadline (epoch ms), when the wrapper set one: a rate limit is waited out only until then. */
   deadlineAt?: number;
+  /** Rules each manifest gate held when the run began (core/config.ts, gateRulesAtStart). */
+  gateRulesAtStart: Record<string, number>;
 }
 
 export interface Uncovered {
@@ -67,6 +69,11 @@ export interface T extends Target {
    * to judge. Never a failure.
    */
   uncovered(clause: string, reason: string, kind: Uncovered['kind']): void;
+  /**
+   * The target refused the suite a resource it needs (a gate that is full): every clause of the test is
+   * left unchecked for `reason`, the user's to fix, and the test ends here. Never a failure.
+   */
+  refused(reason: string): never;
 }
 
 export const test = base.extend<{ t: T }, { target: Target }>({
@@ -83,6 +90,7 @@ export const test = base.extend<{ t: T }, { target: Target }>({
         requestTimeoutMs: c.requestTimeoutMs,
         reportsDir: c.reportsDir,
         deadlineAt: c.deadlineAt,
+        gateRulesAtStart: c.gateRulesAtStart,
       });
     },
     { scope: 'worker' },
@@ -144,6 +152,11 @@ export const test = base.extend<{ t: T }, { target: Target }>({
       },
       uncovered: (clause, reason, kind) => {
         info.annotations.push({ type: 'uncovered', description: JSON.stringify({ clause, reason, kind } satisfies Uncovered) });
+      },
+      refused: (reason) => {
+        info.annotations.push({ type: 'refused', description: reason });
+        info.skip(true, `resource refused: ${reason}`);
+        throw new Error('unreachable: testInfo.skip throws');
       },
     });
   },

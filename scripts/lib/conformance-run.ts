@@ -96,7 +96,9 @@ export async function runConformance(opts: ConformanceOptions): Promise<number> 
     if (deadlineAt - Date.now() < 5000) return notRun(config.reportsDir, `stopped: deadline of ${deadline} s passed before the suite started`, config.strict);
     env.CONSOLE_DEADLINE_AT = String(Math.round(deadlineAt));
     const conn: Connection = { baseUrl: env.CONSOLE_BASE_URL!, apiKey: env.CONSOLE_API_KEY!, timeoutMs: config.requestTimeoutMs };
-    const snapshot = await snapshotFor(conn, config);
+    const { snapshot, gateRules } = await snapshotFor(conn, config);
+    // The workers judge a refusal of rules by a gate that may be full against what it held at the start.
+    env.CONSOLE_GATE_RULES = JSON.stringify(gateRules);
     const r = await untilRestored(snapshot && (() => restoreAfter(conn, config, snapshot)), () =>
       playwright(opts.playwrightArgs, env, Math.ceil(deadlineAt - Date.now() + 30_000)),
     );
@@ -173,17 +175,18 @@ const manifestShown = (config: Config) => relative(ROOT, config.manifestPath);
  * The manifest gates' enabled state and experiments' overrides as the run finds them (target/restore.ts),
  * in a new ledger for this run; none in a read-only run, which writes nothing to restore.
  */
-async function snapshotFor(conn: Connection, config: Config): Promise<Snapshot | undefined> {
+async function snapshotFor(conn: Connection, config: Config): Promise<{ snapshot: Snapshot | undefined; gateRules: Record<string, number> }> {
   const opts = { target: conn.baseUrl, manifest: manifestShown(config), readOnly: config.readOnly, fresh: true };
   const startedAt = new Date().toISOString();
   if (config.readOnly) {
     addLedgerPart(config.reportsDir, { by: 'conformance:snapshot', startedAt, writes: [], restores: [] }, opts);
-    return undefined;
+    return { snapshot: undefined, gateRules: {} };
   }
   const s = await takeSnapshot(conn, config.manifest);
   for (const note of s.notes) console.error(`conformance: note: ${note}`);
   addLedgerPart(config.reportsDir, { by: 'conformance:snapshot', startedAt, writes: tally(s.writes), restores: [] }, { ...opts, state: s.state });
-  return s.snapshot;
+  const gateRules = Object.fromEntries(Object.entries(s.state.gates).flatMap(([g, v]) => (v.rules === null ? [] : [[g, v.rules]])));
+  return { snapshot: s.snapshot, gateRules };
 }
 
 /** Writes back what the snapshot found, for what the run changed (all it found when the suite's part of the ledger is missing). */
