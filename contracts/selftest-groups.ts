@@ -5,7 +5,8 @@
  * The legal variants that may share one server in a --grouped run: within a group no two touch the same
  * behaviour (no two error shapes, page rules or override rules), and none hides another's effect (a
  * server that refuses the suite's override groups would leave the merge variants unexercised, so it is
- * in a group without them). A variant that must pass under --strict and is in no group runs alone.
+ * in a group without them). A group of one runs alone: a variant that changes every request (a rate
+ * limit) or every write's timing would hide the others' effects, and alone names itself when it fails.
  */
 export const VARIANT_GROUPS: string[][] = [
   [
@@ -34,4 +35,7 @@ export const VARIANT_GROUPS: string[][] = [
   ],
   ['errors-plain-text', 'paging-out-of-range-400', 'created-dates-los-angeles', 'enum-values-beyond-seen'],
   ['unauthorized-403', 'overrides-known-groups-only'],
+  ['rules-cap'],
+  ['steady-429'],
+  ['write-conflict-409'],
 ];

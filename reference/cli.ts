@@ -22,7 +22,8 @@ The reference Console API server (Fastify + SQLite), for the conformance suite a
   --fault NAME      inject a defect for the suite's self-test (repeatable; see --list-faults)
                     slow:<operationId>:<percent> makes one operation that much slower (its total
                     time, --latency included, scaled by 1 + percent/100), to measure the load compare
-  --variant NAME    switch to a legal "not shown" behaviour (repeatable; see --list-faults)
+  --variant NAME    switch to a legal "not shown" behaviour (repeatable; see --list-faults); some
+                    take a parameter after a colon: rules-cap:<N>, steady-429:<every>:<seconds>
   --latency MS[:S]  every response waits a log-normal time of median MS ms and log spread S (default
                     ${DEFAULT_SPREAD}), like a network; loopback alone answers in about 1 ms
   --log             log requests (the key is never logged)

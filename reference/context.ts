@@ -1,11 +1,12 @@
-import type { FaultName, VariantName } from './faults.ts';
-import type { Db } from './store/db.ts';
+import type { Store } from './store/store.ts';
 
-/** What every route needs: the database, the injected faults and legal variants (reference/faults.ts). */
+/**
+ * What every route needs. Routes hold what the spec says and nothing else: faults and variants
+ * change the server in the layers around them (layers/), never through this.
+ */
 export interface Ctx {
-  db: Db;
-  fault(name: FaultName): boolean;
-  variant(name: VariantName): boolean;
+  /** The store as the operation's handler sees it (the storage layer's changes for it applied); call once per route. */
+  store(operationId: string): Store;
   now(): number;
   /** No fault and no variant is on: responses may be assembled from stored JSON without re-encoding. */
   pristine: boolean;

@@ -11,6 +11,7 @@ export const ERROR_CODES = {
   414: 'uri_too_long',
   415: 'unsupported_media_type',
   422: 'unprocessable_entity',
+  429: 'too_many_requests',
   500: 'internal_error',
 } as const;
 
@@ -18,6 +19,8 @@ export class HttpError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** Headers the error answer carries (Retry-After of a 429). */
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
   }

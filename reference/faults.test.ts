@@ -1,12 +1,16 @@
-// Every fault and every variant of reference/faults.ts has a real, observable effect: one probe per
-// switch, run against a clean server and against a server with only that switch on; the two
-// observations must differ. (The suite's self-test checks that the suite notices; this checks that
-// there is something to notice.)
+// Every fault and every variant of the registry (reference/faults.ts, entries of layers/) has a real,
+// observable effect: one probe per switch, run against a clean server and against a server with only
+// that switch on; the two observations must differ. (The suite's self-test checks that the suite
+// notices; this checks that there is something to notice.) And the entries are good data: each names
+// a clause of contracts/clauses.yaml at that clause's level, and operations of the contract.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
+import { parse } from 'yaml';
+import { OPERATIONS } from '../contracts/index.ts';
 import { build } from './app.ts';
-import { checkSwitches, FAULTS, type FaultName, isFault, isVariant, VARIANTS, type VariantName } from './faults.ts';
+import { activeLayers, checkSwitches, FAULTS, type FaultName, isFault, isVariant, SWITCHES, VARIANTS, type VariantName } from './faults.ts';
 
 const KEY = 'test-key-faults-0123';
 const H = { 'service-api-key': KEY };
@@ -244,6 +248,11 @@ const VARIANT_PROBES: Record<VariantName, Probe> = {
   'vendor-optional-absent': async (app) => Object.keys((await body(app, 'PUT', SKIP, { phaseID: 'ph_cc_1_1' })).json().data).sort(),
   'vendor-extra-fields': async (app) => Object.keys((await body(app, 'PUT', SKIP, { phaseID: 'ph_cc_1_1' })).json().data).sort(),
   'enum-values-beyond-seen': async (app) => (await body(app, 'PUT', `${GATE}/disable`)).json().data.status,
+  // The legal refusals in detail: reference/legal-refusals.test.ts.
+  'rules-cap': (app) => status(body(app, 'POST', `${GATE}/rules`, { rules: Array.from({ length: 51 }, (_, i) => ({ name: `r${i}` })) })),
+  'steady-429': async (app) => Promise.all([1, 2, 3, 4].map(() => status(get(app, '/console/v1/release_pipelines')))),
+  'write-conflict-409': async (app) =>
+    (await Promise.all([body(app, 'PUT', `${GATE}/enable`), body(app, 'PUT', `${GATE}/disable`)])).map((r) => r.statusCode).sort(),
 };
 
 test('every fault and variant has a probe, and no probe names an unknown switch', () => {
@@ -251,6 +260,37 @@ test('every fault and variant has a probe, and no probe names an unknown switch'
   assert.deepEqual(Object.keys(VARIANT_PROBES).sort(), VARIANTS.map((v) => v.name).sort());
   assert.ok(FAULTS.length >= 30 && VARIANTS.length >= 10);
   for (const s of [...FAULTS, ...VARIANTS]) assert.ok(s.description && s.clause, s.name);
+});
+
+test('each switch names a clause of contracts/clauses.yaml at its level, and only operations of the contract', () => {
+  const catalogue = parse(readFileSync(new URL('../contracts/clauses.yaml', import.meta.url), 'utf8')) as { clauses: { id: string; level: string }[] };
+  const levels = new Map(catalogue.clauses.map((c) => [c.id, c.level]));
+  for (const s of [...FAULTS, ...VARIANTS]) assert.equal(s.level, levels.get(s.clause), `${s.name}: clause ${s.clause}`);
+  const all = activeLayers(
+    FAULTS.map((f) => f.name),
+    VARIANTS.map((v) => v.name),
+  );
+  const named = [...all.request, ...all.storage, ...all.response].flatMap((c) => (Array.isArray(c.operations) ? c.operations : []));
+  for (const id of named) assert.ok(Object.hasOwn(OPERATIONS, id), `a layer names operation ${id}, not in the contract`);
+  assert.equal(all.count, SWITCHES.length);
+});
+
+test('a parametrised variant takes its parameter after a colon, once; a bad one is refused in one line', () => {
+  assert.equal(checkSwitches([], ['rules-cap:3', 'steady-429:2:5']), undefined);
+  assert.equal(checkSwitches([], ['rules-cap', 'steady-429']), undefined);
+  for (const [given, reason] of [
+    ['rules-cap:0', /rules-cap:<N>, N an integer from 1/],
+    ['rules-cap:x', /rules-cap:<N>/],
+    ['steady-429:4', /steady-429:<every>:<seconds>/],
+    ['steady-429:1:1', /every an integer from 2/],
+    ['order-by-id:3', /unknown variant "order-by-id:3"/],
+  ] as const) {
+    const problem = checkSwitches([], [given]);
+    assert.match(problem ?? '', reason, given);
+    assert.equal(problem?.split('\n').length, 1);
+  }
+  assert.match(checkSwitches([], ['rules-cap', 'rules-cap:3']) ?? '', /rules-cap is given twice/);
+  assert.equal(VARIANTS.find((v) => v.name === 'rules-cap')?.parameter, 'rules-cap:<N>');
 });
 
 test('a misspelt fault or variant name is refused: by the compiler in code, by checkSwitches on the command line', () => {

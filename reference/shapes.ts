@@ -1,7 +1,8 @@
 // Vendor-shaped legal variants: a success response reshaped the way real servers of this API send it
-// (docs/vendor-shapes.md has the research each rule comes from). Applied to the response object just
-// before it is serialized (app.ts), only when one of these variants is on; the clean reference never
-// runs this code. Nothing here changes stored state: every response is shaped from a copy.
+// (docs/vendor-shapes.md has the research each rule comes from). Each variant is an entry of the
+// response layer (layers/response.ts), applied to the response object just before it is serialized,
+// only when it is on; the clean reference never runs this code. Nothing here changes stored state:
+// every response is shaped from a copy.
 //
 // Each rule keeps what the spec's words say is present:
 //   - the envelope's message, data and pagination (2.1);
@@ -11,16 +12,10 @@
 //   - the overrides and userIDOverrides arrays of the overrides response (4.11, its example).
 // Closed enums (experiment status, metric type, directionality) are never given other values.
 
-import type { VariantName } from './faults.ts';
-
 type Doc = Record<string, any>;
 
-export const SHAPE_VARIANTS = [
-  'omit-when-empty',
-  'vendor-optional-absent',
-  'vendor-extra-fields',
-  'enum-values-beyond-seen',
-] as const satisfies readonly VariantName[];
+/** The vendor-shaped variants, in the order they apply when several are on. */
+export type ShapeVariant = 'enum-values-beyond-seen' | 'vendor-extra-fields' | 'vendor-optional-absent' | 'omit-when-empty';
 
 const GATE_OPERATIONS = new Set(['addGateRules', 'enableGate', 'disableGate']);
 const RULE_FIELDS = ['id', 'baseID', 'name', 'passPercentage', 'conditions', 'environments'];
@@ -199,24 +194,23 @@ function beyondSeen(operationId: string, data: any, request: Doc): void {
 }
 
 /**
- * The success body of `operationId` as reshaped by the vendor-shaped variants that are on, and the
- * request body it answers (some rules depend on what was sent). Returns a new object; `body` is untouched.
+ * The success body of `operationId` as reshaped by one vendor-shaped variant, and the request body it
+ * answers (some rules depend on what was sent). Returns a new object; `body` is untouched.
  */
-export function shapeResponse(operationId: string, body: unknown, request: unknown, on: (variant: VariantName) => boolean): unknown {
+export function shapeResponse(variant: ShapeVariant, operationId: string, body: unknown, request: unknown): unknown {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
   const out = structuredClone(body) as Doc;
   const req: Doc = request && typeof request === 'object' && !Array.isArray(request) ? (request as Doc) : {};
   // The overrides response may carry its arrays at the top level (variant overrides-toplevel-response).
   const enveloped = 'data' in out;
   const data = enveloped ? out.data : out;
-  if (data && typeof data === 'object') {
-    if (on('enum-values-beyond-seen')) beyondSeen(operationId, data, req);
-    if (on('vendor-extra-fields')) extraFields(operationId, out, data);
-    if (on('vendor-optional-absent')) optionalAbsent(operationId, data, req);
-    if (on('omit-when-empty')) {
-      omitEmpty(data, statedPresent(operationId));
-      if (enveloped && out.pagination && typeof out.pagination === 'object') omitEmpty(out.pagination, new Set());
-    }
+  if (!data || typeof data !== 'object') return out;
+  if (variant === 'enum-values-beyond-seen') beyondSeen(operationId, data, req);
+  else if (variant === 'vendor-extra-fields') extraFields(operationId, out, data);
+  else if (variant === 'vendor-optional-absent') optionalAbsent(operationId, data, req);
+  else {
+    omitEmpty(data, statedPresent(operationId));
+    if (enveloped && out.pagination && typeof out.pagination === 'object') omitEmpty(out.pagination, new Set());
   }
   return out;
 }

@@ -1,10 +1,10 @@
 // Spec 4.4: list experiments with filters and paging.
-import type { Statement } from '../store/sqlite.ts';
 import type { FastifyInstance } from 'fastify';
 import type { Ctx } from '../context.ts';
 import { badRequest } from '../errors.ts';
-import { listBody, pageFromClient, pageToClient, pagination, pastTheEnd, readPage, type Page } from '../paging.ts';
+import { listBody, pagination, readPage } from '../paging.ts';
 import { routeSchema } from '../schemas.ts';
+import type { ExperimentFilter } from '../store/store.ts';
 
 interface Query {
   layerID?: string;
@@ -22,8 +22,7 @@ interface Query {
 }
 
 const DAY = 86_400_000;
-/** Variant created-dates-los-angeles: a day starts at 08:00 UTC (UTC-8, Los Angeles standard time). */
-const LOS_ANGELES = 8 * 3_600_000;
+const MESSAGE = 'Experiments listed successfully.';
 
 /** YYYY-MM-DD as a UTC day start; the format is checked by the contract, the calendar here. */
 function dayStart(text: string, name: string): number {
@@ -32,10 +31,7 @@ function dayStart(text: string, name: string): number {
   return t;
 }
 
-/**
- * tags=a,b or tags=a&tags=b (encoding not shown, spec 4.4): an experiment matches when it has every tag.
- * Variant tags-brackets reads tags[]=a&tags[]=b instead, as PHP and Rails clients send an array.
- */
+/** tags=a,b or tags=a&tags=b (encoding not shown, spec 4.4): an experiment matches when it has every tag. */
 function tagList(tags: Query['tags']): string[] {
   const raw = tags === undefined ? [] : Array.isArray(tags) ? tags : [tags];
   return raw
@@ -44,101 +40,35 @@ function tagList(tags: Query['tags']): string[] {
     .filter((t) => t.length > 0);
 }
 
-export function experimentRoutes(app: FastifyInstance, ctx: Ctx): void {
-  // Totals per filter set: experiments never change through this API, so a count is computed once.
-  const totals = new Map<string, number>();
-  // Prepared once per distinct SQL text: preparing is a large share of a small query's cost.
-  // pluck(): rows come back as the doc strings themselves, without a row object each.
-  const statements = new Map<string, Statement<unknown[]>>();
-  const stmt = (sql: string) => {
-    let s = statements.get(sql);
-    if (!s) {
-      s = ctx.db.prepare(sql).pluck();
-      statements.set(sql, s);
-    }
-    return s;
+/** The filters of the query: equalities, and both dates as inclusive calendar days of UTC (not shown, spec 4.4). */
+function filterOf(q: Query): ExperimentFilter {
+  const { layerID, idType, teamID, status, targetAppID, creatorName, creatorID } = q;
+  return {
+    equals: { layerID, idType, teamID, status, targetAppID, creatorName, creatorID },
+    ...(q.createdStartDate === undefined ? {} : { createdFrom: dayStart(q.createdStartDate, 'createdStartDate') }),
+    ...(q.createdEndDate === undefined ? {} : { createdBefore: dayStart(q.createdEndDate, 'createdEndDate') + DAY }),
+    tags: tagList(q.tags),
   };
+}
 
+export function experimentRoutes(app: FastifyInstance, ctx: Ctx): void {
+  const store = ctx.store('listExperiments');
   app.get<{ Querystring: Query }>('/console/v1/experiments', { schema: routeSchema('listExperiments') }, (req, reply) => {
-    const q = req.query;
-    let p: Page = readPage(pageFromClient(q, ctx), ctx);
-    const where: string[] = [];
-    const args: unknown[] = [];
-    const eq = (column: string, value: string | undefined) => {
-      if (value !== undefined) {
-        where.push(`${column} = ?`);
-        args.push(value);
-      }
-    };
-    eq('layer_id', q.layerID);
-    if (!ctx.fault('filter-idtype-ignored')) eq('id_type', q.idType);
-    eq('team_id', q.teamID);
-    if (!ctx.fault('filter-status-ignored')) eq('status', q.status);
-    eq('target_app_id', q.targetAppID);
-    eq('creator_name', q.creatorName);
-    eq('creator_id', q.creatorID);
-    // Both dates are inclusive calendar days (not shown, spec 4.4): UTC days, or UTC-8 days under the variant.
-    const zone = ctx.variant('created-dates-los-angeles') ? LOS_ANGELES : 0;
-    if (q.createdStartDate !== undefined) {
-      where.push('created_time >= ?');
-      args.push(dayStart(q.createdStartDate, 'createdStartDate') + zone);
-    }
-    if (q.createdEndDate !== undefined) {
-      where.push('created_time < ?');
-      args.push(dayStart(q.createdEndDate, 'createdEndDate') + DAY + zone);
-    }
-    if (!ctx.fault('filter-tags-ignored')) {
-      const tags = ctx.variant('tags-brackets') ? (req.query as Record<string, Query['tags']>)['tags[]'] : q.tags;
-      for (const tag of tagList(tags)) {
-        where.push('EXISTS (SELECT 1 FROM experiment_tags t WHERE t.tag = ? AND t.experiment_id = e.id)');
-        args.push(tag);
-      }
-    }
-    // Fault filtered-page-ignored: any filter given, every page is the first.
-    if (where.length > 0 && ctx.fault('filtered-page-ignored')) p = { ...p, page: 1, offset: 0 };
-    // Variant unfiltered-hides-archived: archived experiments are listed only when asked for by status
-    // (the spec never says the list without a status filter holds every status, 4.4).
-    if (q.status === undefined && ctx.variant('unfiltered-hides-archived')) where.push("status <> 'archived'");
-    const filter = where.length ? `WHERE ${where.join(ctx.fault('filters-or-combined') ? ' OR ' : ' AND ')}` : '';
-    const key = JSON.stringify([filter, args]);
-    let total = totals.get(key);
-    if (total === undefined) {
-      total = stmt(`SELECT count(*) FROM experiments e ${filter}`).get(...args) as number;
-      totals.set(key, total);
-    }
-    const order = ctx.variant('order-by-id') ? 'ORDER BY e.id' : 'ORDER BY e.rank';
-    // Unfiltered, default order: rank is the position, so a deep page is an index seek.
-    const rows = (
-      pastTheEnd(p, total)
-        ? []
-        : filter === '' && !ctx.variant('order-by-id')
-          ? stmt('SELECT doc FROM experiments e WHERE e.rank >= ? ORDER BY e.rank LIMIT ?').all(p.offset, ctx.fault('limit-ignored') ? p.limit + 5 : p.limit)
-          : stmt(`SELECT doc FROM experiments e ${filter} ${order} LIMIT ? OFFSET ?`).all(...args, ctx.fault('limit-ignored') ? p.limit + 5 : p.limit, p.offset)
-    ) as string[];
-    const message = ctx.fault('wrong-message-experiments')
-      ? 'Experiments fetched.'
-      : ctx.fault('experiments-empty-message') && rows.length === 0
-        ? 'No experiments found.'
-        : 'Experiments listed successfully.';
+    const p = readPage(req.query);
+    const { total, docs } = store.listExperiments({ filter: filterOf(req.query), limit: p.limit, offset: p.offset });
     if (ctx.pristine) {
       // The stored documents are the API's JSON already: splice them in instead of parsing and re-encoding.
-      const pg = JSON.stringify(pagination(p, total, ctx));
-      reply.type('application/json; charset=utf-8').send(`{"message":${JSON.stringify(message)},"data":[${rows.join(',')}],"pagination":${pg}}`);
+      const pg = JSON.stringify(pagination(p, total));
+      reply.type('application/json; charset=utf-8').send(`{"message":${JSON.stringify(MESSAGE)},"data":[${docs.join(',')}],"pagination":${pg}}`);
       // Not `return reply`: a sync handler's return value is sent again, and Fastify builds an
       // "already sent" error object (a stack trace) for it on every request.
       return;
     }
-    const data = rows.map((doc) => {
-      const e = JSON.parse(doc);
-      if (ctx.fault('created-time-string')) e.createdTime = String(e.createdTime);
-      if (ctx.variant('timestamps-seconds')) for (const k of ['createdTime', 'lastModifiedTime']) e[k] = Math.floor(e[k] / 1000);
-      return e;
-    });
-    const body = pageToClient(listBody(message, data, p, total, ctx), ctx);
-    if (ctx.fault('envelope-data-renamed')) {
-      body.experiments = body.data;
-      delete body.data;
-    }
-    return body;
+    return listBody(
+      MESSAGE,
+      docs.map((d) => JSON.parse(d)),
+      p,
+      total,
+    );
   });
 }

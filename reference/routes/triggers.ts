@@ -6,27 +6,23 @@ import type { FastifyInstance } from 'fastify';
 import { ACTOR, type Ctx } from '../context.ts';
 import { conflict, notFound } from '../errors.ts';
 import { routeSchema } from '../schemas.ts';
-import { getDoc, putDoc } from '../store/db.ts';
-
-type Doc = Record<string, any>;
+import type { Doc, Store } from '../store/store.ts';
 
 export function triggerRoutes(app: FastifyInstance, ctx: Ctx): void {
   const action = (type: string, phaseID: string) => ({ type, timeMs: ctx.now(), phaseID, actorID: ACTOR.id, actorName: ACTOR.name });
 
-  function change(id: string, requested: string | undefined, op: 'skip' | 'unpause'): Doc {
-    return ctx.db.transaction(() => {
-      const t = getDoc<Doc>(ctx.db, 'triggers', id);
+  function change(store: Store, id: string, phaseID: string, op: 'skip' | 'unpause'): Doc {
+    return store.transaction(() => {
+      const t = store.getTrigger(id);
       if (!t) throw notFound('release pipeline trigger', id);
       if (t.status === 'COMPLETED') throw conflict(`trigger ${id} is completed`);
-      // Only reachable under the self-test fault phaseid-optional: a missing phaseID acts on the current phase.
-      const phaseID: string = requested ?? t.currentPhaseID;
       if (phaseID !== t.currentPhaseID) throw conflict(`phase ${JSON.stringify(phaseID)} is not the current phase of trigger ${id} (${t.currentPhaseID})`);
       if (op === 'unpause') {
         if (t.status !== 'PAUSED') throw conflict(`trigger ${id} is not paused (${t.status})`);
         t.status = 'IN_PROGRESS';
         t.actions.push(action('UNPAUSED', phaseID));
       } else {
-        const pipeline = JSON.parse((ctx.db.prepare('SELECT doc FROM pipelines WHERE id = ?').get(t.releasePipelineID) as { doc: string }).doc);
+        const pipeline = store.getPipeline(t.releasePipelineID) as Doc;
         const at = pipeline.phases.findIndex((p: Doc) => p.id === phaseID);
         t.actions.push(action('SKIPPED', phaseID));
         const next = pipeline.phases[at + 1];
@@ -42,25 +38,20 @@ export function triggerRoutes(app: FastifyInstance, ctx: Ctx): void {
       }
       t.lastModifierID = ACTOR.id;
       t.lastModifierName = ACTOR.name;
-      putDoc(ctx.db, 'triggers', id, t);
-      return t;
-    })();
+      return store.putTrigger(t);
+    });
   }
 
-  const respond = (t: Doc, message: string) => {
-    const data = ctx.fault('trigger-actions-missing') ? { ...t, actions: undefined } : t;
-    return { message, data };
-  };
-
+  const skipping = ctx.store('skipTriggerPhase');
   app.put<{ Params: { id: string }; Body: { phaseID: string } }>(
     '/console/v1/release_pipeline_triggers/:id/skip',
     { schema: routeSchema('skipTriggerPhase') },
-    (req) =>
-      respond(change(req.params.id, req.body.phaseID, 'skip'), ctx.variant('skip-message-other') ? 'Phase skipped' : 'Trigger phase skipped successfully.'),
+    (req) => ({ message: 'Trigger phase skipped successfully.', data: change(skipping, req.params.id, req.body.phaseID, 'skip') }),
   );
+  const unpausing = ctx.store('unpauseTrigger');
   app.put<{ Params: { id: string }; Body: { phaseID: string } }>(
     '/console/v1/release_pipeline_triggers/:id/unpause',
     { schema: routeSchema('unpauseTrigger') },
-    (req) => respond(change(req.params.id, req.body.phaseID, 'unpause'), 'Trigger unpaused successfully.'),
+    (req) => ({ message: 'Trigger unpaused successfully.', data: change(unpausing, req.params.id, req.body.phaseID, 'unpause') }),
   );
 }

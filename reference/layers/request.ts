@@ -1,0 +1,627 @@
+// The request layer: switches that change how a request is let in and read, before its handler runs.
+// The key check (auth), the contract's request schema (schema), what was sent as the handler sees it
+// (rewrite), refusals (check), arrivals refused before anything else (arrive), and writes held in
+// flight (hold). Applied by plugins/request-layer.ts and plugins/auth.ts.
+import { badRequest, HttpError } from '../errors.ts';
+import { MAX_LIMIT } from '../paging.ts';
+import { dropRequired, setBound } from './edits.ts';
+import type { RequestSwitch, RequestView } from './types.ts';
+
+const LISTS = ['listExperiments', 'listReleasePipelines'];
+const TRIGGER_WRITES = ['skipTriggerPhase', 'unpauseTrigger'];
+/** Every operation that writes (spec part 4), with the kind of resource its path id names. */
+const WRITES: Record<string, string> = {
+  addGateRules: 'gate',
+  enableGate: 'gate',
+  disableGate: 'gate',
+  patchExperimentOverrides: 'experiment',
+  skipTriggerPhase: 'trigger',
+  unpauseTrigger: 'trigger',
+  createMetric: 'metric',
+  updateMetric: 'metric',
+};
+/** The filters of list experiments (spec 4.4). */
+const EXPERIMENT_FILTERS = ['layerID', 'idType', 'teamID', 'status', 'targetAppID', 'createdStartDate', 'createdEndDate', 'creatorName', 'creatorID', 'tags'];
+
+const bytes = (s: unknown) => (typeof s === 'string' ? Buffer.byteLength(s) : 0);
+const isObject = (v: unknown): v is Record<string, any> => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/** The resource a write changes: its kind and id (a created metric's id is `<name>::<type>`, spec 2.8). */
+const writtenResource = (r: RequestView) =>
+  r.operationId === 'createMetric' ? `metric ${r.body?.name}::${r.body?.type}` : `${WRITES[r.operationId]} ${r.params.id}`;
+
+/** `<every>:<seconds>` of steady-429 (default every 4th request, Retry-After 1), or the reason it is not. */
+export function parseSteady429(text: string | undefined): { every: number; seconds: number } | string {
+  if (text === undefined) return { every: 4, seconds: 1 };
+  const m = /^(\d+):(\d+)$/.exec(text);
+  const every = Number(m?.[1]);
+  const seconds = Number(m?.[2]);
+  if (!m || every < 2 || every > 1_000_000 || seconds > 3600)
+    return `variant "steady-429:${text}" must be steady-429:<every>:<seconds>, every an integer from 2 to 1000000 and seconds from 0 to 3600`;
+  return { every, seconds };
+}
+
+export const REQUEST_SWITCHES = [
+  // ------------------------------------------------------------------ the key (spec 5)
+  {
+    name: 'auth-any-key',
+    kind: 'fault',
+    layer: 'request',
+    description: 'any SERVICE-API-KEY value is accepted',
+    clause: 'auth.key.required',
+    level: 'stated',
+    change: { auth: { anyKey: true } },
+  },
+  {
+    name: 'auth-missing-key-ok',
+    kind: 'fault',
+    layer: 'request',
+    description: 'a request without SERVICE-API-KEY is served',
+    clause: 'auth.key.required',
+    level: 'stated',
+    change: { auth: { withoutKey: true } },
+  },
+  {
+    name: 'auth-query-key-ok',
+    kind: 'fault',
+    layer: 'request',
+    description: 'the key is accepted from the query string',
+    clause: 'auth.key.headerOnly',
+    level: 'stated',
+    change: { auth: { queryKeys: ['SERVICE-API-KEY'] } },
+  },
+  {
+    name: 'auth-query-api-key-ok',
+    kind: 'fault',
+    layer: 'request',
+    description: 'the key is accepted from the query string as api_key or key',
+    clause: 'auth.key.headerOnly',
+    level: 'stated',
+    change: { auth: { queryKeys: ['api_key', 'key'] } },
+  },
+  {
+    name: 'auth-body-key-ok',
+    kind: 'fault',
+    layer: 'request',
+    description: 'the key is accepted from the JSON body field apiKey',
+    clause: 'auth.key.headerOnly',
+    level: 'stated',
+    change: { auth: { bodyKey: true } },
+  },
+  {
+    name: 'auth-skip-no-key',
+    kind: 'fault',
+    layer: 'request',
+    description: 'skip (only) is served without a key',
+    clause: 'auth.key.required',
+    level: 'stated',
+    change: { auth: { openOperations: ['skipTriggerPhase'] } },
+  },
+  {
+    name: 'auth-unpause-no-key',
+    kind: 'fault',
+    layer: 'request',
+    description: 'unpause (only) is served without a key',
+    clause: 'auth.key.required',
+    level: 'stated',
+    change: { auth: { openOperations: ['unpauseTrigger'] } },
+  },
+  {
+    name: 'auth-update-metric-no-key',
+    kind: 'fault',
+    layer: 'request',
+    description: 'update metric (only) is served without a key',
+    clause: 'auth.key.required',
+    level: 'stated',
+    change: { auth: { openOperations: ['updateMetric'] } },
+  },
+
+  // ------------------------------------------------------------------ the request schema (spec 4, 8)
+  {
+    name: 'metric-name-3-accepted',
+    kind: 'fault',
+    layer: 'request',
+    description: 'a metric name of 3 characters is accepted',
+    clause: 'metrics.create.name.length',
+    level: 'stated',
+    change: { operations: ['createMetric'], schema: setBound('CreateMetricRequest', 'name', 'minLength', 3) },
+  },
+  {
+    name: 'metric-name-201-accepted',
+    kind: 'fault',
+    layer: 'request',
+    description: 'a metric name of 201 characters is accepted',
+    clause: 'metrics.create.name.length',
+    level: 'stated',
+    change: { operations: ['createMetric'], schema: setBound('CreateMetricRequest', 'name', 'maxLength', 201) },
+  },
+  {
+    name: 'metric-name-4-rejected',
+    kind: 'fault',
+    layer: 'request',
+    description: 'a metric name of 4 characters is rejected',
+    clause: 'metrics.create.name.length',
+    level: 'stated',
+    change: { operations: ['createMetric'], schema: setBound('CreateMetricRequest', 'name', 'minLength', 5) },
+  },
+  {
+    name: 'metric-description-1001-accepted',
+    kind: 'fault',
+    layer: 'request',
+    description: 'a description of 1001 characters is accepted',
+    clause: 'metrics.create.description.maxLength',
+    level: 'stated',
+    change: { operations: ['createMetric'], schema: setBound('CreateMetricRequest', 'description', 'maxLength', 1001) },
+  },
+  {
+    name: 'overrides-1001-accepted',
+    kind: 'fault',
+    layer: 'request',
+    description: '1001 overrides are accepted',
+    clause: 'overrides.patch.overrides.maxItems',
+    level: 'stated',
+    change: { operations: ['patchExperimentOverrides'], schema: setBound('OverridesPatchRequest', 'overrides', 'maxItems', 1001) },
+  },
+  {
+    name: 'overrides-1000-rejected',
+    kind: 'fault',
+    layer: 'request',
+    description: '1000 overrides are rejected',
+    clause: 'overrides.patch.overrides.maxItems',
+    level: 'stated',
+    change: { operations: ['patchExperimentOverrides'], schema: setBound('OverridesPatchRequest', 'overrides', 'maxItems', 999) },
+  },
+  {
+    name: 'metric-type-unknown-accepted',
+    kind: 'fault',
+    layer: 'request',
+    description: 'an unknown metric type is accepted',
+    clause: 'metrics.create.type.enum',
+    level: 'stated',
+    change: {
+      operations: ['createMetric'],
+      schema: (s, part) => {
+        if (part === 'body') delete s.$defs.MetricTypeName.enum;
+      },
+    },
+  },
+  {
+    name: 'metric-type-optional',
+    kind: 'fault',
+    layer: 'request',
+    description: 'a metric without type is accepted',
+    clause: 'metrics.create.type.required',
+    level: 'stated',
+    change: { operations: ['createMetric'], schema: dropRequired('CreateMetricRequest', 'type') },
+  },
+  {
+    name: 'phaseid-optional',
+    kind: 'fault',
+    layer: 'request',
+    description: 'skip and unpause without phaseID act on the current phase',
+    clause: 'triggers.skip.phaseID.required',
+    level: 'stated',
+    change: {
+      operations: TRIGGER_WRITES,
+      schema: dropRequired('TriggerPhaseRequest', 'phaseID'),
+      rewrite: (r, store) => {
+        if (isObject(r.body) && r.body.phaseID === undefined) r.body.phaseID = store.getTrigger(r.params.id)?.currentPhaseID;
+      },
+    },
+  },
+  {
+    name: 'userid-overrides-optional',
+    kind: 'fault',
+    layer: 'request',
+    description: 'overrides without userIDOverrides are accepted',
+    clause: 'overrides.patch.userIDOverrides.required',
+    level: 'stated',
+    change: {
+      operations: ['patchExperimentOverrides'],
+      schema: dropRequired('OverridesPatchRequest', 'userIDOverrides'),
+      rewrite: (r) => {
+        r.body.userIDOverrides ??= [];
+      },
+    },
+  },
+  // Lengths counted in UTF-8 bytes instead of the contract's characters.
+  {
+    name: 'metric-name-counts-bytes',
+    kind: 'fault',
+    layer: 'request',
+    description: 'metric name length 4 to 200 is counted in UTF-8 bytes, not characters',
+    clause: 'metrics.create.name.length',
+    level: 'stated',
+    change: {
+      operations: ['createMetric'],
+      schema: (s, part) => {
+        setBound('CreateMetricRequest', 'name', 'minLength', undefined)(s, part);
+        setBound('CreateMetricRequest', 'name', 'maxLength', undefined)(s, part);
+      },
+      check: (r) => {
+        if (bytes(r.body.name) < 4 || bytes(r.body.name) > 200) throw badRequest('name must be 4 to 200 bytes');
+      },
+    },
+  },
+  {
+    name: 'metric-description-counts-bytes',
+    kind: 'fault',
+    layer: 'request',
+    description: 'description length up to 1000 is counted in UTF-8 bytes, not characters',
+    clause: 'metrics.create.description.maxLength',
+    level: 'stated',
+    change: {
+      operations: ['createMetric'],
+      schema: setBound('CreateMetricRequest', 'description', 'maxLength', undefined),
+      check: (r) => {
+        if (bytes(r.body.description) > 1000) throw badRequest('description must be at most 1000 bytes');
+      },
+    },
+  },
+  {
+    name: 'metric-id-length-limit',
+    kind: 'fault',
+    layer: 'request',
+    description: 'a create whose id <name>::<type> would exceed 210 characters is refused (a 200-character name with a long type)',
+    clause: 'metrics.create.name.length',
+    level: 'stated',
+    change: {
+      operations: ['createMetric'],
+      check: (r) => {
+        if (`${r.body.name}::${r.body.type}`.length > 210) throw badRequest('metric id must be at most 210 characters');
+      },
+    },
+  },
+
+  // ------------------------------------------------------------------ what was sent, read wrongly
+  {
+    name: 'metric-create-ignores-flags',
+    kind: 'fault',
+    layer: 'request',
+    description: 'create ignores isVerified, isReadOnly and isPermanent (always false)',
+    clause: 'metrics.create.echoesInput',
+    level: 'inferred',
+    change: {
+      operations: ['createMetric'],
+      rewrite: (r) => {
+        for (const k of ['isVerified', 'isReadOnly', 'isPermanent']) delete r.body[k];
+      },
+    },
+  },
+  {
+    name: 'metric-create-ignores-unittypes',
+    kind: 'fault',
+    layer: 'request',
+    description: 'create ignores unitTypes (always empty)',
+    clause: 'metrics.create.echoesInput',
+    level: 'inferred',
+    change: {
+      operations: ['createMetric'],
+      rewrite: (r) => {
+        delete r.body.unitTypes;
+      },
+    },
+  },
+  {
+    name: 'directionality-default-decrease',
+    kind: 'fault',
+    layer: 'request',
+    description: 'directionality defaults to decrease',
+    clause: 'metrics.create.directionality.default',
+    level: 'stated',
+    change: {
+      operations: ['createMetric'],
+      rewrite: (r) => {
+        r.body.directionality ??= 'decrease';
+      },
+    },
+  },
+  {
+    name: 'metric-update-ignores-description',
+    kind: 'fault',
+    layer: 'request',
+    description: 'update does not apply description',
+    clause: 'metrics.update.applies',
+    level: 'stated',
+    change: {
+      operations: ['updateMetric'],
+      rewrite: (r) => {
+        delete r.body.description;
+      },
+    },
+  },
+  {
+    name: 'metric-update-ignores-ispermanent',
+    kind: 'fault',
+    layer: 'request',
+    description: 'update does not apply isPermanent',
+    clause: 'metrics.update.applies',
+    level: 'stated',
+    change: {
+      operations: ['updateMetric'],
+      rewrite: (r) => {
+        delete r.body.isPermanent;
+      },
+    },
+  },
+  {
+    name: 'metric-update-tags-append',
+    kind: 'fault',
+    layer: 'request',
+    description: 'update appends the tags sent to the ones stored instead of setting them',
+    clause: 'metrics.update.applies',
+    level: 'stated',
+    change: {
+      operations: ['updateMetric'],
+      rewrite: (r, store) => {
+        const stored = store.getMetric(r.params.id);
+        if (stored && Array.isArray(r.body.tags)) r.body.tags = [...(stored.tags ?? []), ...r.body.tags];
+      },
+    },
+  },
+  {
+    name: 'metric-dryrun-false-not-persisted',
+    kind: 'fault',
+    layer: 'request',
+    description: 'a create sending dryRun false is treated as a dry run (not stored)',
+    clause: 'metrics.create.dryRun',
+    level: 'stated',
+    change: {
+      operations: ['createMetric'],
+      rewrite: (r) => {
+        if (r.body.dryRun === false) r.body.dryRun = true;
+      },
+    },
+  },
+  {
+    name: 'metric-update-dryrun-false-not-persisted',
+    kind: 'fault',
+    layer: 'request',
+    description: 'an update sending dryRun false is treated as a dry run (not stored)',
+    clause: 'metrics.update.dryRun',
+    level: 'stated',
+    change: {
+      operations: ['updateMetric'],
+      rewrite: (r) => {
+        if (r.body.dryRun === false) r.body.dryRun = true;
+      },
+    },
+  },
+  {
+    name: 'overrides-duplicated',
+    kind: 'fault',
+    layer: 'request',
+    description: 'the first patched override is stored twice and the last not at all (as many items as sent), and each user id twice',
+    clause: 'overrides.patch.persisted',
+    level: 'stated',
+    change: {
+      operations: ['patchExperimentOverrides'],
+      rewrite: (r) => {
+        const o = r.body.overrides as unknown[];
+        if (o.length > 1) r.body.overrides = [o[0], ...o.slice(0, -1)];
+        r.body.userIDOverrides = (r.body.userIDOverrides ?? []).map((u: Record<string, unknown>) =>
+          Array.isArray(u.ids) ? { ...u, ids: [...u.ids, ...u.ids] } : u,
+        );
+      },
+    },
+  },
+  {
+    name: 'filter-status-ignored',
+    kind: 'fault',
+    layer: 'request',
+    description: 'the status filter is ignored',
+    clause: 'experiments.list.filters',
+    level: 'stated',
+    change: {
+      operations: ['listExperiments'],
+      rewrite: (r) => {
+        delete r.query.status;
+      },
+    },
+  },
+  {
+    name: 'filter-idtype-ignored',
+    kind: 'fault',
+    layer: 'request',
+    description: 'the idType filter is ignored',
+    clause: 'experiments.list.filters',
+    level: 'stated',
+    change: {
+      operations: ['listExperiments'],
+      rewrite: (r) => {
+        delete r.query.idType;
+      },
+    },
+  },
+  {
+    name: 'filter-tags-ignored',
+    kind: 'fault',
+    layer: 'request',
+    description: 'the tags filter is ignored',
+    clause: 'experiments.list.filters',
+    level: 'stated',
+    change: {
+      operations: ['listExperiments'],
+      rewrite: (r) => {
+        delete r.query.tags;
+        delete r.query['tags[]'];
+      },
+    },
+  },
+  {
+    name: 'filtered-page-ignored',
+    kind: 'fault',
+    layer: 'request',
+    description: 'when a filter is given, page is ignored: every page is the first',
+    clause: 'paging.disjointUnion',
+    level: 'inferred',
+    change: {
+      operations: ['listExperiments'],
+      rewrite: (r) => {
+        if (EXPERIMENT_FILTERS.some((k) => r.query[k] !== undefined && r.query[k] !== '')) delete r.query.page;
+      },
+    },
+  },
+
+  // ------------------------------------------------------------------ legal: how a request is read
+  {
+    name: 'default-limit-50',
+    kind: 'variant',
+    strict: 'pass',
+    layer: 'request',
+    description: 'the default page size is 50 (spec 4.4)',
+    clause: 'experiments.list.limit',
+    level: 'open',
+    change: {
+      operations: LISTS,
+      rewrite: (r) => {
+        r.query.limit ??= 50;
+      },
+    },
+  },
+  {
+    name: 'pages-from-0',
+    kind: 'variant',
+    strict: 'pass',
+    layer: 'request',
+    description: 'both lists number their pages from 0: page=0 is the first page, page=1 the second (spec 4.4: default of page not shown)',
+    clause: 'experiments.list.limit',
+    level: 'open',
+    change: {
+      operations: LISTS,
+      // The client's page n is the reference's page n + 1; below 0 is the first page, as below 1 is without it.
+      rewrite: (r) => {
+        if (typeof r.query.page === 'number') r.query.page = Math.max(r.query.page, 0) + 1;
+      },
+      answer: (r) => {
+        const pg = r.body?.pagination;
+        if (pg && typeof pg === 'object') for (const k of ['pageNumber', 'nextPage', 'previousPage', 'page']) if (typeof pg[k] === 'number') pg[k] -= 1;
+      },
+    },
+  },
+  {
+    name: 'tags-brackets',
+    kind: 'variant',
+    strict: 'pass',
+    layer: 'request',
+    description: 'the tags filter is read from tags[]=x (repeatable), and tags=x is ignored (spec 4.4: type and encoding not shown)',
+    clause: 'experiments.list.tags.encoding',
+    level: 'open',
+    change: {
+      operations: ['listExperiments'],
+      // As PHP and Rails clients send an array.
+      rewrite: (r) => {
+        const tags = r.query['tags[]'];
+        delete r.query['tags[]'];
+        if (tags === undefined) delete r.query.tags;
+        else r.query.tags = tags;
+      },
+    },
+  },
+  {
+    name: 'conditions-normalized',
+    kind: 'variant',
+    strict: 'pass',
+    layer: 'request',
+    description: "a condition's targetValue is kept as a sorted set, not in the order sent (spec 2.4: an array of string; its order is not a stated property)",
+    clause: 'gates.addRules.rules.fields',
+    level: 'stated',
+    change: {
+      operations: ['addGateRules'],
+      rewrite: (r) => {
+        for (const rule of r.body.rules ?? [])
+          for (const c of rule.conditions ?? []) if (Array.isArray(c.targetValue)) c.targetValue = [...c.targetValue].sort();
+      },
+    },
+  },
+
+  // ------------------------------------------------------------------ legal: refusals the spec leaves open (part 7)
+  {
+    name: 'paging-out-of-range-400',
+    kind: 'variant',
+    strict: 'pass',
+    layer: 'request',
+    description: 'a limit outside 1 to 100 or a page below 1 is rejected with 400 instead of clamped (spec 4.4, 8)',
+    clause: 'experiments.list.limit',
+    level: 'open',
+    change: {
+      operations: LISTS,
+      check: (r) => {
+        const { limit, page } = r.query;
+        if (limit !== undefined && (limit < 1 || limit > MAX_LIMIT)) throw badRequest(`limit must be an integer from 1 to ${MAX_LIMIT}`);
+        if (page !== undefined && (page < 1 || page > Number.MAX_SAFE_INTEGER))
+          throw badRequest(`page must be an integer from 1 to ${Number.MAX_SAFE_INTEGER}`);
+      },
+    },
+  },
+  {
+    name: 'metric-name-ascii-only',
+    kind: 'variant',
+    strict: 'warns',
+    layer: 'request',
+    description:
+      'a metric name with a character outside printable ASCII is refused with 400 (spec 8 bounds only the length; which characters a name may hold is not said)',
+    clause: 'metrics.create.name.characters',
+    level: 'inferred',
+    change: {
+      operations: ['createMetric'],
+      check: (r) => {
+        if (/[^\x20-\x7e]/.test(String(r.body.name))) throw badRequest('name must be printable ASCII');
+      },
+    },
+  },
+  {
+    name: 'overrides-known-groups-only',
+    kind: 'variant',
+    strict: 'pass',
+    layer: 'request',
+    description:
+      'an override or user ID override whose groupID is not a group of the experiment is refused with 400 (spec 4.11: which item values are taken is not shown)',
+    clause: 'overrides.patch.items.values',
+    level: 'open',
+    change: {
+      operations: ['patchExperimentOverrides'],
+      // An unknown experiment is left to the handler (404).
+      check: (r, store) => {
+        const experiment = store.getExperiment(r.params.id);
+        if (!experiment) return;
+        const groups = new Set((experiment.groups as { id: string }[]).map((g) => g.id));
+        const unknown = [...r.body.overrides, ...(r.body.userIDOverrides ?? [])].map((o) => o.groupID).find((g) => !groups.has(String(g)));
+        if (unknown !== undefined) throw badRequest(`groupID ${JSON.stringify(unknown)} is not a group of experiment ${r.params.id}`);
+      },
+    },
+  },
+  {
+    name: 'steady-429',
+    kind: 'variant',
+    strict: 'pass',
+    layer: 'request',
+    description:
+      'every 4th request (counted across the server, with or without a key) is answered 429 with Retry-After: 1 and an error body, and does nothing; steady-429:<every>:<seconds> sets both (spec 8: rate limits not shown; 7: failure codes not shown)',
+    clause: 'limits.rateAndMaxPageSize',
+    level: 'open',
+    parameter: {
+      syntax: 'steady-429:<every>:<seconds>',
+      configure: (text) => {
+        const p = parseSteady429(text);
+        if (typeof p === 'string') return p;
+        let count = 0;
+        return {
+          arrive: () =>
+            ++count % p.every === 0 ? new HttpError(429, `too many requests: try again in ${p.seconds} s`, { 'retry-after': String(p.seconds) }) : undefined,
+        };
+      },
+    },
+  },
+  {
+    name: 'write-conflict-409',
+    kind: 'variant',
+    strict: 'pass',
+    layer: 'request',
+    description:
+      'a write (add rules, enable, disable, overrides, skip, unpause, create or update metric) holds its resource for 40 ms before it answers; another write to the same resource meanwhile is refused with 409 and stores nothing (spec 7: failure codes not shown)',
+    clause: 'writes.concurrentSafe',
+    level: 'inferred',
+    change: { operations: Object.keys(WRITES), hold: { key: writtenResource, ms: 40 } },
+  },
+] as const satisfies readonly RequestSwitch[];

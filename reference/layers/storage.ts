@@ -1,0 +1,455 @@
+// The storage layer: switches that change what is written and read back, by wrapping the store
+// (store/store.ts) an operation's handler sees. A handler answers what the store says it holds, so a
+// write stored wrongly is answered wrongly too; a write "answered but not stored" returns what it was
+// given without storing it. Applied by store/layered.ts.
+import { badRequest } from '../errors.ts';
+import type { Doc, Store } from '../store/store.ts';
+import type { StorageChange, StorageSwitch } from './types.ts';
+
+const GATE_TOGGLES = ['enableGate', 'disableGate'];
+const LISTS = ['listExperiments', 'listReleasePipelines'];
+const LOS_ANGELES = 8 * 3_600_000;
+
+/**
+ * The gate add-rules is about to store, with `change(added)` applied to the rules it adds: those after
+ * the ones the store holds (the reference appends, spec 4.1 leaves it open).
+ */
+function withAddedRules(next: Store, gate: Doc, change: (added: Doc[], kept: Doc[]) => Doc[]): Doc {
+  const held = next.getGate(gate.id)?.rules.length ?? 0;
+  const kept = gate.rules.slice(0, held);
+  return {
+    ...gate,
+    rules: change(
+      gate.rules.slice(held).map((r: Doc) => ({ ...r })),
+      kept,
+    ),
+  };
+}
+
+/** A storage change that edits each rule add-rules adds, before it is stored. */
+const eachAddedRule = (edit: (rule: Doc) => void): StorageChange => ({
+  operations: ['addGateRules'],
+  wrap: (next) => ({
+    putGate: (g) =>
+      next.putGate(
+        withAddedRules(next, g, (added, kept) => {
+          added.forEach(edit);
+          return [...kept, ...added];
+        }),
+      ),
+  }),
+});
+
+/** A dry-run update stores one field of the update (and nothing else), then answers as a dry run does. */
+const dryRunStoresOnly = (field: string): StorageChange => ({
+  operations: ['updateMetric'],
+  wrap: (next) => ({
+    putMetric: (m, o) => {
+      const stored = next.getMetric(m.id);
+      if (o.dryRun && stored) next.putMetric({ ...stored, [field]: m[field] }, { dryRun: false });
+      return next.putMetric(m, o);
+    },
+  }),
+});
+
+/** `<N>` of rules-cap (default 50), or the reason it is not one. */
+export function parseRulesCap(text: string | undefined): number | string {
+  if (text === undefined) return 50;
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n < 1 || n > 1_000_000) return `variant "rules-cap:${text}" must be rules-cap:<N>, N an integer from 1 to 1000000`;
+  return n;
+}
+
+export const STORAGE_SWITCHES = [
+  // ------------------------------------------------------------------ gates (spec 4.1 to 4.3)
+  {
+    name: 'rules-without-id',
+    kind: 'fault',
+    layer: 'storage',
+    description: 'added rules come back without id and baseID',
+    clause: 'gates.addRules.rules.fields',
+    level: 'stated',
+    change: eachAddedRule((r) => {
+      delete r.id;
+      delete r.baseID;
+    }),
+  },
+  {
+    name: 'rules-environments-omitted',
+    kind: 'fault',
+    layer: 'storage',
+    description: 'rules without environments omit the field instead of null',
+    clause: 'gates.addRules.environments.null',
+    level: 'stated',
+    change: eachAddedRule((r) => {
+      if (r.environments === null) delete r.environments;
+    }),
+  },
+  // Go's omitempty and Jackson's NON_EMPTY drop a zero or an empty list, where the spec states the field's presence (2.3).
+  {
+    name: 'rule-zero-pass-omitted',
+    kind: 'fault',
+    layer: 'storage',
+    description: 'a rule with passPercentage 0 comes back without passPercentage (omitempty)',
+    clause: 'gates.addRules.rules.fields',
+    level: 'stated',
+    change: eachAddedRule((r) => {
+      if (r.passPercentage === 0) delete r.passPercentage;
+    }),
+  },
+  {
+    name: 'rule-passpercentage-truncated',
+    kind: 'fault',
+    layer: 'storage',
+    description: 'passPercentage is stored as an integer (12.5 comes back 12)',
+    clause: 'gates.addRules.rules.fields',
+    level: 'stated',
+    change: eachAddedRule((r) => {
+      r.passPercentage = Math.trunc(r.passPercentage);
+    }),
+  },
+  {
+    name: 'rules-conditions-empty-omitted',
+    kind: 'fault',
+    layer: 'storage',
+    description: 'a rule with no conditions comes back without conditions (omitempty)',
+    clause: 'gates.addRules.rules.fields',
+    level: 'stated',
+    change: eachAddedRule((r) => {
+      if (Array.isArray(r.conditions) && r.conditions.length === 0) delete r.conditions;
+    }),
+  },
+  {
+    name: 'add-rules-duplicates',
+    kind: 'fault',
+    layer: 'storage',
+    description: 'each added rule is stored (and returned) twice',
+    clause: 'gates.addRules.response.gate',
+    level: 'stated',
+    change: {
+      operations: ['addGateRules'],
+      wrap: (next) => ({
+        putGate: (g) => next.putGate(withAddedRules(next, g, (added, kept) => [...kept, ...added, ...added.map((r) => structuredClone(r))])),
+      }),
+    },
+  },
+  {
+    name: 'disable-keeps-enabled',
+    kind: 'fault',
+    layer: 'storage',
+    description: 'disable leaves isEnabled true',
+    clause: 'gates.disable.isEnabled',
+    level: 'stated',
+    change: { operations: ['disableGate'], wrap: (next) => ({ putGate: (g) => next.putGate({ ...g, isEnabled: true }) }) },
+  },
+  {
+    name: 'disable-not-persisted',
+    kind: 'fault',
+    layer: 'storage',
+    description: 'disable answers isEnabled false but the stored gate keeps its state',
+    clause: 'gates.disable.isEnabled',
+    level: 'stated',
+    change: { operations: ['disableGate'], wrap: () => ({ putGate: (g) => g }) },
+  },
+  {
+    name: 'rules-replace',
+    kind: 'variant',
+    strict: 'pass',
+    layer: 'storage',
+    description: 'add rules replaces the existing rules (spec 4.1)',
+    clause: 'gates.addRules.merge',
+    level: 'open',
+    change: { operations: ['addGateRules'], wrap: (next) => ({ putGate: (g) => next.putGate(withAddedRules(next, g, (added) => added)) }) },
+  },
+  {
+    name: 'rules-cap',
+    kind: 'variant',
+    strict: 'pass',
+    layer: 'storage',
+    description:
+      'add rules is refused with 400 (nothing stored) when the gate would then hold more than 50 rules, the ones it holds counted; rules-cap:<N> sets the cap (spec 7: failure codes not shown; real servers cap lists)',
+    clause: 'errors.shape',
+    level: 'open',
+    parameter: {
+      syntax: 'rules-cap:<N>',
+      configure: (text) => {
+        const cap = parseRulesCap(text);
+        if (typeof cap === 'string') return cap;
+        return {
+          operations: ['addGateRules'],
+          wrap: (next) => ({
+            putGate: (g) => {
+              // Thrown inside the handler's transaction: the gate is left as it was.
+              if (g.rules.length > cap) throw badRequest(`a gate holds at most ${cap} rules; gate ${g.id} would hold ${g.rules.length}`);
+              return next.putGate(g);
+            },
+          }),
+        };
+      },
+    },
+  },
+
+  // ------------------------------------------------------------------ metrics (spec 4.6, 4.7)
+  {
+    name: 'metric-id-shape-wrong',
+    kind: 'fault',
+    layer: 'storage',
+    description: 'metric id is the bare name, not <name>::<type>',
+    clause: 'metric.id.shape',
+    level: 'stated',
+    change: { operations: ['createMetric'], wrap: (next) => ({ createMetric: (m, o) => next.createMetric({ ...m, id: m.name }, o) }) },
+  },
+  {
+    name: 'metric-id-name-lowercased',
+    kind: 'fault',
+    layer: 'storage',
+    description: 'the name part of a metric id is lower-cased',
+    clause: 'metric.id.shape',
+    level: 'stated',
+    change: {
+      operations: ['createMetric'],
+      wrap: (next) => ({ createMetric: (m, o) => next.createMetric({ ...m, id: `${m.name.toLowerCase()}::${m.type}` }, o) }),
+    },
+  },
+  {
+    name: 'metric-id-name-truncated',
+    kind: 'fault',
+    layer: 'storage',
+    description: 'the name part of a metric id is cut to 100 characters',
+    clause: 'metric.id.shape',
+    level: 'stated',
+    change: {
+      operations: ['createMetric'],
+      wrap: (next) => ({ createMetric: (m, o) => next.createMetric({ ...m, id: `${m.name.slice(0, 100)}::${m.type}` }, o) }),
+    },
+  },
+  {
+    name: 'metric-dryrun-persists',
+    kind: 'fault',
+    layer: 'storage',
+    description: 'a dryRun create persists the metric',
+    clause: 'metrics.create.dryRun',
+    level: 'stated',
+    change: { operations: ['createMetric'], wrap: (next) => ({ createMetric: (m) => next.createMetric(m, { dryRun: false }) }) },
+  },
+  {
+    name: 'metric-update-dryrun-persists',
+    kind: 'fault',
+    layer: 'storage',
+    description: 'a dryRun update persists the change',
+    clause: 'metrics.update.dryRun',
+    level: 'stated',
+    change: { operations: ['updateMetric'], wrap: (next) => ({ putMetric: (m) => next.putMetric(m, { dryRun: false }) }) },
+  },
+  {
+    name: 'metric-update-dryrun-persists-tags',
+    kind: 'fault',
+    layer: 'storage',
+    description: 'a dryRun update persists the tags (only)',
+    clause: 'metrics.update.dryRun',
+    level: 'stated',
+    change: dryRunStoresOnly('tags'),
+  },
+  {
+    name: 'metric-update-dryrun-persists-description',
+    kind: 'fault',
+    layer: 'storage',
+    description: 'a dryRun update persists the description (only)',
+    clause: 'metrics.update.dryRun',
+    level: 'stated',
+    change: dryRunStoresOnly('description'),
+  },
+  {
+    name: 'metric-update-dryrun-persists-warehousenative',
+    kind: 'fault',
+    layer: 'storage',
+    description: 'a dryRun update persists the warehouseNative object (only)',
+    clause: 'metrics.update.dryRun',
+    level: 'stated',
+    change: dryRunStoresOnly('warehouseNative'),
+  },
+  {
+    name: 'metric-update-not-persisted',
+    kind: 'fault',
+    layer: 'storage',
+    description: 'an update (not dryRun) answers the updated metric but does not store it',
+    clause: 'metrics.update.applies',
+    level: 'stated',
+    change: { operations: ['updateMetric'], wrap: (next) => ({ putMetric: (m, o) => (o.dryRun ? next.putMetric(m, o) : m) }) },
+  },
+  {
+    name: 'metric-write-version',
+    kind: 'variant',
+    strict: 'pass',
+    layer: 'storage',
+    description:
+      'metrics carry version (1 when created, one more on every stored write) and updatedTime, fields that record writes and that 2.8 does not list (part 2 does not close the objects)',
+    clause: 'metrics.update.dryRun',
+    level: 'stated',
+    change: {
+      operations: ['createMetric', 'updateMetric'],
+      wrap: (next, env) => ({
+        createMetric: (m, o) => next.createMetric({ ...m, version: 1, updatedTime: m.createdTime }, o),
+        putMetric: (m, o) => {
+          if (o.dryRun) return next.putMetric(m, o);
+          const stored = next.getMetric(m.id);
+          return next.putMetric({ ...m, version: (stored?.version ?? 1) + 1, updatedTime: env.now() }, o);
+        },
+      }),
+    },
+  },
+
+  // ------------------------------------------------------------------ overrides (spec 4.11)
+  {
+    name: 'overrides-not-persisted',
+    kind: 'fault',
+    layer: 'storage',
+    description: 'patched overrides are not stored',
+    clause: 'overrides.patch.persisted',
+    level: 'stated',
+    change: {
+      operations: ['patchExperimentOverrides'],
+      wrap: (next) => ({ putOverrides: (id) => next.getOverrides(id) ?? { overrides: [], userIDOverrides: [] } }),
+    },
+  },
+  {
+    name: 'overrides-merge',
+    kind: 'variant',
+    strict: 'pass',
+    layer: 'storage',
+    description: 'patched overrides are appended to the existing ones (spec 4.11)',
+    clause: 'overrides.patch.merge',
+    level: 'open',
+    change: {
+      operations: ['patchExperimentOverrides'],
+      wrap: (next) => ({
+        putOverrides: (id, o) => {
+          const before = next.getOverrides(id) ?? { overrides: [], userIDOverrides: [] };
+          return next.putOverrides(id, {
+            overrides: [...before.overrides, ...o.overrides],
+            userIDOverrides: [...before.userIDOverrides, ...o.userIDOverrides],
+          });
+        },
+      }),
+    },
+  },
+  {
+    name: 'overrides-one-per-target',
+    kind: 'variant',
+    strict: 'pass',
+    layer: 'storage',
+    description: 'one override is kept per type, id and environment: the last one sent for it (spec 4.11: merge and the items that matter are not shown)',
+    clause: 'overrides.patch.merge',
+    level: 'open',
+    change: {
+      operations: ['patchExperimentOverrides'],
+      wrap: (next) => ({
+        putOverrides: (id, o) => {
+          const byTarget = new Map<string, Record<string, unknown>>();
+          for (const item of o.overrides) byTarget.set(JSON.stringify([item.type, item.id, item.environment ?? null]), item);
+          return next.putOverrides(id, { ...o, overrides: [...byTarget.values()] });
+        },
+      }),
+    },
+  },
+
+  // ------------------------------------------------------------------ lists (spec 4.4, 4.5)
+  {
+    name: 'page-overlap',
+    kind: 'fault',
+    layer: 'storage',
+    description: 'consecutive pages share an item',
+    clause: 'paging.disjointUnion',
+    level: 'inferred',
+    // Each page after the first starts one item early.
+    change: {
+      operations: LISTS,
+      wrap: (next) => ({
+        listExperiments: (q) => next.listExperiments({ ...q, offset: Math.max(0, q.offset - 1) }),
+        listPipelines: (q) => next.listPipelines({ ...q, offset: Math.max(0, q.offset - 1) }),
+      }),
+    },
+  },
+  {
+    name: 'limit-ignored',
+    kind: 'fault',
+    layer: 'storage',
+    description: 'pages hold more items than limit',
+    clause: 'paging.limit',
+    level: 'inferred',
+    change: {
+      operations: LISTS,
+      wrap: (next) => ({
+        listExperiments: (q) => next.listExperiments({ ...q, limit: q.limit + 5 }),
+        listPipelines: (q) => next.listPipelines({ ...q, limit: q.limit + 5 }),
+      }),
+    },
+  },
+  {
+    name: 'filters-or-combined',
+    kind: 'fault',
+    layer: 'storage',
+    description: 'several filters are combined with OR instead of AND',
+    clause: 'filters.oracle',
+    level: 'inferred',
+    change: {
+      operations: ['listExperiments'],
+      wrap: (next) => ({ listExperiments: (q) => next.listExperiments({ ...q, filter: { ...q.filter, anyOf: true } }) }),
+    },
+  },
+  {
+    name: 'order-by-id',
+    kind: 'variant',
+    strict: 'pass',
+    layer: 'storage',
+    description: 'lists are ordered by id (spec 4.4)',
+    clause: 'experiments.list.order',
+    level: 'open',
+    change: {
+      operations: LISTS,
+      wrap: (next) => ({
+        listExperiments: (q) => next.listExperiments({ ...q, order: { by: 'id' } }),
+        listPipelines: (q) => next.listPipelines({ ...q, order: { by: 'id', descending: true } }),
+      }),
+    },
+  },
+  {
+    name: 'unfiltered-hides-archived',
+    kind: 'variant',
+    strict: 'pass',
+    layer: 'storage',
+    description: 'archived experiments are listed only under status=archived, not in the list without a status filter (spec 4.4: all filters optional)',
+    clause: 'experiments.list.unfiltered.statuses',
+    level: 'open',
+    change: {
+      operations: ['listExperiments'],
+      wrap: (next) => ({
+        listExperiments: (q) => next.listExperiments(q.filter.equals.status === undefined ? { ...q, filter: { ...q.filter, notStatus: 'archived' } } : q),
+      }),
+    },
+  },
+  {
+    name: 'created-dates-los-angeles',
+    kind: 'variant',
+    strict: 'pass',
+    layer: 'storage',
+    description: 'createdStartDate and createdEndDate are days of UTC-8 (Los Angeles standard time), not UTC (spec 4.4: YYYY-MM-DD, time zone not shown)',
+    clause: 'experiments.list.createdDate.inclusive',
+    level: 'open',
+    // A day starts at 08:00 UTC.
+    change: {
+      operations: ['listExperiments'],
+      wrap: (next) => ({
+        listExperiments: ({ filter: f, ...q }) =>
+          next.listExperiments({
+            ...q,
+            filter: {
+              ...f,
+              ...(f.createdFrom === undefined ? {} : { createdFrom: f.createdFrom + LOS_ANGELES }),
+              ...(f.createdBefore === undefined ? {} : { createdBefore: f.createdBefore + LOS_ANGELES }),
+            },
+          }),
+      }),
+    },
+  },
+] as const satisfies readonly StorageSwitch[];
