@@ -12,7 +12,7 @@ export const TARGET_CHECK_FILE = 'target-check.json';
 
 /** What one night of the conformance suite takes by design: at most 2 phase skips and the 1 pause that its unpause check needs. */
 export const DESIGN_PHASES_PER_NIGHT = 2;
-/** verify warns when the manifest lasts fewer nights than this. */
+/** verify warns when the manifest lasts this many nights or fewer (this night included): from 5 nights before it runs out. */
 export const WARN_NIGHTS = 5;
 /** Runs of the history the consumption is averaged over. */
 const MEASURED_RUNS = 7;
@@ -171,11 +171,11 @@ export async function checkTarget(c: Connection, manifest: Manifest, manifestPat
   const byPhases = consumption.phasesPerNight > 0 ? Math.floor(phasesLeft / consumption.phasesPerNight) : null;
   // A night's unpause check needs a trigger that is paused, or becomes so as a phase is skipped.
   const nightsLeft = byPhases === null ? null : pauses === null ? byPhases : Math.min(byPhases, pauses);
-  if (manifest.triggers.length && nightsLeft !== null && nightsLeft < WARN_NIGHTS)
+  if (manifest.triggers.length && nightsLeft !== null && nightsLeft <= WARN_NIGHTS)
     warnings.push(
       nightsLeft === 0
         ? 'the manifest has run out of trigger phases: the next run cannot check skip and unpause (INCOMPLETE); add triggers with phases to the manifest'
-        : `the manifest's triggers last about ${nightsLeft} more night${nightsLeft === 1 ? '' : 's'} (${phasesLeft} phases and ${pauses ?? '?'} pauses left, ${consumption.phasesPerNight} phases a night): add triggers with phases to the manifest`,
+        : `the manifest's triggers last about ${nightsLeft} more night${nightsLeft === 1 ? '' : 's'}, this one included (${phasesLeft} phases and ${pauses ?? '?'} pauses left, ${consumption.phasesPerNight} phases a night): add triggers with phases to the manifest`,
     );
 
   const gates: GateCheck[] = manifest.gates.map((id) => {

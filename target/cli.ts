@@ -15,7 +15,7 @@ experiment list, every trigger's pipeline and phases are in the pipeline list; f
 each gate held at its last answer and how many a night adds, how many metrics a night creates; and how
 many more nights the manifest lasts at the consumption measured over the last runs (before any run, the
 suite's design: 2 phases a night). Writes reports/target-check.json. verify runs it first against a
-target and warns when fewer than 5 nights are left.
+target and warns from 5 nights before the manifest runs out.
 
   --help   this text
 
