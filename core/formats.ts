@@ -61,7 +61,7 @@ export const STATUSES: Status[] = ['pass', 'fail', 'warn', 'observed', 'uncovere
 /** Clause counts by status, as written before waived, unverifiable and excluded existed: a missing status is 0. */
 export const statusCount = (row: Partial<Record<Status, number>> | undefined, s: Status): number => row?.[s] ?? 0;
 
-// (README, "Reports"; the reporter checks what it writes against it with `satisfies`.)
+// (docs/reports.md; the reporter checks what it writes against it with `satisfies`.)
 export interface ClauseResult {
   id: string;
   section: string | null;

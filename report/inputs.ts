@@ -1,6 +1,6 @@
 // What the report is made of: everything a run left in reports/, read once, each part optional (a
 // run that stopped early, or `npm run report` after the conformance suite alone, still gets a page).
-// Shapes are those the producers write: conformance.json and observations.json (README "Reports",
+// Shapes are those the producers write: conformance.json and observations.json (docs/reports.md,
 // contracts/support/reporter.ts), load/compare.json and load/<script>/summary.json (docs/load.md),
 // load/<script>/timeseries.json (./timeseries.ts) and verify.json (below).
 import { existsSync, readFileSync } from 'node:fs';

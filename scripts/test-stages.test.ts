@@ -1,4 +1,4 @@
-// `npm test` (scripts/test.mjs): its stages are the ones README's "Project tests" lists, in the same
+// `npm test` (scripts/test.mjs): its stages are the ones docs/testing.md lists, in the same
 // order, and its arguments are checked before anything runs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -19,9 +19,8 @@ function stagesFromHelp(): string[] {
     .map((l) => l.trim().split(/\s+/)[0]);
 }
 
-test('npm test --help lists the stages that README "Project tests" lists, in its order', () => {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('## Project tests'));
+test('npm test --help lists the stages that docs/testing.md lists, in its order', () => {
+  const section = readFileSync(join(ROOT, 'docs/testing.md'), 'utf8');
   const listed = [...section.matchAll(/^\d+\. `([^`]+)`/gm)].map((m) => m[1]);
   const stages = stagesFromHelp();
   assert.ok(stages.length >= 10, `stages read from --help: ${stages.join(', ')}`);

@@ -39,12 +39,13 @@ k6: when neither K6_BIN nor .tools/bin/k6 exists, verify builds it first (npm ru
 needed, about two minutes); when it cannot, it exits 3 before running anything.
 Environment: CONSOLE_BASE_URL, CONSOLE_API_KEY, CONSOLE_TARGET_MANIFEST (old name CONSOLE_FIXTURES), CONSOLE_STRICT, CONSOLE_READ_ONLY, CONSOLE_ALLOW_REMOTE_LOAD,
 CONSOLE_DEADLINE, CONSOLE_REQUEST_TIMEOUT, CONSOLE_HISTORY, CONSOLE_REPORTS_DIR (where reports go, default
-reports/), K6_BIN (README, "Pointing it at a real server").
+reports/), K6_BIN (docs/environment.md).
 
-exit codes: 0 pass; 1 contract failure (or a failed stated load check, or the key found in reports/);
+exit codes: 0 pass; 1 contract failure (a stated clause violated, by the suite or a load check; an
+inferred one under --strict);
 2 performance regression against the baseline (or a k6 latency threshold crossed); 3 the run could
 not be carried out or was cut short (deadline, transport failures, inconclusive tests, the network
-answering instead of the target under load), or is INCOMPLETE: a stated clause went unchecked for a
+answering instead of the target under load, the key found in reports/), or is INCOMPLETE: a stated clause went unchecked for a
 reason you can fix (the manifest ran out of trigger phases, the target refused a resource), named
 with the fix; waive on purpose with the manifest's "waive". When several apply: 1, then 3, then 2.`;
 

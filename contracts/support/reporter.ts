@@ -1,4 +1,4 @@
-// Writes reports/conformance.json (shape in core/formats.ts and README, "Reports"),
+// Writes reports/conformance.json (shape in core/formats.ts and docs/reports.md),
 // reports/junit.xml and reports/observations.json, and prints the clause matrix. Levels decide what a
 // failed test means: stated fails the run, inferred warns (fails under strict), open only records.
 // Everything written goes through redactText: the API key never reaches a report.

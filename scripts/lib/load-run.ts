@@ -39,7 +39,7 @@ function findK6(): string {
   return r.stdout.trim();
 }
 
-/** The key must be in no artifact: look for it in everything this run wrote (README, "Reports"). */
+/** The key must be in no artifact: look for it in everything this run wrote (docs/reports.md). */
 function assertNoKey(dir: string, key: string): void {
   for (const name of readdirSync(dir)) {
     const file = join(dir, name);
