@@ -120,3 +120,15 @@ test('the page draws each trend from the history file, change-points marked; no 
   writeFileSync(join(dir, 'bad.sqlite'), 'not a database');
   assert.match(renderPage(readInputs(dir, join(dir, 'bad.sqlite'))), /The run history could not be read: /);
 });
+
+test('the nights a manifest runs out of trigger phases: a coverage change at the first of them', () => {
+  const coverage = (checked: number) => ({ total: 305, checked, uncovered: 305 - checked, unverifiable: 0, waived: 0, excluded: 0 });
+  const runs = Array.from({ length: 12 }, (_, i) => ({ ...night(i, 40), coverage: coverage(i >= 8 ? 280 : 305) }));
+  const t = trendsOf(runs);
+  assert.deepEqual(
+    t.coverage.changes.map((c) => c.index),
+    [8],
+  );
+  assert.match(describeChange(t.coverage, t.coverage.changes[0]), /stated clauses checked -8\.2 points \(100\.0% to 91\.8%\) from the run of 2026-10-09/);
+  assert.deepEqual(trendsOf(runs.map((r) => ({ ...r, coverage: null }))).coverage.points, [], 'runs recorded before coverage was kept have none');
+});

@@ -3,7 +3,7 @@
 // reported with the run where it started. Only like runs are compared: the same target and manifest,
 // and for latency the same load profile; a --grep or stopped run has no pass rate (it ran a part).
 import type { HistoryRun } from '../core/history.ts';
-import { passRate } from '../core/history.ts';
+import { coverageRate, passRate } from '../core/history.ts';
 import { changePoints, type ChangePoint } from './changepoints.ts';
 
 /** How many of the last runs the trends look at: three months of nights. */
@@ -31,7 +31,7 @@ export interface TrendChange {
 export interface Trend {
   key: string;
   label: string;
-  kind: 'latency' | 'pass-rate';
+  kind: 'latency' | 'pass-rate' | 'coverage';
   /** Latency divided by the run's calibration scale (the machine's speed against the baseline's). */
   calibrated: boolean;
   points: TrendPoint[];
@@ -43,6 +43,8 @@ export interface Trends {
   profile: string | null;
   runs: number;
   passRate: Trend;
+  /** The share of stated clauses in scope the run checked: a drop is a manifest running out or a target refusing. */
+  coverage: Trend;
   latency: Trend[];
 }
 
@@ -83,6 +85,21 @@ export function trendsOf(all: HistoryRun[], like?: { target: string; profile: st
     changes: changesOf(rates, changePoints(rates.map((p) => p.value)), 'pass-rate'),
   };
 
+  const covered = runs
+    .filter((r) => !r.partial)
+    .flatMap((r) => {
+      const rate = coverageRate(r);
+      return rate === null ? [] : [point(r, rate)];
+    });
+  const coverageTrend: Trend = {
+    key: 'coverage',
+    label: 'stated clauses checked',
+    kind: 'coverage',
+    calibrated: false,
+    points: covered,
+    changes: changesOf(covered, changePoints(covered.map((p) => p.value)), 'coverage'),
+  };
+
   const byEndpoint = new Map<string, { r: HistoryRun; e: HistoryRun['endpoints'][number] }[]>();
   for (const r of runs.filter((x) => x.profile !== null && x.profile === profile))
     for (const e of r.endpoints) {
@@ -111,7 +128,7 @@ export function trendsOf(all: HistoryRun[], like?: { target: string; profile: st
         ),
       };
     });
-  return { target: target ?? null, profile, runs: runs.length, passRate: passRateTrend, latency };
+  return { target: target ?? null, profile, runs: runs.length, passRate: passRateTrend, coverage: coverageTrend, latency };
 }
 
 /** One line for a change: what moved, by how much, from which run. */

@@ -558,7 +558,7 @@ function printVerdict(
 function trendLines(inputs: ReportInputs | undefined): string[] {
   if (!inputs || inputs.history.error || inputs.history.runs.length === 0) return [];
   const trends = trendsOf(inputs.history.runs);
-  const shifted = [trends.passRate, ...trends.latency].filter((t) => t.changes.length);
+  const shifted = [trends.passRate, trends.coverage, ...trends.latency].filter((t) => t.changes.length);
   const head = `trend     ${trends.runs} run${trends.runs === 1 ? '' : 's'} in the history against this target: ${shifted.length ? `${shifted.length} shifted (see the report)` : 'no shift'}`;
   return ['', head, ...shifted.map((t) => `          ${describeChange(t, t.changes.at(-1)!)}`)];
 }
