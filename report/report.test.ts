@@ -252,3 +252,38 @@ test('timeseries: samples fold into buckets per endpoint, with a p95 per bucket'
   assert.deepEqual(s.endpoints, ['a', 'b']);
   assert.deepEqual(splitCsvLine('http_req_duration,1,"a,""b""",x'), ['http_req_duration', '1', 'a,"b"', 'x']);
 });
+
+test('report: an INCOMPLETE run says so first, never PASS, with what went unchecked; the ledger says what the run wrote', (t) => {
+  const summary = {
+    ...conformance.summary,
+    verdict: 'incomplete',
+    coverage: { total: 305, checked: 280, uncovered: 25, unverifiable: 0, waived: 0, excluded: 0 },
+    incomplete: [{ reason: 'no manifest trigger had a phase left to skip: add triggers with phases to the manifest', clauses: ['triggers.skip.status200'] }],
+  };
+  const ledger = {
+    format: 'console-conformance.ledger/1',
+    target: 'http://127.0.0.1:1',
+    manifest: 'm.json',
+    readOnly: false,
+    parts: [],
+    totals: {
+      writes: 12,
+      rulesAdded: { gate_cc_alpha: 7 },
+      metricsCreated: 5,
+      metricsUpdated: 3,
+      phasesSkipped: {},
+      unpaused: 0,
+      gateToggles: 2,
+      overridePatches: 2,
+      notRestored: 0,
+    },
+    state: { gates: {}, triggers: {} },
+  };
+  const page = renderPage(readInputs(reportsWith(t, { 'conformance.json': { ...conformance, summary }, 'ledger.json': ledger })));
+  assert.match(page, /<span id="verdict" class="verdict v-INCOMPLETE">INCOMPLETE<\/span>/);
+  assert.match(page, /id="headline"[^>]*>280 of 305 stated clauses checked · INCOMPLETE: 1 unchecked: no manifest trigger had a phase left to skip/);
+  assert.match(
+    page,
+    /<th>wrote to the target<\/th><td>12 writes; 5 metrics created; rules added: gate_cc_alpha 7; 0 trigger phases skipped; gates’? ?.*given back/,
+  );
+});

@@ -64,6 +64,24 @@ function headline(i: ReportInputs): string {
   return parts.join(' · ');
 }
 
+/** What the run wrote to the target and gave back (reports/ledger.json), in one line with a link. */
+function footprint(i: ReportInputs): string {
+  const t = i.ledger!.totals;
+  if (t.writes === 0) return `nothing${i.ledger!.readOnly ? ' (read-only run)' : ''}; <a href="ledger.json">ledger.json</a>`;
+  const rules = Object.entries(t.rulesAdded)
+    .map(([g, n]) => `${esc(g)} ${esc(n)}`)
+    .join(', ');
+  const phases = Object.values(t.phasesSkipped).reduce((a, b) => a + b, 0);
+  const parts = [
+    `${esc(t.writes)} writes`,
+    `${esc(t.metricsCreated)} metrics created`,
+    rules ? `rules added: ${rules}` : 'no rules added',
+    `${esc(phases)} trigger phases skipped`,
+    t.notRestored ? `<strong>${esc(t.notRestored)} writes the API could undo not restored</strong>` : "gates' enabled state and overrides given back",
+  ];
+  return `${parts.join('; ')} (rules, metrics and skipped phases cannot be undone); <a href="ledger.json">ledger.json</a>`;
+}
+
 export function runSection(i: ReportInputs): string {
   const verdict = verdictOf(i);
   const v = i.verify;
@@ -90,6 +108,7 @@ export function runSection(i: ReportInputs): string {
     ],
     ...(v?.options.grep ? [['conformance tests', `only those matching <code>${esc(v.options.grep)}</code> (--grep)`] as [string, string]] : []),
     ['drift compared with', esc(v?.options.observationsBaseline ?? 'no previous run given')],
+    ...(i.ledger ? [['wrote to the target', footprint(i)] as [string, string]] : []),
     ['started', esc(v?.startedAt ?? c?.startedAt ?? 'unknown') + (v ? ` (took ${(v.durationMs / 1000).toFixed(1)} s)` : '')],
     [
       'versions',
