@@ -169,3 +169,29 @@ test('a manifest whose triggers ran out: INCOMPLETE, exit 3, in conformance, jun
   const w = JSON.parse(readFileSync(join(dir, 'reports', 'conformance.json'), 'utf8')) as ConformanceReport;
   assert.equal(w.clauses.find((c) => c.id === 'triggers.skip.status200')?.status, 'waived');
 });
+
+test('a gate that is full (a target that caps rules) is a resource problem: INCOMPLETE naming the gate, never a contract failure', async (t) => {
+  const dir = folder(t);
+  const db = join(dir, 'staging.sqlite');
+  const server = await startReference({ apiKey: randomApiKey(), db, variants: ['rules-cap:24'] });
+  t.after(() => server.stop());
+  // The nights so far: gate_cc_alpha holds 22 rules, two short of the cap.
+  const held = gateState(db).gate_cc_alpha.rules;
+  const rules = Array.from({ length: 22 - held }, (_, i) => ({ name: `earlier night ${i}`, passPercentage: 1, conditions: [] }));
+  const filled = await fetch(`${server.baseUrl}/console/v1/gates/gate_cc_alpha/rules`, {
+    method: 'POST',
+    headers: { 'SERVICE-API-KEY': server.apiKey, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ rules }),
+  });
+  assert.equal(filled.status, 200);
+  const env = { CONSOLE_BASE_URL: server.baseUrl, CONSOLE_API_KEY: server.apiKey, CONSOLE_REPORTS_DIR: join(dir, 'reports') };
+  const r = run('scripts/conformance.ts', ['--grep', 'gates:'], env);
+  assert.equal(r.status, 3, r.stdout.slice(-3000));
+  assert.match(
+    r.stdout,
+    /INCOMPLETE \d+ stated clauses? unchecked \([^)]*\): gate gate_cc_alpha refuses new rules \(HTTP 400\) and held 22 when the run began: it may be full/,
+  );
+  const report = JSON.parse(readFileSync(join(dir, 'reports', 'conformance.json'), 'utf8')) as ConformanceReport;
+  assert.equal(report.summary.verdict, 'incomplete');
+  assert.equal(report.summary.clauses.fail, 0, 'no clause fails for a full gate');
+});
