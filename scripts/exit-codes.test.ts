@@ -35,7 +35,7 @@ const oneLine = (stderr: string) =>
     .filter((l) => !l.includes('npm warn')).length;
 
 test('verify and conformance exit 3 with one line for a bad manifest', () => {
-  for (const script of ['scripts/verify.ts', 'scripts/conformance.ts']) {
+  for (const script of ['scripts/verify.ts', 'contracts/conformance.ts']) {
     const r = run(script, [], { CONSOLE_TARGET_MANIFEST: '/nonexistent/manifest.json' });
     assert.equal(r.status, 3, script);
     assert.match(r.stderr, /cannot read target manifest/);
@@ -44,7 +44,7 @@ test('verify and conformance exit 3 with one line for a bad manifest', () => {
 });
 
 test('the manifest under its old name CONSOLE_FIXTURES: still read, with one line of deprecation note', () => {
-  const r = run('scripts/conformance.ts', [], { CONSOLE_FIXTURES: '/nonexistent/manifest.json' });
+  const r = run('contracts/conformance.ts', [], { CONSOLE_FIXTURES: '/nonexistent/manifest.json' });
   assert.equal(r.status, 3);
   assert.match(r.stderr, /cannot read target manifest \/nonexistent\/manifest.json/, 'the old name still names the manifest');
   const lines = r.stderr
@@ -64,7 +64,7 @@ test('conformance exits 3 when the target is unreachable, naming the error code,
   await new Promise<void>((r) => probe.listen(0, '127.0.0.1', () => r()));
   const port = (probe.address() as AddressInfo).port;
   await new Promise((r) => probe.close(r));
-  const r = run('scripts/conformance.ts', [], { CONSOLE_BASE_URL: `http://127.0.0.1:${port}`, CONSOLE_API_KEY: 'k-unreachable' });
+  const r = run('contracts/conformance.ts', [], { CONSOLE_BASE_URL: `http://127.0.0.1:${port}`, CONSOLE_API_KEY: 'k-unreachable' });
   assert.equal(r.status, 3);
   assert.match(r.stderr, /unreachable: ECONNREFUSED/);
   // A CI reading JUnit sees why, not nothing: one errored case with the reason.
@@ -111,7 +111,7 @@ test('conformance exits 3 at the preflight for a redirect (not followed: the key
     // Asynchronous: the servers live in this process.
     const runAsync = (env: Record<string, string>, args: string[] = []) => {
       const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONSOLE_')));
-      const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'scripts/conformance.ts'), ...args], {
+      const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'contracts/conformance.ts'), ...args], {
         cwd: ROOT,
         env: { ...clean, CONSOLE_REPORTS_DIR: mkdtempSync(join(tmpdir(), 'cc-exit-')), ...env },
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -141,7 +141,7 @@ test('conformance exits 3 at the preflight for a redirect (not followed: the key
 test('conformance exits 3 when the target rejects the key', async () => {
   const server = await startReference({ stderr: 'ignore' });
   try {
-    const r = run('scripts/conformance.ts', [], { CONSOLE_BASE_URL: server.baseUrl, CONSOLE_API_KEY: 'not-the-key' });
+    const r = run('contracts/conformance.ts', [], { CONSOLE_BASE_URL: server.baseUrl, CONSOLE_API_KEY: 'not-the-key' });
     assert.equal(r.status, 3);
     assert.match(r.stderr, /rejected the key/);
   } finally {
@@ -156,7 +156,10 @@ test('conformance exits 1 on a stated violation and 0 on the clean server', asyn
   ] as const) {
     const server = await startReference({ faults: [...faults], stderr: 'ignore' });
     try {
-      const r = run('scripts/conformance.ts', ['contracts/conformance/metrics.spec.ts'], { CONSOLE_BASE_URL: server.baseUrl, CONSOLE_API_KEY: server.apiKey });
+      const r = run('contracts/conformance.ts', ['contracts/conformance/metrics.spec.ts'], {
+        CONSOLE_BASE_URL: server.baseUrl,
+        CONSOLE_API_KEY: server.apiKey,
+      });
       assert.equal(r.status, expected, `faults ${faults.join(',') || 'none'}: ${r.stdout.slice(-500)}`);
     } finally {
       await server.stop();

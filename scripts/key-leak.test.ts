@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { ROOT } from '../core/config.ts';
 import { startReference } from '../core/reference.ts';
 import { keyForms } from '../core/keys.ts';
-import { scan } from './scan-secrets.ts';
+import { scan } from '../core/scan.ts';
 
 interface Proxy {
   url: string;
@@ -82,7 +82,7 @@ function resettingProxy(upstream: URL, key: string): Promise<Proxy> {
 /** `npm run conformance -- ARGS` with `env` (target, key, reports folder): its exit code and everything it printed. */
 function conformance(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONSOLE_')));
-  const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'scripts/conformance.ts'), ...args], {
+  const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'contracts/conformance.ts'), ...args], {
     cwd: ROOT,
     env: { ...clean, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -97,7 +97,7 @@ test('a night on a long-lived target: every write in the ledger, enabled states 
   const before = gateState(db);
   const metricsBefore = metricCount(db);
 
-  const r = run('scripts/conformance.ts', [], env);
+  const r = run('contracts/conformance.ts', [], env);
   assert.equal(r.status, 0, r.stderr.slice(-2000));
   const after = gateState(db);
   for (const [id, g] of Object.entries(before)) assert.equal(after[id].enabled, g.enabled, `${id} enabled state given back`);
@@ -143,7 +143,7 @@ test('a manifest whose triggers ran out: INCOMPLETE, exit 3, in conformance, jun
     CONSOLE_TARGET_MANIFEST: manifest,
     CONSOLE_REPORTS_DIR: join(dir, 'reports'),
   };
-  run('scripts/conformance.ts', ['--grep', 'triggers:'], env);
+  run('contracts/conformance.ts', ['--grep', 'triggers:'], env);
 
   const r = run('scripts/verify.ts', ['--skip-load', '--grep', 'triggers:'], env);
   assert.equal(r.status, 3, r.stdout.slice(-3000));
@@ -163,7 +163,7 @@ test('a manifest whose triggers ran out: INCOMPLETE, exit 3, in conformance, jun
     manifest,
     JSON.stringify({ ...JSON.parse(readFileSync(manifest, 'utf8')), waive: [{ clauses: 'trigger*', reason: 'the staging pipeline is finished' }] }),
   );
-  const waived = run('scripts/conformance.ts', ['--grep', 'triggers:'], env);
+  const waived = run('contracts/conformance.ts', ['--grep', 'triggers:'], env);
   assert.equal(waived.status, 0, waived.stdout.slice(-2000));
   assert.match(waived.stdout, /WAIVED \d+ clauses \(trigger\*\): the staging pipeline is finished/);
   const w = JSON.parse(readFileSync(join(dir, 'reports', 'conformance.json'), 'utf8')) as ConformanceReport;
@@ -185,7 +185,7 @@ test('a gate that is full (a target that caps rules) is a resource problem: INCO
   });
   assert.equal(filled.status, 200);
   const env = { CONSOLE_BASE_URL: server.baseUrl, CONSOLE_API_KEY: server.apiKey, CONSOLE_REPORTS_DIR: join(dir, 'reports') };
-  const r = run('scripts/conformance.ts', ['--grep', 'gates:'], env);
+  const r = run('contracts/conformance.ts', ['--grep', 'gates:'], env);
   assert.equal(r.status, 3, r.stdout.slice(-3000));
   assert.match(
     r.stdout,

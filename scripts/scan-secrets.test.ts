@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { ROOT } from '../core/config.ts';
 import { deflateRawSync } from 'node:zlib';
 import { keyForms, nearMisses } from '../core/keys.ts';
-import { scan } from './scan-secrets.ts';
+import { scan } from '../core/scan.ts';
 
 const KEY = 'cc_test_0123456789abcdef+/=?&';
 

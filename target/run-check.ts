@@ -5,7 +5,7 @@ import { ROOT, type Config } from '../core/config.ts';
 import { historyTarget, readRuns, type HistoryRun } from '../core/history.ts';
 import { waiverOf } from '../core/waivers.ts';
 import { checkTarget, describeCheck, type TargetCheck } from './check.ts';
-import { PREFLIGHT_TIMEOUT_MS, preflight } from './preflight.ts';
+import { PREFLIGHT_TIMEOUT_MS, preflight } from '../core/preflight.ts';
 
 export interface TargetCheckOutcome {
   check?: TargetCheck;

@@ -84,7 +84,7 @@ export default class ConformanceReporter implements Reporter {
     try {
       return loadConfig();
     } catch {
-      return undefined; // the wrapper (scripts/conformance.ts) reports a bad configuration with exit 3
+      return undefined; // the wrapper (contracts/conformance.ts) reports a bad configuration with exit 3
     }
   })();
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../../core/config.ts';
 import { startReference } from '../../core/reference.ts';
-import { scan } from '../../scripts/scan-secrets.ts';
+import { scan } from '../../core/scan.ts';
 import { startProxy, type Scenario } from './proxy.ts';
 
 export interface ScenarioSpec {
@@ -64,7 +64,7 @@ export async function runScenario(spec: ScenarioSpec, keep = false): Promise<Sce
   const proxy = await startProxy({ upstream: server.baseUrl, scenario: spec.scenario, after: spec.after });
   try {
     const load = spec.command.startsWith('load:') ? spec.command.slice('load:'.length) : undefined;
-    const script = spec.command === 'verify' ? 'scripts/verify.ts' : load ? 'scripts/load.ts' : 'scripts/conformance.ts';
+    const script = spec.command === 'verify' ? 'scripts/verify.ts' : load ? 'scripts/load.ts' : 'contracts/conformance.ts';
     const args = load
       ? [load, ...(spec.args ?? [])]
       : [...(spec.command === 'verify' ? ['--skip-load'] : []), '--deadline', String(spec.deadline), ...(spec.args ?? [])];

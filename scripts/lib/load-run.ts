@@ -12,7 +12,7 @@ import { compareRun, printCompare } from '../../load/compare/baseline.ts';
 import { ConfigError, isLoopback, k6OutFromEnv, loadBudget, loadConfig, ROOT, type Config } from '../../core/config.ts';
 import type { LedgerWrite, TargetState } from '../../core/formats.ts';
 import { addLedgerPart, tally } from '../../core/ledger.ts';
-import { restore, takeSnapshot, type Connection, type Snapshot } from '../../target/restore.ts';
+import { restore, takeSnapshot, type Connection, type Snapshot } from '../../core/restore.ts';
 import { worst } from '../../core/exit.ts';
 import { startReference, type ReferenceServer } from '../../core/reference.ts';
 import { type LoadOutcome, type LoadSummaryVerdictInput, loadOutcome } from './load-outcome.ts';

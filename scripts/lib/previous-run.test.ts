@@ -58,3 +58,14 @@ test('previous run: a --grep run or one that could not be carried out does not s
     assert.equal(readFileSync(prev!, 'utf8'), '{"full":1}', JSON.stringify(extra));
   }
 });
+
+test('the history in reports/ outlives the clearing of the last run, and so does nothing else of it', (t) => {
+  const dir = reportsDir(t);
+  writeFileSync(join(dir, 'verify.json'), JSON.stringify(REFERENCE));
+  writeFileSync(join(dir, 'ledger.json'), '{}');
+  writeFileSync(join(dir, 'history.sqlite'), 'kept');
+  prepareReports(dir, REFERENCE);
+  assert.equal(existsSync(join(dir, 'verify.json')), false, 'the last run is cleared');
+  assert.equal(existsSync(join(dir, 'ledger.json')), false, "the last run's ledger is cleared");
+  assert.equal(existsSync(join(dir, 'history.sqlite')), true);
+});

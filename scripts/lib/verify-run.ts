@@ -22,9 +22,9 @@ import { renderPage } from '../../report/html.ts';
 import { readInputs, type ReportInputs, type StageResult, type VerifyRun } from '../../report/inputs.ts';
 import { describeChange, trendsOf } from '../../report/trend.ts';
 import { writeTimeSeries } from '../../report/timeseries.ts';
-import { scan } from '../scan-secrets.ts';
+import { scan } from '../../core/scan.ts';
 import { readLoadSummary } from './load-run.ts';
-import { historyRunOf } from './history-record.ts';
+import { historyRunOf } from '../../report/history-record.ts';
 import { prepareReports } from './previous-run.ts';
 import { readTestLine, Ticker, type TestProgress } from './progress.ts';
 import { TARGET_CHECK_FILE, type TargetCheck } from '../../target/check.ts';
@@ -127,7 +127,7 @@ const shortPath = (p: string) => (relative(ROOT, p).startsWith('..') ? p : relat
 
 const secs = (t0: number) => (Date.now() - t0) / 1000;
 
-/** The conformance stage: the suite through scripts/conformance.ts, its progress on one line. */
+/** The conformance stage: the suite through contracts/conformance.ts, its progress on one line. */
 async function conformanceStage(run: Run): Promise<{ stage: StageResult; summary: ConformanceSummary | undefined; targetUrl: string; reference: boolean }> {
   const { opts, reportsDir, observationsBaseline } = run;
   const confEnv = { ...run.env };
@@ -154,7 +154,7 @@ async function conformanceStage(run: Run): Promise<{ stage: StageResult; summary
   let reason = '';
   try {
     code = await runTsx(
-      'scripts/conformance.ts',
+      'contracts/conformance.ts',
       confArgs,
       confEnv,
       (line) => {

@@ -1,8 +1,8 @@
 // npm run conformance -- [--strict] [--deadline SECONDS] [--observations-baseline FILE] [playwright args...]
-// Parses its own options, hands the rest to Playwright, and runs scripts/lib/conformance-run.ts.
+// Parses its own options, hands the rest to Playwright, and runs contracts/conformance-run.ts.
 import { existsSync } from 'node:fs';
 import { fail, parseKnown, runCommand } from '../core/command.ts';
-import { runConformance } from './lib/conformance-run.ts';
+import { runConformance } from './conformance-run.ts';
 
 const HELP = `usage: npm run conformance -- [--strict] [--deadline SECONDS] [playwright test options]
 

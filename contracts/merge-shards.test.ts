@@ -26,7 +26,7 @@ test('two shards merge into one verdict: the merged report holds every test and 
   const shards: { status: number | null; total: number; failed: number }[] = [];
   try {
     for (const i of [1, 2]) {
-      const r = tsx('scripts/conformance.ts', ['--grep', 'metrics', '--shard', `${i}/2`, '--reporter=dot,blob,./contracts/support/reporter.ts'], {
+      const r = tsx('contracts/conformance.ts', ['--grep', 'metrics', '--shard', `${i}/2`, '--reporter=dot,blob,./contracts/support/reporter.ts'], {
         CONSOLE_BASE_URL: server.baseUrl,
         CONSOLE_API_KEY: server.apiKey,
         CONSOLE_REPORTS_DIR: join(work, `reports-${i}`),
@@ -43,11 +43,11 @@ test('two shards merge into one verdict: the merged report holds every test and 
   mkdirSync(all);
   for (const i of [1, 2]) for (const f of readdirSync(join(work, `blob-${i}`))) copyFileSync(join(work, `blob-${i}`, f), join(all, f));
 
-  const short = tsx('scripts/merge-shards.ts', ['--expect-shards', '3', all], { CONSOLE_REPORTS_DIR: join(work, 'merged') });
+  const short = tsx('contracts/merge-shards.ts', ['--expect-shards', '3', all], { CONSOLE_REPORTS_DIR: join(work, 'merged') });
   assert.equal(short.status, 3, short.stderr);
   assert.match(short.stderr, /expected 3 shard reports .* found 2/);
 
-  const merged = tsx('scripts/merge-shards.ts', ['--expect-shards', '2', all], { CONSOLE_REPORTS_DIR: join(work, 'merged') });
+  const merged = tsx('contracts/merge-shards.ts', ['--expect-shards', '2', all], { CONSOLE_REPORTS_DIR: join(work, 'merged') });
   assert.equal(merged.status, 1, merged.stderr);
   const report = JSON.parse(readFileSync(join(work, 'merged', 'conformance.json'), 'utf8'));
   assert.equal(report.summary.tests.total, shards[0].total + shards[1].total);
@@ -63,7 +63,7 @@ test('two shards merge into one verdict: the merged report holds every test and 
 test('conformance:merge exits 3 with one line when there is nothing to merge', () => {
   const empty = mkdtempSync(join(tmpdir(), 'cc-shards-empty-'));
   for (const args of [[empty], [join(empty, 'missing')], []]) {
-    const r = tsx('scripts/merge-shards.ts', args, { CONSOLE_REPORTS_DIR: join(empty, 'r') });
+    const r = tsx('contracts/merge-shards.ts', args, { CONSOLE_REPORTS_DIR: join(empty, 'r') });
     assert.equal(r.status, 3, `${args}: ${r.stderr}`);
     assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
     assert.match(r.stderr, /^conformance:merge: /);

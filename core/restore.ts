@@ -5,10 +5,10 @@
 // the resulting overrides (4.11). A target that replaces overrides on every patch shows them only by
 // replacing them, and one that merges them cannot have the suite's items taken back: both are said in
 // the ledger (docs/nightly.md).
-import type { Manifest } from '../core/config.ts';
-import type { LedgerPart, LedgerWrite, TargetState } from '../core/formats.ts';
-import { KEY_HEADER } from '../core/keys.ts';
-import { noteState, writeOf } from '../core/ledger.ts';
+import type { Manifest } from './config.ts';
+import type { LedgerPart, LedgerWrite, TargetState } from './formats.ts';
+import { KEY_HEADER } from './keys.ts';
+import { noteState, writeOf } from './ledger.ts';
 
 export interface Connection {
   baseUrl: string;

@@ -1,7 +1,7 @@
 // Is the target the Console API, and does it take the key? One list call before anything else runs:
 // a login page, a proxy's error page or a redirect is a target that cannot be tested (exit 3, one
 // line), not a contract failure. Used by the conformance run and by target:check.
-import { redactText } from '../core/keys.ts';
+import { redactText } from './keys.ts';
 
 export const PREFLIGHT_TIMEOUT_MS = 15_000;
 
@@ -58,4 +58,3 @@ export async function preflight(baseUrl: string, apiKey: string, timeoutMs: numb
     return `target ${baseUrl} answered HTTP ${r.status} without the Console envelope ({"data": [...]}) to GET /console/v1/release_pipelines: not the Console API, or not working`;
   return undefined;
 }
-

@@ -6,19 +6,19 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { ConfigError, ROOT, loadConfig, seconds, type Config } from '../../core/config.ts';
-import { EXIT } from '../../core/exit.ts';
-import { redactText } from '../../core/keys.ts';
-import { addLedgerPart, readLedger, tally } from '../../core/ledger.ts';
-import { referenceUnlessTarget } from '../../core/reference.ts';
-import { CLAUSES } from '../../contracts/support/clauses.ts';
-import { notRunJunit } from '../../contracts/support/junit.ts';
-import type { ConformanceReport, ConformanceSummary } from '../../contracts/support/reporter.ts';
-import { unmatchedWaivers } from '../../core/waivers.ts';
-import { PREFLIGHT_TIMEOUT_MS, preflight } from '../../target/preflight.ts';
-import { changedBy, restore, takeSnapshot, type Connection, type Snapshot } from '../../target/restore.ts';
+import { ConfigError, ROOT, loadConfig, seconds, type Config } from '../core/config.ts';
+import { EXIT } from '../core/exit.ts';
+import { redactText } from '../core/keys.ts';
+import { addLedgerPart, readLedger, tally } from '../core/ledger.ts';
+import { referenceUnlessTarget } from '../core/reference.ts';
+import { CLAUSES } from './support/clauses.ts';
+import { notRunJunit } from './support/junit.ts';
+import type { ConformanceReport, ConformanceSummary } from './support/reporter.ts';
+import { unmatchedWaivers } from '../core/waivers.ts';
+import { PREFLIGHT_TIMEOUT_MS, preflight } from '../core/preflight.ts';
+import { changedBy, restore, takeSnapshot, type Connection, type Snapshot } from '../core/restore.ts';
 
-export { preflight } from '../../target/preflight.ts';
+export { preflight } from '../core/preflight.ts';
 
 export interface ConformanceOptions {
   strict: boolean;

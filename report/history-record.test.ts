@@ -1,14 +1,13 @@
 // What verify adds to the history is read from the files the run wrote: the verdict, clause counts
 // by level, the target as drift knows it, and per endpoint the figures, the samples' median and the
-// calibration scale. And the history file in reports/ outlives the clearing of the last run's outputs.
+// calibration scale.
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readInputs } from '../../report/inputs.ts';
+import { readInputs } from './inputs.ts';
 import { histogramMedian, historyRunOf } from './history-record.ts';
-import { prepareReports } from './previous-run.ts';
 
 function reportsDir(t: TestContext): string {
   const dir = mkdtempSync(join(tmpdir(), 'cc-hrec-'));
@@ -78,15 +77,6 @@ test('a --grep run is partial, a --skip-load run has no profile, and no verify.j
   assert.equal(row.partial, true);
   assert.equal(row.profile, null);
   assert.equal(row.clauses, null);
-});
-
-test('the history in reports/ outlives the clearing of the last run', (t) => {
-  const dir = reportsDir(t);
-  writeFileSync(join(dir, 'verify.json'), JSON.stringify(verify));
-  writeFileSync(join(dir, 'history.sqlite'), 'kept');
-  prepareReports(dir, verify);
-  assert.equal(existsSync(join(dir, 'verify.json')), false, 'the last run is cleared');
-  assert.equal(existsSync(join(dir, 'history.sqlite')), true);
 });
 
 test("a run's stated coverage and its footprint (ledger.json totals and state) are recorded", (t) => {

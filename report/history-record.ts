@@ -1,9 +1,8 @@
 // What verify adds to the run history (core/history.ts) about the run it just wrote to reports/:
 // read from the same files the report page reads (verify.json, conformance.json, load/), so the
 // history holds what the page showed.
-import type { HistoryEndpoint, HistoryRun } from '../../core/history.ts';
-import type { ReportInputs } from '../../report/inputs.ts';
-import { targetId } from './previous-run.ts';
+import { historyTarget, type HistoryEndpoint, type HistoryRun } from '../core/history.ts';
+import type { ReportInputs } from './inputs.ts';
 
 /** A duration histogram of summary.json's `samples` (docs/load.md, "Request samples"). */
 interface Histogram {
@@ -38,7 +37,7 @@ export function historyRunOf(inputs: ReportInputs): HistoryRun | undefined {
   }
   return {
     startedAt: v.startedAt,
-    target: targetId(v),
+    target: historyTarget(v.target, v.manifest),
     version: v.versions['console-conformance'] ?? null,
     exitCode: v.exitCode,
     verdict: summary?.verdict ?? null,
