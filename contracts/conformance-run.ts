@@ -16,7 +16,7 @@ import { notRunJunit } from './support/junit.ts';
 import type { ConformanceReport, ConformanceSummary } from './support/reporter.ts';
 import { unmatchedWaivers } from '../core/waivers.ts';
 import { PREFLIGHT_TIMEOUT_MS, preflight } from '../core/preflight.ts';
-import { changedBy, restore, takeSnapshot, type Connection, type Snapshot } from '../core/restore.ts';
+import { changedBy, restore, takeSnapshot, unknownIds, type Connection, type Snapshot } from '../core/restore.ts';
 
 export { preflight } from '../core/preflight.ts';
 
@@ -96,7 +96,12 @@ export async function runConformance(opts: ConformanceOptions): Promise<number> 
     if (deadlineAt - Date.now() < 5000) return notRun(config.reportsDir, `stopped: deadline of ${deadline} s passed before the suite started`, config.strict);
     env.CONSOLE_DEADLINE_AT = String(Math.round(deadlineAt));
     const conn: Connection = { baseUrl: env.CONSOLE_BASE_URL!, apiKey: env.CONSOLE_API_KEY!, timeoutMs: config.requestTimeoutMs };
-    const { snapshot, gateRules } = await snapshotFor(conn, config);
+    const { snapshot, gateRules, unknown } = await snapshotFor(conn, config);
+    // A manifest id the target does not know would fail the tests that use it as if the target broke the contract.
+    if (unknown.length) {
+      if (snapshot) await restoreAfter(conn, config, snapshot);
+      return notRun(config.reportsDir, `${unknown[0]}${unknown.length > 1 ? ` (and ${unknown.length - 1} more)` : ''}`, config.strict);
+    }
     // The workers judge a refusal of rules by a gate that may be full against what it held at the start.
     env.CONSOLE_GATE_RULES = JSON.stringify(gateRules);
     const r = await untilRestored(snapshot && (() => restoreAfter(conn, config, snapshot)), () =>
@@ -175,18 +180,21 @@ const manifestShown = (config: Config) => relative(ROOT, config.manifestPath);
  * The manifest gates' enabled state and experiments' overrides as the run finds them (target/restore.ts),
  * in a new ledger for this run; none in a read-only run, which writes nothing to restore.
  */
-async function snapshotFor(conn: Connection, config: Config): Promise<{ snapshot: Snapshot | undefined; gateRules: Record<string, number> }> {
+async function snapshotFor(
+  conn: Connection,
+  config: Config,
+): Promise<{ snapshot: Snapshot | undefined; gateRules: Record<string, number>; unknown: string[] }> {
   const opts = { target: conn.baseUrl, manifest: manifestShown(config), readOnly: config.readOnly, fresh: true };
   const startedAt = new Date().toISOString();
   if (config.readOnly) {
     addLedgerPart(config.reportsDir, { by: 'conformance:snapshot', startedAt, writes: [], restores: [] }, opts);
-    return { snapshot: undefined, gateRules: {} };
+    return { snapshot: undefined, gateRules: {}, unknown: [] };
   }
   const s = await takeSnapshot(conn, config.manifest);
   for (const note of s.notes) console.error(`conformance: note: ${note}`);
   addLedgerPart(config.reportsDir, { by: 'conformance:snapshot', startedAt, writes: tally(s.writes), restores: [] }, { ...opts, state: s.state });
   const gateRules = Object.fromEntries(Object.entries(s.state.gates).flatMap(([g, v]) => (v.rules === null ? [] : [[g, v.rules]])));
-  return { snapshot: s.snapshot, gateRules };
+  return { snapshot: s.snapshot, gateRules, unknown: unknownIds(s.statuses) };
 }
 
 /** Writes back what the snapshot found, for what the run changed (all it found when the suite's part of the ledger is missing). */

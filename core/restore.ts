@@ -74,6 +74,8 @@ export interface SnapshotResult {
   state: TargetState;
   /** One line per resource that could not be read: the restore leaves it as the run leaves it. */
   notes: string[];
+  /** The HTTP status each manifest gate and experiment answered (0: no answer). */
+  statuses: { gates: Record<string, number>; experiments: Record<string, number> };
 }
 
 /** The state to restore, of the manifest's gates and experiments (only those `which` names, all by default). */
@@ -82,6 +84,7 @@ export async function takeSnapshot(c: Connection, manifest: Manifest, which?: { 
   const writes: LedgerWrite[] = [];
   const state: TargetState = { gates: {}, triggers: {} };
   const notes: string[] = [];
+  const statuses: SnapshotResult['statuses'] = { gates: {}, experiments: {} };
   for (const id of which?.gates ?? manifest.gates) {
     const body = { rules: [] };
     const a = await send(c, 'POST', `${gatePath(id)}/rules`, body);
@@ -89,6 +92,7 @@ export async function takeSnapshot(c: Connection, manifest: Manifest, which?: { 
     const w = writeOf(exchange);
     if (w) writes.push(w);
     noteState(state, exchange);
+    statuses.gates[id] = a.status;
     const enabled = dataOf(a.body)?.isEnabled;
     if (a.status >= 200 && a.status < 300 && typeof enabled === 'boolean') snapshot.gates[id] = enabled;
     else notes.push(`gate ${id}: its enabled state could not be read (${a.error ?? `HTTP ${a.status}`}): it is left as the run leaves it`);
@@ -98,11 +102,31 @@ export async function takeSnapshot(c: Connection, manifest: Manifest, which?: { 
     const a = await send(c, 'PATCH', overridesPath(id), body);
     const w = writeOf({ method: 'PATCH', path: overridesPath(id), requestBody: body, status: a.status, responseBody: a.body });
     if (w) writes.push(w);
+    statuses.experiments[id] = a.status;
     const found = a.status >= 200 && a.status < 300 ? overridesOf(a.body) : undefined;
     if (found) snapshot.experiments[id] = found;
     else notes.push(`experiment ${id}: its overrides could not be read (${a.error ?? `HTTP ${a.status}`}): they are left as the run leaves them`);
   }
-  return { snapshot, writes, state, notes };
+  return { snapshot, writes, state, notes, statuses };
+}
+
+/**
+ * Manifest ids the target does not know, as far as the snapshot can tell without a read: a gate or
+ * experiment answered 404 where another of its kind answered 2xx (a route that is broken answers 404 for
+ * all of them, and that is the target's answer, for the suite to judge). One line each, with the fix.
+ */
+export function unknownIds(statuses: SnapshotResult['statuses']): string[] {
+  const out: string[] = [];
+  for (const [kind, byId] of [
+    ['gate', statuses.gates],
+    ['experiment', statuses.experiments],
+  ] as const) {
+    const ids = Object.entries(byId);
+    if (!ids.some(([, s]) => s >= 200 && s < 300)) continue;
+    for (const [id, s] of ids)
+      if (s === 404) out.push(`manifest ${kind} ${id} is not known to the target (HTTP 404, where other ${kind}s answered): fix or replace it in the manifest`);
+  }
+  return out;
 }
 
 /** Writes back what the snapshot found, for the gates and experiments the run changed; one entry per resource, and the restore's own writes. */

@@ -195,3 +195,12 @@ test('a gate that is full (a target that caps rules) is a resource problem: INCO
   assert.equal(report.summary.verdict, 'incomplete');
   assert.equal(report.summary.clauses.fail, 0, 'no clause fails for a full gate');
 });
+
+test('a manifest gate the target does not know is a manifest to fix (exit 3, one line), not a contract failure', (t) => {
+  const dir = folder(t);
+  const manifest = join(dir, 'typo.json');
+  writeFileSync(manifest, JSON.stringify({ ...REFERENCE_MANIFEST, gates: [...REFERENCE_MANIFEST.gates.slice(0, 3), 'gate_cc_detla'] }));
+  const r = run('contracts/conformance.ts', [], { CONSOLE_TARGET_MANIFEST: manifest, CONSOLE_REPORTS_DIR: join(dir, 'reports') });
+  assert.equal(r.status, 3, r.stdout.slice(-2000));
+  assert.match(r.stderr, /manifest gate gate_cc_detla is not known to the target \(HTTP 404, where other gates answered\): fix or replace it in the manifest/);
+});
