@@ -38,6 +38,8 @@ export interface RunnersOptions {
   say?: (line: string) => void;
   /** What progress lines start with, e.g. `load: paging`. */
   label: string;
+  /** Called once every runner is initialised and paused, just before the release (the tests look at the target then). */
+  beforeRelease?: () => Promise<void> | void;
 }
 
 export interface RunnerResult {
@@ -104,11 +106,19 @@ async function stop(live: Live[], graceMs = 10_000): Promise<void> {
   clearTimeout(timer);
 }
 
-const lastLine = (r: Live) =>
-  r.tail
-    .map((l) => l.replace(/^time="[^"]*" level=\w+ msg=/, '').trim())
+/** The runner's last word on stderr, without k6's log prefix, cut to a line's length. */
+const lastLine = (r: Live) => {
+  const line = r.tail
+    .map((l) =>
+      l
+        .replace(/^time="[^"]*" level=\w+ msg=/, '')
+        .replace(/^"|"$/g, '')
+        .trim(),
+    )
     .filter(Boolean)
-    .at(-1) ?? 'no output';
+    .at(-1);
+  return line ? (line.length > 200 ? `${line.slice(0, 200)}...` : line) : 'no output';
+};
 
 /**
  * Runs the test as `runners` segmented k6 processes: started paused, released together when every
@@ -183,6 +193,7 @@ export async function runRunners(o: RunnersOptions): Promise<RunnerResult[]> {
       }
       await sleep(100);
     }
+    await o.beforeRelease?.();
     // Released together: one PATCH per runner, sent at once.
     try {
       await Promise.all(live.map((r) => releaseRunner(r.address)));
