@@ -24,6 +24,7 @@ const SCRIPTS: Record<string, string> = {
   'bench:transport': 'bench:transport',
   'bench:power': 'bench:power',
   'load:testrun': 'load:testrun',
+  'bench:runners': 'bench:runners',
 };
 
 /** The command line of each: package.json's `tsx FILE ARGS...`, plus fixtures/generate.ts and load/lib/build-validators.ts, which have no script. */
