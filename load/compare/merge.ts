@@ -194,9 +194,11 @@ function mergeThresholds(summaries: RunnerSummary[], samples: RunSamples | undef
   for (const s of summaries) for (const t of s.thresholds ?? []) keys.set(`${t.metric}\u0000${t.threshold}`, { metric: t.metric, threshold: t.threshold });
   const out: Threshold[] = [];
   for (const { metric, threshold } of keys.values()) {
+    // A runner that kept its raw metrics but none of this one saw no sample of it (a segment without that scenario).
+    const kept = summaries.every((s) => s.k6?.metrics !== undefined);
     const raw = summaries.map((s) => s.k6?.metrics?.[metric]).filter((m): m is RawMetric => m !== undefined);
     const endpoint = durationEndpoint(metric);
-    const merged = raw.length === summaries.length ? holds(threshold, mergedValue(raw, endpoint ? samples?.endpoints[endpoint] : undefined)) : undefined;
+    const merged = kept && raw.length > 0 ? holds(threshold, mergedValue(raw, endpoint ? samples?.endpoints[endpoint] : undefined)) : undefined;
     // What cannot be judged on the merged figures holds when it held in every runner.
     const ok = merged ?? summaries.every((s) => (s.thresholds ?? []).every((t) => t.metric !== metric || t.threshold !== threshold || t.ok));
     out.push({ metric, threshold, ok, judged: merged === undefined ? 'every runner' : 'merged figures' });

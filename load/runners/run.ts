@@ -159,8 +159,9 @@ export async function runRunners(o: RunnersOptions): Promise<RunnerResult[]> {
           r.exit = 3;
           done(3);
         });
-        child.once('exit', (code, signal) => {
-          r.exit = code ?? (signal ? 3 : 0);
+        // 'close', not 'exit': its output is read to the end by then, for the one-line reason.
+        child.once('close', (code, signal) => {
+          r.exit ??= code ?? (signal ? 3 : 0);
           done(r.exit);
         });
       });
@@ -188,8 +189,10 @@ export async function runRunners(o: RunnersOptions): Promise<RunnerResult[]> {
       if (pending.size === 0) break;
       if (Date.now() > readyBy) {
         await stop(live);
-        const late = [...pending].map((r) => r.index).join(', ');
-        throw new ConfigError(`runner ${late} of ${n} not initialised and paused within ${Math.round((o.readyTimeoutMs ?? 120_000) / 1000)} s`);
+        const late = [...pending].map((r) => r.index);
+        throw new ConfigError(
+          `runner${late.length > 1 ? 's' : ''} ${late.join(', ')} of ${n} not initialised and paused within ${Math.round((o.readyTimeoutMs ?? 120_000) / 1000)} s`,
+        );
       }
       await sleep(100);
     }

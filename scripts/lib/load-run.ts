@@ -7,14 +7,12 @@ import { join } from 'node:path';
 import { generate, newRunId } from '../../fixtures/generate.ts';
 import { buildValidators } from '../../load/lib/build-validators.ts';
 import { attachSamples, csvOutput, formatJson } from '../../load/compare/run-samples.ts';
-import type { LoadTarget } from '../../core/formats.ts';
 import { attachTarget, loadTarget } from '../../load/compare/target.ts';
 import { compareRun, printCompare } from '../../load/compare/baseline.ts';
 import { ConfigError, isLoopback, k6OutFromEnv, loadConfig, ROOT, type Config } from '../../core/config.ts';
 import { worst } from '../../core/exit.ts';
 import { startReference, type ReferenceServer } from '../../core/reference.ts';
-import { mergeRunners } from '../../load/runners/merge-runners.ts';
-import { runRunners, testBoundMs } from '../../load/runners/run.ts';
+import { runSegmented } from '../../load/runners/segmented.ts';
 import { type LoadOutcome, type LoadSummaryVerdictInput, loadOutcome } from './load-outcome.ts';
 
 export const LOAD_SCRIPTS = ['paging', 'mutation'] as const;
@@ -111,25 +109,6 @@ function runK6(k6: string, script: LoadScript, env: NodeJS.ProcessEnv): Promise<
 
 const K6_ARGS = ['--quiet', '--no-color'];
 
-/**
- * The script as `runners` k6 processes of equal execution segments, released together, their
- * summaries merged into the run's summary.json (load/runners/). Resolves to k6's exit code of the whole.
- */
-async function runSegmented(k6: string, script: LoadScript, runners: number, env: NodeJS.ProcessEnv, reportDir: string, target: LoadTarget): Promise<number> {
-  const path = join(ROOT, 'load', `${script}.ts`);
-  const label = `load: ${script}`;
-  // The bound past which a runner that has not stopped is stopped: the test's own length, from k6.
-  const bound = (await testBoundMs(k6, path, env, ROOT)) ?? 30 * 60_000;
-  console.log(`${label}: ${runners} runners on this machine: the k6 operator's mechanism against one server, not more capacity`);
-  const results = await runRunners({ k6, script: path, runners, env, reportDir, cwd: ROOT, args: K6_ARGS, stopWithinMs: bound, label });
-  const merged = await mergeRunners(results, join(reportDir, 'summary.json'), target, csvOutput(k6OutFromEnv()) ?? undefined);
-  const total = Object.values(merged.summary.endpoints).reduce((n, e) => n + e.count, 0);
-  console.log(
-    `${label}: merged ${runners} runners (exit ${results.map((r) => r.exit).join(', ')}): ${total} requests; each runner's files in ${join(reportDir, 'runners')}`,
-  );
-  return merged.k6Exit;
-}
-
 /** The k6 scripts against the configured target or a reference server started for the run; resolves to the exit code. */
 export async function runLoad(args: LoadArgs): Promise<number> {
   const config: Config = loadConfig();
@@ -186,7 +165,19 @@ export async function runLoad(args: LoadArgs): Promise<number> {
         external: Boolean(config.baseUrl),
       });
       const segmented = (args.runners ?? 1) > 1;
-      const code = segmented ? await runSegmented(k6, script, args.runners!, env, reportDir, loadTarget(config.baseUrl)) : await runK6(k6, script, env);
+      const code = segmented
+        ? await runSegmented({
+            k6,
+            script: join(ROOT, 'load', `${script}.ts`),
+            label: `load: ${script}`,
+            runners: args.runners!,
+            env,
+            reportDir,
+            cwd: ROOT,
+            args: K6_ARGS,
+            target: loadTarget(config.baseUrl),
+          })
+        : await runK6(k6, script, env);
       const summaryFile = join(reportDir, 'summary.json');
       try {
         if (existsSync(summaryFile) && !segmented) attachTarget(summaryFile, loadTarget(config.baseUrl));
