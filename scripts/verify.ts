@@ -20,7 +20,8 @@ junit.xml, verify.json, load/), scans reports/ for the API key and prints a one-
                                 size of the load profiles (default smoke, a few seconds each; the
                                 committed baselines are smoke: another profile compares as no-baseline)
   --runners N                   run each load profile as N k6 processes of equal execution segments,
-                                released together and merged (npm run load:paging -- --help); default 1
+                                released together and merged (npm run load:paging -- --help); default 1;
+                                compared only with baselines of N runners (--baselines DIR)
   --baselines DIR               compare with the baselines in DIR instead of load/baselines/
   --observations-baseline FILE  report drift against this observations.json (default:
                                 CONSOLE_OBSERVATIONS_BASELINE, else the previous run's when it was of

@@ -91,6 +91,12 @@ export function compareSummary(run: RunSummary, baseline: RunSummary | null, bas
   } else if (targetMismatch(run, baseline)) {
     usable = false;
     verdictReason = targetMismatch(run, baseline)!;
+  } else if ((run.runners ?? 1) !== (baseline.runners ?? 1)) {
+    // Measured (docs/load.md, "One runner against 2 and 4"): the same test split among more k6
+    // processes times its requests differently, the ruler included, so the calibration does not carry over.
+    usable = false;
+    const n = (k: number) => `${k} runner${k === 1 ? '' : 's'}`;
+    verdictReason = `the baseline was recorded with ${n(baseline.runners ?? 1)}, this run with ${n(run.runners ?? 1)}: record a baseline with the same --runners`;
   } else if (!cal || !baseCal || cal.p50 <= 0 || baseCal.p50 <= 0) {
     usable = false;
     verdictReason = 'the calibration endpoint is missing from the run or the baseline';
@@ -292,6 +298,7 @@ export function updateBaseline(script: string, reportsDir = join(ROOT, 'reports'
     recordedAt: run.finishedAt ?? new Date().toISOString(),
     machine: { cpus: availableParallelism(), cpu: cpus()[0]?.model ?? 'unknown', node: process.version },
     ...(run.target ? { target: run.target } : {}),
+    ...(run.runners ? { runners: run.runners } : {}),
     endpoints: run.endpoints,
     ...(run.samples && keepSamples ? { samples: samplesIn(run, 'the run') } : {}),
   };

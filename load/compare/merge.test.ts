@@ -211,7 +211,8 @@ test('a merged run is compared by the statistical rule, like a single run that k
   // Two runners, each half the requests, the endpoint 30% slower on both: the merged run is flagged by the statistical rule.
   const halves = [11, 12].map((seed) => runner({ calibration: uniform(150, 1.8, 2.2, seed), e: uniform(300, 35 * 1.3, 45 * 1.3, seed + 10) }, {}, 60));
   const merged = mergeSummaries(halves);
-  const r = compareSummary(merged, base, 'baseline.json');
+  // A baseline of two runners too: one of another runner count is not compared (below).
+  const r = compareSummary(merged, { ...base, runners: 2 }, 'baseline.json');
   assert.match(r.latencyRule ?? '', /^statistical/);
   const e = r.endpoints.find((x) => x.endpoint === 'e')!;
   assert.equal(e.rule, 'statistical');
@@ -220,5 +221,14 @@ test('a merged run is compared by the statistical rule, like a single run that k
   assert.equal(e.count, 600);
   // The same merge of unchanged runners passes.
   const same = [13, 14].map((seed) => runner({ calibration: uniform(150, 1.8, 2.2, seed), e: uniform(300, 35, 45, seed + 10) }));
-  assert.equal(compareSummary(mergeSummaries(same), base, 'baseline.json').verdict, 'pass');
+  assert.equal(compareSummary(mergeSummaries(same), { ...base, runners: 2 }, 'baseline.json').verdict, 'pass');
+});
+
+test('a merged run is not compared with a baseline of another runner count, and is with one of its own', () => {
+  const one = runner({ calibration: uniform(300, 1.8, 2.2, 21), e: uniform(600, 35, 45, 22) });
+  const merged = mergeSummaries([21, 22].map((seed) => runner({ calibration: uniform(150, 1.8, 2.2, seed), e: uniform(300, 35, 45, seed + 10) })));
+  const r = compareSummary(merged, one, 'baseline.json');
+  assert.equal(r.verdict, 'no-baseline');
+  assert.equal(r.reason, 'the baseline was recorded with 1 runner, this run with 2 runners: record a baseline with the same --runners');
+  assert.equal(compareSummary(merged, merged, 'baseline.json').verdict, 'pass');
 });
