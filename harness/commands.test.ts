@@ -25,6 +25,8 @@ const SCRIPTS: Record<string, string> = {
   'bench:power': 'bench:power',
   'bench:nights': 'bench:nights',
   'target:check': 'target:check',
+  'load:testrun': 'load:testrun',
+  'bench:runners': 'bench:runners',
 };
 
 /** The command line of each: package.json's `tsx FILE ARGS...`, plus fixtures/generate.ts and load/lib/build-validators.ts, which have no script. */

@@ -4,12 +4,13 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fail, parseCommand, runCommand } from '../core/command.ts';
+import { loadConfigOr } from '../core/config.ts';
 import { compareRun, DEFAULT_TOLERANCE, printCompare, updateBaseline } from '../load/compare/baseline.ts';
+import { mergeRuns } from './lib/merge-runs.ts';
 
-const HELP = `usage: npm run baseline:update -- [--script paging|mutation] [--no-samples] [--baselines DIR]
-       npm run baseline:compare -- [--script paging|mutation] [--merge A.json B.json ...] [--out FILE]
+const HELP = `usage: npm run baseline:update -- [--script paging|mutation] [--no-samples]
+       npm run baseline:compare -- [--script paging|mutation] [--merge RUNNER ... [--history FILE]] [--out FILE]
                                    [--min-effect PCT] [--tolerance-p50|-p95|-p99 X] [--min-delta-ms N]
-                                   [--baselines DIR]
 
 update   records reports/load/<script>/summary.json (the last run) as the baseline of its script and
          profile: load/baselines/<script>.json for the smoke profile, load/baselines/<script>.<profile>.json
@@ -28,11 +29,22 @@ compare  compares reports/load/<script>/summary.json (or, with --merge, the summ
          Mann-Whitney test says the calibrated durations are slower (alpha ${DEFAULT_TOLERANCE.alpha} over the endpoints)
          and the 95% interval of the median ratio lies above 1 + --min-effect PCT (default ${(DEFAULT_TOLERANCE.minEffect ?? 0) * 100}).
          Endpoints with too few requests for the test, and runs without samples, keep the tolerances.
+--merge  RUNNER is a runner's summary.json or its folder (summary.json, and requests.csv.gz when the
+         runner kept its k6 CSV output, as the pods of npm run load:testrun do: its request durations
+         make the merge exact). The runners are merged per script (counts, rates, checks, transport,
+         percentiles from the merged duration histograms; segments must cover the test once), judged
+         as a load run is (thresholds again on the merged figures) and written to
+         reports/load/<script>/summary.json ("runners": N), which the compare, baseline:update and
+         the report then read like a single run's. --history FILE adds the merged run to that run
+         history (load figures; no conformance verdict).
 
-reports/ is CONSOLE_REPORTS_DIR when it is set, as for npm run load:* (the run read is the one they wrote).
 --baselines DIR  the baselines folder to write (update) or compare with (compare) instead of load/baselines/
 
-Exit codes: 0 pass or no baseline; 2 regression; 3 cannot be done (no run, unreadable file, bad option).`;
+Environment: CONSOLE_REPORTS_DIR (where the last run is read and the merged one written, default reports/);
+CONSOLE_TARGET_MANIFEST (the target a merged run is recorded against, with --history); CONSOLE_STRICT.
+Exit 0 pass or no baseline; 2 regression; with --merge also 1 (a check of the merged run failed: a
+contract matter) and 3 (a runner could not run, or over the transport budget); 3 cannot be done (no
+run, unreadable file, a runner's segment missing, bad option).`;
 
 const NAME = 'baseline';
 
@@ -51,7 +63,7 @@ function percent(v: string | undefined): number | undefined {
   return n / 100;
 }
 
-function main(): number {
+async function main(): Promise<number> {
   const { values, positionals } = parseCommand({
     name: NAME,
     help: HELP,
@@ -66,6 +78,7 @@ function main(): number {
       'tolerance-p99': { type: 'string' },
       'min-delta-ms': { type: 'string' },
       'min-effect': { type: 'string' },
+      history: { type: 'string' },
       baselines: { type: 'string' },
     },
   });
@@ -76,9 +89,11 @@ function main(): number {
   const baselinesDir = values.baselines === undefined ? undefined : resolve(values.baselines);
   if (baselinesDir !== undefined && !(existsSync(baselinesDir) && statSync(baselinesDir).isDirectory()))
     fail(NAME, `--baselines: no folder ${values.baselines}`);
+  // No target is needed here: the configuration gives the reports folder (where load:* wrote the run) and the manifest.
+  const config = loadConfigOr((reason) => fail(NAME, reason), { ...process.env, CONSOLE_BASE_URL: '' });
   if (command === 'update') {
     if (files.length) fail(NAME, `unexpected ${files[0]}: update takes no files`);
-    for (const s of scripts) console.log(`baseline: wrote ${updateBaseline(s, undefined, baselinesDir, !values['no-samples'])}`);
+    for (const s of scripts) console.log(`baseline: wrote ${updateBaseline(s, config.reportsDir, baselinesDir, !values['no-samples'])}`);
     return 0;
   }
   if (values['no-samples']) fail(NAME, '--no-samples is an option of update');
@@ -93,13 +108,22 @@ function main(): number {
     minDeltaMs: positive(values['min-delta-ms'], '--min-delta-ms', DEFAULT_TOLERANCE.minDeltaMs),
     minEffect: percent(values['min-effect']),
   };
-  const result = compareRun({
-    scripts: values.script ? [values.script] : undefined,
-    merge: values.merge ? files : undefined,
-    baselinesDir,
-    tolerance,
-    out: values.out ? resolve(values.out) : undefined,
-  });
+  if (values.history !== undefined && !values.merge) fail(NAME, '--history is an option of compare --merge (verify adds its own runs)');
+  const out = values.out ? resolve(values.out) : undefined;
+  if (values.merge) {
+    if (values.script) fail(NAME, '--script and --merge: the merged files say their script');
+    return mergeRuns({
+      files,
+      reportsDir: config.reportsDir,
+      baselinesDir,
+      tolerance,
+      out,
+      history: values.history === undefined ? undefined : resolve(values.history),
+      manifestPath: config.manifestPath,
+      strict: config.strict,
+    });
+  }
+  const result = compareRun({ scripts: values.script ? [values.script] : undefined, reportsDir: config.reportsDir, baselinesDir, tolerance, out });
   printCompare(result);
   return result.verdict === 'regression' ? 2 : 0;
 }

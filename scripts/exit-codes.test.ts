@@ -170,7 +170,7 @@ test('conformance exits 1 on a stated violation and 0 on the clean server', asyn
 test('verify --help exits 0 and names every option', () => {
   const r = run('scripts/verify.ts', ['--help'], {});
   assert.equal(r.status, 0);
-  for (const o of ['--strict', '--skip-load', '--profile', '--baselines', '--observations-baseline', '--grep', '--deadline'])
+  for (const o of ['--strict', '--skip-load', '--profile', '--runners', '--baselines', '--observations-baseline', '--grep', '--deadline'])
     assert.ok(r.stdout.includes(o), o);
 });
 

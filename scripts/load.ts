@@ -1,5 +1,5 @@
 // npm run load:paging | load:mutation | load:smoke -- [--profile smoke|baseline|stress] [--compare] [--seed N] [--scale N]
-//                                                    [--strict] [--latency MS[:S]] [--fault NAME] [--variant NAME]
+//                                                    [--strict] [--latency MS[:S]] [--fault NAME] [--variant NAME] [--runners N]
 // Parses its options and runs scripts/lib/load-run.ts: a k6 load profile against the target (or a
 // reference server it starts), writing reports/load/<script>/{summary.json,junit.xml,dashboard.html}.
 import { fail, parseCommand, runCommand } from '../core/command.ts';
@@ -25,6 +25,11 @@ started on a free loopback port for the run (and stopped after it).
                   operation 25% slower: a regression of known size for the compare); refused with a target
   --variant NAME  a legal variant of the started reference server, repeatable (npm run serve -- --list-faults);
                   refused with a target
+  --runners N     run the profile as N k6 processes (1 to 16, default 1), as the k6 operator runs a TestRun of
+                  parallelism N: equal execution segments, started paused, released together through k6's
+                  REST API on loopback ports, each writing its own summary (reports/load/<script>/runners/<i>/),
+                  then merged into summary.json ("runners": N; percentiles from the merged histograms).
+                  On one machine this proves the mechanism, not more capacity
   --help          this text
 
 Environment: CONSOLE_BASE_URL, CONSOLE_API_KEY, CONSOLE_TARGET_MANIFEST (target manifest; old name CONSOLE_FIXTURES),
@@ -32,7 +37,8 @@ CONSOLE_ALLOW_REMOTE_LOAD=1 (needed for a target that is not loopback), CONSOLE_
 (seconds a request may take, default 15), K6_BIN (a k6 to use).
 The key reaches k6 through its environment only, never its arguments or output.
 
-Writes reports/load/<script>/summary.json, junit.xml and dashboard.html (k6 web dashboard export).
+Writes reports/load/<script>/summary.json, junit.xml and dashboard.html (k6 web dashboard export); with
+--runners N, the merged summary.json and each runner's three files in runners/<i>/.
 Every check has the level of its clause: a stated check that fails is exit 1; an inferred one warns
 (exit 1 with --strict); what the spec leaves open is not checked. An answer that is the network's, not
 the target's (no answer within the timeout, a redirect, a 429, a 2xx or 5xx that is not JSON) checks
@@ -55,6 +61,7 @@ function options(): LoadArgs {
       fault: { type: 'string', multiple: true },
       variant: { type: 'string', multiple: true },
       strict: { type: 'boolean' },
+      runners: { type: 'string' },
     },
   });
   const [which, ...extra] = positionals;
@@ -69,11 +76,14 @@ function options(): LoadArgs {
   const scale = values.scale === undefined ? undefined : Number(values.scale);
   if (scale !== undefined && (!Number.isInteger(scale) || scale < 1 || scale > 1_000_000))
     fail('load', `--scale must be an integer from 1 to 1000000, got ${JSON.stringify(values.scale)}`);
+  const runners = Number(values.runners ?? 1);
+  if (!Number.isInteger(runners) || runners < 1 || runners > 16)
+    fail('load', `--runners must be an integer from 1 to 16, got ${JSON.stringify(values.runners)}`);
   const reference =
     values.latency !== undefined || values.fault?.length || values.variant?.length
       ? { latency: values.latency, faults: values.fault ?? [], variants: values.variant ?? [] }
       : undefined;
-  return { scripts, profile, compare: values.compare ?? false, seed, scale, reference, strict: values.strict };
+  return { scripts, profile, compare: values.compare ?? false, seed, scale, reference, strict: values.strict, runners };
 }
 
 // Every failure before or around k6 (bad option, config, k6 missing, reference not starting) is exit 3.

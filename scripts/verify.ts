@@ -22,6 +22,9 @@ junit.xml, verify.json, load/), scans reports/ for the API key and prints a one-
   --profile smoke|baseline|stress
                                 size of the load profiles (default smoke, a few seconds each; the
                                 committed baselines are smoke: another profile compares as no-baseline)
+  --runners N                   run each load profile as N k6 processes of equal execution segments,
+                                released together and merged (npm run load:paging -- --help); default 1;
+                                compared only with baselines of N runners (--baselines DIR)
   --baselines DIR               compare with the baselines in DIR instead of load/baselines/
   --observations-baseline FILE  report drift against this observations.json (default:
                                 CONSOLE_OBSERVATIONS_BASELINE, else the previous run's when it was of
@@ -62,6 +65,7 @@ const { values } = parseCommand({
     grep: { type: 'string' },
     deadline: { type: 'string' },
     history: { type: 'string' },
+    runners: { type: 'string' },
   },
 });
 
@@ -75,6 +79,9 @@ function options(): VerifyOptions {
     fail('verify', `--observations-baseline: no file ${values['observations-baseline']}`);
   if (values.grep !== undefined && values.grep === '') fail('verify', '--grep needs a pattern');
   if (values.history !== undefined && values.history === '') fail('verify', '--history needs a file');
+  const runners = Number(values.runners ?? 1);
+  if (!Number.isInteger(runners) || runners < 1 || runners > 16)
+    fail('verify', `--runners must be an integer from 1 to 16, got ${JSON.stringify(values.runners)}`);
   if (values.deadline !== undefined) {
     try {
       seconds(values.deadline, '--deadline', 0);
@@ -92,6 +99,7 @@ function options(): VerifyOptions {
     grep: values.grep,
     deadline: values.deadline,
     history: values.history === undefined ? undefined : resolve(values.history),
+    runners,
   };
 }
 

@@ -65,3 +65,25 @@ test('tally counts each condition, and the table shows one row per change', () =
   assert.match(text, /\| none \(false alarms\) \| 2 \| 0 \| 0 \|/);
   assert.match(text, /\| \+50% \| 1 \| 1 \| 0 \| 1\.\d\dx \|/);
 });
+
+test('a slowdown in front of a route and one in its handler are rows of their own, and the table says where', () => {
+  const base = run(1);
+  const js = [
+    judge(0, run(7), base),
+    judge(25, run(8, 1.5), base, 'b', 'handler'),
+    judge(25, run(9, 1.5), base, 'b', 'route'),
+    judge(25, run(10), base, 'b', 'route'),
+  ];
+  const rows = tally(js, [0, { change: 25, where: 'handler' }, { change: 25, where: 'route' }]);
+  assert.deepEqual(
+    rows.map((r) => [r.change, r.where, r.runs, r.flaggedNew]),
+    [
+      [0, 'handler', 1, 0],
+      [25, 'handler', 1, 1],
+      [25, 'route', 2, 1],
+    ],
+  );
+  const text = table(rows, 'listReleasePipelines');
+  assert.match(text, /\| \+25% in its handler \| 1 \| 1 \|/);
+  assert.match(text, /\| \+25% in front of its route \(requests without the key too\) \| 2 \| 1 \|/);
+});

@@ -1,20 +1,29 @@
 // npm run bench:power -- [--runs N] [--profile smoke|baseline] [--latency MS[:S]] [--seconds S]
-//                        [--operation ID] [--changes 10,25,50] [--max-minutes M]
+//                        [--operation ID] [--changes 10,25,50] [--route-changes 25] [--calibration unknown-path|pipelines] [--max-minutes M]
 // How often the load compare finds a regression of known size, and how often it flags an unchanged
 // server. The reference server answers behind network-like latency (--latency: loopback's ~1 ms
 // hides everything); one paging run records the baseline, then runs of the paging profile, unchanged
 // and with one operation slowed by each --changes percent (the slow: fault), take turns, so a drift
 // of the machine during the benchmark reaches every condition alike. Each run is judged against that
 // baseline by the compare as it is and by the ratio tolerances alone (the rule before the statistical
-// one), and the table of flagged runs is printed. Figures, not a test: nothing here passes or fails.
+// one), and the table of flagged runs is printed. With --route-changes, the operation is also slowed
+// in front of its route (slow-route.ts: a proxy slowing every request on its path, refusals of
+// requests without the key too, as a gateway rule would), and every run goes through that proxy.
+// Figures, not a test: nothing here passes or fails.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fail, parseCommand, runCommand } from '../../core/command.ts';
 import { ConfigError, targetSetInEnv } from '../../core/config.ts';
 import type { RunSummary } from '../../core/formats.ts';
+import { startReference } from '../../core/reference.ts';
+import { OPERATIONS, type OperationId } from '../../contracts/index.ts';
 import { runLoad } from '../../scripts/lib/load-run.ts';
-import { judge, type Judgement, table, tally } from './power-judge.ts';
+import { type Condition, judge, type Judgement, table, tally } from './power-judge.ts';
+import { startSlowRoute } from './slow-route.ts';
+
+/** The calibration request before the ruler was moved off the measured routes (load/lib/calibration.ts), for comparison. */
+const PIPELINES_RULER = '/console/v1/release_pipelines?limit=1';
 
 const HELP = `usage: npm run bench:power -- [options]
 
@@ -27,10 +36,19 @@ the statistical rule (load/compare/detect.ts, the compare as it is) and by the r
   --seconds S       length of the profile's arrival-rate scenarios (default: the profile's own)
   --latency MS[:S]  the reference server's added latency, median ms and log spread (default 40)
   --operation ID    the operation slowed (default listExperiments: four of paging's endpoints)
-  --changes LIST    slowdowns in percent, comma-separated (default 10,25,50)
+  --changes LIST    slowdowns in percent of the operation's handler (reference --fault slow:), comma-separated
+                    (default 10,25,50)
+  --route-changes LIST
+                    slowdowns in percent in front of the operation's route, comma-separated (default none):
+                    a loopback proxy holds back every request on its path, with or without the key, by that
+                    share of the time the server took, as a gateway rule would; all runs then go through it
+  --calibration RULER  unknown-path (default: the suite's ruler, a path no operation has) or pipelines
+                    (the ruler before: GET ${PIPELINES_RULER} without the key, on a measured route)
   --max-minutes M   stop starting runs after M minutes and print what was measured (default 120)
 
 The full measurement (about 53 minutes on 2 cores): npm run bench:power -- --runs 10
+A route slowdown against a handler slowdown of one operation (docs/load.md, "Power of the compare"):
+  npm run bench:power -- --operation listReleasePipelines --changes 25 --route-changes 25 --runs 5 --seconds 30
 Needs k6 (npm run k6:install). Writes only to a temporary folder.
 Environment: CONSOLE_BASE_URL must be unset (the benchmark starts its own reference servers).
 Exit 0 figures printed, 3 the benchmark could not be carried out.`;
@@ -40,8 +58,10 @@ interface PowerArgs {
   profile: 'smoke' | 'baseline';
   seconds: number | undefined;
   latency: string;
-  operation: string;
+  operation: OperationId;
   changes: number[];
+  routeChanges: number[];
+  calibration: 'unknown-path' | 'pipelines';
   maxMinutes: number;
 }
 
@@ -56,6 +76,8 @@ function options(): PowerArgs {
       latency: { type: 'string' },
       operation: { type: 'string' },
       changes: { type: 'string' },
+      'route-changes': { type: 'string' },
+      calibration: { type: 'string' },
       'max-minutes': { type: 'string' },
     },
   });
@@ -67,16 +89,30 @@ function options(): PowerArgs {
   };
   const profile = values.profile ?? 'baseline';
   if (profile !== 'smoke' && profile !== 'baseline') fail('bench:power', `--profile must be smoke or baseline, got ${JSON.stringify(profile)}`);
-  const changes = (values.changes ?? '10,25,50').split(',').map((x) => Number(x.trim()));
-  if (changes.some((c) => !Number.isFinite(c) || c <= 0 || c > 1000))
-    fail('bench:power', `--changes must be percents above 0, got ${JSON.stringify(values.changes)}`);
+  const percents = (v: string | undefined, name: string, fallback: string) => {
+    const list = (v ?? fallback)
+      .split(',')
+      .filter((x) => x.trim() !== '')
+      .map((x) => Number(x.trim()));
+    if (list.some((c) => !Number.isFinite(c) || c <= 0 || c > 1000)) fail('bench:power', `${name} must be percents above 0, got ${JSON.stringify(v)}`);
+    return list;
+  };
+  const changes = percents(values.changes, '--changes', '10,25,50');
+  const routeChanges = percents(values['route-changes'], '--route-changes', '');
+  const operation = values.operation ?? 'listExperiments';
+  if (!(operation in OPERATIONS)) fail('bench:power', `--operation must be an operationId of the contract, got ${JSON.stringify(operation)}`);
+  const calibration = values.calibration ?? 'unknown-path';
+  if (calibration !== 'unknown-path' && calibration !== 'pipelines')
+    fail('bench:power', `--calibration must be unknown-path or pipelines, got ${JSON.stringify(calibration)}`);
   return {
     runs: int(values.runs, '--runs', 1, 100, 10),
     profile,
     seconds: values.seconds === undefined ? undefined : int(values.seconds, '--seconds', 2, 600, 0),
     latency: values.latency ?? '40',
-    operation: values.operation ?? 'listExperiments',
+    operation: operation as OperationId,
     changes,
+    routeChanges,
+    calibration,
     maxMinutes: int(values['max-minutes'], '--max-minutes', 1, 24 * 60, 120),
   };
 }
@@ -94,31 +130,49 @@ async function bench(a: PowerArgs): Promise<number> {
   process.setMaxListeners(0);
   const summaryFile = join(reports, 'load', 'paging', 'summary.json');
   const started = Date.now();
-  const once = async (change: number): Promise<RunSummary> => {
-    const faults = change > 0 ? [`slow:${a.operation}:${change}`] : [];
-    const code = await runLoad({
-      scripts: ['paging'],
-      profile: a.profile,
-      compare: false,
-      seed: 1,
-      scale: undefined,
-      reference: { latency: a.latency, faults },
-    });
+  if (a.calibration === 'pipelines') process.env.LOAD_CALIBRATION_PATH = PIPELINES_RULER;
+  // The operation's route as a gateway would match it: its path up to the first path parameter.
+  const route = OPERATIONS[a.operation].path.split('{')[0].replace(/\/$/, '');
+  const viaProxy = a.routeChanges.length > 0;
+  const once = async ({ change, where }: Condition): Promise<RunSummary> => {
+    const faults = change > 0 && where === 'handler' ? [`slow:${a.operation}:${change}`] : [];
+    let code: number;
+    if (!viaProxy) {
+      code = await runLoad({ scripts: ['paging'], profile: a.profile, compare: false, seed: 1, scale: undefined, reference: { latency: a.latency, faults } });
+    } else {
+      // The reference behind the route proxy, for every condition alike: the hop costs each run the same.
+      const server = await startReference({ latency: a.latency, faults, stderr: 'pipe' });
+      const proxy = await startSlowRoute({ upstream: server.baseUrl, route, percent: where === 'route' ? change : 0 });
+      process.env.CONSOLE_BASE_URL = proxy.baseUrl;
+      process.env.CONSOLE_API_KEY = server.apiKey;
+      try {
+        code = await runLoad({ scripts: ['paging'], profile: a.profile, compare: false, seed: 1, scale: undefined });
+      } finally {
+        delete process.env.CONSOLE_BASE_URL;
+        delete process.env.CONSOLE_API_KEY;
+        await proxy.stop();
+        await server.stop();
+      }
+    }
     // 1 (a threshold crossed) still measured something; 3 did not run.
     if (code === 3) throw new ConfigError('a load run could not be carried out (see above)');
     return JSON.parse(readFileSync(summaryFile, 'utf8')) as RunSummary;
   };
   try {
     console.log(`bench:power: recording the baseline (paging, ${a.profile}${a.seconds ? `, ${a.seconds} s` : ''}, latency ${a.latency})`);
-    const baseline = await once(0);
+    const baseline = await once({ change: 0, where: 'handler' });
     if (!baseline.samples) throw new ConfigError('the baseline run kept no request samples: the statistical rule cannot judge');
-    const conditions = [0, ...a.changes];
+    const conditions: Condition[] = [
+      { change: 0, where: 'handler' },
+      ...a.changes.map((change) => ({ change, where: 'handler' as const })),
+      ...a.routeChanges.map((change) => ({ change, where: 'route' as const })),
+    ];
     // The unchanged condition runs twice as often: the false-alarm rate is the rarer event to see.
-    const plan: number[] = [];
-    for (let r = 0; r < a.runs; r++) for (const c of conditions) plan.push(...(c === 0 ? [0, 0] : [c]));
+    const plan: Condition[] = [];
+    for (let r = 0; r < a.runs; r++) for (const c of conditions) plan.push(...(c.change === 0 ? [c, c] : [c]));
     const judgements: Judgement[] = [];
     let cut = false;
-    for (const [i, change] of plan.entries()) {
+    for (const [i, condition] of plan.entries()) {
       const elapsed = Date.now() - started;
       const perRun = elapsed / (i + 1);
       if (elapsed + perRun > a.maxMinutes * 60_000) {
@@ -126,19 +180,21 @@ async function bench(a: PowerArgs): Promise<number> {
         cut = true;
         break;
       }
-      const run = await once(change);
-      const j = judge(change, run, baseline);
+      const run = await once(condition);
+      const { change, where } = condition;
+      const j = judge(change, run, baseline, undefined, where);
       judgements.push(j);
       const left = minutes(perRun * (plan.length - i - 1));
       console.log(
-        `bench:power: [${i + 1}/${plan.length}] ${change ? `+${change}%` : 'unchanged'}: new rule ${j.flaggedNew ? `FLAGGED ${j.newEndpoints.join(', ')}` : 'pass'}` +
+        `bench:power: [${i + 1}/${plan.length}] ${change ? `+${change}% ${where === 'route' ? 'in front of the route' : 'in the handler'}` : 'unchanged'}: new rule ${j.flaggedNew ? `FLAGGED ${j.newEndpoints.join(', ')}` : 'pass'}` +
           `, old rule ${j.flaggedOld ? `FLAGGED ${j.oldEndpoints.join(', ')}` : 'pass'}; largest effect ${j.largestEffect?.toFixed(2) ?? '-'}x` +
           ` (${j.statistical} endpoints judged statistically; ${minutes(Date.now() - started)} so far, about ${left} left)`,
       );
     }
     console.log(
       `\nbench:power: paging ${a.profile}${a.seconds ? ` (${a.seconds} s scenarios)` : ''}, reference --latency ${a.latency}, ` +
-        `slow:${a.operation}:<change>, ${judgements.length} runs against one baseline, ${minutes(Date.now() - started)}${cut ? ' (cut short by --max-minutes)' : ''}\n`,
+        `slow:${a.operation}:<change>${viaProxy ? ` and ${route} slowed in front by a proxy` : ''}, calibration ${a.calibration === 'pipelines' ? PIPELINES_RULER : 'on a path no operation has'}, ` +
+        `${judgements.length} runs against one baseline, ${minutes(Date.now() - started)}${cut ? ' (cut short by --max-minutes)' : ''}\n`,
     );
     console.log(table(tally(judgements, conditions), a.operation));
     return 0;

@@ -9,11 +9,14 @@ import { dirname, join, resolve } from 'node:path';
 import { ConfigError, ROOT, reportsDirFromEnv } from '../../core/config.ts';
 import type { CompareResult, EndpointRow, Figures, ProfileResult, RunSummary, Tolerance } from '../../core/formats.ts';
 import { type Detection, detectFromHistograms } from './detect.ts';
+import { mergeSummaries } from './merge.ts';
 import { formatJson, samplesOf } from './run-samples.ts';
-import { mergeRunSamples, type RunSamples } from './samples.ts';
-import { commonTarget, targetMismatch } from './target.ts';
+import type { RunSamples } from './samples.ts';
+import { targetMismatch } from './target.ts';
 
 export type { CompareResult, EndpointRow, Figures, ProfileResult, RunSummary, Tolerance } from '../../core/formats.ts';
+// The merge of several runners lives in merge.ts; compare --merge and its callers found it here.
+export { mergeSummaries } from './merge.ts';
 
 export const DEFAULT_TOLERANCE: Tolerance = {
   p50: 2,
@@ -75,52 +78,6 @@ function samplesIn(summary: RunSummary, file: string): RunSamples | null {
   }
 }
 
-/**
- * Merges the summaries of several runners of one script (k6-operator parallelism, or runs on
- * several machines at once): counts and throughputs add up, error rates are weighted by count, and
- * percentiles are the count-weighted mean of the runners' percentiles. That last is an
- * approximation (a summary keeps no samples); it is exact when the runners see one distribution,
- * which is what an execution-segmented TestRun gives. The maximum is kept as the maximum. The
- * request-duration histograms, when every runner kept them, merge exactly (counts add).
- */
-export function mergeSummaries(summaries: RunSummary[]): RunSummary {
-  if (summaries.length === 0) throw new ConfigError('--merge needs at least one summary');
-  const { script, profile } = summaries[0];
-  for (const s of summaries) {
-    if (s.script !== script || s.profile !== profile)
-      throw new ConfigError(`cannot merge ${s.script}/${s.profile} with ${script}/${profile}: one script and profile per merge`);
-  }
-  const names = [...new Set(summaries.flatMap((s) => Object.keys(s.endpoints)))].sort();
-  const endpoints: Record<string, Figures> = {};
-  for (const name of names) {
-    const parts = summaries.map((s) => s.endpoints[name]).filter((e): e is Figures => e !== undefined && e.count > 0);
-    const count = parts.reduce((n, e) => n + e.count, 0);
-    const weighted = (k: 'p50' | 'p95' | 'p99' | 'errorRate' | 'avg') => (count === 0 ? 0 : parts.reduce((n, e) => n + (e[k] ?? 0) * e.count, 0) / count);
-    endpoints[name] = {
-      p50: weighted('p50'),
-      p95: weighted('p95'),
-      p99: weighted('p99'),
-      avg: weighted('avg'),
-      max: Math.max(0, ...parts.map((e) => e.max ?? 0)),
-      count,
-      rps: parts.reduce((n, e) => n + e.rps, 0),
-      errorRate: weighted('errorRate'),
-    };
-  }
-  const samples = summaries.map((s, i) => samplesIn(s, `merged summary ${i + 1}`));
-  const target = commonTarget(summaries);
-  return {
-    format: summaries[0].format,
-    script,
-    profile,
-    durationMs: Math.max(...summaries.map((s) => s.durationMs)),
-    runners: summaries.reduce((n, s) => n + (s.runners ?? 1), 0),
-    endpoints,
-    ...(target ? { target } : {}),
-    ...(samples.every((x) => x !== null) ? { samples: mergeRunSamples(samples as RunSamples[]) } : {}),
-  };
-}
-
 /** Compares one run's summary with a baseline (null: none), normalised by each one's calibration. */
 export function compareSummary(run: RunSummary, baseline: RunSummary | null, baselineFile: string, tol: Tolerance = DEFAULT_TOLERANCE): ProfileResult {
   const cal = run.endpoints[CALIBRATION];
@@ -134,6 +91,12 @@ export function compareSummary(run: RunSummary, baseline: RunSummary | null, bas
   } else if (targetMismatch(run, baseline)) {
     usable = false;
     verdictReason = targetMismatch(run, baseline)!;
+  } else if ((run.runners ?? 1) !== (baseline.runners ?? 1)) {
+    // Measured (docs/load.md, "One runner against 2 and 4"): the same test split among more k6
+    // processes times its requests differently, the ruler included, so the calibration does not carry over.
+    usable = false;
+    const n = (k: number) => `${k} runner${k === 1 ? '' : 's'}`;
+    verdictReason = `the baseline was recorded with ${n(baseline.runners ?? 1)}, this run with ${n(run.runners ?? 1)}: record a baseline with the same --runners`;
   } else if (!cal || !baseCal || cal.p50 <= 0 || baseCal.p50 <= 0) {
     usable = false;
     verdictReason = 'the calibration endpoint is missing from the run or the baseline';
@@ -335,6 +298,7 @@ export function updateBaseline(script: string, reportsDir = reportsDirFromEnv(),
     recordedAt: run.finishedAt ?? new Date().toISOString(),
     machine: { cpus: availableParallelism(), cpu: cpus()[0]?.model ?? 'unknown', node: process.version },
     ...(run.target ? { target: run.target } : {}),
+    ...(run.runners ? { runners: run.runners } : {}),
     endpoints: run.endpoints,
     ...(run.samples && keepSamples ? { samples: samplesIn(run, 'the run') } : {}),
   };

@@ -2,6 +2,7 @@
 // load/compare/baseline.ts compares, the thresholds and the raw k6 metrics), junit.xml, and a short
 // stdout summary. Every output passes through redact(): the summary holds no headers, but a key
 // must never reach an artifact even if k6 changed that.
+import exec from 'k6/execution';
 import { API_KEY, BASE_URL, PROFILE, REDACTED, REPORT_DIR } from './env.ts';
 import { TRANSPORT_KINDS } from '../../core/transport-rule.ts';
 import { INFERRED_MARK } from './checks.ts';
@@ -85,6 +86,16 @@ function transportFigures(data: SummaryData): { answers: number; failures: numbe
   return { answers: (v?.passes ?? 0) + (v?.fails ?? 0), failures: v?.passes ?? 0, kinds };
 }
 
+/**
+ * The execution segment this k6 ran (`--execution-segment`, as each k6-operator runner does) and the
+ * sequence it belongs to; null for a run of the whole test. The merge of several runners' summaries
+ * checks with them that every segment of the sequence is there, once (load/compare/merge.ts).
+ */
+function segmentOf(): { segment: string | null; segmentSequence: string | null } {
+  const o = exec.test.options;
+  return { segment: o.executionSegment || null, segmentSequence: o.executionSegmentSequence || null };
+}
+
 function fixed(n: number | undefined, digits = 1): string {
   return n === undefined || Number.isNaN(n) ? '-' : n.toFixed(digits);
 }
@@ -101,6 +112,7 @@ export function makeHandleSummary(script: string) {
       target: BASE_URL.replace(/\/\/[^@/]*@/, '//'), // no credentials in a URL either
       finishedAt: new Date().toISOString(),
       durationMs: data.state?.testRunDurationMs ?? 0,
+      ...segmentOf(),
       thresholdsOk: thresholds.every((t) => t.ok),
       checks: {
         passes: checks.passes,
@@ -116,7 +128,8 @@ export function makeHandleSummary(script: string) {
       ledger: ledgerFigures(data),
       k6: { metrics: data.metrics },
     };
-    const lines = [`k6 ${script} (${PROFILE}): ${fixed(summary.durationMs / 1000)} s, checks ${checks.passes} passed ${checks.fails} failed`];
+    const part = summary.segment ? `, segment ${summary.segment}` : '';
+    const lines = [`k6 ${script} (${PROFILE}${part}): ${fixed(summary.durationMs / 1000)} s, checks ${checks.passes} passed ${checks.fails} failed`];
     lines.push(
       `  ${'endpoint'.padEnd(34)} ${'count'.padStart(6)} ${'rps'.padStart(7)} ${'p50'.padStart(7)} ${'p95'.padStart(7)} ${'p99'.padStart(7)} ${'err%'.padStart(6)}`,
     );

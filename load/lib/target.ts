@@ -11,7 +11,19 @@ export function abort(reason: string): never {
   throw new Error(reason);
 }
 
+/** The host of a base URL when it is not this machine (loopback), else undefined: as core/config.ts isLoopback. */
+export function remoteHost(baseUrl: string): string | undefined {
+  const m = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/]*@)?(\[[^\]]*\]|[^:/?#]*)/i.exec(baseUrl);
+  const host = (m ? m[1] : '').replace(/^\[|\]$/g, '').toLowerCase();
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host) ? undefined : host || baseUrl;
+}
+
 export function checkTarget(): void {
+  // The rule of load:* (a target that is not loopback needs CONSOLE_ALLOW_REMOTE_LOAD=1) holds in k6
+  // too, so that an archive run elsewhere (a k6-operator TestRun, npm run load:testrun) keeps it.
+  const remote = remoteHost(BASE_URL);
+  if (remote !== undefined && __ENV.CONSOLE_ALLOW_REMOTE_LOAD !== '1')
+    abort(`refusing to load ${remote}: it is not loopback; set CONSOLE_ALLOW_REMOTE_LOAD=1 to allow it`);
   const url = `${BASE_URL}/console/v1/release_pipelines?limit=1`;
   // Tagged apart so that these probes stay out of every endpoint's figures.
   const tags = { endpoint: 'setup', name: 'setup' };

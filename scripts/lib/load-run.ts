@@ -15,6 +15,7 @@ import { addLedgerPart, tally } from '../../core/ledger.ts';
 import { restore, takeSnapshot, type Connection, type Snapshot } from '../../core/restore.ts';
 import { worst } from '../../core/exit.ts';
 import { startReference, type ReferenceServer } from '../../core/reference.ts';
+import { runSegmented } from '../../load/runners/segmented.ts';
 import { type LoadOutcome, type LoadSummaryVerdictInput, loadOutcome } from './load-outcome.ts';
 
 export const LOAD_SCRIPTS = ['paging', 'mutation'] as const;
@@ -30,6 +31,8 @@ export interface LoadArgs {
   reference?: { latency?: string; faults?: string[]; variants?: string[] };
   /** Inferred checks fail the run (--strict; else CONSOLE_STRICT). */
   strict?: boolean;
+  /** k6 processes of equal execution segments, released together and merged (load/runners/); 1 or absent: one k6. */
+  runners?: number;
 }
 
 /** The k6 binary, as scripts/install-k6 resolves it (K6_BIN, else .tools/bin/k6); missing is exit 3. */
@@ -39,11 +42,12 @@ function findK6(): string {
   return r.stdout.trim();
 }
 
-/** The key must be in no artifact: look for it in everything this run wrote (docs/reports.md). */
+/** The key must be in no artifact: look for it in everything this run wrote (docs/reports.md), the runners' folders too. */
 function assertNoKey(dir: string, key: string): void {
   for (const name of readdirSync(dir)) {
     const file = join(dir, name);
-    if (statSync(file).isFile() && readFileSync(file, 'latin1').includes(key)) throw new ConfigError(`${file} holds the API key: refusing to keep it`);
+    if (statSync(file).isDirectory()) assertNoKey(file, key);
+    else if (readFileSync(file, 'latin1').includes(key)) throw new ConfigError(`${file} holds the API key: refusing to keep it`);
   }
 }
 
@@ -69,19 +73,16 @@ export function readLoadSummary(file: string): (LoadSummaryVerdictInput & { verd
   }
 }
 
-function runK6(
-  k6: string,
-  script: LoadScript,
+/** What k6 gets to run `script` (one k6, or each runner of several). */
+function k6Env(
   profile: string,
   target: { baseUrl: string; apiKey: string },
   dataDir: string,
   reportDir: string,
   k6Out: string,
   judging: { strict: boolean; requestTimeoutMs: number; external: boolean; gateRules?: Record<string, number> },
-): Promise<number> {
-  rmSync(reportDir, { recursive: true, force: true });
-  mkdirSync(reportDir, { recursive: true });
-  const env = {
+): NodeJS.ProcessEnv {
+  return {
     ...process.env,
     CONSOLE_BASE_URL: target.baseUrl,
     CONSOLE_API_KEY: target.apiKey, // environment only: argv shows in process listings
@@ -102,9 +103,14 @@ function runK6(
     K6_NO_USAGE_REPORT: 'true',
     K6_OUT: k6Out,
   };
-  const child = spawn(k6, ['run', '--quiet', '--no-color', join(ROOT, 'load', `${script}.ts`)], { cwd: ROOT, env, stdio: 'inherit' });
+}
+
+function runK6(k6: string, script: LoadScript, env: NodeJS.ProcessEnv): Promise<number> {
+  const child = spawn(k6, ['run', ...K6_ARGS, join(ROOT, 'load', `${script}.ts`)], { cwd: ROOT, env, stdio: 'inherit' });
   return new Promise((done) => child.on('exit', (code, signal) => done(code ?? (signal ? 3 : 0))));
 }
+
+const K6_ARGS = ['--quiet', '--no-color'];
 
 interface Before {
   startedAt: string;
@@ -255,20 +261,37 @@ export async function runLoad(args: LoadArgs): Promise<number> {
       const reportDir = join(config.reportsDir, 'load', script);
       const rows = requestRows(script, dataDir);
       rmSync(rows.csv, { force: true });
+      rmSync(reportDir, { recursive: true, force: true });
+      mkdirSync(reportDir, { recursive: true });
       const writes = script === 'mutation' && config.baseUrl ? await snapshotFor(config, target) : undefined;
-      const code = await runK6(k6, script, args.profile, target, dataDir, reportDir, rows.k6Out, {
+      const env = k6Env(args.profile, target, dataDir, reportDir, rows.k6Out, {
         strict: args.strict ?? config.strict,
         requestTimeoutMs: config.requestTimeoutMs,
         external: Boolean(config.baseUrl),
         gateRules: writes?.gateRules,
       });
+      const segmented = (args.runners ?? 1) > 1;
+      const code = segmented
+        ? await runSegmented({
+            k6,
+            script: join(ROOT, 'load', `${script}.ts`),
+            label: `load: ${script}`,
+            runners: args.runners!,
+            env,
+            reportDir,
+            cwd: ROOT,
+            args: K6_ARGS,
+            target: loadTarget(config.baseUrl),
+          })
+        : await runK6(k6, script, env);
       const summaryFile = join(reportDir, 'summary.json');
       try {
-        if (existsSync(summaryFile)) attachTarget(summaryFile, loadTarget(config.baseUrl));
+        if (existsSync(summaryFile) && !segmented) attachTarget(summaryFile, loadTarget(config.baseUrl));
       } catch (err) {
         console.error(`load: ${script}: summary.json does not say what it measured: ${(err as Error).message.split('\n')[0]}`);
       }
-      if (existsSync(summaryFile) && existsSync(rows.csv)) {
+      // A merged summary has its runners' histograms already (load/runners/merge-runners.ts).
+      if (existsSync(summaryFile) && existsSync(rows.csv) && !segmented) {
         // Without them the compare falls back to its ratio rule and says so: worth a line, not a failed run.
         await attachSamples(summaryFile, rows.csv).catch((err: Error) =>
           console.error(`load: ${script}: request samples not kept in summary.json: ${err.message.split('\n')[0]}`),

@@ -47,6 +47,8 @@ export interface VerifyOptions {
   deadline: string | undefined;
   /** The run history file (--history), else CONSOLE_HISTORY, else reports/history.sqlite. */
   history?: string | undefined;
+  /** k6 runners per load profile (--runners, load:* --runners): above 1, segmented and merged. */
+  runners?: number;
 }
 
 /** What the stages share: the options, the configuration, where reports go and how much time is left. */
@@ -214,7 +216,8 @@ async function loadStage(run: Run): Promise<{ stage: StageResult; compare: Compa
       opts.profile === 'smoke' ? 5000 : 15000,
     );
     try {
-      codes[script] = await runTsx('scripts/load.ts', [script, '--profile', opts.profile], k6Env, (line) => console.log(line));
+      const runners = (opts.runners ?? 1) > 1 ? ['--runners', String(opts.runners)] : [];
+      codes[script] = await runTsx('scripts/load.ts', [script, '--profile', opts.profile, ...runners], k6Env, (line) => console.log(line));
     } finally {
       clearInterval(timer);
     }

@@ -1,0 +1,345 @@
+// The summaries of several runners of one script merged into the summary of one run: the runners of
+// `load:* --runners N` on this machine, or the pods of a k6-operator TestRun copied out
+// (`baseline:compare --merge`). k6 and the operator leave this to the user (each runner writes its
+// own end-of-test summary), and an average of the runners' percentiles is not the percentile of the
+// whole run: with runners that see different latencies (a pod on a busy node) it can be far off.
+//
+// What merges exactly: counts, throughputs (the runners ran at the same time), error rates (weighted
+// by count), averages, maxima, checks by level, transport failures by kind, the scripts' counters, and
+// the per-endpoint request-duration histograms (counts add, load/compare/samples.ts), from which the
+// merged p50/p95/p99 are read, as the compare reads a single run's (each duration within 1%, its
+// bucket's middle). Thresholds are judged again on the merged figures where they can be (rates,
+// counts, averages, extremes, and percentiles of endpoint durations from the merged histogram), so
+// the verdict is the whole run's, not the worst runner's. When a runner kept no histograms (a summary
+// written before they were kept), percentiles fall back to the count-weighted mean of the runners'
+// percentiles and the merged summary says so (`merge.percentiles: "approximate"`).
+//
+// Runners started with execution segments (k6 --execution-segment, as the operator's are) say which
+// segment they ran (load/lib/summary.ts); the merge refuses a set that leaves a segment out or has
+// one twice: such a merge would be a part of the run read as the whole.
+import { ConfigError } from '../../core/config.ts';
+import type { Figures, RunSummary } from '../../core/formats.ts';
+import { samplesOf } from './run-samples.ts';
+import { type DurationHistogram, histogramCount, histogramQuantile, mergeRunSamples, type RunSamples } from './samples.ts';
+import { commonTarget } from './target.ts';
+
+/** One raw k6 metric of a summary (`k6.metrics`, k6's own end-of-test data). */
+interface RawMetric {
+  type: 'counter' | 'gauge' | 'rate' | 'trend';
+  values: Record<string, number>;
+}
+
+/** The fields of a runner's summary.json the merge reads beside the compare's (load/lib/summary.ts writes them). */
+export interface RunnerSummary extends RunSummary {
+  finishedAt?: string;
+  segment?: string | null;
+  segmentSequence?: string | null;
+  thresholdsOk?: boolean;
+  checks?: CheckFigures;
+  transport?: { answers: number; failures: number; kinds: Record<string, number> };
+  thresholds?: Threshold[];
+  counters?: Record<string, number>;
+  /** Writes per resource (load/lib/summary.ts), for the run's ledger: counts add; a gate's rules held is the largest a runner saw. */
+  ledger?: Record<string, number>;
+  k6?: { metrics?: Record<string, RawMetric> };
+}
+
+interface CheckFigures {
+  passes: number;
+  fails: number;
+  stated?: { passes: number; fails: number };
+  inferred?: { passes: number; fails: number };
+  failed?: { name: string; level: string; passes: number; fails: number }[];
+}
+
+export interface Threshold {
+  metric: string;
+  threshold: string;
+  ok: boolean;
+  /** Set on a merged summary: how the merged result was reached. */
+  judged?: 'merged figures' | 'every runner';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Execution segments: "a:b" with a and b fractions ("1/4"), decimals ("0.25"), percentages or 0 and 1.
+
+interface Fraction {
+  n: number;
+  d: number;
+}
+
+const gcd = (a: number, b: number): number => (b === 0 ? Math.abs(a) : gcd(b, a % b));
+const reduce = (f: Fraction): Fraction => {
+  const g = gcd(f.n, f.d) || 1;
+  return { n: f.n / g, d: f.d / g };
+};
+
+function fraction(text: string): Fraction {
+  const t = text.trim();
+  let m = /^(\d+)\/(\d+)$/.exec(t);
+  if (m && Number(m[2]) > 0) return reduce({ n: Number(m[1]), d: Number(m[2]) });
+  m = /^(\d+)(?:\.(\d+))?(%?)$/.exec(t);
+  if (m) {
+    const decimals = m[2] ?? '';
+    const d = 10 ** decimals.length * (m[3] ? 100 : 1);
+    return reduce({ n: Number(m[1] + decimals), d });
+  }
+  throw new ConfigError(`execution segment bound ${JSON.stringify(text)} is not a fraction, a decimal or a percentage`);
+}
+
+const same = (a: Fraction, b: Fraction) => a.n * b.d === b.n * a.d;
+const less = (a: Fraction, b: Fraction) => a.n * b.d < b.n * a.d;
+const show = (f: Fraction) => (f.n === 0 ? '0' : f.n === f.d ? '1' : `${f.n}/${f.d}`);
+
+/** "from:to" as two fractions; a lone value "b" is k6's shorthand for "0:b". */
+function segment(text: string): [Fraction, Fraction] {
+  const parts = text.split(':');
+  if (parts.length > 2) throw new ConfigError(`execution segment ${JSON.stringify(text)} is not FROM:TO`);
+  const [from, to] = parts.length === 2 ? parts.map(fraction) : [{ n: 0, d: 1 }, fraction(parts[0])];
+  if (!less(from, to)) throw new ConfigError(`execution segment ${JSON.stringify(text)} is empty`);
+  return [from, to];
+}
+
+/**
+ * Throws unless the runners together ran the whole test once: every one unsegmented (runs of the
+ * whole test side by side, on several machines), or segments of one sequence that cover 0 to 1
+ * with no gap and no overlap. Returns the segments, in order (empty when unsegmented).
+ */
+export function checkSegments(summaries: RunnerSummary[]): string[] {
+  const given = summaries.filter((s) => s.segment);
+  if (given.length === 0) return [];
+  if (given.length !== summaries.length)
+    throw new ConfigError(
+      `${summaries.length - given.length} of ${summaries.length} summaries ran no execution segment: segmented and whole runs do not merge`,
+    );
+  const sequences = new Set(given.map((s) => (s.segmentSequence ?? '').replace(/\s+/g, '')));
+  if (sequences.size > 1) throw new ConfigError(`the runners ran segments of different sequences (${[...sequences].join(' and ')}): one TestRun per merge`);
+  const ranges = given.map((s) => ({ text: s.segment as string, range: segment(s.segment as string) })).sort((a, b) => (less(a.range[0], b.range[0]) ? -1 : 1));
+  const missing: string[] = [];
+  let at: Fraction = { n: 0, d: 1 };
+  for (const { text, range } of ranges) {
+    if (less(range[0], at)) throw new ConfigError(`execution segment ${text} overlaps another runner's: a summary given twice?`);
+    if (!same(range[0], at)) missing.push(`${show(at)}:${show(range[0])}`);
+    at = range[1];
+  }
+  if (!same(at, { n: 1, d: 1 })) missing.push(`${show(at)}:1`);
+  if (missing.length)
+    throw new ConfigError(
+      `the summaries cover segments ${ranges.map((r) => r.text).join(', ')}; ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing: merge every runner's summary`,
+    );
+  return ranges.map((r) => r.text);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Thresholds, judged again on the merged figures.
+
+const EXPRESSION = /^\s*(avg|min|max|med|count|rate|value|p\((\d+(?:\.\d+)?)\))\s*(<=|>=|<|>|===|==|!=)\s*(-?\d+(?:\.\d+)?(?:e-?\d+)?)\s*$/;
+
+/** A k6 threshold expression (`p(95)<300`, `rate==1`) held against `values`; undefined when it cannot be (another aggregation, a value not known). */
+export function holds(expression: string, value: (aggregation: string, percentile?: number) => number | undefined): boolean | undefined {
+  const m = EXPRESSION.exec(expression);
+  if (!m) return undefined;
+  const got = value(m[2] ? 'p' : m[1], m[2] ? Number(m[2]) : undefined);
+  if (got === undefined || Number.isNaN(got)) return undefined;
+  const limit = Number(m[4]);
+  switch (m[3]) {
+    case '<':
+      return got < limit;
+    case '<=':
+      return got <= limit;
+    case '>':
+      return got > limit;
+    case '>=':
+      return got >= limit;
+    case '!=':
+      return got !== limit;
+    default:
+      return got === limit;
+  }
+}
+
+/**
+ * A raw metric's merged aggregations: rates and counters add, trends add counts and weight their
+ * averages, extremes are extremes. A trend's percentiles come only from `histogram` (the endpoint's
+ * merged durations): the runners' own percentiles do not combine.
+ */
+function mergedValue(parts: RawMetric[], histogram: DurationHistogram | undefined) {
+  const type = parts[0]?.type;
+  const sum = (k: string) => parts.reduce((n, p) => n + (p.values[k] ?? 0), 0);
+  return (aggregation: string, percentile?: number): number | undefined => {
+    if (type === 'rate') {
+      const passes = sum('passes');
+      const fails = sum('fails');
+      return aggregation === 'rate' ? (passes + fails === 0 ? 0 : passes / (passes + fails)) : undefined;
+    }
+    if (type === 'counter') return aggregation === 'count' ? sum('count') : undefined;
+    if (type === 'trend') {
+      const count = sum('count');
+      const live = parts.filter((p) => (p.values.count ?? 0) > 0);
+      if (aggregation === 'count') return count;
+      if (count === 0) return 0; // k6 reads an empty trend's aggregations as 0
+      if (aggregation === 'avg') return live.reduce((n, p) => n + (p.values.avg ?? 0) * p.values.count, 0) / count;
+      if (aggregation === 'min') return Math.min(...live.map((p) => p.values.min ?? Number.NaN));
+      if (aggregation === 'max') return Math.max(...live.map((p) => p.values.max ?? Number.NaN));
+      const q = aggregation === 'med' ? 50 : aggregation === 'p' ? percentile : undefined;
+      if (q !== undefined && histogram && histogramCount(histogram) > 0) return histogramQuantile(histogram, q / 100);
+    }
+    return undefined;
+  };
+}
+
+/** The duration tag of an endpoint trend, `http_req_duration{endpoint:X}` -> X. */
+const durationEndpoint = (metric: string) => /^http_req_duration\{endpoint:([^}]+)\}$/.exec(metric)?.[1];
+
+function mergeThresholds(summaries: RunnerSummary[], samples: RunSamples | undefined): Threshold[] {
+  const keys = new Map<string, { metric: string; threshold: string }>();
+  for (const s of summaries) for (const t of s.thresholds ?? []) keys.set(`${t.metric}\u0000${t.threshold}`, { metric: t.metric, threshold: t.threshold });
+  const out: Threshold[] = [];
+  for (const { metric, threshold } of keys.values()) {
+    // A runner that kept its raw metrics but none of this one saw no sample of it (a segment without that scenario).
+    const kept = summaries.every((s) => s.k6?.metrics !== undefined);
+    const raw = summaries.map((s) => s.k6?.metrics?.[metric]).filter((m): m is RawMetric => m !== undefined);
+    const endpoint = durationEndpoint(metric);
+    const merged = kept && raw.length > 0 ? holds(threshold, mergedValue(raw, endpoint ? samples?.endpoints[endpoint] : undefined)) : undefined;
+    // What cannot be judged on the merged figures holds when it held in every runner.
+    const ok = merged ?? summaries.every((s) => (s.thresholds ?? []).every((t) => t.metric !== metric || t.threshold !== threshold || t.ok));
+    out.push({ metric, threshold, ok, judged: merged === undefined ? 'every runner' : 'merged figures' });
+  }
+  return out.sort((a, b) => (a.metric === b.metric ? (a.threshold < b.threshold ? -1 : 1) : a.metric < b.metric ? -1 : 1));
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function mergeChecks(summaries: RunnerSummary[]): CheckFigures | undefined {
+  const all = summaries.map((s) => s.checks).filter((c): c is CheckFigures => c !== undefined);
+  if (all.length === 0) return undefined;
+  const level = (k: 'stated' | 'inferred') => ({
+    passes: all.reduce((n, c) => n + (c[k]?.passes ?? 0), 0),
+    fails: all.reduce((n, c) => n + (c[k]?.fails ?? 0), 0),
+  });
+  // A runner lists a check only where it failed: its fails add up exactly, its passes are those of the runners that list it.
+  const failed = new Map<string, { name: string; level: string; passes: number; fails: number }>();
+  for (const c of all)
+    for (const f of c.failed ?? []) {
+      const had = failed.get(f.name);
+      failed.set(f.name, had ? { ...had, passes: had.passes + f.passes, fails: had.fails + f.fails } : { ...f });
+    }
+  return {
+    passes: all.reduce((n, c) => n + c.passes, 0),
+    fails: all.reduce((n, c) => n + c.fails, 0),
+    stated: level('stated'),
+    inferred: level('inferred'),
+    failed: [...failed.values()],
+  };
+}
+
+function mergeTransport(summaries: RunnerSummary[]): RunnerSummary['transport'] {
+  const all = summaries.map((s) => s.transport).filter((t): t is NonNullable<RunnerSummary['transport']> => t !== undefined);
+  if (all.length === 0) return undefined;
+  const kinds: Record<string, number> = {};
+  for (const t of all) for (const [k, n] of Object.entries(t.kinds)) kinds[k] = (kinds[k] ?? 0) + n;
+  return { answers: all.reduce((n, t) => n + t.answers, 0), failures: all.reduce((n, t) => n + t.failures, 0), kinds };
+}
+
+function sumRecords(records: (Record<string, number> | undefined)[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const r of records) for (const [k, n] of Object.entries(r ?? {})) out[k] = (out[k] ?? 0) + n;
+  return out;
+}
+
+/** The request-duration histograms of a summary, or null; an Error naming the runner when they are malformed. */
+function samplesIn(s: RunSummary, i: number): RunSamples | null {
+  try {
+    return samplesOf(s, `runner ${i + 1}'s summary`);
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
+}
+
+/**
+ * The runners' summaries of one script and profile as one run's (the comment at the top says what is
+ * exact). Throws a ConfigError when they are not of one script and profile, or, segmented, do not
+ * cover the test once.
+ */
+export function mergeSummaries(summaries: RunSummary[]): RunSummary {
+  if (summaries.length === 0) throw new ConfigError('--merge needs at least one summary');
+  const runners = summaries as RunnerSummary[];
+  const { script, profile } = runners[0];
+  for (const s of runners) {
+    if (s.script !== script || s.profile !== profile)
+      throw new ConfigError(`cannot merge ${s.script}/${s.profile} with ${script}/${profile}: one script and profile per merge`);
+  }
+  const segments = checkSegments(runners);
+  const kept = runners.map(samplesIn);
+  const samples = kept.every((x) => x !== null) ? mergeRunSamples(kept as RunSamples[]) : undefined;
+  const names = [...new Set(runners.flatMap((s) => Object.keys(s.endpoints)))].sort();
+  const endpoints: Record<string, Figures> = {};
+  const approximate: string[] = [];
+  for (const name of names) {
+    const parts = runners.map((s) => s.endpoints[name]).filter((e): e is Figures => e !== undefined && e.count > 0);
+    const count = parts.reduce((n, e) => n + e.count, 0);
+    const weighted = (k: 'p50' | 'p95' | 'p99' | 'errorRate' | 'avg') => (count === 0 ? 0 : parts.reduce((n, e) => n + (e[k] ?? 0) * e.count, 0) / count);
+    const h = samples?.endpoints[name];
+    const exact = h !== undefined && histogramCount(h) > 0;
+    if (!exact && count > 0) approximate.push(name);
+    const q = (k: 'p50' | 'p95' | 'p99', at: number) => (exact ? histogramQuantile(h, at) : weighted(k));
+    endpoints[name] = {
+      p50: q('p50', 0.5),
+      p95: q('p95', 0.95),
+      p99: q('p99', 0.99),
+      avg: weighted('avg'),
+      max: Math.max(0, ...parts.map((e) => e.max ?? 0)),
+      count,
+      rps: parts.reduce((n, e) => n + e.rps, 0),
+      errorRate: weighted('errorRate'),
+    };
+  }
+  const target = commonTarget(runners);
+  const thresholds = mergeThresholds(runners, samples);
+  const checks = mergeChecks(runners);
+  const transport = mergeTransport(runners);
+  const finished = runners.map((s) => s.finishedAt).filter((f): f is string => typeof f === 'string');
+  return {
+    format: runners[0].format,
+    script,
+    profile,
+    ...(finished.length ? { finishedAt: finished.sort().at(-1) } : {}),
+    durationMs: Math.max(...runners.map((s) => s.durationMs)),
+    runners: runners.reduce((n, s) => n + (s.runners ?? 1), 0),
+    ...(segments.length ? { segments, segmentSequence: runners[0].segmentSequence } : {}),
+    merge: {
+      percentiles: approximate.length === 0 ? 'exact' : 'approximate',
+      note:
+        approximate.length === 0
+          ? 'p50/p95/p99 read from the merged request-duration histograms (within 1%)'
+          : `count-weighted mean of the runners' percentiles for ${approximate.join(', ')}: ${samples ? 'no durations of expected responses kept' : 'a runner kept no request-duration histograms'}`,
+    },
+    ...(target ? { target } : {}),
+    ...(thresholds.length ? { thresholdsOk: thresholds.every((t) => t.ok), thresholds } : {}),
+    ...(checks ? { checks } : {}),
+    ...(transport ? { transport } : {}),
+    counters: sumRecords(runners.map((s) => s.counters)),
+    ...(runners.some((s) => s.ledger) ? { ledger: mergeLedger(runners.map((s) => s.ledger)) } : {}),
+    endpoints,
+    ...(samples ? { samples } : {}),
+  };
+}
+
+/** The runners' writes per resource: counts add; `ledger_gate_rules` (rules a gate held) is the largest any runner saw. */
+function mergeLedger(all: (Record<string, number> | undefined)[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const l of all) for (const [k, n] of Object.entries(l ?? {})) out[k] = k.startsWith('ledger_gate_rules') ? Math.max(out[k] ?? 0, n) : (out[k] ?? 0) + n;
+  return out;
+}
+
+/**
+ * The exit code k6 would have given the merged run, for the verdict (scripts/lib/load-outcome.ts):
+ * a runner that could not run (any code but 0 or 99, k6's "a threshold crossed") makes the whole run
+ * one that could not be carried out; otherwise 99 when a merged threshold is crossed, else 0.
+ * `exits` is unknown for summaries copied out of pods (their pods' status says it).
+ */
+export function mergedExit(merged: RunSummary, exits: number[] = []): number {
+  const broken = exits.find((c) => c !== 0 && c !== 99);
+  if (broken !== undefined) return broken;
+  return (merged as RunnerSummary).thresholdsOk === false ? 99 : 0;
+}
