@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { fail, parseCommand, runCommand } from '../core/command.ts';
+import { fail, parseCommand, runCommand, integerOption } from '../core/command.ts';
 import { ROOT, loadConfig } from '../core/config.ts';
 
 const HELP = `usage: npm run conformance:merge -- [--expect-shards N] DIR
@@ -51,8 +51,7 @@ function mergeShards(folder: string, expected: number | undefined): number {
 }
 
 const { values, positionals } = parseCommand({ name: 'conformance:merge', help: HELP, positionals: true, options: { 'expect-shards': { type: 'string' } } });
-const expected = values['expect-shards'] === undefined ? undefined : Number(values['expect-shards']);
-if (expected !== undefined && (!Number.isInteger(expected) || expected < 1))
-  fail3(`--expect-shards must be a positive integer, got ${JSON.stringify(values['expect-shards'])}`);
+const expected =
+  values['expect-shards'] === undefined ? undefined : integerOption('conformance:merge', '--expect-shards', values['expect-shards'], { min: 1, fallback: 1 });
 if (positionals.length !== 1) fail3(`expected one folder of blob reports, got ${JSON.stringify(positionals)} (see --help)`);
 runCommand('conformance:merge', () => mergeShards(positionals[0], expected));

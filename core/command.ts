@@ -93,3 +93,19 @@ export function runCommand(name: string, work: () => Promise<number> | number): 
       (err: unknown) => fail(name, err instanceof ConfigError ? err.message : ((err as Error)?.message ?? String(err))),
     );
 }
+
+/**
+ * A whole-number option: `fallback` when not given, else an integer from `min` to `max` (default: no
+ * upper bound), or the command's one-line mistake (exit 3) naming the option and its range.
+ */
+export function integerOption(command: string, name: string, value: string | undefined, range: { min: number; max?: number; fallback: number }): number {
+  if (value === undefined) return range.fallback;
+  const n = Number(value);
+  const max = range.max ?? Number.MAX_SAFE_INTEGER;
+  if (value.trim() === '' || !Number.isSafeInteger(n) || n < range.min || n > max)
+    fail(
+      command,
+      `${name} must be an integer ${range.max === undefined ? `of at least ${range.min}` : `from ${range.min} to ${range.max}`}, got ${JSON.stringify(value)}`,
+    );
+  return n;
+}

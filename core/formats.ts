@@ -163,6 +163,10 @@ export interface ConformanceReport {
   drift: Drift[];
 }
 
+/** The k6 load scripts (load/paging.ts, load/mutation.ts): each writes reports/load/<script>/summary.json. */
+export const LOAD_SCRIPTS = ['paging', 'mutation'] as const;
+export type LoadScript = (typeof LOAD_SCRIPTS)[number];
+
 // reports/load/compare.json and the run summaries it is made from.
 export interface Figures {
   p50: number;

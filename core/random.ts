@@ -12,3 +12,10 @@ export function seededRandom(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/** A run id: short, sortable, lower-case letters and digits, unique enough that two runs on one target never share a metric name. */
+export function newRunId(now = Date.now()): string {
+  return `${now.toString(36)}${Math.floor(Math.random() * 36 ** 3)
+    .toString(36)
+    .padStart(3, '0')}`;
+}

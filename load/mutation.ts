@@ -84,14 +84,14 @@ const triggerConflicts = new Counter('mutation_trigger_conflicts');
 const overridesNotTested = new Counter('mutation_overrides_not_tested');
 const metricsCreated = new Counter('mutation_metrics_created');
 // A gate holding this many rules may refuse more: real servers cap a gate's rules (a resource the
-// target refuses, not a contract violation: scripts/lib/load-outcome.ts makes it exit 3, never 1).
+// target refuses, not a contract violation: load/command/outcome.ts makes it exit 3, never 1).
 const FULL_AT = 20;
 const gatesRefusingRules = new Counter('mutation_gates_refusing_rules');
-/** Rules each gate held at its last answer: the snapshot before the run (scripts/lib/load-run.ts), then this VU's answers. */
+/** Rules each gate held at its last answer: the snapshot before the run (load/command/run.ts), then this VU's answers. */
 const heldRules: Record<string, number> = JSON.parse(__ENV.LOAD_GATE_RULES || '{}');
 const refusing: Record<string, true> = {};
 
-// What the run wrote, per resource, for reports/ledger.json (scripts/lib/load-run.ts reads them from the
+// What the run wrote, per resource, for reports/ledger.json (load/command/run.ts reads them from the
 // summary: each tagged sub-metric is there because it has a threshold, below, that cannot fail).
 const ledger = {
   rulesAdded: new Counter('ledger_rules_added'),

@@ -3,7 +3,7 @@
 // Prints one line `listening on http://HOST:PORT` when ready (core/reference.ts waits for it).
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
-import { fail as failCommand, parseCommand } from '../core/command.ts';
+import { fail as failCommand, integerOption, parseCommand } from '../core/command.ts';
 import { referenceKeyFromEnv } from '../core/config.ts';
 import { build, DEFAULT_SCALE } from './app.ts';
 import { FAULTS, PARAMETRISED_FAULTS, VARIANTS, checkSwitches } from './faults.ts';
@@ -40,12 +40,7 @@ function fail(reason: string): never {
   return failCommand(NAME, reason);
 }
 
-function int(value: string | undefined, name: string, min: number, max: number, fallback: number): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max) fail(`${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(value)}`);
-  return n;
-}
+const int = (value: string | undefined, name: string, min: number, max: number, fallback: number) => integerOption(NAME, name, value, { min, max, fallback });
 
 const { values: args } = parseCommand({
   name: NAME,

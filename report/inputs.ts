@@ -9,7 +9,7 @@ import { OPERATIONS } from '../contracts/index.ts';
 import { readRuns, type HistoryRun } from '../core/history.ts';
 import { readLedger } from '../core/ledger.ts';
 import type { TimeSeries } from './timeseries.ts';
-import type { CompareResult as Compare, ConformanceReport as Conformance, Ledger, Observations } from '../core/formats.ts';
+import { LOAD_SCRIPTS, type CompareResult as Compare, type ConformanceReport as Conformance, type Ledger, type Observations } from '../core/formats.ts';
 
 export type StageStatus = 'pass' | 'fail' | 'regression' | 'incomplete' | 'error' | 'skipped';
 
@@ -98,8 +98,6 @@ function readJson<T>(file: string): T | null {
   }
 }
 
-const SCRIPTS = ['paging', 'mutation'];
-
 /** The history, or why it could not be read: the page is written without its trends then, never refused. */
 function readHistory(file: string): ReportInputs['history'] {
   try {
@@ -111,7 +109,7 @@ function readHistory(file: string): ReportInputs['history'] {
 
 export function readInputs(reportsDir: string, historyFile = join(reportsDir, 'history.sqlite')): ReportInputs {
   const rel = (p: string) => (existsSync(join(reportsDir, p)) ? p : null);
-  const load = SCRIPTS.map((script) => ({
+  const load = LOAD_SCRIPTS.map((script) => ({
     script,
     summary: readJson<LoadSummary>(join(reportsDir, 'load', script, 'summary.json')),
     series: readJson<TimeSeries>(join(reportsDir, 'load', script, 'timeseries.json')),

@@ -2,7 +2,7 @@
 // The main job: parses its options and runs scripts/lib/verify-run.ts, which holds the stages.
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { fail, parseCommand, runCommand } from '../core/command.ts';
+import { fail, integerOption, parseCommand, runCommand } from '../core/command.ts';
 import { type ConfigError, seconds } from '../core/config.ts';
 import { PROFILES, verify, type VerifyOptions } from './lib/verify-run.ts';
 
@@ -79,9 +79,7 @@ function options(): VerifyOptions {
     fail('verify', `--observations-baseline: no file ${values['observations-baseline']}`);
   if (values.grep !== undefined && values.grep === '') fail('verify', '--grep needs a pattern');
   if (values.history !== undefined && values.history === '') fail('verify', '--history needs a file');
-  const runners = Number(values.runners ?? 1);
-  if (!Number.isInteger(runners) || runners < 1 || runners > 16)
-    fail('verify', `--runners must be an integer from 1 to 16, got ${JSON.stringify(values.runners)}`);
+  const runners = integerOption('verify', '--runners', values.runners, { min: 1, max: 16, fallback: 1 });
   if (values.deadline !== undefined) {
     try {
       seconds(values.deadline, '--deadline', 0);

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseCommand, runCommand } from '../../core/command.ts';
+import { integerOption, parseCommand, runCommand } from '../../core/command.ts';
 import { ConfigError, ROOT, targetSetInEnv } from '../../core/config.ts';
 import type { ConformanceReport, Ledger } from '../../core/formats.ts';
 import { randomApiKey, startReference } from '../../core/reference.ts';
@@ -100,8 +100,7 @@ const readJson = <T>(file: string): T | undefined => {
 
 runCommand(NAME, async () => {
   if (targetSetInEnv()) throw new ConfigError('CONSOLE_BASE_URL is set: the bench starts its own reference server (unset it)');
-  const nights = Number(values.nights ?? 25);
-  if (!Number.isInteger(nights) || nights < 1 || nights > 400) throw new ConfigError(`--nights must be a whole number from 1 to 400, got ${values.nights}`);
+  const nights = integerOption(NAME, '--nights', values.nights, { min: 1, max: 400, fallback: 25 });
   const dir = values.keep ?? mkdtempSync(join(tmpdir(), 'cc-nights-'));
   mkdirSync(dir, { recursive: true });
   const db = join(dir, 'staging.sqlite');

@@ -13,12 +13,12 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fail, parseCommand, runCommand } from '../../core/command.ts';
+import { fail, parseCommand, runCommand, integerOption } from '../../core/command.ts';
 import { ConfigError, targetSetInEnv } from '../../core/config.ts';
 import type { RunSummary } from '../../core/formats.ts';
 import { startReference } from '../../core/reference.ts';
 import { OPERATIONS, type OperationId } from '../../contracts/index.ts';
-import { runLoad } from '../../scripts/lib/load-run.ts';
+import { runLoad } from '../../load/command/run.ts';
 import { type Condition, judge, type Judgement, table, tally } from './power-judge.ts';
 import { startSlowRoute } from './slow-route.ts';
 
@@ -81,12 +81,8 @@ function options(): PowerArgs {
       'max-minutes': { type: 'string' },
     },
   });
-  const int = (v: string | undefined, name: string, min: number, max: number, fallback: number) => {
-    if (v === undefined) return fallback;
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < min || n > max) fail('bench:power', `${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(v)}`);
-    return n;
-  };
+  const int = (v: string | undefined, name: string, min: number, max: number, fallback: number) =>
+    integerOption('bench:power', name, v, { min, max, fallback });
   const profile = values.profile ?? 'baseline';
   if (profile !== 'smoke' && profile !== 'baseline') fail('bench:power', `--profile must be smoke or baseline, got ${JSON.stringify(profile)}`);
   const percents = (v: string | undefined, name: string, fallback: string) => {

@@ -9,10 +9,10 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fail, parseCommand, runCommand } from '../../core/command.ts';
+import { fail, parseCommand, runCommand, integerOption } from '../../core/command.ts';
 import { ConfigError, targetSetInEnv } from '../../core/config.ts';
 import type { RunSummary } from '../../core/formats.ts';
-import { type LoadScript, runLoad } from '../../scripts/lib/load-run.ts';
+import { type LoadScript, runLoad } from '../../load/command/run.ts';
 import { type RunnersResult, runnersTable } from './runners-table.ts';
 
 const NAME = 'bench:runners';
@@ -58,12 +58,7 @@ function options(): Args {
       rounds: { type: 'string' },
     },
   });
-  const int = (v: string | undefined, name: string, min: number, max: number, fallback: number) => {
-    if (v === undefined) return fallback;
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < min || n > max) fail(NAME, `${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(v)}`);
-    return n;
-  };
+  const int = (v: string | undefined, name: string, min: number, max: number, fallback: number) => integerOption(NAME, name, v, { min, max, fallback });
   const script = values.script ?? 'paging';
   if (script !== 'paging' && script !== 'mutation') fail(NAME, `--script must be paging or mutation, got ${JSON.stringify(script)}`);
   const profile = values.profile ?? 'baseline';

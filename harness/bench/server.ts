@@ -7,7 +7,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
-import { fail, parseCommand } from '../../core/command.ts';
+import { fail, parseCommand, integerOption } from '../../core/command.ts';
 import { build } from '../../reference/app.ts';
 
 const HELP = `usage: npm run bench:server -- [--scale 100000] [--requests 2000] [--rounds 5]
@@ -25,11 +25,7 @@ const { values } = parseCommand({
   help: HELP,
   options: { scale: { type: 'string' }, requests: { type: 'string' }, rounds: { type: 'string' } },
 });
-function positive(text: string | undefined, name: string, fallback: number): number {
-  const n = Number(text ?? fallback);
-  if (!Number.isInteger(n) || n < 1) fail('bench:server', `${name} must be a positive integer, got ${JSON.stringify(text)}`);
-  return n;
-}
+const positive = (text: string | undefined, name: string, fallback: number) => integerOption('bench:server', name, text, { min: 1, fallback });
 const scale = positive(values.scale, '--scale', 100_000);
 const requests = positive(values.requests, '--requests', 2000);
 const rounds = positive(values.rounds, '--rounds', 5);

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fail as failCommand, parseCommand, runCommand } from '../../core/command.ts';
+import { fail as failCommand, integerOption, parseCommand, runCommand } from '../../core/command.ts';
 import { ROOT, loadConfigOr, type Manifest } from '../../core/config.ts';
 import { startReference, type ReferenceServer } from '../../core/reference.ts';
 import { keyForms } from '../../core/keys.ts';
@@ -101,11 +101,7 @@ function redacted(stream: NodeJS.ReadableStream, out: NodeJS.WritableStream, for
 }
 
 async function main(values: { 'max-examples'?: string; seed?: string; workers?: string }): Promise<number> {
-  const int = (v: string | undefined, name: string, fallback: number) => {
-    if (v === undefined) return fallback;
-    if (!/^\d+$/.test(v) || Number(v) < 1) fail(`${name} must be a positive integer, got ${JSON.stringify(v)}`);
-    return Number(v);
-  };
+  const int = (v: string | undefined, name: string, fallback: number) => integerOption(NAME, name, v, { min: 1, fallback });
   const maxExamples = int(values['max-examples'], '--max-examples', 50);
   const seed = int(values.seed, '--seed', 1);
   const workers = int(values.workers, '--workers', 1);

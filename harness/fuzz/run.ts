@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import type { Db } from '../../reference/store/sqlite.ts';
 import type { FastifyInstance } from 'fastify';
 import { build } from '../../reference/app.ts';
-import { fail as failCommand, parseCommand } from '../../core/command.ts';
+import { fail as failCommand, integerOption, parseCommand } from '../../core/command.ts';
 import { randomApiKey } from '../../core/reference.ts';
 import { caseArbitrary, type FuzzCase } from './cases.ts';
 import { FUZZ_METRIC, loadOperations } from './contract.ts';
@@ -38,12 +38,7 @@ function fail(reason: string): never {
   return failCommand(NAME, reason);
 }
 
-function int(value: string | undefined, name: string, fallback: number, min: number): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isSafeInteger(n) || n < min) fail(`${name} must be an integer of at least ${min}, got ${JSON.stringify(value)}`);
-  return n;
-}
+const int = (value: string | undefined, name: string, fallback: number, min: number) => integerOption(NAME, name, value, { min, fallback });
 
 const { values } = parseCommand({
   name: NAME,

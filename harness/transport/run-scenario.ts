@@ -39,7 +39,7 @@ export interface ScenarioOutcome {
   partial: boolean | undefined;
   verdict: string | undefined;
   inconclusive: number | undefined;
-  /** Load: summary.json written, and the verdict it keeps (scripts/lib/load-outcome.ts). */
+  /** Load: summary.json written, and the verdict it keeps (load/command/outcome.ts). */
   loadSummary: boolean;
   loadVerdict: { code: number; note: string } | undefined;
   lastLine: string;
@@ -64,7 +64,7 @@ export async function runScenario(spec: ScenarioSpec, keep = false): Promise<Sce
   const proxy = await startProxy({ upstream: server.baseUrl, scenario: spec.scenario, after: spec.after });
   try {
     const load = spec.command.startsWith('load:') ? spec.command.slice('load:'.length) : undefined;
-    const script = spec.command === 'verify' ? 'scripts/verify.ts' : load ? 'scripts/load.ts' : 'contracts/conformance.ts';
+    const script = spec.command === 'verify' ? 'scripts/verify.ts' : load ? 'load/command/load.ts' : 'contracts/conformance.ts';
     const args = load
       ? [load, ...(spec.args ?? [])]
       : [...(spec.command === 'verify' ? ['--skip-load'] : []), '--deadline', String(spec.deadline), ...(spec.args ?? [])];

@@ -2,12 +2,12 @@
 // load/baselines/ (one file per script and profile, baselineFileFor below); `compareRun` sets a run (or
 // the merged runs of several machines) against them, per endpoint, normalised by the calibration
 // request timed in the same run (docs/load.md), and writes reports/load/compare.json.
-// The command is scripts/baseline.ts.
+// The command is load/command/baseline.ts.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { ConfigError, ROOT, reportsDirFromEnv } from '../../core/config.ts';
-import type { CompareResult, EndpointRow, Figures, ProfileResult, RunSummary, Tolerance } from '../../core/formats.ts';
+import { LOAD_SCRIPTS, type CompareResult, type EndpointRow, type Figures, type ProfileResult, type RunSummary, type Tolerance } from '../../core/formats.ts';
 import { type Detection, detectFromHistograms } from './detect.ts';
 import { mergeSummaries } from './merge.ts';
 import { formatJson, samplesOf } from './run-samples.ts';
@@ -252,7 +252,7 @@ export function compareRun(o: CompareOptions = {}): CompareResult {
     }
     runs = [...byScript.values()].map(mergeSummaries);
   } else {
-    const scripts = o.scripts ?? ['paging', 'mutation'];
+    const scripts = o.scripts ?? [...LOAD_SCRIPTS];
     runs = scripts
       .map((s) => join(reportsDir, 'load', s, 'summary.json'))
       .filter((f) => existsSync(f))

@@ -333,7 +333,7 @@ function mergeLedger(all: (Record<string, number> | undefined)[]): Record<string
 }
 
 /**
- * The exit code k6 would have given the merged run, for the verdict (scripts/lib/load-outcome.ts):
+ * The exit code k6 would have given the merged run, for the verdict (load/command/outcome.ts):
  * a runner that could not run (any code but 0 or 99, k6's "a threshold crossed") makes the whole run
  * one that could not be carried out; otherwise 99 when a merged threshold is crossed, else 0.
  * `exits` is unknown for summaries copied out of pods (their pods' status says it).

@@ -1,5 +1,5 @@
 // What a k6 script knows about its run, from __ENV only (k6 cannot import core/config.ts; the
-// names are those of docs/architecture.md, "Environment"). scripts/load.ts sets every one of them.
+// names are those of docs/architecture.md, "Environment"). load/command/load.ts sets every one of them.
 export const BASE_URL: string = (__ENV.CONSOLE_BASE_URL || 'http://127.0.0.1:8080').replace(/\/+$/, '');
 // The key is read here and only put into request headers; it is never logged or returned from setup().
 export const API_KEY: string = __ENV.CONSOLE_API_KEY || '';

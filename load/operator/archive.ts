@@ -62,6 +62,8 @@ export async function buildArchive(o: ArchiveOptions): Promise<void> {
         o.runId,
         '--seed',
         String(o.seed),
+        // A TestRun runs against a target, whose trigger phases, metrics and rules stay: the manifest's budget bounds it.
+        '--budget',
       ],
       { cwd: ROOT, env: clean, encoding: 'utf8' },
     );

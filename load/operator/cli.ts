@@ -2,7 +2,7 @@
 // Parses its options and runs load/operator/write.ts: the k6 archive and the k6-operator TestRun of a
 // load profile, for load beyond one machine (docs/load.md, "Beyond one machine").
 import { resolve } from 'node:path';
-import { fail, parseCommand, runCommand } from '../../core/command.ts';
+import { fail, parseCommand, runCommand, integerOption } from '../../core/command.ts';
 import { loadConfigOr } from '../../core/config.ts';
 import { writeTestRun } from './write.ts';
 
@@ -68,11 +68,8 @@ async function main(): Promise<number> {
   if (script !== 'paging' && script !== 'mutation') fail(NAME, `--script must be paging or mutation, got ${JSON.stringify(script ?? null)}`);
   const profile = values.profile ?? 'baseline';
   if (!['smoke', 'baseline', 'stress'].includes(profile)) fail(NAME, `--profile must be smoke, baseline or stress, got ${JSON.stringify(profile)}`);
-  const parallelism = Number(values.parallelism ?? 2);
-  if (!Number.isInteger(parallelism) || parallelism < 1 || parallelism > 1000)
-    fail(NAME, `--parallelism must be an integer from 1 to 1000, got ${JSON.stringify(values.parallelism)}`);
-  const seed = Number(values.seed ?? 1);
-  if (!Number.isInteger(seed) || seed < 0) fail(NAME, `--seed must be a non-negative integer, got ${JSON.stringify(values.seed)}`);
+  const parallelism = integerOption(NAME, '--parallelism', values.parallelism, { min: 1, max: 1000, fallback: 2 });
+  const seed = integerOption(NAME, '--seed', values.seed, { min: 0, fallback: 1 });
   const dns = (v: string | undefined, option: string, fallback: string) => {
     const name = v ?? fallback;
     if (!/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(name))

@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { type Config, ConfigError, isLoopback, ROOT } from '../../core/config.ts';
+import { newRunId } from '../../core/random.ts';
 import { buildArchive, k6Version } from './archive.ts';
 import { helperPod, REPORTS_MOUNT, reportsClaim, testRun, yamlDocuments } from './testrun.ts';
 import { testRunProblems } from './testrun-fields.ts';
@@ -43,12 +44,6 @@ function findK6(): string {
   if (r.status !== 0) throw new ConfigError((r.stderr || 'k6 is not installed: run npm run k6:install').trim().replace(/^install-k6: /, ''));
   return r.stdout.trim();
 }
-
-/** Short, sortable, lower-case letters and digits (what fixtures/generate.ts takes as a run id). */
-const newRunId = () =>
-  `${Date.now().toString(36)}${Math.floor(Math.random() * 36 ** 3)
-    .toString(36)
-    .padStart(3, '0')}`;
 
 export async function writeTestRun(a: TestRunArgs, config: Config): Promise<WrittenTestRun> {
   if (!config.baseUrl) throw new ConfigError('CONSOLE_BASE_URL must name the target the runners load: a TestRun starts no reference server');

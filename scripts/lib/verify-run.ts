@@ -16,14 +16,14 @@ import { recordRun } from '../../core/history.ts';
 import { keyForms } from '../../core/keys.ts';
 import { randomApiKey, referenceUnlessTarget, type ReferenceServer } from '../../core/reference.ts';
 import type { ConformanceSummary } from '../../contracts/support/reporter.ts';
-import { STATUSES, statusCount, type Level } from '../../core/formats.ts';
+import { LOAD_SCRIPTS, STATUSES, statusCount, type Level } from '../../core/formats.ts';
 import { compareRun, needsConfirmation, printCompare, type CompareResult } from '../../load/compare/baseline.ts';
 import { renderPage } from '../../report/html.ts';
 import { readInputs, type ReportInputs, type StageResult, type VerifyRun } from '../../report/inputs.ts';
 import { describeChange, trendsOf } from '../../report/trend.ts';
 import { writeTimeSeries } from '../../report/timeseries.ts';
 import { scan } from '../../core/scan.ts';
-import { readLoadSummary } from './load-run.ts';
+import { readLoadSummary } from '../../load/command/run.ts';
 import { historyRunOf } from '../../report/history-record.ts';
 import { prepareReports } from './previous-run.ts';
 import { readTestLine, Ticker, type TestProgress } from './progress.ts';
@@ -32,7 +32,6 @@ import { runTargetCheck, type TargetCheckOutcome } from '../../target/run-check.
 
 export const PROFILES = ['smoke', 'baseline', 'stress'] as const;
 const LEVEL_NAMES: Level[] = ['stated', 'inferred', 'open'];
-const SCRIPTS = ['paging', 'mutation'] as const;
 const TSX = join(ROOT, 'node_modules/tsx/dist/cli.mjs');
 
 export interface VerifyOptions {
@@ -217,7 +216,7 @@ async function loadStage(run: Run): Promise<{ stage: StageResult; compare: Compa
     );
     try {
       const runners = (opts.runners ?? 1) > 1 ? ['--runners', String(opts.runners)] : [];
-      codes[script] = await runTsx('scripts/load.ts', [script, '--profile', opts.profile, ...runners], k6Env, (line) => console.log(line));
+      codes[script] = await runTsx('load/command/load.ts', [script, '--profile', opts.profile, ...runners], k6Env, (line) => console.log(line));
     } finally {
       clearInterval(timer);
     }
@@ -281,7 +280,7 @@ async function loadStage(run: Run): Promise<{ stage: StageResult; compare: Compa
   const parts: string[] = [];
   if (run.config.readOnly) parts.push('mutation not run (read-only: it writes)');
   for (const script of scriptsOf(run)) {
-    // load.ts has judged its run already (scripts/lib/load-outcome.ts) and kept the verdict in summary.json.
+    // load.ts has judged its run already (load/command/outcome.ts) and kept the verdict in summary.json.
     const code = codes[script];
     const verdict = readLoadSummary(join(reportsDir, 'load', script, 'summary.json'))?.verdict;
     mapped.push(code);
@@ -301,7 +300,7 @@ async function loadStage(run: Run): Promise<{ stage: StageResult; compare: Compa
 }
 
 /** The load scripts this run takes: a read-only run only reads, so the mutation profile is left out. */
-const scriptsOf = (run: Run) => (run.config.readOnly ? SCRIPTS.filter((s) => s === 'paging') : SCRIPTS);
+const scriptsOf = (run: Run) => (run.config.readOnly ? LOAD_SCRIPTS.filter((s) => s === 'paging') : LOAD_SCRIPTS);
 
 const notRunStage = (name: string, detail: string): StageResult => ({ name, status: 'error', exitCode: 3, seconds: 0, detail });
 

@@ -6,14 +6,14 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { ROOT } from '../core/config.ts';
+import { ROOT } from '../../core/config.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'cc-load-runners-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
 function load(args: string[], reports: string): Promise<{ code: number | null; out: string }> {
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONSOLE_') && k !== 'K6_OUT'));
-  const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'scripts/load.ts'), ...args], {
+  const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'load/command/load.ts'), ...args], {
     cwd: ROOT,
     env: { ...env, CONSOLE_REPORTS_DIR: reports },
     stdio: ['ignore', 'pipe', 'pipe'],

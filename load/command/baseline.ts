@@ -3,10 +3,11 @@
 // baseline, `compare` sets the last run (or merged runners) against it and exits 2 on a regression.
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { fail, parseCommand, runCommand } from '../core/command.ts';
-import { loadConfigOr } from '../core/config.ts';
-import { compareRun, DEFAULT_TOLERANCE, printCompare, updateBaseline } from '../load/compare/baseline.ts';
-import { mergeRuns } from './lib/merge-runs.ts';
+import { fail, parseCommand, runCommand } from '../../core/command.ts';
+import { loadConfigOr } from '../../core/config.ts';
+import { LOAD_SCRIPTS } from '../../core/formats.ts';
+import { compareRun, DEFAULT_TOLERANCE, printCompare, updateBaseline } from '../compare/baseline.ts';
+import { mergeRuns } from './merge-runs.ts';
 
 const HELP = `usage: npm run baseline:update -- [--script paging|mutation] [--no-samples]
        npm run baseline:compare -- [--script paging|mutation] [--merge RUNNER ... [--history FILE]] [--out FILE]
@@ -83,9 +84,9 @@ async function main(): Promise<number> {
     },
   });
   const [command, ...files] = positionals;
-  if (values.script !== undefined && !['paging', 'mutation'].includes(values.script))
-    fail(NAME, `--script must be paging or mutation, got ${JSON.stringify(values.script)}`);
-  const scripts = values.script ? [values.script] : ['paging', 'mutation'];
+  if (values.script !== undefined && !(LOAD_SCRIPTS as readonly string[]).includes(values.script))
+    fail(NAME, `--script must be ${LOAD_SCRIPTS.join(' or ')}, got ${JSON.stringify(values.script)}`);
+  const scripts = values.script ? [values.script] : [...LOAD_SCRIPTS];
   const baselinesDir = values.baselines === undefined ? undefined : resolve(values.baselines);
   if (baselinesDir !== undefined && !(existsSync(baselinesDir) && statSync(baselinesDir).isDirectory()))
     fail(NAME, `--baselines: no folder ${values.baselines}`);

@@ -4,22 +4,21 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { generate, newRunId } from '../../fixtures/generate.ts';
-import { buildValidators } from '../../load/lib/build-validators.ts';
-import { attachSamples, csvOutput, formatJson } from '../../load/compare/run-samples.ts';
-import { attachTarget, loadTarget } from '../../load/compare/target.ts';
-import { compareRun, printCompare } from '../../load/compare/baseline.ts';
-import { ConfigError, isLoopback, k6OutFromEnv, loadBudget, loadConfig, ROOT, type Config } from '../../core/config.ts';
-import type { LedgerWrite, TargetState } from '../../core/formats.ts';
+import { newRunId } from '../../core/random.ts';
+import { buildValidators } from '../lib/build-validators.ts';
+import { attachSamples, csvOutput, formatJson } from '../compare/run-samples.ts';
+import { attachTarget, loadTarget } from '../compare/target.ts';
+import { compareRun, printCompare } from '../compare/baseline.ts';
+import { ConfigError, isLoopback, k6OutFromEnv, loadConfig, ROOT, type Config } from '../../core/config.ts';
+import type { LedgerWrite, LoadScript, TargetState } from '../../core/formats.ts';
 import { addLedgerPart, tally } from '../../core/ledger.ts';
 import { restore, takeSnapshot, type Connection, type Snapshot } from '../../core/restore.ts';
 import { worst } from '../../core/exit.ts';
 import { startReference, type ReferenceServer } from '../../core/reference.ts';
-import { runSegmented } from '../../load/runners/segmented.ts';
-import { type LoadOutcome, type LoadSummaryVerdictInput, loadOutcome } from './load-outcome.ts';
+import { runSegmented } from '../runners/segmented.ts';
+import { type LoadOutcome, type LoadSummaryVerdictInput, loadOutcome } from './outcome.ts';
 
-export const LOAD_SCRIPTS = ['paging', 'mutation'] as const;
-export type LoadScript = (typeof LOAD_SCRIPTS)[number];
+export { LOAD_SCRIPTS, type LoadScript } from '../../core/formats.ts';
 
 export interface LoadArgs {
   scripts: LoadScript[];
@@ -71,6 +70,31 @@ export function readLoadSummary(file: string): (LoadSummaryVerdictInput & { verd
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The request bodies written ahead into `outDir` by fixtures/generate.ts, run as the command it is
+ * (fixtures/ is a folder of its own); `budget` bounds them by the manifest's load budget.
+ */
+function writeBodies(o: { seed: number; runId: string; manifestPath: string; outDir: string; budget: boolean }): void {
+  const gen = spawnSync(
+    process.execPath,
+    [
+      join(ROOT, 'node_modules/tsx/dist/cli.mjs'),
+      join(ROOT, 'fixtures/generate.ts'),
+      '--seed',
+      String(o.seed),
+      '--run-id',
+      o.runId,
+      '--manifest',
+      o.manifestPath,
+      '--out',
+      o.outDir,
+      ...(o.budget ? ['--budget'] : []),
+    ],
+    { cwd: ROOT, encoding: 'utf8' },
+  );
+  if (gen.status !== 0) throw new ConfigError(`writing the request bodies: ${(gen.stderr || gen.stdout).trim().split('\n')[0]}`);
 }
 
 /** What k6 gets to run `script` (one k6, or each runner of several). */
@@ -227,7 +251,7 @@ export async function runLoad(args: LoadArgs): Promise<number> {
   renameSync(tmp, join(ROOT, 'load/data/validators.js'));
   // A target keeps what the load writes (there is no delete): the manifest's budget bounds it. A reference
   // server started for the run is thrown away with it: no bound, so the committed baselines' request mix holds.
-  generate({ seed: args.seed, runId, manifest: config.manifest, outDir: dataDir, ...(config.baseUrl ? { budget: loadBudget(config.manifest) } : {}) });
+  writeBodies({ seed: args.seed, runId, manifestPath: config.manifestPath, outDir: dataDir, budget: Boolean(config.baseUrl) });
 
   let server: ReferenceServer | undefined;
   let target: { baseUrl: string; apiKey: string };

@@ -1,12 +1,12 @@
-// scripts/load.ts refuses what it must refuse before any load is sent: exit 3 with one line.
+// load/command/load.ts refuses what it must refuse before any load is sent: exit 3 with one line.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { ROOT } from '../core/config.ts';
+import { ROOT } from '../../core/config.ts';
 
 function load(args: string[], env: Record<string, string>) {
-  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'scripts/load.ts'), ...args], {
+  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'load/command/load.ts'), ...args], {
     cwd: ROOT,
     encoding: 'utf8',
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },

@@ -15,9 +15,9 @@ import {
   updateBaseline,
   type Figures,
   type RunSummary,
-} from '../load/compare/baseline.ts';
-import { ROOT } from '../core/config.ts';
-import { startReference } from '../core/reference.ts';
+} from '../compare/baseline.ts';
+import { ROOT } from '../../core/config.ts';
+import { startReference } from '../../core/reference.ts';
 
 const fig = (p50: number, count = 200, rps = 10, errorRate = 0): Figures => ({ p50, p95: p50 * 2, p99: p50 * 3, count, rps, errorRate });
 const summary = (endpoints: Record<string, Figures>, profile = 'baseline'): RunSummary => ({
@@ -85,7 +85,7 @@ const work = mkdtempSync(join(tmpdir(), 'baseline-merge-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
 function loadRun(env: NodeJS.ProcessEnv): Promise<{ code: number | null; out: string }> {
-  const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'scripts/load.ts'), 'paging'], {
+  const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'load/command/load.ts'), 'paging'], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -140,7 +140,7 @@ test('two real k6 runners against one target merge into one summary that compare
   assert.equal(compareSummary(merged, merged, 'self').verdict, 'pass');
 });
 
-/** One of the commands (scripts/load.ts, scripts/baseline.ts) as a user runs it, with only the environment given. */
+/** One of the commands (load/command/load.ts, load/command/baseline.ts) as a user runs it, with only the environment given. */
 function command(script: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string }> {
   const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, script), ...args], {
     cwd: ROOT,
@@ -158,11 +158,11 @@ test('with CONSOLE_REPORTS_DIR set, baseline:update records the run load:paging 
   const baselines = join(work, 'reports-dir-baselines');
   mkdirSync(baselines, { recursive: true });
   const env = { CONSOLE_REPORTS_DIR: reports };
-  const load = await command('scripts/load.ts', ['paging'], env);
+  const load = await command('load/command/load.ts', ['paging'], env);
   assert.equal(load.code, 0, load.out);
   const run = JSON.parse(readFileSync(join(reports, 'load/paging/summary.json'), 'utf8')) as RunSummary;
 
-  const update = await command('scripts/baseline.ts', ['update', '--script', 'paging', '--baselines', baselines], env);
+  const update = await command('load/command/baseline.ts', ['update', '--script', 'paging', '--baselines', baselines], env);
   assert.equal(update.code, 0, update.out);
   assert.equal(update.out.trim(), `baseline: wrote ${join(baselines, 'paging.json')}`);
   // That run and no other: its figures, and the time it finished (another run has other counts and another time).
@@ -172,7 +172,7 @@ test('with CONSOLE_REPORTS_DIR set, baseline:update records the run load:paging 
   assert.equal(recorded.recordedAt, run.finishedAt);
   assert.deepEqual(recorded.endpoints, run.endpoints);
 
-  const compare = await command('scripts/baseline.ts', ['compare', '--script', 'paging', '--baselines', baselines], env);
+  const compare = await command('load/command/baseline.ts', ['compare', '--script', 'paging', '--baselines', baselines], env);
   assert.equal(compare.code, 0, compare.out);
   assert.match(compare.out, /^compare paging \(smoke\): pass/m);
   // Written beside the run it read: the run set against itself passes, endpoint by endpoint.
@@ -185,7 +185,7 @@ test('with CONSOLE_REPORTS_DIR set, baseline:update records the run load:paging 
 });
 
 test('baseline: --baselines must name a folder', async () => {
-  const r = await command('scripts/baseline.ts', ['update', '--baselines', join(work, 'no-such-folder')], {});
+  const r = await command('load/command/baseline.ts', ['update', '--baselines', join(work, 'no-such-folder')], {});
   assert.equal(r.code, 3);
   assert.equal(r.out.trim(), `baseline: --baselines: no folder ${join(work, 'no-such-folder')}`);
 });

@@ -8,11 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
-import { ROOT } from '../core/config.ts';
-import { readRuns } from '../core/history.ts';
-import { DEFAULT_TOLERANCE, updateBaseline } from '../load/compare/baseline.ts';
-import { seededRandom } from '../load/compare/stats.ts';
-import { mergeRuns } from './lib/merge-runs.ts';
+import { ROOT } from '../../core/config.ts';
+import { readRuns } from '../../core/history.ts';
+import { DEFAULT_TOLERANCE, updateBaseline } from '../compare/baseline.ts';
+import { seededRandom } from '../compare/stats.ts';
+import { mergeRuns } from './merge-runs.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'cc-merge-runs-'));
 after(() => rmSync(work, { recursive: true, force: true }));

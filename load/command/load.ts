@@ -1,9 +1,9 @@
 // npm run load:paging | load:mutation | load:smoke -- [--profile smoke|baseline|stress] [--compare] [--seed N] [--scale N]
 //                                                    [--strict] [--latency MS[:S]] [--fault NAME] [--variant NAME] [--runners N]
-// Parses its options and runs scripts/lib/load-run.ts: a k6 load profile against the target (or a
+// Parses its options and runs load/command/run.ts: a k6 load profile against the target (or a
 // reference server it starts), writing reports/load/<script>/{summary.json,junit.xml,dashboard.html}.
-import { fail, parseCommand, runCommand } from '../core/command.ts';
-import { LOAD_SCRIPTS, runLoad, type LoadArgs, type LoadScript } from './lib/load-run.ts';
+import { fail, parseCommand, runCommand, integerOption } from '../../core/command.ts';
+import { LOAD_SCRIPTS, runLoad, type LoadArgs, type LoadScript } from './run.ts';
 
 const HELP = `usage: npm run load:paging   -- [options]   (k6 load/paging.ts)
        npm run load:mutation -- [options]   (k6 load/mutation.ts)
@@ -71,14 +71,9 @@ function options(): LoadArgs {
   const profile = values.profile ?? 'smoke';
   if (!['smoke', 'baseline', 'stress'].includes(profile)) fail('load', `--profile must be smoke, baseline or stress, got ${JSON.stringify(profile)}`);
   if (which === 'smoke' && profile !== 'smoke') fail('load', 'load:smoke runs the smoke profile only; use load:paging or load:mutation with --profile');
-  const seed = Number(values.seed ?? 1);
-  if (!Number.isInteger(seed) || seed < 0) fail('load', `--seed must be a non-negative integer, got ${JSON.stringify(values.seed)}`);
-  const scale = values.scale === undefined ? undefined : Number(values.scale);
-  if (scale !== undefined && (!Number.isInteger(scale) || scale < 1 || scale > 1_000_000))
-    fail('load', `--scale must be an integer from 1 to 1000000, got ${JSON.stringify(values.scale)}`);
-  const runners = Number(values.runners ?? 1);
-  if (!Number.isInteger(runners) || runners < 1 || runners > 16)
-    fail('load', `--runners must be an integer from 1 to 16, got ${JSON.stringify(values.runners)}`);
+  const seed = integerOption('load', '--seed', values.seed, { min: 0, fallback: 1 });
+  const scale = values.scale === undefined ? undefined : integerOption('load', '--scale', values.scale, { min: 1, max: 1_000_000, fallback: 1 });
+  const runners = integerOption('load', '--runners', values.runners, { min: 1, max: 16, fallback: 1 });
   const reference =
     values.latency !== undefined || values.fault?.length || values.variant?.length
       ? { latency: values.latency, faults: values.fault ?? [], variants: values.variant ?? [] }

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { ROOT } from '../core/config.ts';
+import { ROOT } from '../../core/config.ts';
 
 interface Run {
   status: number | null;
@@ -21,7 +21,7 @@ async function load(t: { after: (fn: () => void) => void }, args: string[]): Pro
   const reports = mkdtempSync(join(tmpdir(), 'cc-load-verdict-'));
   t.after(() => rmSync(reports, { recursive: true, force: true }));
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONSOLE_')));
-  const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'scripts/load.ts'), ...args], {
+  const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'load/command/load.ts'), ...args], {
     cwd: ROOT,
     env: { ...env, CONSOLE_REPORTS_DIR: reports },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -3,7 +3,7 @@
 // (2), the calibration request alone the machine's (0).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadOutcome } from './load-outcome.ts';
+import { loadOutcome } from './outcome.ts';
 
 const t = (metric: string, ok = false) => ({ metric, threshold: 'p(95)<100', ok });
 const clean = { answers: 400, failures: 0, kinds: {} };

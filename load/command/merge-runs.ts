@@ -8,12 +8,12 @@ import { ROOT } from '../../core/config.ts';
 import { worst } from '../../core/exit.ts';
 import type { RunSummary, Tolerance } from '../../core/formats.ts';
 import { recordRun } from '../../core/history.ts';
-import { compareRun, printCompare } from '../../load/compare/baseline.ts';
-import { mergedExit, mergeSummaries } from '../../load/compare/merge.ts';
-import { readRunnerSummary } from '../../load/compare/runner-files.ts';
-import { formatJson } from '../../load/compare/run-samples.ts';
-import { loadHistoryRun } from '../../report/history-record.ts';
-import { type LoadSummaryVerdictInput, loadOutcome } from './load-outcome.ts';
+import { compareRun, printCompare } from '../compare/baseline.ts';
+import { mergedExit, mergeSummaries } from '../compare/merge.ts';
+import { readRunnerSummary } from '../compare/runner-files.ts';
+import { formatJson } from '../compare/run-samples.ts';
+import { loadHistoryRun } from '../../core/history.ts';
+import { type LoadSummaryVerdictInput, loadOutcome } from './outcome.ts';
 
 export interface MergeRunsOptions {
   files: string[];
