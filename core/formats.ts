@@ -92,6 +92,8 @@ export interface StatedCoverage {
   unverifiable: number;
   waived: number;
   excluded: number;
+  /** Not reached: their tests stopped at another clause's failure (absent in reports written before blame). */
+  unreached?: number;
 }
 /** The share of stated clauses in scope (all but the waived and the excluded) that a run judged; null when none are in scope. */
 export function coverageOf(c: StatedCoverage): number | null {

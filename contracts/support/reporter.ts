@@ -319,6 +319,7 @@ export default class ConformanceReporter implements Reporter {
       unverifiable: statedCount('unverifiable'),
       waived: statedCount('waived'),
       excluded: statedCount('excluded'),
+      unreached: statedCount('unreached'),
     };
     // A stated clause no test reached (its test stopped at an inferred clause's failure, in default mode)
     // was not checked: in a run that fails nothing, that makes it INCOMPLETE, never PASS.
@@ -465,7 +466,7 @@ function coverageLines(summary: ConformanceSummary): string {
   for (const w of summary.waived ?? []) out.push(`WAIVED ${w.count} clause${w.count === 1 ? '' : 's'} (${w.clauses}): ${w.reason}`);
   if (summary.readOnly) out.push(`READ-ONLY ${c.checked} of ${c.total} stated clauses checked; ${c.excluded} need a write and were left out by design`);
   out.push(
-    `coverage: ${c.checked} of ${c.total} stated clauses checked${c.uncovered ? `, ${c.uncovered} unchecked (INCOMPLETE)` : ''}${c.unverifiable ? `, ${c.unverifiable} not verifiable on this target` : ''}${c.waived ? `, ${c.waived} waived` : ''}${c.excluded ? `, ${c.excluded} excluded` : ''}`,
+    `coverage: ${c.checked} of ${c.total} stated clauses checked${c.uncovered ? `, ${c.uncovered} unchecked (INCOMPLETE)` : ''}${c.unverifiable ? `, ${c.unverifiable} not verifiable on this target` : ''}${c.unreached ? `, ${c.unreached} not reached (their tests stopped at a failure)` : ''}${c.waived ? `, ${c.waived} waived` : ''}${c.excluded ? `, ${c.excluded} excluded` : ''}`,
   );
   return `\n${out.join('\n')}`;
 }
