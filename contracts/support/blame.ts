@@ -10,13 +10,20 @@
 //   passed, and a clause the test names that neither held nor was blamed was not reached (status
 //   `unreached` in conformance.json);
 // - a failure that no clause claims falls on the test's clauses that did not hold (as before blame).
+import { createHash } from 'node:crypto';
 import { test, type TestInfo } from '@playwright/test';
+import type { Exchange } from '../../core/formats.ts';
 
 export const HELD = 'held';
+/** The exchange a failed shared check judged (annotation: its digest, exchangeDigest): the reporter shows it as the failure's evidence. */
+export const FAILED_EXCHANGE = 'failed-exchange';
+
+/** A short digest of an exchange as recorded (its JSON), to name it among the test's exchanges without copying it. */
+export const exchangeDigest = (exchange: Exchange) => createHash('sha256').update(JSON.stringify(exchange)).digest('hex').slice(0, 16);
 const TAG = /\[blame ([^\]]+)\] /;
 const CLAIMED = Symbol('blamed clauses');
 /** The clauses already noted held, per running test: an annotation each, not one per check. */
-const heldIn = new WeakMap<object, Set<string>>();
+const heldIn = new WeakMap<object, (readonly string[] | (() => readonly string[]))[]>();
 
 /** The clauses a failure message was blamed on (its `[blame ...]` tag), [] when none claimed it. */
 export function blamedIn(message: string | undefined): string[] {
@@ -27,12 +34,20 @@ export function blamedIn(message: string | undefined): string[] {
 /** `message` with the tag that blames `clauses`. */
 export const tagged = (clauses: string[], message: string) => `[blame ${clauses.join(', ')}] ${message}`;
 
-/** Notes `clauses` as checked and held in the running test. */
-export function markHeld(clauses: readonly string[]): void {
+/** Notes that the running test's failure is about `exchange` (one it recorded, evidence.ts). */
+export function failedExchange(exchange: Exchange | undefined): void {
+  if (exchange) test.info().annotations.push({ type: FAILED_EXCHANGE, description: exchangeDigest(exchange) });
+}
+
+/**
+ * Notes `clauses` as checked and held in the running test; given as a function, they are worked out only
+ * if the test fails (the clauses a response schema holds: on a passing test nobody asks).
+ */
+export function markHeld(clauses: readonly string[] | (() => readonly string[])): void {
   const info = test.info();
-  const seen = heldIn.get(info) ?? new Set<string>();
-  heldIn.set(info, seen);
-  for (const c of clauses) seen.add(c);
+  const held = heldIn.get(info) ?? [];
+  heldIn.set(info, held);
+  held.push(clauses);
 }
 
 /**
@@ -40,8 +55,10 @@ export function markHeld(clauses: readonly string[]): void {
  * the shared checks hold dozens of field clauses a test does not name, which say nothing of it.
  */
 export function flushHeld(info: TestInfo, named: readonly string[]): void {
-  const seen = heldIn.get(info);
-  const held = named.filter((c) => seen?.has(c));
+  // Only a test that did not pass has clauses that are not reached.
+  if (info.status === 'passed' || info.status === 'skipped') return;
+  const seen = new Set((heldIn.get(info) ?? []).flatMap((h) => (typeof h === 'function' ? h() : h)));
+  const held = named.filter((c) => seen.has(c));
   if (held.length > 0) info.annotations.push({ type: HELD, description: JSON.stringify(held) });
 }
 

@@ -3,7 +3,7 @@ import { expect } from '@playwright/test';
 import type { Reply } from './evidence.ts';
 import { markChecked, recordFinding } from './findings.ts';
 import { absentListed, isSuccess, OPERATIONS, requestErrors, responseErrorsByClause } from './validators.ts';
-import { holds, markHeld } from './blame.ts';
+import { failedExchange, holds, markHeld } from './blame.ts';
 import { clausesOfSchema } from './schema-clauses.ts';
 import { schema } from '../index.ts';
 import { CLAUSES } from './clauses.ts';
@@ -44,6 +44,16 @@ export function expectSuccess(operationId: string, reply: Reply): any {
  * accepted, which is the test's clause (a name of 200 characters: metrics.create.name.length).
  */
 export function expectAccepted(operationId: string, reply: Reply): any {
+  try {
+    return accepted(operationId, reply);
+  } catch (err) {
+    // The exchange that failed is the evidence, whatever the test sent after it (the envelope test judges eight answers in turn).
+    failedExchange(reply.exchange);
+    throw err;
+  }
+}
+
+function accepted(operationId: string, reply: Reply): any {
   const op = OPERATIONS[operationId];
   const expected = op.successStatus === '200' ? '200' : 'a 2xx';
   const status200 = op.clauses.find((c) => c.endsWith('.status200'));
@@ -55,9 +65,12 @@ export function expectAccepted(operationId: string, reply: Reply): any {
   if (status200 && ok2xx(reply)) holds(status200, status);
   else status();
   const errors = responseErrorsByClause(operationId, reply.body);
+  if (errors.length === 0) {
+    markHeld(() => responseClauses(operationId));
+    return reply.body;
+  }
   const blamed = [...new Set(errors.flatMap((e) => (e.clause ? [e.clause] : [])))];
   markHeld(responseClauses(operationId).filter((c) => !blamed.includes(c)));
-  if (errors.length === 0) return reply.body;
   const shown = errors.slice(0, 8).map((e) => (e.clause ? `${e.line} (${e.clause})` : e.line));
   const schemaCheck = () => expect(shown, `${operationId}: response does not match contracts/schemas/${op.response}`).toEqual([]);
   // An error no clause takes leaves the whole failure to the check around this one.

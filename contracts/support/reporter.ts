@@ -28,7 +28,7 @@ import { waiverOf } from '../../core/waivers.ts';
 import { addLedgerPart, emptyState, noteState, tally, writeOf } from '../../core/ledger.ts';
 import type { LedgerWrite } from '../../core/formats.ts';
 import { CHECKED, FINDING, type Finding } from './findings.ts';
-import { HELD, blameOf, untagged } from './blame.ts';
+import { FAILED_EXCHANGE, HELD, blameOf, exchangeDigest, untagged } from './blame.ts';
 import type { Inconclusive, Level, Observation } from './target.ts';
 import { STOP_AFTER_CONSECUTIVE, clearStop, requestStop } from './transport.ts';
 
@@ -125,11 +125,13 @@ export default class ConformanceReporter implements Reporter {
     const uncovered: Unchecked[] = inconclusive ? [] : result.status === 'skipped' ? skippedAs() : notes('uncovered');
     const onPurpose = result.status === 'skipped' && !inconclusive ? uncovered.find((u) => u.kind === 'waived' || u.kind === 'excluded')?.reason : undefined;
     const errors = result.errors.length > 0 ? result.errors : result.error ? [result.error] : [];
+    // An open clause the test observed before it stopped was reached: what it records is all it checks.
+    const observed = (notes('observation') as Observation[]).map((o) => o.clause);
     const blame = ok
       ? undefined
       : blameOf(
           clauses,
-          (notes(HELD) as string[][]).flat(),
+          [...(notes(HELD) as string[][]).flat(), ...observed],
           errors.map((e) => e.message ?? e.value),
         );
     this.ran.push({
@@ -146,7 +148,10 @@ export default class ConformanceReporter implements Reporter {
             .split('\n')
             .slice(0, 8)
             .join('\n'),
-      exchanges: result.attachments.filter((a) => a.name === 'exchange' && a.body).map((a) => JSON.parse(a.body!.toString())),
+      exchanges: withFailedLast(
+        result.attachments.filter((a) => a.name === 'exchange' && a.body).map((a) => JSON.parse(a.body!.toString())),
+        ok ? undefined : result.annotations.filter((a) => a.type === FAILED_EXCHANGE).at(-1)?.description,
+      ),
       observations: notes('observation'),
       uncovered,
       ...(inconclusive ? { inconclusive } : {}),
@@ -485,6 +490,15 @@ function inconclusiveLines(summary: ConformanceSummary, inconclusive: Inconclusi
   if (summary.stop)
     out.push(`PARTIAL: stopped: ${summary.stop.reason} after ${summary.stop.afterTests} of ${summary.stop.ofTests} tests; ${summary.tests.notRun} not run`);
   return out.length ? `\n${out.join('\n')}` : '';
+}
+
+/**
+ * The test's exchanges with the one its failure judged (support/blame.ts, failedExchange) moved last, where
+ * the evidence is read from: a failure's evidence is the exchange that failed, not the test's last request.
+ */
+function withFailedLast(exchanges: Exchange[], failed: string | undefined): Exchange[] {
+  const at = failed ? exchanges.map(exchangeDigest).lastIndexOf(failed) : -1;
+  return at < 0 ? exchanges : [...exchanges.slice(0, at), ...exchanges.slice(at + 1), exchanges[at]];
 }
 
 /** A path as the user would type it from where they are: relative inside the tree, absolute outside. */

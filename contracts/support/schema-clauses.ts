@@ -17,8 +17,13 @@ import { parse } from 'yaml';
 import { CLAUSES } from './clauses.ts';
 
 type Json = any;
-const API = parse(readFileSync(new URL('../openapi.yaml', import.meta.url), 'utf8')) as { components: { schemas: Record<string, Json> } };
-const COMPONENTS = API.components.schemas;
+let components: Record<string, Json> | undefined;
+/** The contract's components, with their x-clauses (which the generated schemas drop), read when first needed: a run that fails nothing never needs them. */
+function contractComponents(): Record<string, Json> {
+  components ??= (parse(readFileSync(new URL('../openapi.yaml', import.meta.url), 'utf8')) as { components: { schemas: Record<string, Json> } }).components
+    .schemas;
+  return components;
+}
 const IDS = new Set(CLAUSES.map((c) => c.id));
 
 /** The field families of the catalogue: `metric` -> the fields of metric.field.*. */
@@ -37,7 +42,7 @@ const familyCache = new Map<string, string | undefined>();
 /** The clause family whose fields are exactly the component's properties (Metric -> metric), if any. */
 export function familyOf(component: string): string | undefined {
   if (familyCache.has(component)) return familyCache.get(component);
-  const props = Object.keys(COMPONENTS[component]?.properties ?? {});
+  const props = Object.keys(contractComponents()[component]?.properties ?? {});
   let found: string | undefined;
   for (const [family, fields] of FAMILIES) if (props.length > 0 && props.length === fields.size && props.every((p) => fields.has(p))) found = family;
   familyCache.set(component, found);
@@ -134,7 +139,7 @@ export function clauseOfError(doc: Json, e: Pick<ErrorObject, 'instancePath' | '
     // and of their clauses the one named for the field, else the only one.
     const missing = (e.params as { missingProperty: string }).missingProperty;
     const stating = walk(doc, segments).places.filter((p) => Array.isArray(p.node.required) && p.node.required.includes(missing) && p.component);
-    const stated = [...new Set(stating.flatMap((p) => xClauses(COMPONENTS[p.component!])))];
+    const stated = [...new Set(stating.flatMap((p) => xClauses(contractComponents()[p.component!])))];
     const named = stated.find((c) => c.endsWith(`.${missing}`) || c.includes(`.${missing}.`));
     if (named ?? stated.length === 1) return named ?? stated[0];
     segments.push(missing);
@@ -142,7 +147,7 @@ export function clauseOfError(doc: Json, e: Pick<ErrorObject, 'instancePath' | '
   const { steps } = walk(doc, segments);
   const last = steps.at(-1);
   if (last && e.keyword !== 'type' && e.keyword !== 'required' && steps.length === segments.filter((s) => !/^\d+$/.test(s)).length) {
-    const own = last.components.flatMap((c) => xClauses(COMPONENTS[c]?.properties?.[last.field]));
+    const own = last.components.flatMap((c) => xClauses(contractComponents()[c]?.properties?.[last.field]));
     if (own.length > 0) return own[0];
   }
   for (let i = steps.length; i > 0; i--) {
@@ -161,13 +166,13 @@ export function clausesOfSchema(doc: Json): string[] {
   const out = new Set<string>(['envelope.successObject']);
   const visit = (places: Place[], steps: Step[], components: string[]) => {
     for (const p of places) {
-      if (p.component && Array.isArray(p.node.required)) for (const c of xClauses(COMPONENTS[p.component])) out.add(c);
+      if (p.component && Array.isArray(p.node.required)) for (const c of xClauses(contractComponents()[p.component])) out.add(c);
       const props = p.node.properties ?? {};
       for (const [field, s] of Object.entries<Json>(props)) {
         const here = [...steps, { field, components: p.component ? [p.component] : [] }];
         const c = fieldClause(here);
         if (c) out.add(c);
-        if (p.component) for (const x of xClauses(COMPONENTS[p.component]?.properties?.[field])) out.add(x);
+        if (p.component) for (const x of xClauses(contractComponents()[p.component]?.properties?.[field])) out.add(x);
         const below = expand(doc, { node: s, component: p.component });
         // A component met again on the way down (a recursive shape) adds no clause.
         if (below.some((b) => b.component && b.component !== p.component && components.includes(b.component))) continue;
