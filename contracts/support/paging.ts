@@ -40,7 +40,11 @@ export async function walk(get: Get, path: string, limit: number, extra = '', fi
       return done(page - first + 1, true);
     }
     replies.push(r);
-    const data: any[] = Array.isArray(r.body?.data) ? r.body.data : [];
+    // A page answered without its `data` array breaks the envelope (spec 2.1), not the test's precondition
+    // that the list holds items: read as an empty page, it would end the walk and blame every clause after.
+    if (!Array.isArray(r.body?.data))
+      throw claim(new Error(`page ${page} of ${path}${extra}: a success without a data array: ${JSON.stringify(r.body)?.slice(0, 200)}`), ['envelope.data']);
+    const data: any[] = r.body.data;
     if (data.length === 0 || data.every((x) => seen.has(x.id))) return done(page - first + 1, true);
     pageSizes.push(data.length);
     items.push(...data);
