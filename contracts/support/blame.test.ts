@@ -2,7 +2,7 @@
 // errors carry and the clauses its checks held.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { blameOf, blamedIn, tagged, untagged } from './blame.ts';
+import { blameOf, blamedIn, claim, tagged, untagged } from './blame.ts';
 
 const NAMED = ['metrics.create.message', 'metric.id.shape', 'metric.field.id', 'metric.field.name'];
 
@@ -44,4 +44,16 @@ test('blame: a message without a tag blames nothing, and the tag is found after 
   assert.deepEqual(blamedIn('Error: expect(received).toBe(expected)'), []);
   assert.deepEqual(blamedIn(undefined), []);
   assert.deepEqual(blamedIn(`Error: ${tagged(['envelope.data'], 'x')}`), ['envelope.data']);
+});
+
+test('blame: claim tags an error once, the innermost clause first, and leaves what is not an Error alone', () => {
+  const err = new Error('expected 200, got 400');
+  assert.equal(claim(err, ['metrics.create.name.length']), err);
+  assert.equal(claim(err, ['metrics.create.path']), err);
+  assert.deepEqual(blamedIn(err.message), ['metrics.create.name.length']);
+  assert.ok(err.stack?.includes('[blame metrics.create.name.length] expected 200'), 'the stack shows the tag too');
+  assert.equal(claim('a string', ['x.y']), 'a string');
+  const untouched = new Error('no clause');
+  claim(untouched, []);
+  assert.equal(untouched.message, 'no clause');
 });

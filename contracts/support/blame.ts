@@ -22,7 +22,7 @@ export const FAILED_EXCHANGE = 'failed-exchange';
 export const exchangeDigest = (exchange: Exchange) => createHash('sha256').update(JSON.stringify(exchange)).digest('hex').slice(0, 16);
 const TAG = /\[blame ([^\]]+)\] /;
 const CLAIMED = Symbol('blamed clauses');
-/** The clauses already noted held, per running test: an annotation each, not one per check. */
+/** What each running test's checks held: clauses, or how to work them out when the test fails (flushHeld). */
 const heldIn = new WeakMap<object, (readonly string[] | (() => readonly string[]))[]>();
 
 /** The clauses a failure message was blamed on (its `[blame ...]` tag), [] when none claimed it. */
@@ -68,12 +68,21 @@ export function flushHeld(info: TestInfo, named: readonly string[]): void {
  */
 export function claim(err: unknown, clauses: readonly string[]): unknown {
   if (clauses.length === 0 || !(err instanceof Error) || (err as { [CLAIMED]?: string[] })[CLAIMED]) return err;
-  if (test.info().expectedStatus === 'skipped') return err;
+  if (skipping()) return err;
   (err as { [CLAIMED]?: string[] })[CLAIMED] = [...clauses];
   const before = err.message;
   err.message = tagged([...clauses], before);
   if (err.stack?.includes(before)) err.stack = err.stack.replace(before, err.message);
   return err;
+}
+
+/** Whether the running test is being skipped (testInfo.skip throws, and that is no failure); false outside a test. */
+function skipping(): boolean {
+  try {
+    return test.info().expectedStatus === 'skipped';
+  } catch {
+    return false;
+  }
 }
 
 /** Runs `check` as the check of `clause` (or of each of several): a failure in it is blamed on them, completion holds them. */
