@@ -481,7 +481,9 @@ test.describe('experiments', () => {
       const past = expectSuccess('listExperiments', await t.call('GET', `${PATH}?createdEndDate=1971-01-01`));
       expect(past.data, 'createdEndDate=1971-01-01 leaves no experiment').toEqual([]);
       const all = expectSuccess('listExperiments', await t.call('GET', `${PATH}?createdStartDate=1971-01-01&createdEndDate=2100-01-01&limit=1`));
-      expect(all.data.length, 'a range around every experiment keeps them').toBe(1);
+      expect(all.data.length, 'a range around every experiment keeps them').toBeGreaterThan(0);
+      // More than one item on a page of limit 1 is the limit's failure, not the dates'.
+      await t.clause('experiments.list.query.limit', async () => expect(all.data.length, 'a page of limit 1').toBeLessThanOrEqual(1));
     },
   );
 
