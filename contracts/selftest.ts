@@ -19,6 +19,7 @@ import { parseCommand, runCommand } from '../core/command.ts';
 import { ROOT } from '../core/config.ts';
 import { startReference, type ReferenceServer } from '../core/reference.ts';
 import { VARIANT_GROUPS } from './selftest-groups.ts';
+import { blameTable, type BlameRow } from './selftest-blame.ts';
 
 interface Switch {
   name: string;
@@ -30,7 +31,7 @@ interface Variant extends Switch {
   strict: 'pass' | 'warns';
 }
 
-const HELP = `usage: npm run conformance:selftest -- [--only NAME[,NAME]] [--lanes N] [--grouped]
+const HELP = `usage: npm run conformance:selftest -- [--only NAME[,NAME]] [--lanes N] [--grouped] [--blame [--whole]]
 
 Runs the conformance suite (strict) against the reference server with each fault (must fail) and
 each legal variant (must pass; a variant marked 'warns' runs in default mode and must pass with at
@@ -40,6 +41,11 @@ least one warning), and against the clean server twice (must pass both times).
   --grouped        the variants that must pass under --strict run in the groups of VARIANT_GROUPS, each
                    group against one server with all of its variants at once (npm test: about half
                    the time); a group that fails is run again variant by variant, to name the one
+  --blame          only the faults (of --only, else all), and after them a table of the clauses each
+                   fault's run failed (status fail in its conformance.json), whether the fault's own
+                   clause is among them, and the median and maximum per fault (npm run selftest:blame)
+  --whole          with --blame: each fault against the whole suite, not stopping at the first failure
+                   (one defect fails many tests: the blame of a whole run; about twice as long)
 exit codes: 0 every fault caught and every variant passed, 1 otherwise, 3 could not run`;
 
 // The suite files that exercise each fault (by name pattern). A fault with no entry runs the whole suite.
@@ -76,6 +82,9 @@ interface Outcome {
   failed: string[];
   tests: number;
   warned: string[];
+  /** The clauses the run failed (status fail), and those a stopped test did not reach (status unreached). */
+  failedClauses: string[];
+  unreached: string[];
 }
 
 /** One run of the suite (or of `files`) against `server`, strict unless told; the verdict from its conformance.json. */
@@ -108,14 +117,24 @@ function runSuite(server: ReferenceServer, files: string[], stopAtFirstFailure: 
     child.stderr.on('data', (d) => (stderr += d));
     child.on('exit', () => {
       const path = join(reports, 'conformance.json');
-      let out: Outcome = { verdict: 'no report', failed: [stderr.split('\n').find((l) => l.trim()) ?? 'no output'], tests: 0, warned: [] };
+      let out: Outcome = {
+        verdict: 'no report',
+        failed: [stderr.split('\n').find((l) => l.trim()) ?? 'no output'],
+        tests: 0,
+        warned: [],
+        failedClauses: [],
+        unreached: [],
+      };
       if (existsSync(path)) {
         const report = JSON.parse(readFileSync(path, 'utf8'));
+        const withStatus = (s: string): string[] => report.clauses.filter((c: { status: string }) => c.status === s).map((c: { id: string }) => c.id);
         out = {
           verdict: report.summary.verdict,
           failed: report.failures.filter((f: { counts: boolean }) => f.counts).map((f: { test: string }) => f.test),
           tests: report.summary.tests.total,
-          warned: report.clauses.filter((c: { status: string }) => c.status === 'warn').map((c: { id: string }) => c.id),
+          warned: withStatus('warn'),
+          failedClauses: withStatus('fail'),
+          unreached: withStatus('unreached'),
         };
       }
       rmSync(reports, { recursive: true, force: true });
@@ -160,21 +179,29 @@ async function main(): Promise<number> {
   const { values } = parseCommand({
     name: 'selftest',
     help: HELP,
-    options: { only: { type: 'string' }, lanes: { type: 'string' }, grouped: { type: 'boolean' } },
+    options: {
+      only: { type: 'string' },
+      lanes: { type: 'string' },
+      grouped: { type: 'boolean' },
+      blame: { type: 'boolean' },
+      whole: { type: 'boolean' },
+    },
   });
+  if (values.whole && !values.blame) throw new Error('--whole goes with --blame');
   const only = values.only !== undefined ? new Set(values.only.split(',').filter(Boolean)) : undefined;
   const lanes = values.lanes !== undefined ? Number(values.lanes) : 2;
   if (!Number.isInteger(lanes) || lanes < 1) throw new Error(`--lanes must be a positive integer, got ${values.lanes}`);
   const { faults: allFaults, variants: allVariants } = listSwitches();
   const faults = allFaults.filter((x) => !only || only.has(x.name));
-  const variants = allVariants.filter((x) => !only || only.has(x.name));
+  // --blame measures the faults alone: the variants and the clean runs fail no clause.
+  const variants = values.blame ? [] : allVariants.filter((x) => !only || only.has(x.name));
   if (only) for (const n of only) if (![...allFaults, ...allVariants].some((x) => x.name === n)) throw new Error(`--only: no fault or variant named ${n}`);
   const started = Date.now();
   const problems: string[] = [];
 
   type Job = () => Promise<boolean>;
   const cleanJobs: Job[] = [];
-  if (!only) {
+  if (!only && !values.blame) {
     // Twice against one server: the suite leaves the target able to pass it again (runs.repeatable).
     cleanJobs.push(() =>
       withServer({}, async (s) => {
@@ -233,12 +260,14 @@ async function main(): Promise<number> {
       problems.push(`variants ${unit.map((v) => v.name).join(', ')}: each passes alone, the suite fails them together`);
     return false;
   });
+  const blame: BlameRow[] = [];
   const faultJobs: Job[] = faults.map(
     (f) => () =>
       withServer({ faults: [f.name] }, async (s) => {
-        const files = filesFor(f.name);
-        const r = await runSuite(s, files, true);
+        const files = values.whole ? [] : filesFor(f.name);
+        const r = await runSuite(s, files, !values.whole);
         const ok = r.verdict === 'fail' && r.failed.length > 0;
+        blame.push({ fault: f.name, clause: f.clause, caught: ok, failed: r.failedClauses, unreached: r.unreached });
         console.log(
           `${ok ? 'ok  ' : 'BAD '} fault   ${f.name.padEnd(34)} ${ok ? `caught by: ${r.failed[0]}` : `NOT caught (${r.verdict}${files.length ? `, files ${files.map((x) => x.split('/').pop()).join(' ')}` : ''})`}`,
         );
@@ -252,9 +281,10 @@ async function main(): Promise<number> {
   const accepted = acceptedVariants;
   const caught = results.slice(cleanJobs.length + variantJobs.length).filter(Boolean).length;
   console.log(
-    `\nselftest: ${caught} of ${faults.length} faults caught, ${accepted} of ${variants.length} legal variants passed${grouped.length ? ` (${inGroup.size} of them in ${grouped.length} groups)` : ''}${only ? '' : cleanOk ? ', clean server passed twice' : ', clean server FAILED'} (${((Date.now() - started) / 1000).toFixed(0)} s)`,
+    `\nselftest: ${caught} of ${faults.length} faults caught, ${accepted} of ${variants.length} legal variants passed${grouped.length ? ` (${inGroup.size} of them in ${grouped.length} groups)` : ''}${only || values.blame ? '' : cleanOk ? ', clean server passed twice' : ', clean server FAILED'} (${((Date.now() - started) / 1000).toFixed(0)} s)`,
   );
   for (const p of problems) console.log(`  ${p}`);
+  if (values.blame) console.log(`\n${blameTable(faults.map((f) => blame.find((b) => b.fault === f.name)!))}`);
   return problems.length === 0 ? 0 : 1;
 }
 

@@ -54,10 +54,12 @@ export interface Drift {
 // reports/conformance.json.
 /**
  * A clause's status in a run: judged (pass, fail, warn), observed (open clauses), or unchecked, with whose
- * it is (UncheckedKind): uncovered (the user can fix it, or nothing reached it), unverifiable, waived, excluded.
+ * it is (UncheckedKind): uncovered (the user can fix it, or nothing reached it), unverifiable, waived, excluded;
+ * or unreached: the tests that check it stopped at another clause's failure before they got to it
+ * (contracts/support/blame.ts), and no other test judged it.
  */
-export type Status = 'pass' | 'fail' | 'warn' | 'observed' | 'uncovered' | 'unverifiable' | 'waived' | 'excluded';
-export const STATUSES: Status[] = ['pass', 'fail', 'warn', 'observed', 'uncovered', 'unverifiable', 'waived', 'excluded'];
+export type Status = 'pass' | 'fail' | 'warn' | 'observed' | 'uncovered' | 'unverifiable' | 'waived' | 'excluded' | 'unreached';
+export const STATUSES: Status[] = ['pass', 'fail', 'warn', 'observed', 'uncovered', 'unverifiable', 'waived', 'excluded', 'unreached'];
 /** Clause counts by status, as written before waived, unverifiable and excluded existed: a missing status is 0. */
 export const statusCount = (row: Partial<Record<Status, number>> | undefined, s: Status): number => row?.[s] ?? 0;
 
@@ -71,7 +73,7 @@ export interface ClauseResult {
   tests: string[];
   evidence: { test: string; level: Level; error?: string; exchanges: Exchange[] }[];
   observations: { test: string; aspect: string; value: unknown }[];
-  /** Why the clause went unchecked (status uncovered, unverifiable, waived or excluded): one line each, the fix named where there is one. */
+  /** Why the clause went unchecked (status uncovered, unverifiable, waived, excluded or unreached): one line each, the fix named where there is one. */
   uncovered?: string[];
 }
 /**
@@ -90,6 +92,8 @@ export interface StatedCoverage {
   unverifiable: number;
   waived: number;
   excluded: number;
+  /** Not reached: their tests stopped at another clause's failure (absent in reports written before blame). */
+  unreached?: number;
 }
 /** The share of stated clauses in scope (all but the waived and the excluded) that a run judged; null when none are in scope. */
 export function coverageOf(c: StatedCoverage): number | null {
@@ -121,6 +125,13 @@ export interface FailureResult {
   error?: string;
   exchanges: Exchange[];
   finding?: true;
+  /**
+   * A failed test's blame (absent in reports written before it, and on findings): the clauses whose
+   * assertions failed, which the run fails (or warns), and the clauses it names that it did not reach
+   * because it stopped. `clauses` stays every clause the test names.
+   */
+  blamed?: string[];
+  unreached?: string[];
 }
 /**
  * fail: a counting violation (whatever else happened); inconclusive: none, but tests got no usable answer

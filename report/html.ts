@@ -27,10 +27,10 @@ h1{font-size:1.6rem;margin:.4rem 0}h2{font-size:1.25rem;margin:2rem 0 .5rem;bord
 table{border-collapse:collapse;width:100%;margin:.4rem 0 1rem}td,th{border:1px solid var(--line);padding:4px 7px;text-align:left;vertical-align:top}
 th{background:var(--bg2);font-weight:600}table.meta{width:auto}table.meta th{width:11rem}
 .num{text-align:right;white-space:nowrap}.small{font-size:12px}.muted{color:#6a737d}.ok{color:var(--pass)}.bad{color:var(--fail);font-weight:600}
-.status{white-space:nowrap;font-weight:600}.s-pass .status{color:var(--pass)}.s-fail .status{color:var(--fail)}.s-warn .status{color:var(--warn)}.s-observed .status{color:var(--observed)}.s-uncovered .status{color:var(--uncovered)}.s-unverifiable .status,.s-waived .status,.s-excluded .status{color:var(--muted)}
+.status{white-space:nowrap;font-weight:600}.s-pass .status{color:var(--pass)}.s-fail .status{color:var(--fail)}.s-warn .status{color:var(--warn)}.s-observed .status{color:var(--observed)}.s-uncovered .status{color:var(--uncovered)}.s-unverifiable .status,.s-waived .status,.s-excluded .status,.s-unreached .status{color:var(--muted)}
 tr.s-fail td{background:#fdecea}tr.s-warn td{background:#fff4e5}
 .chip{display:inline-block;border-radius:10px;padding:0 .5em;font-size:12px;color:#fff;margin:1px 0;white-space:nowrap}
-.chip.s-pass{background:var(--pass)}.chip.s-fail{background:var(--fail)}.chip.s-warn{background:var(--warn)}.chip.s-observed{background:var(--observed)}.chip.s-uncovered{background:var(--uncovered)}.chip.s-unverifiable,.chip.s-waived,.chip.s-excluded{background:var(--muted)}
+.chip.s-pass{background:var(--pass)}.chip.s-fail{background:var(--fail)}.chip.s-warn{background:var(--warn)}.chip.s-observed{background:var(--observed)}.chip.s-uncovered{background:var(--uncovered)}.chip.s-unverifiable,.chip.s-waived,.chip.s-excluded{background:var(--muted)}.chip.s-unreached{background:#fff;color:var(--muted);border:1px dashed var(--muted)}
 .grid td:first-child a{color:inherit}.grid tr.w-fail td:first-child{border-left:4px solid var(--fail)}.grid tr.w-warn td:first-child{border-left:4px solid var(--warn)}
 .filters{margin:.3rem 0 .5rem;display:flex;gap:.35rem;align-items:center;flex-wrap:wrap}
 button.filter{font:inherit;border:1px solid #bbb;background:#fff;border-radius:14px;padding:.1rem .7rem;cursor:pointer}

@@ -94,6 +94,32 @@ test('report: the matrix rows carry status, level and section; the failure links
   assert.match(page, /Load<\/h2><p class="muted">No load run/);
 });
 
+test('report: a failure shows the clauses it failed, and apart those its test did not reach, which the matrix links to it', (t) => {
+  const unreached = { ...conformance.clauses[1], id: 'metric.id.shape', section: '2.8', status: 'unreached', uncovered: ['not reached: "t1" stopped'] };
+  const failure = {
+    ...conformance.failures[0],
+    clauses: ['metrics.create.message', 'metric.id.shape'],
+    blamed: ['metrics.create.message'],
+    unreached: ['metric.id.shape'],
+  };
+  const page = renderPage(
+    readInputs(reportsWith(t, { 'conformance.json': { ...conformance, clauses: [...conformance.clauses, unreached], failures: [failure] } })),
+  );
+  assert.match(
+    page,
+    /data-clauses="metrics\.create\.message"><summary>.*<span class="blamed">metrics\.create\.message<\/span> <span class="muted">\(1 not reached\)<\/span>/,
+  );
+  assert.match(
+    page,
+    /<div class="label">not reached<\/div><p class="unreached small">The test stopped at this failure before it checked this clause: neither passed nor failed in this run\. <code>metric\.id\.shape<\/code>/,
+  );
+  assert.match(
+    page,
+    /<tr class="clause s-unreached" data-status="unreached"[^>]*><td><code>metric\.id\.shape<\/code><\/td><td>stated<\/td><td class="status">unreached <a href="#failure-1" class="stopped-link">stopped at failure 1<\/a>/,
+  );
+  assert.match(page, /<button type="button" class="filter s-unreached" data-status="unreached"/);
+});
+
 test('report: a load row shows the baseline scaled by the calibration, and a regression in red', (t) => {
   const dir = reportsWith(t, { 'conformance.json': conformance });
   const compare = {

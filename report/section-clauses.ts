@@ -4,7 +4,7 @@ import { bySection, esc } from './escape.ts';
 import type { Clause, ClauseStatus, ReportInputs } from './inputs.ts';
 import { sectionLabel } from './sections.ts';
 
-export const STATUSES: ClauseStatus[] = ['fail', 'warn', 'uncovered', 'pass', 'observed', 'unverifiable', 'waived', 'excluded'];
+export const STATUSES: ClauseStatus[] = ['fail', 'warn', 'uncovered', 'unreached', 'pass', 'observed', 'unverifiable', 'waived', 'excluded'];
 const LEVELS = ['stated', 'inferred', 'open'] as const;
 
 const STATUS_MEANING: Record<ClauseStatus, string> = {
@@ -16,6 +16,7 @@ const STATUS_MEANING: Record<ClauseStatus, string> = {
   unverifiable: "not checked: the target's legal answers give nothing to judge (a field it leaves out, a filter no item matches)",
   waived: "left out on purpose by the manifest's waive, with its reason",
   excluded: 'left out by the run itself: a write in a read-only run, or a test not selected (--grep, --shard)',
+  unreached: "not checked in this run: the test that checks it stopped at another clause's failure first (linked beside it)",
 };
 
 function chips(cs: Clause[]): string {
@@ -26,11 +27,15 @@ function chips(cs: Clause[]): string {
     .join(' ');
 }
 
-/** Ids of the failures (in the order of the failures section) that give evidence for each clause. */
-export function failureAnchors(i: ReportInputs): Map<string, number[]> {
+/**
+ * Ids of the failures (in the order of the failures section) that give evidence for each clause: those
+ * that blamed it (contracts/support/blame.ts; a report written before blame names every clause of the
+ * test), or with `stopped`, those that stopped before reaching it.
+ */
+export function failureAnchors(i: ReportInputs, stopped = false): Map<string, number[]> {
   const out = new Map<string, number[]>();
   (i.conformance?.failures ?? []).forEach((f, n) => {
-    for (const c of f.clauses) out.set(c, [...(out.get(c) ?? []), n + 1]);
+    for (const c of stopped ? (f.unreached ?? []) : (f.blamed ?? f.clauses)) out.set(c, [...(out.get(c) ?? []), n + 1]);
   });
   return out;
 }
@@ -40,6 +45,7 @@ export function clausesSection(i: ReportInputs): string {
   if (clauses.length === 0) return '<section id="clauses"><h2>Clauses</h2><p class="muted">No conformance results in this run.</p></section>';
   const sections = [...new Set(clauses.map((c) => c.section ?? '?'))].sort(bySection);
   const anchors = failureAnchors(i);
+  const stoppers = failureAnchors(i, true);
   const ops = (s: string) => (i.sectionNames[s] ? ` <span class="muted">(${esc(i.sectionNames[s])})</span>` : '');
 
   const grid = sections.map((s) => {
@@ -63,7 +69,10 @@ export function clausesSection(i: ReportInputs): string {
     const cs = clauses.filter((c) => (c.section ?? '?') === s).sort((a, b) => a.id.localeCompare(b.id));
     const head = `<tr class="sec-head" id="sec-${esc(s)}" data-section="${esc(s)}"><th colspan="5">${esc(sectionLabel(s))}${ops(s)}</th></tr>`;
     const body = cs.map((c) => {
-      const refs = (anchors.get(c.id) ?? []).map((n) => `<a href="#failure-${n}" class="evidence-link">evidence ${n}</a>`).join(' ');
+      const refs =
+        c.status === 'unreached'
+          ? (stoppers.get(c.id) ?? []).map((n) => `<a href="#failure-${n}" class="stopped-link">stopped at failure ${n}</a>`).join(' ')
+          : (anchors.get(c.id) ?? []).map((n) => `<a href="#failure-${n}" class="evidence-link">evidence ${n}</a>`).join(' ');
       const why = c.uncovered?.length
         ? `<div class="muted small">${c.status === 'uncovered' ? 'not covered' : esc(c.status)}: ${esc(c.uncovered.join('; '))}</div>`
         : '';

@@ -1,6 +1,8 @@
-// Each failed test with its evidence: the error, the spec text of the clauses it checks, and the last
-// exchanges it made (request, response, a curl line; the key was redacted before the reporter wrote
-// them, contracts/support/evidence.ts). Collapsed: a release manager opens the one they care about.
+// Each failed test with its evidence: the error, the spec text of the clauses it blamed (the clauses
+// whose assertions failed, contracts/support/blame.ts), the clauses it names but did not reach because
+// it stopped, and the last exchanges it made (request, response, a curl line; the key was redacted
+// before the reporter wrote them, contracts/support/evidence.ts). Collapsed: a release manager opens
+// the one they care about.
 import { esc, pre, stripAnsi } from './escape.ts';
 import type { Exchange, ReportInputs } from './inputs.ts';
 import { sectionLabel } from './sections.ts';
@@ -18,13 +20,19 @@ export function failuresSection(i: ReportInputs): string {
   const counting = failures.filter((f) => f.counts).length;
   const items = failures.map((f, n) => {
     const kind = f.counts ? 'FAIL' : 'WARN';
-    const spec = f.clauses.map((id) => {
+    // A report written before blame names every clause of the test as failed.
+    const blamed = f.blamed ?? f.clauses;
+    const unreached = f.unreached ?? [];
+    const spec = blamed.map((id) => {
       const c = clauses.get(id);
       return `<li><code>${esc(id)}</code>${c ? ` <span class="muted">spec ${esc(sectionLabel(c.section))}, ${esc(c.level)}</span><blockquote>${esc(c.text ?? '')}</blockquote>` : ''}</li>`;
     });
-    return `<details class="failure k-${kind}" id="failure-${n + 1}" data-clauses="${esc(f.clauses.join(' '))}"><summary><span class="tag k-${kind}">${kind}</span> <span class="muted">[${esc(f.level)}]</span> ${esc(f.test)} <span class="muted">${esc(f.clauses.join(', '))}</span></summary>
+    const notReached = unreached.length
+      ? `<div class="label">not reached</div><p class="unreached small">The test stopped at this failure before it checked ${unreached.length === 1 ? 'this clause' : `these ${unreached.length} clauses`}: neither passed nor failed in this run. ${unreached.map((id) => `<code>${esc(id)}</code>`).join(' ')}</p>`
+      : '';
+    return `<details class="failure k-${kind}" id="failure-${n + 1}" data-clauses="${esc(blamed.join(' '))}"><summary><span class="tag k-${kind}">${kind}</span> <span class="muted">[${esc(f.level)}]</span> ${esc(f.test)} <span class="blamed">${esc(blamed.join(', '))}</span>${unreached.length ? ` <span class="muted">(${unreached.length} not reached)</span>` : ''}</summary>
 <div class="failure-body"><div class="label">what went wrong</div>${pre(stripAnsi(f.error ?? '(no message)'), 'error')}
-<div class="label">spec</div><ul class="spec">${spec.join('')}</ul>
+<div class="label">spec of the clause${blamed.length === 1 ? '' : 's'} it failed</div><ul class="spec">${spec.join('')}</ul>${notReached}
 <div class="muted small">test: ${esc(f.file)}</div>
 ${f.exchanges.length ? f.exchanges.map((e, k) => exchange(e, k + 1)).join('\n') : '<p class="muted">No HTTP exchange recorded.</p>'}</div></details>`;
   });

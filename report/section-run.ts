@@ -45,7 +45,7 @@ function headline(i: ReportInputs): string {
   if (c) {
     parts.push(...coverageParts(i));
     parts.push(
-      `${c.clauses.total} clauses: ${c.clauses.pass} pass, ${c.clauses.fail} fail, ${c.clauses.warn} warn, ${c.clauses.observed} observed, ${c.clauses.uncovered} not covered`,
+      `${c.clauses.total} clauses: ${c.clauses.pass} pass, ${c.clauses.fail} fail, ${c.clauses.warn} warn, ${c.clauses.observed} observed, ${c.clauses.uncovered} not covered${c.clauses.unreached ? `, ${c.clauses.unreached} not reached` : ''}`,
     );
     parts.push(`${c.tests.passed} of ${c.tests.total} tests passed`);
     // A run cut short, or with tests the network left unchecked (docs/transport.md), says so up front.

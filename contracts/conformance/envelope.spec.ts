@@ -3,7 +3,7 @@
 // the same schema in triggers.spec.ts (their state decides when a success is possible). The writes go
 // to the gate and the experiment this file owns (support/owners.ts) and to the worker's metric.
 import { checks, expect, test, type T } from '../support/target.ts';
-import { expectSuccess, metricName, ok2xx, outcome } from '../support/checks.ts';
+import { expectSuccess, metricName, ok2xx, operationClause, outcome } from '../support/checks.ts';
 import type { Reply } from '../support/evidence.ts';
 import { experimentOf, gateOf } from '../support/owners.ts';
 import { workerMetric, workerMetricCreation } from '../support/worker-metric.ts';
@@ -45,17 +45,23 @@ test.describe('envelope', () => {
     checks('stated', 'envelope.message', 'envelope.data', 'envelope.pagination', 'responses.successStatus'),
     async ({ t }) => {
       for (const [op, reply] of await successes(t)) {
-        const body = expectSuccess(op, reply);
+        // A request valid in every part refused: that operation's; the envelope's fields, their own clauses.
+        const body = await t.clause(operationClause(op), async () => expectSuccess(op, reply));
         t.observe('responses.successStatus', op, reply.status, reply);
         // The overrides response may have its arrays at the top level instead (spec 4.11): its own schema admits both.
         if (op === 'patchExperimentOverrides' && !('message' in body)) continue;
-        expect(typeof body.message, `${op}: message is a string`).toBe('string');
+        await t.clause('envelope.message', async () => expect(typeof body.message, `${op}: message is a string`).toBe('string'));
         const list = op.startsWith('list');
-        expect(
-          list ? Array.isArray(body.data) : typeof body.data === 'object' && body.data !== null && !Array.isArray(body.data),
-          `${op}: data is ${list ? 'an array' : 'an object'}`,
-        ).toBe(true);
-        if (list) expect(typeof body.pagination === 'object' && body.pagination !== null, `${op}: pagination is an object`).toBe(true);
+        await t.clause('envelope.data', async () =>
+          expect(
+            list ? Array.isArray(body.data) : typeof body.data === 'object' && body.data !== null && !Array.isArray(body.data),
+            `${op}: data is ${list ? 'an array' : 'an object'}`,
+          ).toBe(true),
+        );
+        if (list)
+          await t.clause('envelope.pagination', async () =>
+            expect(typeof body.pagination === 'object' && body.pagination !== null, `${op}: pagination is an object`).toBe(true),
+          );
       }
     },
   );
@@ -68,8 +74,8 @@ test.describe('envelope', () => {
       const json = (r: Reply) =>
         /^application\/([\w.-]+\+)?json\s*(;|$)/i.test(r.headers['content-type'] ?? '') && typeof r.body === 'object' && r.body !== null;
       for (const [op, reply] of await successes(t)) {
-        expect(ok2xx(reply), `${op} answered ${reply.status}`).toBe(true);
-        expect(json(reply), `${op}: a JSON body with a JSON Content-Type`).toBe(true);
+        await t.clause('responses.success.2xx', async () => expect(ok2xx(reply), `${op} answered ${reply.status}`).toBe(true));
+        await t.clause('responses.json', async () => expect(json(reply), `${op}: a JSON body with a JSON Content-Type`).toBe(true));
       }
       // Error bodies are not shown (spec 7): JSON, problem+json or a framework's line of text are all a
       // correct server's. What each failure answered is recorded, and compared with the previous run.

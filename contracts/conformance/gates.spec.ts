@@ -48,31 +48,39 @@ test.describe('gates', () => {
       const id = gateA(t.manifest);
       const name = `cc rule ${t.runId}`;
       const other = `cc rule ${t.runId} other`;
-      const body = expectSuccess(
-        'addGateRules',
-        await addRules(t, id, {
-          rules: [
-            // 12.5: passPercentage is a number (2.3), not an integer.
-            { name, passPercentage: 12.5, conditions: [condition], environments: ['production'] },
-            // No conditions: an empty list is a value of the field, and the field is still there (4.1).
-            { name: other, passPercentage: 5, conditions: [] },
-          ],
-        }),
+      // A refusal is of the body 4.1 describes; a field's type or a stated presence, that field's clause.
+      const body = await t.clause('gates.addRules.body', async () =>
+        expectSuccess(
+          'addGateRules',
+          await addRules(t, id, {
+            rules: [
+              // 12.5: passPercentage is a number (2.3), not an integer.
+              { name, passPercentage: 12.5, conditions: [condition], environments: ['production'] },
+              // No conditions: an empty list is a value of the field, and the field is still there (4.1).
+              { name: other, passPercentage: 5, conditions: [] },
+            ],
+          }),
+        ),
       );
-      expectMessage(body, 'Gate rules added successfully.');
-      // Each rule sent is added exactly once, whether the gate keeps its other rules or not (4.1): the names are this test's own.
-      for (const sent of [name, other])
-        expect(body.data.rules.filter((r: any) => r.name === sent).length, `rules named ${JSON.stringify(sent)} in the answer`).toBe(1);
-      whenPresent(t, 'gates.addRules.response.gate', body.data, 'id', (got) => expect(got, 'data is the gate named in the path').toBe(id));
-      const rule = body.data.rules.find((r: any) => r.name === name);
-      expect(rule, 'the added rule is among the returned rules').toBeTruthy();
-      for (const added of body.data.rules.filter((r: any) => r.name === name || r.name === other))
-        for (const field of ['id', 'baseID', 'name', 'passPercentage', 'conditions', 'environments'])
-          expect(added, `the returned rule ${JSON.stringify(added.name)} carries ${field} (spec 2.3, 4.1)`).toHaveProperty(field);
-      // The whole rule as sent: every field, and exactly the one condition (the server adds id and baseID).
-      expect(rule, 'the added rule as sent').toMatchObject({ name, passPercentage: 12.5, environments: ['production'] });
-      expect(comparable(rule.conditions), "the added rule's conditions as sent").toMatchObject(comparable([condition]) as object[]);
-      expect(body.data.rules.find((r: any) => r.name === other)?.conditions, 'a rule sent without conditions').toEqual([]);
+      expectMessage('addGateRules', body, 'Gate rules added successfully.');
+      const rule = await t.clause('gates.addRules.response.gate', async () => {
+        // Each rule sent is added exactly once, whether the gate keeps its other rules or not (4.1): the names are this test's own.
+        for (const sent of [name, other])
+          expect(body.data.rules.filter((r: any) => r.name === sent).length, `rules named ${JSON.stringify(sent)} in the answer`).toBe(1);
+        whenPresent(t, 'gates.addRules.response.gate', body.data, 'id', (got) => expect(got, 'data is the gate named in the path').toBe(id));
+        const found = body.data.rules.find((r: any) => r.name === name);
+        expect(found, 'the added rule is among the returned rules').toBeTruthy();
+        return found;
+      });
+      await t.clause('gates.addRules.rules.fields', async () => {
+        for (const added of body.data.rules.filter((r: any) => r.name === name || r.name === other))
+          for (const field of ['id', 'baseID', 'name', 'passPercentage', 'conditions', 'environments'])
+            expect(added, `the returned rule ${JSON.stringify(added.name)} carries ${field} (spec 2.3, 4.1)`).toHaveProperty(field);
+        // The whole rule as sent: every field, and exactly the one condition (the server adds id and baseID).
+        expect(rule, 'the added rule as sent').toMatchObject({ name, passPercentage: 12.5, environments: ['production'] });
+        expect(comparable(rule.conditions), "the added rule's conditions as sent").toMatchObject(comparable([condition]) as object[]);
+        expect(body.data.rules.find((r: any) => r.name === other)?.conditions, 'a rule sent without conditions').toEqual([]);
+      });
     },
   );
 
@@ -83,14 +91,20 @@ test.describe('gates', () => {
       const id = gateA(t.manifest);
       const name = `cc rule noenv ${t.runId}`;
       // passPercentage 0: a rule that passes no one still carries the field (a zero is a value, 2.3).
-      const body = expectSuccess('addGateRules', await addRules(t, id, { rules: [{ name, passPercentage: 0, conditions: [condition] }] }));
-      const rules = body.data.rules.filter((r: any) => r.name === name);
-      expect(rules.length, 'the added rule, in the answer: exactly once').toBe(1);
-      const rule = rules[0];
-      expect(rule.environments, 'environments is null when no restriction is set').toBeNull();
-      expect(rule, 'the added rule as sent, environments null').toMatchObject({ name, passPercentage: 0, environments: null });
-      expect(comparable(rule.conditions), "the added rule's conditions as sent").toMatchObject(comparable([condition]) as object[]);
-      expect(typeof rule.id === 'string' && typeof rule.baseID === 'string', 'the server gives the rule an id and a baseID').toBe(true);
+      const body = await t.clause('gates.addRules.body', async () =>
+        expectSuccess('addGateRules', await addRules(t, id, { rules: [{ name, passPercentage: 0, conditions: [condition] }] })),
+      );
+      const rule = await t.clause('gates.addRules.response.gate', async () => {
+        const rules = body.data.rules.filter((r: any) => r.name === name);
+        expect(rules.length, 'the added rule, in the answer: exactly once').toBe(1);
+        return rules[0];
+      });
+      await t.clause('gates.addRules.environments.null', async () => expect(rule.environments, 'environments is null when no restriction is set').toBeNull());
+      await t.clause('gates.addRules.rules.fields', async () => {
+        expect(rule, 'the added rule as sent, environments null').toMatchObject({ name, passPercentage: 0, environments: null });
+        expect(comparable(rule.conditions), "the added rule's conditions as sent").toMatchObject(comparable([condition]) as object[]);
+        expect(typeof rule.id === 'string' && typeof rule.baseID === 'string', 'the server gives the rule an id and a baseID').toBe(true);
+      });
     },
   );
 
@@ -100,16 +114,18 @@ test.describe('gates', () => {
     async ({ t }) => {
       const id = gateB(t.manifest);
       const first = `cc keep ${t.runId}`;
-      expectSuccess('addGateRules', await addRules(t, id, { rules: [{ name: first, passPercentage: 1, conditions: [condition] }] }));
-      const second = expectSuccess(
-        'addGateRules',
-        await addRules(t, id, { rules: [{ name: `cc second ${t.runId}`, passPercentage: 2, conditions: [condition] }] }),
-      );
+      // What this test judges is stated: the adds are accepted (4.1) and answer the gate with the rule once.
+      const second = await t.clause('gates.addRules.body', async () => {
+        expectSuccess('addGateRules', await addRules(t, id, { rules: [{ name: first, passPercentage: 1, conditions: [condition] }] }));
+        return expectSuccess('addGateRules', await addRules(t, id, { rules: [{ name: `cc second ${t.runId}`, passPercentage: 2, conditions: [condition] }] }));
+      });
       t.observe('gates.addRules.merge', 'second add', second.data.rules.some((r: any) => r.name === first) ? 'existing rules kept' : 'existing rules replaced');
       // Kept or replaced, no rule is there twice: the one just added once, the earlier one once or not at all.
       const count = (n: string) => second.data.rules.filter((r: any) => r.name === n).length;
-      expect(count(`cc second ${t.runId}`), 'the rule just added, in the answer').toBe(1);
-      expect(count(first), 'the rule added before, in the answer (kept: once; replaced: none)').toBeLessThanOrEqual(1);
+      await t.clause('gates.addRules.response.gate', async () => {
+        expect(count(`cc second ${t.runId}`), 'the rule just added, in the answer').toBe(1);
+        expect(count(first), 'the rule added before, in the answer (kept: once; replaced: none)').toBeLessThanOrEqual(1);
+      });
       t.observe('gates.addRules.rules.required', 'rule with only a name', outcome(await addRules(t, id, { rules: [{ name: `cc bare ${t.runId}` }] })).status);
       t.observe(
         'gateRule.passPercentage.bounds',
@@ -149,25 +165,41 @@ test.describe('gates', () => {
     async ({ t }) => {
       const id = gateA(t.manifest);
       // From an enabled gate, then from a disabled one (spec 3: "Gate with any isEnabled").
-      const enabled = expectSuccess('enableGate', await t.call('PUT', `/console/v1/gates/${encodeURIComponent(id)}/enable`));
+      const enabled = await t.clause('gates.enable.path', async () =>
+        expectSuccess('enableGate', await t.call('PUT', `/console/v1/gates/${encodeURIComponent(id)}/enable`)),
+      );
       // The disable answers must carry a rule without environments, to hold it to environments null (2.3).
       // One is added only when the gate has none: the tests before on this gate add such rules, and a
       // rule stays (no delete). (Had the enable answer left the field out, its schema check failed above.)
       const unrestricted = (rules: unknown) => Array.isArray(rules) && rules.some((r: any) => r?.environments === null);
       if (!unrestricted(enabled.data?.rules))
-        expectSuccess('addGateRules', await addRules(t, id, { rules: [{ name: `cc disable ${t.runId}`, passPercentage: 1, conditions: [] }] }));
+        await t.clause('gates.addRules.body', async () =>
+          expectSuccess('addGateRules', await addRules(t, id, { rules: [{ name: `cc disable ${t.runId}`, passPercentage: 1, conditions: [] }] })),
+        );
       for (const before of ['enabled', 'disabled']) {
-        const body = expectSuccess('disableGate', await t.call('PUT', `/console/v1/gates/${encodeURIComponent(id)}/disable`));
-        expectMessage(body, 'Gate updated successfully.');
-        whenPresent(t, 'gates.disable.response.isEnabled', body.data, 'id', (got) => expect(got, 'data is the gate named in the path').toBe(id));
-        expect(body.data.isEnabled, `isEnabled after disabling a gate that was ${before}`).toBe(false);
+        // Refused: the operation of 4.2, or (the gate already disabled) its "any isEnabled" of spec 3.
+        const body = await t.clause(before === 'enabled' ? 'gates.disable.path' : 'gates.disable.anyState', async () =>
+          expectSuccess('disableGate', await t.call('PUT', `/console/v1/gates/${encodeURIComponent(id)}/disable`)),
+        );
+        expectMessage('disableGate', body, 'Gate updated successfully.');
+        await t.clause('gates.disable.response.isEnabled', async () =>
+          whenPresent(t, 'gates.disable.response.isEnabled', body.data, 'id', (got) => expect(got, 'data is the gate named in the path').toBe(id)),
+        );
+        // An answer with isEnabled true is the answer 4.2 states broken, and the next state of spec 3 shown not to be false.
+        await t.clause(['gates.disable.isEnabled', 'gates.disable.response.isEnabled'], async () =>
+          expect(body.data.isEnabled, `isEnabled after disabling a gate that was ${before}`).toBe(false),
+        );
       }
       // The next state is isEnabled = false (spec 3), not only the answer: the gate as the next write
       // answers it (add rules answers the gate, 4.1; there is no read) is still disabled. An add of no
       // rule: it answers the gate and leaves no rule behind.
-      const after = expectSuccess('addGateRules', await t.call('POST', rulesPath(id), { data: { rules: [] } }));
-      whenPresent(t, 'gates.disable.isEnabled', after.data, 'isEnabled', (got) =>
-        expect(got, 'isEnabled of the disabled gate, as add rules answers it').toBe(false),
+      const after = await t.clause('gates.addRules.body', async () =>
+        expectSuccess('addGateRules', await t.call('POST', rulesPath(id), { data: { rules: [] } })),
+      );
+      await t.clause('gates.disable.isEnabled', async () =>
+        whenPresent(t, 'gates.disable.isEnabled', after.data, 'isEnabled', (got) =>
+          expect(got, 'isEnabled of the disabled gate, as add rules answers it').toBe(false),
+        ),
       );
     },
   );
@@ -190,9 +222,12 @@ test.describe('gates', () => {
     async ({ t }) => {
       const id = gateB(t.manifest);
       const reply = await t.call('PUT', `/console/v1/gates/${encodeURIComponent(id)}/enable`);
-      const body = expectSuccess('enableGate', reply);
-      expectMessage(body, 'Gate updated successfully.');
-      whenPresent(t, 'gates.enable.message', body.data, 'id', (got) => expect(got, 'data is the gate named in the path').toBe(id));
+      // Refused: the operation of 4.3 as sent, with no body and no review header; a 2xx other than 200: gates.enable.status200.
+      const body = await t.clause('gates.enable.path', async () => expectSuccess('enableGate', reply));
+      expectMessage('enableGate', body, 'Gate updated successfully.');
+      await t.clause('gates.enable.message', async () =>
+        whenPresent(t, 'gates.enable.message', body.data, 'id', (got) => expect(got, 'data is the gate named in the path').toBe(id)),
+      );
       const g = body.data;
       t.observe('gates.enable.state', 'after enable', { isEnabled: g.isEnabled, status: g.status }, reply);
       t.observe('gate.status.values', 'after enable', g.status, reply);
@@ -232,27 +267,35 @@ test.describe('gates', () => {
     async ({ t }) => {
       const id = gateB(t.manifest);
       // Every rule and condition field the spec accepts in requests (2.3, 2.4), so the returned ones are checked too.
-      const body = expectSuccess(
-        'addGateRules',
-        await addRules(t, id, {
-          rules: [
-            {
-              name: `cc fields ${t.runId}`,
-              passPercentage: 50,
-              conditions: [{ ...condition, field: 'country', customID: 'cc' }],
-              environments: null,
-              returnValue: { on: true },
-              completedAutomatedRollouts: [{ time: 1, passPercent: 10 }],
-              pendingAutomatedRollouts: [{ time: 2, passPercent: 20 }],
-            },
-          ],
-        }),
+      const body = await t.clause('gates.addRules.body', async () =>
+        expectSuccess(
+          'addGateRules',
+          await addRules(t, id, {
+            rules: [
+              {
+                name: `cc fields ${t.runId}`,
+                passPercentage: 50,
+                conditions: [{ ...condition, field: 'country', customID: 'cc' }],
+                environments: null,
+                returnValue: { on: true },
+                completedAutomatedRollouts: [{ time: 1, passPercent: 10 }],
+                pendingAutomatedRollouts: [{ time: 2, passPercent: 20 }],
+              },
+            ],
+          }),
+        ),
       );
-      expect(body.data.rules.length, 'the gate has rules to check').toBeGreaterThan(0);
+      await t.clause('gate.field.rules', async () => expect(body.data.rules.length, 'the gate has rules to check').toBeGreaterThan(0));
       // owner and monitoringMetrics are present in enable/disable responses (spec 2.2).
-      const disabled = expectSuccess('disableGate', await t.call('PUT', `/console/v1/gates/${encodeURIComponent(id)}/disable`));
-      expect(typeof disabled.data.owner === 'object' && disabled.data.owner !== null, 'owner in a disable response').toBe(true);
-      expect(Array.isArray(disabled.data.monitoringMetrics), 'monitoringMetrics in a disable response').toBe(true);
+      const disabled = await t.clause('gates.disable.path', async () =>
+        expectSuccess('disableGate', await t.call('PUT', `/console/v1/gates/${encodeURIComponent(id)}/disable`)),
+      );
+      await t.clause('gates.enableDisable.owner', async () =>
+        expect(typeof disabled.data.owner === 'object' && disabled.data.owner !== null, 'owner in a disable response').toBe(true),
+      );
+      await t.clause('gates.enableDisable.monitoringMetrics', async () =>
+        expect(Array.isArray(disabled.data.monitoringMetrics), 'monitoringMetrics in a disable response').toBe(true),
+      );
     },
   );
 
@@ -273,23 +316,27 @@ test.describe('gates', () => {
     async ({ t }) => {
       const id = gateA(t.manifest);
       const bad = `cc bad ${t.runId}`;
-      for (const data of [
-        { rules: 'not-an-array' },
-        { rules: [{ name: bad, passPercentage: 'ten' }] },
-        { rules: [{ name: bad, conditions: 'x' }] },
-        { rules: [{ name: bad, environments: 'production' }] },
-      ]) {
-        expectClientError(await t.call('POST', rulesPath(id), { data }), `add rules with ${JSON.stringify(data)}`);
-      }
-      // The generated negative data of add rules (support/negative.ts): this file owns the gate.
-      const generated = await expectBrokenBodiesRejected(t, 'addGateRules', 'POST', rulesPath(id), { rules: [] });
+      const generated = await t.clause('errors.badInput.4xx', async () => {
+        for (const data of [
+          { rules: 'not-an-array' },
+          { rules: [{ name: bad, passPercentage: 'ten' }] },
+          { rules: [{ name: bad, conditions: 'x' }] },
+          { rules: [{ name: bad, environments: 'production' }] },
+        ]) {
+          expectClientError(await t.call('POST', rulesPath(id), { data }), `add rules with ${JSON.stringify(data)}`);
+        }
+        // The generated negative data of add rules (support/negative.ts): this file owns the gate.
+        return expectBrokenBodiesRejected(t, 'addGateRules', 'POST', rulesPath(id), { rules: [] });
+      });
       expect(generated, 'generated invalid bodies sent').toBeGreaterThan(0);
-      const after = await t.call('POST', rulesPath(id), { data: { rules: [] } });
-      expect(ok2xx(after), 'a valid add after the rejected ones succeeds').toBe(true);
-      expect(
-        after.body.data.rules.some((r: any) => r.name === bad),
-        'a rejected rule is not kept',
-      ).toBe(false);
+      await t.clause('writes.rejectedPersistNothing', async () => {
+        const after = await t.call('POST', rulesPath(id), { data: { rules: [] } });
+        expect(ok2xx(after), 'a valid add after the rejected ones succeeds').toBe(true);
+        expect(
+          after.body.data.rules.some((r: any) => r.name === bad),
+          'a rejected rule is not kept',
+        ).toBe(false);
+      });
     },
   );
 

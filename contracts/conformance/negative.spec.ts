@@ -14,16 +14,17 @@ test(
     const metric = `${t.manifest.metricPrefix}${t.runId}_neg`;
     // Update bodies go to a metric that exists, so that a rejection is about the body, not the id.
     const existing = (await workerMetric(t)).id;
-    let sent = await expectBrokenBodiesRejected(t, 'createMetric', 'POST', '/console/v1/metrics', { name: metric, type: 'sum', dryRun: true });
-    sent += await expectBrokenBodiesRejected(t, 'updateMetric', 'POST', `/console/v1/metrics/${encodeURIComponent(existing)}`, {
-      description: 'x',
-      dryRun: true,
+    const sent = await t.clause('errors.badInput.4xx', async () => {
+      const created = await expectBrokenBodiesRejected(t, 'createMetric', 'POST', '/console/v1/metrics', { name: metric, type: 'sum', dryRun: true });
+      const updated = await expectBrokenBodiesRejected(t, 'updateMetric', 'POST', `/console/v1/metrics/${encodeURIComponent(existing)}`, {
+        description: 'x',
+        dryRun: true,
+      });
+      return created + updated;
     });
     // A rejected create left nothing: the metric cannot be updated.
-    expectClientError(
-      await t.call('POST', `/console/v1/metrics/${metric}::sum`, { data: { description: 'probe' } }),
-      'update of a metric whose creates were all rejected',
-    );
+    const probe = await t.call('POST', `/console/v1/metrics/${metric}::sum`, { data: { description: 'probe' } });
+    await t.clause('writes.rejectedPersistNothing', async () => expectClientError(probe, 'update of a metric whose creates were all rejected'));
     expect(sent, 'invalid bodies sent').toBeGreaterThan(60);
   },
 );

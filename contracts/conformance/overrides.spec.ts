@@ -84,32 +84,38 @@ test.describe('overrides', () => {
       const onePerTarget = await keepsOnePerTarget(t, tag);
       const reply = await t.call('PATCH', path(t), { data: body });
       if (!ok2xx(reply) && (await refusesItemsLike(t, overrides[0], ['overrides.patch.overrides.maxItems', 'overrides.patch.response.items']))) return;
-      const r = resulting(expectSuccess('patchExperimentOverrides', reply));
-      const userTimes = (r.userIDOverrides ?? []).flatMap((u: any) => (Array.isArray(u?.ids) ? u.ids : [])).filter((id: unknown) => id === user).length;
-      expect(userTimes, 'the user id sent, in the resulting userIDOverrides: exactly once').toBe(1);
-      const mine = (Array.isArray(r.overrides) ? r.overrides : []).filter((o: any) => typeof o?.groupID === 'string' && o.groupID.startsWith(`${tag}_group_`));
-      if (onePerTarget) {
-        // One per target: of the 1000 (all of one gate, with or without an environment), exactly one per
-        // target is kept, and it is one of those sent for it.
-        const sentFor = new Map<string, Set<string>>();
-        for (const o of overrides) sentFor.set(targetOf(o), (sentFor.get(targetOf(o)) ?? new Set()).add(o.groupID));
-        for (const [target, groups] of sentFor) {
-          const kept = mine.filter((o: any) => targetOf(o) === target);
-          expect(kept.length, `overrides of this test kept for ${target} (one per target)`).toBe(1);
-          expect(groups.has(kept[0].groupID), `the override kept for ${target} is one sent for it`).toBe(true);
+      // 1000 valid overrides refused (a single one is taken): the bound of spec 8.
+      const r = resulting(await t.clause('overrides.patch.overrides.maxItems', async () => expectSuccess('patchExperimentOverrides', reply)));
+      // What the result holds of what was sent is the resulting arrays of 4.11 (overrides.patch.persisted).
+      await t.clause('overrides.patch.persisted', async () => {
+        const userTimes = (r.userIDOverrides ?? []).flatMap((u: any) => (Array.isArray(u?.ids) ? u.ids : [])).filter((id: unknown) => id === user).length;
+        expect(userTimes, 'the user id sent, in the resulting userIDOverrides: exactly once').toBe(1);
+        const mine = (Array.isArray(r.overrides) ? r.overrides : []).filter(
+          (o: any) => typeof o?.groupID === 'string' && o.groupID.startsWith(`${tag}_group_`),
+        );
+        if (onePerTarget) {
+          // One per target: of the 1000 (all of one gate, with or without an environment), exactly one per
+          // target is kept, and it is one of those sent for it.
+          const sentFor = new Map<string, Set<string>>();
+          for (const o of overrides) sentFor.set(targetOf(o), (sentFor.get(targetOf(o)) ?? new Set()).add(o.groupID));
+          for (const [target, groups] of sentFor) {
+            const kept = mine.filter((o: any) => targetOf(o) === target);
+            expect(kept.length, `overrides of this test kept for ${target} (one per target)`).toBe(1);
+            expect(groups.has(kept[0].groupID), `the override kept for ${target} is one sent for it`).toBe(true);
+          }
+          return;
         }
-        return;
-      }
-      expect(Array.isArray(r.overrides) ? r.overrides.length : -1, 'the resulting overrides hold the 1000 sent').toBeGreaterThanOrEqual(1000);
-      // Each override sent is in the result exactly once (merged or replaced, spec 4.11), and nothing else of this test is.
-      const times = new Map<string, number>();
-      for (const o of mine) times.set(o.groupID, (times.get(o.groupID) ?? 0) + 1);
-      const notOnce = overrides.filter((o) => times.get(o.groupID) !== 1).map((o) => `${o.groupID} x${times.get(o.groupID) ?? 0}`);
-      expect(notOnce.slice(0, 5), `overrides sent that are not in the result exactly once (${notOnce.length} of 1000; first 5 shown)`).toEqual([]);
-      expect(
-        [...times.values()].reduce((a, b) => a + b, 0),
-        'overrides of this test in the result',
-      ).toBe(1000);
+        expect(Array.isArray(r.overrides) ? r.overrides.length : -1, 'the resulting overrides hold the 1000 sent').toBeGreaterThanOrEqual(1000);
+        // Each override sent is in the result exactly once (merged or replaced, spec 4.11), and nothing else of this test is.
+        const times = new Map<string, number>();
+        for (const o of mine) times.set(o.groupID, (times.get(o.groupID) ?? 0) + 1);
+        const notOnce = overrides.filter((o) => times.get(o.groupID) !== 1).map((o) => `${o.groupID} x${times.get(o.groupID) ?? 0}`);
+        expect(notOnce.slice(0, 5), `overrides sent that are not in the result exactly once (${notOnce.length} of 1000; first 5 shown)`).toEqual([]);
+        expect(
+          [...times.values()].reduce((a, b) => a + b, 0),
+          'overrides of this test in the result',
+        ).toBe(1000);
+      });
     },
   );
 
@@ -121,8 +127,10 @@ test.describe('overrides', () => {
     'overrides: overrides and userIDOverrides are each required [spec 4.11]',
     checks('stated', 'overrides.patch.overrides.required', 'overrides.patch.userIDOverrides.required'),
     async ({ t }) => {
-      expectNotAccepted(await t.call('PATCH', path(t), { data: { userIDOverrides: [] } }), 'without overrides');
-      expectNotAccepted(await t.call('PATCH', path(t), { data: { overrides: [] } }), 'without userIDOverrides');
+      const noOverrides = await t.call('PATCH', path(t), { data: { userIDOverrides: [] } });
+      await t.clause('overrides.patch.overrides.required', async () => expectNotAccepted(noOverrides, 'without overrides'));
+      const noUserIDOverrides = await t.call('PATCH', path(t), { data: { overrides: [] } });
+      await t.clause('overrides.patch.userIDOverrides.required', async () => expectNotAccepted(noUserIDOverrides, 'without userIDOverrides'));
     },
   );
 
@@ -166,15 +174,17 @@ test.describe('overrides', () => {
     'overrides: bad bodies and an unknown experiment get a 4xx [inferred]',
     checks('inferred', 'errors.badInput.4xx', 'errors.unknownId.404'),
     async ({ t }) => {
-      expectClientError(await t.call('PATCH', path(t), { data: { overrides: overrideItems(1001, 'g'), userIDOverrides: [] } }), '1001 overrides');
-      expectClientError(await t.call('PATCH', path(t), { data: { overrides: 'x', userIDOverrides: [] } }), 'overrides not an array');
-      expectClientError(await t.call('PATCH', path(t), { data: { overrides: [], userIDOverrides: [{ ids: 'u1' }] } }), 'ids not an array');
-      expectClientError(
-        await t.call('PATCH', `/console/v1/experiments/cc_missing_${t.runId}/overrides`, { data: { overrides: [], userIDOverrides: [] } }),
-        'unknown experiment',
-      );
+      await t.clause('errors.badInput.4xx', async () => {
+        expectClientError(await t.call('PATCH', path(t), { data: { overrides: overrideItems(1001, 'g'), userIDOverrides: [] } }), '1001 overrides');
+        expectClientError(await t.call('PATCH', path(t), { data: { overrides: 'x', userIDOverrides: [] } }), 'overrides not an array');
+        expectClientError(await t.call('PATCH', path(t), { data: { overrides: [], userIDOverrides: [{ ids: 'u1' }] } }), 'ids not an array');
+      });
+      const unknown = await t.call('PATCH', `/console/v1/experiments/cc_missing_${t.runId}/overrides`, { data: { overrides: [], userIDOverrides: [] } });
+      await t.clause('errors.unknownId.404', async () => expectClientError(unknown, 'unknown experiment'));
       // The generated negative data of the patch (support/negative.ts): this file owns the experiment.
-      const sent = await expectBrokenBodiesRejected(t, 'patchExperimentOverrides', 'PATCH', path(t), { overrides: [], userIDOverrides: [] });
+      const sent = await t.clause('errors.badInput.4xx', () =>
+        expectBrokenBodiesRejected(t, 'patchExperimentOverrides', 'PATCH', path(t), { overrides: [], userIDOverrides: [] }),
+      );
       expect(sent, 'generated invalid bodies sent').toBeGreaterThan(0);
     },
   );

@@ -66,15 +66,17 @@ test.describe('triggers', () => {
     async ({ t }) => {
       const keyless: Reply[] = [];
       const done = await skipSomePhase(t, keyless);
-      expectNoneServedWithoutKey(keyless, 'skip');
+      await t.clause('auth.key.required', async () => expectNoneServedWithoutKey(keyless, 'skip'));
       if (!done)
         return skipClauses.forEach((c) => t.uncovered(c, 'no manifest trigger had a phase left to skip: add triggers with phases to the manifest', 'resource'));
       const body = expectSuccess('skipTriggerPhase', done.reply);
-      whenPresent(t, 'triggers.skip.response', body.data, 'id', (got) => expect(got, 'data is the trigger named in the path').toBe(done.trigger.id));
-      whenPresent(t, 'triggers.skip.response', body.data, 'releasePipelineID', (got) => expect(got).toBe(done.trigger.releasePipelineID));
-      whenPresent(t, 'triggers.skip.response', body.data, 'actions', (got) =>
-        expect(Array.isArray(got) && got.length > 0, 'the trigger carries its actions').toBe(true),
-      );
+      await t.clause('triggers.skip.response', async () => {
+        whenPresent(t, 'triggers.skip.response', body.data, 'id', (got) => expect(got, 'data is the trigger named in the path').toBe(done.trigger.id));
+        whenPresent(t, 'triggers.skip.response', body.data, 'releasePipelineID', (got) => expect(got).toBe(done.trigger.releasePipelineID));
+        whenPresent(t, 'triggers.skip.response', body.data, 'actions', (got) =>
+          expect(Array.isArray(got) && got.length > 0, 'the trigger carries its actions').toBe(true),
+        );
+      });
       t.observe('triggers.skip.message', 'skip', body.message, done.reply);
     },
   );
@@ -96,20 +98,22 @@ test.describe('triggers', () => {
             const r = await t.call('PUT', `${base(trigger.id)}/unpause`, { data: { phaseID } });
             if (!ok2xx(r)) continue;
             const body = expectSuccess('unpauseTrigger', r);
-            whenPresent(t, 'triggers.unpause.response', body.data, 'id', (got) => expect(got, 'data is the trigger named in the path').toBe(trigger.id));
-            whenPresent(t, 'triggers.unpause.response', body.data, 'actions', (got) =>
-              expect(Array.isArray(got) && got.length > 0, 'the trigger carries its actions').toBe(true),
-            );
+            await t.clause('triggers.unpause.response', async () => {
+              whenPresent(t, 'triggers.unpause.response', body.data, 'id', (got) => expect(got, 'data is the trigger named in the path').toBe(trigger.id));
+              whenPresent(t, 'triggers.unpause.response', body.data, 'actions', (got) =>
+                expect(Array.isArray(got) && got.length > 0, 'the trigger carries its actions').toBe(true),
+              );
+            });
             t.observe('triggers.status', 'after unpause', body.data.status, r);
             const again = await t.call('PUT', `${base(trigger.id)}/unpause`, { data: { phaseID } });
             t.observe('triggers.transitions', 'unpause of a trigger just unpaused', outcome(again).status, again);
-            expectNoneServedWithoutKey(keyless, 'unpause');
+            await t.clause('auth.key.required', async () => expectNoneServedWithoutKey(keyless, 'unpause'));
             return;
           }
         }
         if (!(await skipSomePhase(t))) break;
       }
-      expectNoneServedWithoutKey(keyless, 'unpause');
+      await t.clause('auth.key.required', async () => expectNoneServedWithoutKey(keyless, 'unpause'));
       unpauseClauses.forEach((c) =>
         t.uncovered(c, 'no manifest trigger became paused within its remaining phases: add triggers with phases to the manifest', 'resource'),
       );
@@ -121,19 +125,19 @@ test.describe('triggers', () => {
     checks('stated', 'triggers.skip.phaseID.required', 'triggers.unpause.phaseID.required', 'triggers.skip.phaseID.identifies'),
     async ({ t }) => {
       const [first, second] = t.manifest.triggers;
-      expectNotAccepted(await t.call('PUT', `${base(first.id)}/skip`, { data: {} }), 'skip without phaseID');
-      expectNotAccepted(await t.call('PUT', `${base(first.id)}/unpause`, { data: {} }), 'unpause without phaseID');
+      const noSkipPhase = await t.call('PUT', `${base(first.id)}/skip`, { data: {} });
+      await t.clause('triggers.skip.phaseID.required', async () => expectNotAccepted(noSkipPhase, 'skip without phaseID'));
+      const noUnpausePhase = await t.call('PUT', `${base(first.id)}/unpause`, { data: {} });
+      await t.clause('triggers.unpause.phaseID.required', async () => expectNotAccepted(noUnpausePhase, 'unpause without phaseID'));
       // A phase of another trigger's pipeline identifies no phase of this one: the manifest's second
       // trigger's, else one of another pipeline the list shows (a read: no second trigger is needed).
       const foreign = second?.phaseIDs.find((p) => !first.phaseIDs.includes(p))
         ? { phaseID: second.phaseIDs.find((p) => !first.phaseIDs.includes(p))!, of: `a phase of ${second.id}` }
         : await phaseOfAnotherPipeline(t, first.releasePipelineID, first.phaseIDs);
-      if (foreign)
-        expectNotAccepted(
-          await t.call('PUT', `${base(first.id)}/skip`, { data: { phaseID: foreign.phaseID } }),
-          `skip of ${first.id} with ${foreign.phaseID}, ${foreign.of}`,
-        );
-      else
+      if (foreign) {
+        const r = await t.call('PUT', `${base(first.id)}/skip`, { data: { phaseID: foreign.phaseID } });
+        await t.clause('triggers.skip.phaseID.identifies', async () => expectNotAccepted(r, `skip of ${first.id} with ${foreign.phaseID}, ${foreign.of}`));
+      } else
         t.uncovered(
           'triggers.skip.phaseID.identifies',
           'the manifest names one trigger and the pipeline list shows no phase of another pipeline: no foreign phase to try; add a second trigger to the manifest',
@@ -154,18 +158,27 @@ test.describe('triggers', () => {
         ['unknown phase', await t.call('PUT', `${base(first)}/unpause`, { data: { phaseID: `cc_no_phase_${t.runId}` } })],
         ['phaseID not a string', await t.call('PUT', `${base(first)}/skip`, { data: { phaseID: 42 } })],
       ];
-      for (const [what, r] of refused) expectClientError(r, what);
+      const clauseOf: Record<string, string> = {
+        'unknown trigger': 'errors.unknownId.404',
+        'unknown phase': 'triggers.phaseID.unknown',
+        'phaseID not a string': 'errors.badInput.4xx',
+      };
+      for (const [what, r] of refused) await t.clause(clauseOf[what], async () => expectClientError(r, what));
       // The generated negative data of skip and unpause (support/negative.ts): this file owns the triggers.
       for (const op of ['skip', 'unpause'] as const) {
-        const sent = await expectBrokenBodiesRejected(t, op === 'skip' ? 'skipTriggerPhase' : 'unpauseTrigger', 'PUT', `${base(first)}/${op}`, {
-          phaseID: `cc_no_phase_${t.runId}`,
-        });
+        const sent = await t.clause('errors.badInput.4xx', () =>
+          expectBrokenBodiesRejected(t, op === 'skip' ? 'skipTriggerPhase' : 'unpauseTrigger', 'PUT', `${base(first)}/${op}`, {
+            phaseID: `cc_no_phase_${t.runId}`,
+          }),
+        );
         expect(sent, `generated invalid ${op} bodies sent`).toBeGreaterThan(0);
       }
       // auth.spec.ts holds every other operation's answers to it, and skip and unpause only at a trigger no
       // target has: the refusals of a real trigger are sent here, by the file that owns the triggers.
-      for (const [what, r] of refused)
-        expect(r.text.includes(t.apiKey) || Object.values(r.headers).some((v) => v.includes(t.apiKey)), `${what}: the key is in the response`).toBe(false);
+      await t.clause('auth.key.notEchoed', async () => {
+        for (const [what, r] of refused)
+          expect(r.text.includes(t.apiKey) || Object.values(r.headers).some((v) => v.includes(t.apiKey)), `${what}: the key is in the response`).toBe(false);
+      });
     },
   );
 });

@@ -2,7 +2,11 @@
 import { expect } from '@playwright/test';
 import type { Reply } from './evidence.ts';
 import { markChecked, recordFinding } from './findings.ts';
-import { absentListed, isSuccess, OPERATIONS, requestErrors, responseErrors } from './validators.ts';
+import { absentListed, isSuccess, OPERATIONS, requestErrors, responseErrorsByClause } from './validators.ts';
+import { failedExchange, holds, markHeld } from './blame.ts';
+import { clausesOfSchema } from './schema-clauses.ts';
+import { schema } from '../index.ts';
+import { CLAUSES } from './clauses.ts';
 
 /** The inferred clause "a field the part-2 table lists is present" (contracts/clauses.yaml). */
 export const LISTED_PRESENT = 'response.listedFieldsPresent';
@@ -32,15 +36,69 @@ export function expectSuccess(operationId: string, reply: Reply): any {
  * A success whose `data` the spec does not show (a dryRun create, 4.6): the status, the envelope and
  * the type of every field present, as expectSuccess holds them, but no finding for a listed field that
  * is absent, since nothing says what such an answer lists.
+ *
+ * Blame (support/blame.ts): each schema error belongs to its clause (support/schema-clauses.ts: a
+ * field's type to that field's clause, a missing `data` to envelope.data, a stated presence to the
+ * clause that states it), and a 2xx where the spec shows 200 to the operation's status clause. A status
+ * that is no success at all belongs to the check around this one: what the test sent should have been
+ * accepted, which is the test's clause (a name of 200 characters: metrics.create.name.length).
  */
 export function expectAccepted(operationId: string, reply: Reply): any {
-  const expected = OPERATIONS[operationId].successStatus === '200' ? '200' : 'a 2xx';
-  expect(isSuccess(operationId, reply.status), `${operationId}: expected ${expected}, got ${reply.status}: ${JSON.stringify(reply.body)?.slice(0, 300)}`).toBe(
-    true,
-  );
-  const errors = responseErrors(operationId, reply.body);
-  expect(errors, `${operationId}: response does not match contracts/schemas/${OPERATIONS[operationId].response}`).toEqual([]);
+  try {
+    return accepted(operationId, reply);
+  } catch (err) {
+    // The exchange that failed is the evidence, whatever the test sent after it (the envelope test judges eight answers in turn).
+    failedExchange(reply.exchange);
+    throw err;
+  }
+}
+
+function accepted(operationId: string, reply: Reply): any {
+  const op = OPERATIONS[operationId];
+  const expected = op.successStatus === '200' ? '200' : 'a 2xx';
+  const status200 = op.clauses.find((c) => c.endsWith('.status200'));
+  const status = () =>
+    expect(
+      isSuccess(operationId, reply.status),
+      `${operationId}: expected ${expected}, got ${reply.status}: ${JSON.stringify(reply.body)?.slice(0, 300)}`,
+    ).toBe(true);
+  if (status200 && ok2xx(reply)) holds(status200, status);
+  else status();
+  const errors = responseErrorsByClause(operationId, reply.body);
+  if (errors.length === 0) {
+    markHeld(() => responseClauses(operationId));
+    return reply.body;
+  }
+  const blamed = [...new Set(errors.flatMap((e) => (e.clause ? [e.clause] : [])))];
+  markHeld(responseClauses(operationId).filter((c) => !blamed.includes(c)));
+  const shown = errors.slice(0, 8).map((e) => (e.clause ? `${e.line} (${e.clause})` : e.line));
+  const schemaCheck = () => expect(shown, `${operationId}: response does not match contracts/schemas/${op.response}`).toEqual([]);
+  // An error no clause takes leaves the whole failure to the check around this one.
+  if (errors.every((e) => e.clause)) holds(blamed, schemaCheck);
+  else schemaCheck();
   return reply.body;
+}
+
+/**
+ * The clause that names the operation itself (`POST /console/v1/metrics`: metrics.create.path), which a
+ * refusal of a request valid in every part fails when no narrower clause explains it.
+ */
+export function operationClause(operationId: string): string {
+  const op = OPERATIONS[operationId];
+  const found = CLAUSES.find((c) => c.id.endsWith('.path') && c.text.includes(`${op.method} ${op.path}`));
+  if (!found) throw new Error(`no clause of contracts/clauses.yaml names ${op.method} ${op.path}`);
+  return found.id;
+}
+
+const responseClauseCache = new Map<string, string[]>();
+/** The clauses a success answer of the operation holds when its schema accepts it. */
+function responseClauses(operationId: string): string[] {
+  let c = responseClauseCache.get(operationId);
+  if (!c) {
+    c = clausesOfSchema(schema(OPERATIONS[operationId].response));
+    responseClauseCache.set(operationId, c);
+  }
+  return c;
 }
 
 /**
@@ -88,9 +146,12 @@ export function whenPresent(
   else t.uncovered(clause, `not verifiable: field absent: ${field}`, 'unverifiable');
 }
 
-/** The exact message text the spec shows for the operation (spec 2.1). */
-export function expectMessage(body: any, text: string): void {
-  expect(body?.message, `message text (spec 2.1) should be exactly ${JSON.stringify(text)}`).toBe(text);
+/** The exact message text the spec shows for the operation (spec 2.1), blamed on the operation's message clause (its x-clauses). */
+export function expectMessage(operationId: string, body: any, text: string): void {
+  const clause = OPERATIONS[operationId].clauses.find((c) => c.endsWith('.message'));
+  const check = () => expect(body?.message, `message text (spec 2.1) should be exactly ${JSON.stringify(text)}`).toBe(text);
+  if (clause) holds(clause, check);
+  else check();
 }
 
 /** negative_data_rejection at the stated level: the server must not accept it (spec 8 / required fields). */

@@ -10,7 +10,13 @@ const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
 function details(r: Ran): string {
   const last = r.exchanges.at(-1);
-  const lines = [`clauses: ${r.clauses.join(', ')}`, `level: ${r.level}`, r.error ?? ''];
+  // The clauses the failure blamed, and apart those the test names but did not reach (support/blame.ts).
+  const lines = [
+    `failed clauses: ${(r.blamed ?? r.clauses).join(', ')}`,
+    ...(r.unreached?.length ? [`not reached (the test stopped at this failure): ${r.unreached.join(', ')}`] : []),
+    `level: ${r.level}`,
+    r.error ?? '',
+  ];
   if (last)
     lines.push(
       `${last.method} ${last.path} -> ${last.status}`,
@@ -22,7 +28,12 @@ function details(r: Ran): string {
 }
 
 function testcase(r: Ran): string {
-  const props = [`<property name="level" value="${r.level}"/>`, ...r.clauses.map((c) => `<property name="clause" value="${esc(c)}"/>`)].join('');
+  const props = [
+    `<property name="level" value="${r.level}"/>`,
+    ...r.clauses.map((c) => `<property name="clause" value="${esc(c)}"/>`),
+    ...(r.blamed ?? []).map((c) => `<property name="failed-clause" value="${esc(c)}"/>`),
+    ...(r.unreached ?? []).map((c) => `<property name="unreached-clause" value="${esc(c)}"/>`),
+  ].join('');
   const head = `    <testcase classname="${esc(r.file)}" name="${esc(r.title)}" time="${seconds(r.durationMs)}"><properties>${props}</properties>`;
   // Checked nothing (docs/transport.md): neither a pass nor a failure of the target.
   if (r.inconclusive) {
@@ -37,7 +48,8 @@ function testcase(r: Ran): string {
   if (r.skippedAs) return `${head}<skipped message="${esc(r.skippedAs.slice(0, 300))}"/></testcase>`;
   if (r.ok) return `${head}</testcase>`;
   const text = esc(details(r));
-  if (r.counts) return `${head}<failure type="${r.level}" message="${esc((r.error ?? '').split('\n')[0].slice(0, 300))}">${text}</failure></testcase>`;
+  const message = `${(r.blamed ?? r.clauses).join(', ')}: ${(r.error ?? '').split('\n')[0]}`;
+  if (r.counts) return `${head}<failure type="${r.level}" message="${esc(message.slice(0, 300))}">${text}</failure></testcase>`;
   return `${head}<system-out>WARN (inferred, not strict)\n${text}</system-out></testcase>`;
 }
 

@@ -1,6 +1,7 @@
 // Paging oracles that need no knowledge of the data or of the pagination fields (spec 2.1: "not
 // shown"): walk pages by number until an empty or short page, bounded in requests.
 import { expectSuccess } from './checks.ts';
+import { claim } from './blame.ts';
 import type { Reply } from './evidence.ts';
 
 export const MAX_PAGES = 60;
@@ -25,7 +26,7 @@ const ok = (r: Reply) => r.status >= 200 && r.status < 300;
  * not shown, spec 4.4). Short pages do not end the walk: a server may clamp `limit` to its own maximum
  * (spec 8: not shown).
  */
-export async function walk(get: Get, path: string, limit: number, extra = '', first = 1): Promise<Walk> {
+export async function walk(get: Get, path: string, limit: number, extra = '', first = 1, refused?: string): Promise<Walk> {
   const items: any[] = [];
   const pageSizes: number[] = [];
   const replies: Reply[] = [];
@@ -34,11 +35,16 @@ export async function walk(get: Get, path: string, limit: number, extra = '', fi
   for (let page = first; page < first + MAX_PAGES; page++) {
     const r = await get(`${path}?limit=${limit}&page=${page}${extra}`);
     if (!ok(r)) {
-      if (page === first) throw new Error(`page ${page} of ${path}: HTTP ${r.status}`);
+      // A first page refused without a filter is the list operation's (`refused`); with one, the check around the walk's.
+      if (page === first) throw claim(new Error(`page ${page} of ${path}: HTTP ${r.status}`), refused && !extra ? [refused] : []);
       return done(page - first + 1, true);
     }
     replies.push(r);
-    const data: any[] = Array.isArray(r.body?.data) ? r.body.data : [];
+    // A page answered without its `data` array breaks the envelope (spec 2.1), not the test's precondition
+    // that the list holds items: read as an empty page, it would end the walk and blame every clause after.
+    if (!Array.isArray(r.body?.data))
+      throw claim(new Error(`page ${page} of ${path}${extra}: a success without a data array: ${JSON.stringify(r.body)?.slice(0, 200)}`), ['envelope.data']);
+    const data: any[] = r.body.data;
     if (data.length === 0 || data.every((x) => seen.has(x.id))) return done(page - first + 1, true);
     pageSizes.push(data.length);
     items.push(...data);
@@ -82,10 +88,11 @@ export interface Pager extends PageBase {
   largestLimit(): Promise<number>;
 }
 
-export async function pager(get: Get, path: string): Promise<Pager> {
+/** `refused`: the clause of the list operation itself, which a refused first page of the unfiltered list fails. */
+export async function pager(get: Get, path: string, refused?: string): Promise<Pager> {
   const base = await pageBase(get, path);
   const number = (n: number) => base.first + n;
-  const walkHere = (limit: number, extra = '') => walk(get, path, limit, extra, base.first);
+  const walkHere = (limit: number, extra = '') => walk(get, path, limit, extra, base.first, refused);
   return {
     ...base,
     number,

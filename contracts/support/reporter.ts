@@ -28,6 +28,7 @@ import { waiverOf } from '../../core/waivers.ts';
 import { addLedgerPart, emptyState, noteState, tally, writeOf } from '../../core/ledger.ts';
 import type { LedgerWrite } from '../../core/formats.ts';
 import { CHECKED, FINDING, type Finding } from './findings.ts';
+import { FAILED_EXCHANGE, HELD, blameOf, exchangeDigest, untagged } from './blame.ts';
 import type { Inconclusive, Level, Observation } from './target.ts';
 import { STOP_AFTER_CONSECUTIVE, clearStop, requestStop } from './transport.ts';
 
@@ -61,6 +62,13 @@ export interface Ran {
   checked?: string[];
   /** Set when the test did not run on purpose: all its clauses waived, or a write in a read-only run (the reason). */
   skippedAs?: string;
+  /**
+   * A failed test's blame (support/blame.ts): the clauses whose assertions failed (one it does not name
+   * among them, such as a field clause that expectSuccess blamed), and the clauses it names that it did
+   * not reach before it stopped. The others it names held.
+   */
+  blamed?: string[];
+  unreached?: string[];
 }
 
 const LEVELS: Level[] = ['stated', 'inferred', 'open'];
@@ -116,6 +124,16 @@ export default class ConformanceReporter implements Reporter {
     };
     const uncovered: Unchecked[] = inconclusive ? [] : result.status === 'skipped' ? skippedAs() : notes('uncovered');
     const onPurpose = result.status === 'skipped' && !inconclusive ? uncovered.find((u) => u.kind === 'waived' || u.kind === 'excluded')?.reason : undefined;
+    const errors = result.errors.length > 0 ? result.errors : result.error ? [result.error] : [];
+    // An open clause the test observed before it stopped was reached: what it records is all it checks.
+    const observed = (notes('observation') as Observation[]).map((o) => o.clause);
+    const blame = ok
+      ? undefined
+      : blameOf(
+          clauses,
+          [...(notes(HELD) as string[][]).flat(), ...observed],
+          errors.map((e) => e.message ?? e.value),
+        );
     this.ran.push({
       title: test.title,
       file: relative(ROOT, test.location.file),
@@ -124,13 +142,22 @@ export default class ConformanceReporter implements Reporter {
       ok,
       counts: !ok && (level !== 'inferred' || (this.config?.strict ?? false)),
       durationMs: result.duration,
-      error: ok ? undefined : (result.error?.message ?? result.status).split('\n').slice(0, 8).join('\n'),
-      exchanges: result.attachments.filter((a) => a.name === 'exchange' && a.body).map((a) => JSON.parse(a.body!.toString())),
+      error: ok
+        ? undefined
+        : untagged(result.error?.message ?? result.status)
+            .split('\n')
+            .slice(0, 8)
+            .join('\n'),
+      exchanges: withFailedLast(
+        result.attachments.filter((a) => a.name === 'exchange' && a.body).map((a) => JSON.parse(a.body!.toString())),
+        ok ? undefined : result.annotations.filter((a) => a.type === FAILED_EXCHANGE).at(-1)?.description,
+      ),
       observations: notes('observation'),
       uncovered,
       ...(inconclusive ? { inconclusive } : {}),
       ...(onPurpose ? { skippedAs: onPurpose } : {}),
       checked: result.annotations.filter((a) => a.type === CHECKED).map((a) => a.description ?? ''),
+      ...(blame ? { blamed: blame.blamed, unreached: blame.unreached } : {}),
     });
     for (const f of notes(FINDING) as Finding[]) {
       // The same absence is usually met by many tests: its evidence is kept once (a list response is
@@ -183,7 +210,8 @@ export default class ConformanceReporter implements Reporter {
     // Findings are results of their own (in their clause, the failures and junit.xml), but not tests.
     const findings = this.findings;
     const byClause = new Map<string, Ran[]>();
-    for (const r of [...ran, ...findings]) for (const c of r.clauses) byClause.set(c, [...(byClause.get(c) ?? []), r]);
+    // A failed test answers for the clauses it names and for those it blamed without naming them.
+    for (const r of [...ran, ...findings]) for (const c of new Set([...r.clauses, ...(r.blamed ?? [])])) byClause.set(c, [...(byClause.get(c) ?? []), r]);
     const checkedBy = new Map<string, string[]>();
     for (const r of ran) for (const c of r.checked ?? []) if (!r.inconclusive) checkedBy.set(c, [...(checkedBy.get(c) ?? []), r.title]);
     const known = new Map(CLAUSES.map((c) => [c.id, c]));
@@ -208,18 +236,30 @@ export default class ConformanceReporter implements Reporter {
       if (!kind && !this.scope.has(id) && (entry?.checkedBy.length ?? 0) > 0)
         uncovered.push({ clause: id, reason: 'not selected in this run (--grep or --shard)', kind: 'excluded', test: '' });
       // An open clause is only ever observed (or not reached); the others follow their tests: a failed
-      // test that fails the run fails its clauses, one that does not (inferred, default mode) warns.
-      // A waived clause is waived whatever its tests did: the user said it does not count.
+      // test that fails the run fails the clauses it blamed (support/blame.ts), one that does not
+      // (inferred, default mode) warns; the clauses it held before it failed pass, and those it did not
+      // reach are unreached, unless another test judged them. A waived clause is waived whatever its
+      // tests did: the user said it does not count.
+      const blamedBy = checking.filter((t) => !t.ok && (t.finding || (t.blamed ?? t.clauses).includes(id)));
+      const unreachedBy = checking.filter((t) => !t.ok && t.unreached?.includes(id));
+      const heldBy = checking.filter((t) => !blamedBy.includes(t) && !unreachedBy.includes(t));
       let status: Status;
       if (waiver) status = 'waived';
       else if (level === 'open') status = observations.length > 0 ? 'observed' : kind ? STATUS_OF_KIND[kind] : 'uncovered';
-      else if (checking.some((t) => !t.ok && t.counts)) status = 'fail';
-      else if (checking.some((t) => !t.ok)) status = 'warn';
-      else if (checking.length === 0)
-        status = checkedOnTheWay.length > 0 ? 'pass' : STATUS_OF_KIND[kind ?? (uncovered[0]?.kind as UncheckedKind) ?? 'resource'];
-      else status = 'pass';
-      const why = waiver ? [`waived (${waiver.clauses}): ${waiver.reason}`] : status === 'pass' ? [] : [...new Set(uncovered.map((u) => u.reason))];
-      const evidence = checking.filter((t) => !t.ok).map((t) => ({ test: t.title, level: t.level, error: t.error, exchanges: t.exchanges.slice(-3) }));
+      else if (blamedBy.some((t) => t.counts)) status = 'fail';
+      else if (blamedBy.length > 0) status = 'warn';
+      else if (heldBy.length > 0) status = 'pass';
+      else if (unreachedBy.length > 0) status = 'unreached';
+      else status = checkedOnTheWay.length > 0 ? 'pass' : STATUS_OF_KIND[kind ?? (uncovered[0]?.kind as UncheckedKind) ?? 'resource'];
+      const stopped = unreachedBy.map((t) => `not reached: "${t.title}" stopped at its failure of ${(t.blamed ?? []).join(', ')}`);
+      const why = waiver
+        ? [`waived (${waiver.clauses}): ${waiver.reason}`]
+        : status === 'pass'
+          ? []
+          : status === 'unreached'
+            ? stopped
+            : [...new Set(uncovered.map((u) => u.reason))];
+      const evidence = blamedBy.map((t) => ({ test: t.title, level: t.level, error: t.error, exchanges: t.exchanges.slice(-3) }));
       return {
         id,
         section: entry?.section ?? null,
@@ -268,6 +308,7 @@ export default class ConformanceReporter implements Reporter {
           error: r.error,
           exchanges: r.exchanges.slice(-3),
           ...(r.finding ? { finding: true } : {}),
+          ...(r.blamed ? { blamed: r.blamed, unreached: r.unreached ?? [] } : {}),
         }),
       );
     const failedTests = failures.filter((f) => !f.finding);
@@ -283,10 +324,14 @@ export default class ConformanceReporter implements Reporter {
       unverifiable: statedCount('unverifiable'),
       waived: statedCount('waived'),
       excluded: statedCount('excluded'),
+      unreached: statedCount('unreached'),
     };
-    const incomplete = incompleteGroups(stated.filter((c) => c.status === 'uncovered'));
+    // A stated clause no test reached (its test stopped at an inferred clause's failure, in default mode)
+    // was not checked: in a run that fails nothing, that makes it INCOMPLETE, never PASS.
+    const counting = failures.some((f) => f.counts);
+    const incomplete = incompleteGroups(stated.filter((c) => c.status === 'uncovered' || (!counting && c.status === 'unreached')));
     const summary: ConformanceSummary = {
-      verdict: failures.some((f) => f.counts) ? 'fail' : inconclusive.length > 0 || this.stop ? 'inconclusive' : incomplete.length > 0 ? 'incomplete' : 'pass',
+      verdict: counting ? 'fail' : inconclusive.length > 0 || this.stop ? 'inconclusive' : incomplete.length > 0 ? 'incomplete' : 'pass',
       strict,
       readOnly: config?.readOnly ?? false,
       target: config?.baseUrl ?? null,
@@ -365,7 +410,9 @@ function matrix(summary: ConformanceSummary, failures: FailureResult[], drift: D
   }
   for (const f of failures.filter((x) => !x.finding)) {
     const last = f.exchanges.at(-1);
-    out.push('', `${f.counts ? 'FAIL' : 'WARN'} [${f.level}] ${f.clauses.join(', ')} :: ${f.test}`, `  ${(f.error ?? '').split('\n')[0]}`);
+    // The clauses the failure blamed; those the test names but did not reach, apart (support/blame.ts).
+    out.push('', `${f.counts ? 'FAIL' : 'WARN'} [${f.level}] ${(f.blamed ?? f.clauses).join(', ')} :: ${f.test}`, `  ${(f.error ?? '').split('\n')[0]}`);
+    if (f.unreached?.length) out.push(`  not reached (the test stopped at this failure): ${listed(f.unreached)}`);
     if (last)
       out.push(
         `  ${last.method} ${last.path} -> ${last.status}`,
@@ -390,7 +437,7 @@ function matrix(summary: ConformanceSummary, failures: FailureResult[], drift: D
   for (const d of drift) out.push(`DRIFT ${d.clause}: was ${JSON.stringify(d.before)}, now ${JSON.stringify(d.now)}`);
   out.push(
     '',
-    `conformance: ${summary.verdict.toUpperCase()}${summary.readOnly ? ' (read-only)' : ''}: ${summary.tests.passed}/${summary.tests.total} tests passed${summary.tests.skipped ? ` (${summary.tests.skipped} not run on purpose: waived or read-only)` : ''}, ${summary.tests.failedCounting} failing the run; ${summary.findings.total} inferred findings${summary.findings.counting ? ` (${summary.findings.counting} failing the run)` : ''}; ${summary.clauses.fail} clauses fail, ${summary.clauses.warn} warn, ${summary.clauses.uncovered} uncovered; ${written} written`,
+    `conformance: ${summary.verdict.toUpperCase()}${summary.readOnly ? ' (read-only)' : ''}: ${summary.tests.passed}/${summary.tests.total} tests passed${summary.tests.skipped ? ` (${summary.tests.skipped} not run on purpose: waived or read-only)` : ''}, ${summary.tests.failedCounting} failing the run; ${summary.findings.total} inferred findings${summary.findings.counting ? ` (${summary.findings.counting} failing the run)` : ''}; ${summary.clauses.fail} clauses fail, ${summary.clauses.warn} warn${summary.clauses.unreached ? `, ${summary.clauses.unreached} not reached` : ''}, ${summary.clauses.uncovered} uncovered; ${written} written`,
   );
   return out.join('\n');
 }
@@ -424,7 +471,7 @@ function coverageLines(summary: ConformanceSummary): string {
   for (const w of summary.waived ?? []) out.push(`WAIVED ${w.count} clause${w.count === 1 ? '' : 's'} (${w.clauses}): ${w.reason}`);
   if (summary.readOnly) out.push(`READ-ONLY ${c.checked} of ${c.total} stated clauses checked; ${c.excluded} need a write and were left out by design`);
   out.push(
-    `coverage: ${c.checked} of ${c.total} stated clauses checked${c.uncovered ? `, ${c.uncovered} unchecked (INCOMPLETE)` : ''}${c.unverifiable ? `, ${c.unverifiable} not verifiable on this target` : ''}${c.waived ? `, ${c.waived} waived` : ''}${c.excluded ? `, ${c.excluded} excluded` : ''}`,
+    `coverage: ${c.checked} of ${c.total} stated clauses checked${c.uncovered ? `, ${c.uncovered} unchecked (INCOMPLETE)` : ''}${c.unverifiable ? `, ${c.unverifiable} not verifiable on this target` : ''}${c.unreached ? `, ${c.unreached} not reached (their tests stopped at a failure)` : ''}${c.waived ? `, ${c.waived} waived` : ''}${c.excluded ? `, ${c.excluded} excluded` : ''}`,
   );
   return `\n${out.join('\n')}`;
 }
@@ -443,6 +490,15 @@ function inconclusiveLines(summary: ConformanceSummary, inconclusive: Inconclusi
   if (summary.stop)
     out.push(`PARTIAL: stopped: ${summary.stop.reason} after ${summary.stop.afterTests} of ${summary.stop.ofTests} tests; ${summary.tests.notRun} not run`);
   return out.length ? `\n${out.join('\n')}` : '';
+}
+
+/**
+ * The test's exchanges with the one its failure judged (support/blame.ts, failedExchange) moved last, where
+ * the evidence is read from: a failure's evidence is the exchange that failed, not the test's last request.
+ */
+function withFailedLast(exchanges: Exchange[], failed: string | undefined): Exchange[] {
+  const at = failed ? exchanges.map(exchangeDigest).lastIndexOf(failed) : -1;
+  return at < 0 ? exchanges : [...exchanges.slice(0, at), ...exchanges.slice(at + 1), exchanges[at]];
 }
 
 /** A path as the user would type it from where they are: relative inside the tree, absolute outside. */

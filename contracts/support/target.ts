@@ -9,6 +9,7 @@ import { KEY_HEADER } from '../../core/keys.ts';
 import { RunStopped, TransportError, stopReason } from './transport.ts';
 import { waiverOf } from '../../core/waivers.ts';
 import type { Level, Observation, UncheckedKind } from '../../core/formats.ts';
+import { clauseStep, flushHeld } from './blame.ts';
 
 export type { Level, Observation } from '../../core/formats.ts';
 
@@ -74,6 +75,12 @@ export interface T extends Target {
    * left unchecked for `reason`, the user's to fix, and the test ends here. Never a failure.
    */
   refused(reason: string): never;
+  /**
+   * Runs `body` as the check of `clause` (a boxed test.step titled `clause <id>`, support/blame.ts): an
+   * assertion that fails in it fails that clause (unless a check inside blames its own, as expectSuccess
+   * does for a field's type), and the test's other clauses are passed (held before) or not reached.
+   */
+  clause<R>(clause: string | readonly string[], body: () => Promise<R>): Promise<R>;
 }
 
 export const test = base.extend<{ t: T }, { target: Target }>({
@@ -158,7 +165,9 @@ export const test = base.extend<{ t: T }, { target: Target }>({
         info.skip(true, `resource refused: ${reason}`);
         throw new Error('unreachable: testInfo.skip throws');
       },
+      clause: clauseStep,
     });
+    flushHeld(info, clauses);
   },
 });
 

@@ -1,6 +1,7 @@
 // Response validation with the schemas generated from contracts/openapi.yaml (Ajv2020 + ajv-formats).
-import type { ValidateFunction } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { contractAjv, OPERATIONS, schema } from '../index.ts';
+import { clauseOfError, formsAt } from './schema-clauses.ts';
 
 export { OPERATIONS, requestErrors, type Operation as OperationInfo, type OperationId } from '../index.ts';
 
@@ -19,7 +20,56 @@ function compiled(file: string): ValidateFunction {
 /** Schema errors of an operation's success response body against what the spec states (types and stated presence), as readable lines ([] when valid). */
 export function responseErrors(operationId: string, body: unknown): string[] {
   const v = compiled(OPERATIONS[operationId].response);
-  return v(body) ? [] : (v.errors ?? []).slice(0, 8).map((e) => `${e.instancePath || '/'} ${e.message}${e.params ? ' ' + JSON.stringify(e.params) : ''}`);
+  return v(body) ? [] : (v.errors ?? []).slice(0, 8).map(line);
+}
+
+const line = (e: ErrorObject) => `${e.instancePath || '/'} ${e.message}${e.params ? ' ' + JSON.stringify(e.params) : ''}`;
+
+/** One schema error of a response body, and the clause it belongs to (support/schema-clauses.ts), if one takes it. */
+export interface ResponseError {
+  line: string;
+  clause?: string;
+}
+
+/**
+ * The schema errors of an operation's success response body, each with its clause ([] when valid). Where
+ * the body is held to one of several forms (anyOf: the overrides answer of 4.11), only the errors of the
+ * form it comes closest to: a top-level answer with one bad item is not also told it lacks an envelope.
+ */
+export function responseErrorsByClause(operationId: string, body: unknown): ResponseError[] {
+  const file = OPERATIONS[operationId].response;
+  const v = compiled(file);
+  if (v(body)) return [];
+  const doc = schema(file);
+  const out = new Map<string, ResponseError>();
+  for (const error of closestForm(file, doc, v.errors ?? [], body)) {
+    const clause = clauseOfError(doc, error);
+    // One absence stated by two components (a rule's environments) is one error.
+    const key = error.keyword === 'required' ? `${error.instancePath} required ${JSON.stringify(error.params)} ${clause}` : `${line(error)} ${clause}`;
+    if (!out.has(key)) out.set(key, { line: line(error), ...(clause ? { clause } : {}) });
+  }
+  return [...out.values()];
+}
+
+function closestForm(file: string, doc: any, errors: ErrorObject[], body: unknown): ErrorObject[] {
+  const choice = errors.find((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf');
+  const forms = choice && formsAt(doc, choice.instancePath);
+  if (!choice || !forms) return errors;
+  const at = choice.instancePath;
+  let instance: any = body;
+  for (const k of at.split('/').slice(1)) instance = instance?.[k.replace(/~1/g, '/').replace(/~0/g, '~')];
+  let best: ErrorObject[] | undefined;
+  forms.forEach((form, i) => {
+    const key = `${file}${at}#${i}`;
+    let fv = cache.get(key);
+    if (!fv) {
+      fv = ajv.compile({ $defs: doc.$defs, ...(form as object) });
+      cache.set(key, fv);
+    }
+    const found = fv(instance) ? [] : (fv.errors ?? []).map((e) => ({ ...e, instancePath: at + e.instancePath }));
+    if (!best || found.length < best.length) best = found;
+  });
+  return [...errors.filter((e) => !e.instancePath.startsWith(at)), ...(best ?? [])];
 }
 
 /** A listed field found absent: its first path (`/data/3/layerID`), its pattern (`/data/*\/layerID`) and how many times. */

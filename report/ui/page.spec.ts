@@ -92,6 +92,8 @@ test('a failure opens to its error, spec text and exchanges, with the key left o
   const details = page.locator('details.failure[open]');
   await expect(details).toHaveCount(1);
   await expect(details.locator('summary')).toContainText(failure.test);
+  // The clauses it failed (its blame), not every clause its test names.
+  await expect(details.locator('summary .blamed')).toHaveText(failure.blamed.join(', '));
   await expect(details.locator('pre.error')).toBeVisible();
   await expect(details.locator('ul.spec blockquote').first()).toBeVisible();
   await expect(details.locator('ul.spec')).toContainText('spec 8 Limits');

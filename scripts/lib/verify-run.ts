@@ -523,7 +523,7 @@ function printVerdict(
     const cov = conf.coverage;
     if (cov)
       out.push(
-        `coverage  ${cov.checked} of ${cov.total} stated clauses checked${cov.unverifiable ? `, ${cov.unverifiable} not verifiable on this target` : ''}${cov.waived ? `, ${cov.waived} waived` : ''}${cov.excluded ? `, ${cov.excluded} excluded${conf.readOnly ? ' (read-only: they need a write)' : ''}` : ''}`,
+        `coverage  ${cov.checked} of ${cov.total} stated clauses checked${cov.unverifiable ? `, ${cov.unverifiable} not verifiable on this target` : ''}${cov.unreached ? `, ${cov.unreached} not reached (their tests stopped at a failure)` : ''}${cov.waived ? `, ${cov.waived} waived` : ''}${cov.excluded ? `, ${cov.excluded} excluded${conf.readOnly ? ' (read-only: they need a write)' : ''}` : ''}`,
       );
     for (const g of conf.incomplete ?? [])
       out.push(`          INCOMPLETE ${g.clauses.length} stated clause${g.clauses.length > 1 ? 's' : ''} unchecked: ${g.reason}`);

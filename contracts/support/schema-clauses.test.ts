@@ -1,0 +1,88 @@
+// Which clause a response schema error belongs to (support/schema-clauses.ts), on the contract itself:
+// each error of a broken answer goes to the clause that states what it breaks, and every clause a
+// response schema can blame is one it is said to hold.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { OPERATIONS, schema } from '../index.ts';
+import { CLAUSES } from './clauses.ts';
+import { clausesOfSchema, familyOf } from './schema-clauses.ts';
+import { responseErrorsByClause } from './validators.ts';
+
+const clausesOf = (op: string, body: unknown) => responseErrorsByClause(op, body).map((e) => e.clause);
+
+test('schema clauses: a field of the wrong type fails that field clause, nested fields their own', () => {
+  assert.deepEqual(clausesOf('createMetric', { message: 'm', data: { createdTime: 'yesterday' } }), ['metric.field.createdTime']);
+  assert.deepEqual(clausesOf('createMetric', { message: 'm', data: { owner: { ownerID: 3 } } }), ['metric.field.owner']);
+  assert.deepEqual(clausesOf('listExperiments', { message: 'm', data: [{ groups: [{ name: 4 }] }], pagination: {} }), ['experiment.field.groups.name']);
+  assert.deepEqual(clausesOf('skipTriggerPhase', { message: 'm', data: { actions: [{ timeMs: 'now' }] } }), ['trigger.field.actions.timeMs']);
+  assert.deepEqual(clausesOf('listReleasePipelines', { message: 'm', data: [{ phases: [{ rules: [{ name: 1 }] }] }], pagination: {} }), [
+    'pipeline.field.phases.rules.name',
+  ]);
+  assert.deepEqual(clausesOf('addGateRules', { message: 'm', data: { rules: [{ ...rule(), conditions: [{ type: 5 }] }] } }), ['condition.field.type']);
+});
+
+test("schema clauses: a metric id that is not <name>::<type> fails metric.id.shape, the property's own clause", () => {
+  assert.deepEqual(clausesOf('createMetric', { message: 'm', data: { id: 'bare' } }), ['metric.id.shape']);
+  assert.deepEqual(clausesOf('createMetric', { message: 'm', data: { id: 7 } }), ['metric.field.id']);
+});
+
+test('schema clauses: the envelope: a missing data, pagination or message, and a body that is no object', () => {
+  assert.deepEqual(clausesOf('listExperiments', { message: 'm', experiments: [], pagination: {} }), ['envelope.data']);
+  assert.deepEqual(clausesOf('listExperiments', { message: 'm', data: [] }), ['envelope.pagination']);
+  assert.deepEqual(clausesOf('updateMetric', { data: {} }), ['envelope.message']);
+  assert.deepEqual(clausesOf('createMetric', 'created'), ['envelope.successObject']);
+});
+
+function rule(): Record<string, unknown> {
+  return { id: 'r', baseID: 'b', name: 'n', passPercentage: 1, conditions: [], environments: null };
+}
+
+test('schema clauses: a stated presence fails the clause that states it, once, named for the field where several do', () => {
+  const { id, baseID, ...noIds } = rule();
+  assert.deepEqual(clausesOf('addGateRules', { message: 'm', data: { rules: [noIds] } }), ['gates.addRules.rules.fields', 'gates.addRules.rules.fields']);
+  const { environments, ...noEnvironments } = rule();
+  // Required by GateRule (gates.addRules.environments.null) and by AddedGateRule: one error, the clause named for it.
+  assert.deepEqual(clausesOf('addGateRules', { message: 'm', data: { rules: [noEnvironments] } }), ['gates.addRules.environments.null']);
+  assert.deepEqual(clausesOf('enableGate', { message: 'm', data: { owner: {} } }), ['gates.enableDisable.monitoringMetrics']);
+  assert.deepEqual(clausesOf('disableGate', { message: 'm', data: { owner: {}, monitoringMetrics: [] } }), ['gates.disable.response.isEnabled']);
+  assert.deepEqual(clausesOf('addGateRules', { message: 'm', data: {} }), ['gates.addRules.response.gate']);
+});
+
+test('schema clauses: of the two forms of the overrides answer, only the errors of the one it comes closest to', () => {
+  assert.deepEqual(clausesOf('patchExperimentOverrides', { overrides: [{ type: 'gate', id: 'g' }], userIDOverrides: [] }), ['overrides.patch.response.items']);
+  assert.deepEqual(clausesOf('patchExperimentOverrides', { message: 'm' }), ['envelope.data']);
+});
+
+test('schema clauses: the field families are the components whose properties are exactly a family of field clauses', () => {
+  assert.equal(familyOf('ReleasePipeline'), 'pipeline');
+  assert.equal(familyOf('GateRule'), 'gateRule');
+  assert.equal(familyOf('Phase'), undefined);
+});
+
+test('schema clauses: every clause a response schema holds is in the catalogue, and a wrong type of any field blames one of them', () => {
+  const ids = new Set(CLAUSES.map((c) => c.id));
+  let judged = 0;
+  for (const [op, { response }] of Object.entries(OPERATIONS)) {
+    const held = clausesOfSchema(schema(response));
+    assert.ok(held.length > 0, op);
+    for (const c of held) assert.ok(ids.has(c), `${op}: ${c}`);
+    for (const c of held.filter((x) => x.includes('.field.') && !x.includes('.field.', x.indexOf('.field.') + 1))) {
+      // A field clause of the data's own shape: a value no schema admits (a symbol is not JSON) there fails that clause.
+      const [family, , ...path] = c.split('.');
+      if (path.length !== 1 || !['metric', 'gate', 'trigger'].includes(family)) continue;
+      const body = { message: 'm', data: { [path[0]]: { not: 'this' } }, ...(op.startsWith('list') ? { pagination: {} } : {}) };
+      // The errors at that field (a presence the body lacks elsewhere is another error, another clause).
+      const blamed = responseErrorsByClause(op, body)
+        .filter((e) => e.line.startsWith(`/data/${path[0]} `))
+        .map((e) => e.clause);
+      if (blamed.length === 0) continue; // a field whose type admits an object (owner, lineage, reviewSettings)
+      assert.ok(
+        blamed.every((b) => b && held.includes(b)),
+        `${op} ${c}: ${blamed.join(', ')}`,
+      );
+      assert.ok(blamed.includes(c), `${op}: an object for ${path[0]} blames ${c}, not ${blamed.join(', ')}`);
+      judged++;
+    }
+  }
+  assert.ok(judged > 30, `fields judged: ${judged}`);
+});
