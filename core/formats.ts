@@ -320,3 +320,59 @@ export interface Ledger {
   totals: FootprintTotals;
   state: TargetState;
 }
+
+/**
+ * reports/clause-proof.json (written by contracts/proof.ts, `npm run clauses:proof`; a copy is committed
+ * as docs/clause-proof.json): which fault proves each stated and inferred clause's check can fail. A
+ * fault proves a clause when a strict run of the suite against the reference with that fault alone
+ * (and the variants it needs) marks the clause `fail` in its conformance.json.
+ */
+export interface ClauseProof {
+  format: 'console-conformance.clause-proof/1';
+  /** When the map was made (ISO), from which commit, and whether the tree had changes then. */
+  madeAt: string;
+  commit: string | null;
+  dirty: boolean;
+  /** The rule a pair is claimed by, and how the suite blamed failures when the map was made. */
+  rule: string;
+  /** Not every listed fault was run (an --only run that started the map, or a run stopped early). */
+  partial: boolean;
+  summary: Record<'stated' | 'inferred', { total: number; proved: number; unproved: number }> & {
+    faults: { run: number; handWritten: number; generated: number; failingNothing: number; problems: number };
+    seconds: number;
+    lanes: number;
+  };
+  clauses: ClauseProofEntry[];
+  faults: FaultProofRun[];
+}
+
+export interface ClauseProofEntry {
+  id: string;
+  level: 'stated' | 'inferred';
+  section: string;
+  /** The faults whose run failed the clause. */
+  provedBy: string[];
+  /** The faults written or generated for this clause (their registry entry names it). */
+  targetedBy: string[];
+  /** Why no fault proves it (only when provedBy is empty). */
+  why?: string;
+}
+
+export interface FaultProofRun {
+  name: string;
+  /** The clause the fault's entry names, and its level. */
+  clause: string;
+  level: Level;
+  /** A generated fault: the edit it is made of. */
+  generated?: string;
+  /** Variants it ran beside. */
+  alongside?: string[];
+  /** What of the suite ran: files, or the tests naming its clause. */
+  selection: string;
+  verdict: string;
+  /** Tests run. */
+  tests: number;
+  /** The stated and inferred clauses the run failed: the pairs the map claims. */
+  fails: string[];
+  seconds: number;
+}
