@@ -109,8 +109,9 @@ export function buildMap(catalogue: readonly Pick<Clause, 'id' | 'level' | 'sect
       inferred: count('inferred'),
       faults: {
         run: runs.length,
-        handWritten: runs.filter((r) => !r.generated).length,
+        handWritten: runs.filter((r) => !r.generated && !r.variant).length,
         generated: runs.filter((r) => r.generated).length,
+        variants: runs.filter((r) => r.variant).length,
         failingNothing: runs.filter((r) => r.fails.length === 0).length,
         problems: runs.filter((r) => !['pass', 'fail'].includes(r.verdict)).length,
       },

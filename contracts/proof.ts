@@ -70,15 +70,18 @@ const shown = (path: string) => {
 const seconds = (since: number) => Math.round((Date.now() - since) / 1000);
 const clock = (s: number) => `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
 
-/** One fault's run: its server, its selection, the clauses it failed. */
-async function runFault(f: Switch, timeoutMs: number): Promise<FaultProofRun> {
+/** A fault to run, or a legal variant that meets an inferred clause (strict: 'warns'): under --strict it fails that clause. */
+type Candidate = Switch & { variant?: true };
+
+/** One fault's (or warns variant's) run: its server, its selection, the clauses it failed. */
+async function runFault(f: Candidate, timeoutMs: number): Promise<FaultProofRun> {
   const started = Date.now();
   const selection = selectionFor(f, CLAUSES);
-  const outcome = await withServer({ faults: [f.name], variants: f.alongside ?? [] }, (s) =>
-    runSuite(s, { files: selection.files, grep: selection.grep, timeoutMs }),
-  );
+  const server = f.variant ? { variants: [f.name] } : { faults: [f.name], variants: f.alongside ?? [] };
+  const outcome = await withServer(server, (s) => runSuite(s, { files: selection.files, grep: selection.grep, timeoutMs }));
   return {
     name: f.name,
+    ...(f.variant ? { variant: true } : {}),
     clause: f.clause,
     level: f.level,
     ...(f.generated ? { generated: f.generated } : {}),
@@ -92,7 +95,7 @@ async function runFault(f: Switch, timeoutMs: number): Promise<FaultProofRun> {
 }
 
 /** Runs `faults` in lanes, one progress line each as it ends (n of total, elapsed, an estimate of what is left). */
-async function runAll(faults: Switch[], lanes: number, timeoutMs: number, each: (r: FaultProofRun, line: string) => void): Promise<FaultProofRun[]> {
+async function runAll(faults: Candidate[], lanes: number, timeoutMs: number, each: (r: FaultProofRun, line: string) => void): Promise<FaultProofRun[]> {
   const started = Date.now();
   let done = 0;
   const width = String(faults.length).length;
@@ -115,7 +118,9 @@ async function runAll(faults: Switch[], lanes: number, timeoutMs: number, each: 
 }
 
 async function makeMap(opts: { only?: string[]; handOnly: boolean; lanes: number; timeoutMs: number; out: string; failUnproved: boolean }): Promise<number> {
-  const { faults: listed } = listSwitches(!opts.handOnly);
+  const switches = listSwitches(!opts.handOnly);
+  // The legal variants that meet an inferred clause prove it too: a strict run fails them on it.
+  const listed: Candidate[] = [...switches.faults, ...switches.variants.filter((v) => v.strict === 'warns').map((v) => ({ ...v, variant: true as const }))];
   const matches = opts.only ? nameMatcher(opts.only) : () => true;
   if (opts.only) for (const p of opts.only) if (!listed.some((f) => nameMatcher([p])(f.name))) throw new Error(`--only: no fault named ${p}`);
   const faults = listed.filter((f) => matches(f.name));
@@ -126,7 +131,7 @@ async function makeMap(opts: { only?: string[]; handOnly: boolean; lanes: number
   const started = Date.now();
   const madeAt = new Date().toISOString();
   console.log(
-    `clauses:proof: ${faults.length} fault${faults.length === 1 ? '' : 's'} (${faults.filter((f) => f.generated).length} generated), ${opts.lanes} at a time, strict; map: ${shown(opts.out)}`,
+    `clauses:proof: ${faults.length} run${faults.length === 1 ? '' : 's'}: ${faults.filter((f) => !f.variant && !f.generated).length} hand-written faults, ${faults.filter((f) => f.generated).length} generated, ${faults.filter((f) => f.variant).length} variants that meet an inferred clause; ${opts.lanes} at a time, strict; map: ${shown(opts.out)}`,
   );
   const finished: FaultProofRun[] = [];
   const mapOf = (runs: FaultProofRun[], partial: boolean) =>
@@ -157,7 +162,8 @@ async function makeMap(opts: { only?: string[]; handOnly: boolean; lanes: number
 
 async function verify(opts: { file: string; sample?: number; seed: number; lanes: number; timeoutMs: number }): Promise<number> {
   const map = readMap(opts.file);
-  const { faults: listed } = listSwitches(true);
+  const switches = listSwitches(true);
+  const listed: Candidate[] = [...switches.faults, ...switches.variants.map((v) => ({ ...v, variant: true as const }))];
   const gone = map.faults.filter((r) => !listed.some((f) => f.name === r.name)).map((r) => r.name);
   if (gone.length)
     throw new Error(
@@ -168,10 +174,10 @@ async function verify(opts: { file: string; sample?: number; seed: number; lanes
   console.log(
     `clauses:proof --verify: ${chosen.length} fault${chosen.length === 1 ? '' : 's'} of the map made ${map.madeAt} (commit ${map.commit ?? 'unknown'}), ${pairs} claimed pairs${opts.sample !== undefined ? ` (sample, seed ${opts.seed})` : ''}`,
   );
-  const switches = chosen.map((r) => listed.find((f) => f.name === r.name)!);
+  const again = chosen.map((r) => listed.find((f) => f.name === r.name)!);
   const broken: string[] = [];
   let held = 0;
-  await runAll(switches, opts.lanes, opts.timeoutMs, (rerun) => {
+  await runAll(again, opts.lanes, opts.timeoutMs, (rerun) => {
     const v = verifyRun(map.faults.find((r) => r.name === rerun.name)!, rerun.fails);
     held += v.claimed.length - v.missing.length;
     const extra = v.extra.length

@@ -338,7 +338,7 @@ export interface ClauseProof {
   /** Not every listed fault was run (an --only run that started the map, or a run stopped early). */
   partial: boolean;
   summary: Record<'stated' | 'inferred', { total: number; proved: number; unproved: number }> & {
-    faults: { run: number; handWritten: number; generated: number; failingNothing: number; problems: number };
+    faults: { run: number; handWritten: number; generated: number; variants: number; failingNothing: number; problems: number };
     seconds: number;
     lanes: number;
   };
@@ -360,6 +360,8 @@ export interface ClauseProofEntry {
 
 export interface FaultProofRun {
   name: string;
+  /** A legal variant that meets an inferred clause (strict: 'warns'), run like a fault: strict fails it on that clause. */
+  variant?: true;
   /** The clause the fault's entry names, and its level. */
   clause: string;
   level: Level;
