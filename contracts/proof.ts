@@ -47,6 +47,11 @@ function git(args: string[]): string | null {
   return r.status === 0 ? r.stdout.trim() : null;
 }
 
+/** The commit the runs are made at, and whether tracked files differ from it. */
+function here(): { commit: string | null; dirty: boolean } {
+  return { commit: git(['rev-parse', '--short=12', 'HEAD']), dirty: (git(['status', '--porcelain', '--untracked-files=no']) ?? '') !== '' };
+}
+
 /** Writes the map whole, or not at all (a run stopped while writing leaves the previous one). */
 function writeMap(file: string, map: ClauseProof): void {
   mkdirSync(dirname(file), { recursive: true });
@@ -74,7 +79,7 @@ const clock = (s: number) => `${Math.floor(s / 60)}m${String(s % 60).padStart(2,
 type Candidate = Switch & { variant?: true };
 
 /** One fault's (or warns variant's) run: its server, its selection, the clauses it failed. */
-async function runFault(f: Candidate, timeoutMs: number): Promise<FaultProofRun> {
+async function runFault(f: Candidate, timeoutMs: number, commit: string | null): Promise<FaultProofRun> {
   const started = Date.now();
   const selection = selectionFor(f, CLAUSES);
   const server = f.variant ? { variants: [f.name] } : { faults: [f.name], variants: f.alongside ?? [] };
@@ -91,17 +96,24 @@ async function runFault(f: Candidate, timeoutMs: number): Promise<FaultProofRun>
     tests: outcome.tests,
     fails: failedClauses(outcome),
     seconds: seconds(started),
+    commit,
   };
 }
 
 /** Runs `faults` in lanes, one progress line each as it ends (n of total, elapsed, an estimate of what is left). */
-async function runAll(faults: Candidate[], lanes: number, timeoutMs: number, each: (r: FaultProofRun, line: string) => void): Promise<FaultProofRun[]> {
+async function runAll(
+  faults: Candidate[],
+  lanes: number,
+  timeoutMs: number,
+  commit: string | null,
+  each: (r: FaultProofRun, line: string) => void,
+): Promise<FaultProofRun[]> {
   const started = Date.now();
   let done = 0;
   const width = String(faults.length).length;
   return pool(
     faults.map((f) => async () => {
-      const r = await runFault(f, timeoutMs);
+      const r = await runFault(f, timeoutMs, commit);
       done++;
       const elapsed = seconds(started);
       const left = Math.round((elapsed / done) * (faults.length - done));
@@ -126,8 +138,7 @@ async function makeMap(opts: { only?: string[]; handOnly: boolean; lanes: number
   const faults = listed.filter((f) => matches(f.name));
   // An --only run updates the map that is there: the other faults' runs are kept.
   const previous = opts.only && existsSync(opts.out) ? readMap(opts.out).faults.filter((r) => !matches(r.name) && listed.some((f) => f.name === r.name)) : [];
-  const commit = git(['rev-parse', '--short=12', 'HEAD']);
-  const dirty = (git(['status', '--porcelain', '--untracked-files=no']) ?? '') !== '';
+  const { commit, dirty } = here();
   const started = Date.now();
   const madeAt = new Date().toISOString();
   console.log(
@@ -136,7 +147,7 @@ async function makeMap(opts: { only?: string[]; handOnly: boolean; lanes: number
   const finished: FaultProofRun[] = [];
   const mapOf = (runs: FaultProofRun[], partial: boolean) =>
     buildMap(CLAUSES, [...previous, ...runs], { madeAt, commit, dirty, partial, seconds: seconds(started), lanes: opts.lanes });
-  const runs = await runAll(faults, opts.lanes, opts.timeoutMs, (r, line) => {
+  const runs = await runAll(faults, opts.lanes, opts.timeoutMs, dirty ? `${commit}+changes` : commit, (r, line) => {
     console.log(line);
     finished.push(r);
     // Written as it goes: a run stopped half-way leaves a map of what was done, marked partial.
@@ -177,7 +188,8 @@ async function verify(opts: { file: string; sample?: number; seed: number; lanes
   const again = chosen.map((r) => listed.find((f) => f.name === r.name)!);
   const broken: string[] = [];
   let held = 0;
-  await runAll(again, opts.lanes, opts.timeoutMs, (rerun) => {
+  const { commit, dirty } = here();
+  await runAll(again, opts.lanes, opts.timeoutMs, dirty ? `${commit}+changes` : commit, (rerun) => {
     const v = verifyRun(map.faults.find((r) => r.name === rerun.name)!, rerun.fails);
     held += v.claimed.length - v.missing.length;
     const extra = v.extra.length

@@ -8,7 +8,7 @@ const FILES: [RegExp, string[]][] = [
   [/^concurrent-write-500$/, ['gates', 'metrics']],
   [/^page-(past-last-repeats|order-unstable)$/, ['experiments']],
   [/^unknown-phase-skips-current$/, ['triggers']],
-  [/^errors-echo-headers$/, ['auth']],
+  [/^(errors-echo-headers|pipelines-not-under-v1)$/, ['auth']],
   [/^unknown-id-500$/, ['gates']],
   // Skip and unpause without a key show only where the current phase is found.
   [/^auth-(skip|unpause)-/, ['triggers']],

@@ -329,7 +329,7 @@ export interface Ledger {
  */
 export interface ClauseProof {
   format: 'console-conformance.clause-proof/1';
-  /** When the map was made (ISO), from which commit, and whether the tree had changes then. */
+  /** When the map was last written (ISO), at which commit, and whether tracked files had changes then (each run names its own commit). */
   madeAt: string;
   commit: string | null;
   dirty: boolean;
@@ -337,7 +337,8 @@ export interface ClauseProof {
   rule: string;
   /** Not every listed fault was run (an --only run that started the map, or a run stopped early). */
   partial: boolean;
-  summary: Record<'stated' | 'inferred', { total: number; proved: number; unproved: number }> & {
+  /** By level: clauses, those some fault fails, those none does, and those failed by a fault aimed at them (its entry names the clause). */
+  summary: Record<'stated' | 'inferred', { total: number; proved: number; unproved: number; aimed: number }> & {
     faults: { run: number; handWritten: number; generated: number; variants: number; failingNothing: number; problems: number };
     seconds: number;
     lanes: number;
@@ -377,4 +378,6 @@ export interface FaultProofRun {
   /** The stated and inferred clauses the run failed: the pairs the map claims. */
   fails: string[];
   seconds: number;
+  /** The commit the run was made at (`+changes`: with changes to tracked files); an --only run keeps the others' runs as they were. */
+  commit?: string | null;
 }

@@ -180,6 +180,7 @@ const FAULT_PROBES: Record<FaultName, Probe> = {
   'add-rules-duplicates': async (app) =>
     (await body(app, 'POST', `${GATE}/rules`, { rules: [{ name: 'probe-once' }] })).json().data.rules.filter((r: { name: string }) => r.name === 'probe-once')
       .length,
+  'pipelines-not-under-v1': (app) => status(get(app, '/console/v1/release_pipelines')),
   'unknown-id-500': (app) => status(body(app, 'PUT', '/console/v1/gates/gate_no_such/enable')),
   'metric-rejected-create-stored': async (app) => [
     await status(createMetric(app, { name: 'probe', type: 'sum', description: 5 })),

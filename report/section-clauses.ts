@@ -51,7 +51,7 @@ function proofLine(i: ReportInputs): string {
   if (!i.proof) return '';
   const { map, file } = i.proof;
   const { stated, inferred } = map.summary;
-  return `<p class="proofline">Proof map <code>${esc(file)}</code> (made ${esc(map.madeAt.slice(0, 10))}${map.commit ? ` at ${esc(map.commit)}` : ''}${map.partial ? ', partial' : ''}; <code>npm run clauses:proof</code>): a fault injected into the reference fails <b>${stated.proved} of ${stated.total}</b> stated and <b>${inferred.proved} of ${inferred.total}</b> inferred clauses. A clause no fault fails is marked <span class="unproved">unproved</span>: its check has never been shown to fail, so its pass says less.</p>`;
+  return `<p class="proofline">Proof map <code>${esc(file)}</code> (made ${esc(map.madeAt.slice(0, 10))}${map.commit ? ` at ${esc(map.commit)}` : ''}${map.partial ? ', partial' : ''}; <code>npm run clauses:proof</code>): a fault injected into the reference fails <b>${stated.proved} of ${stated.total}</b> stated and <b>${inferred.proved} of ${inferred.total}</b> inferred clauses${stated.aimed !== undefined ? ` (${stated.aimed} and ${inferred.aimed} by a fault aimed at the clause itself)` : ''}. A clause no fault fails is marked <span class="unproved">unproved</span>: its check has never been shown to fail, so its pass says less.</p>`;
 }
 
 export function clausesSection(i: ReportInputs): string {

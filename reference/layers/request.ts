@@ -116,6 +116,22 @@ export const REQUEST_SWITCHES = [
     change: { auth: { openOperations: ['updateMetric'] } },
   },
 
+  // ------------------------------------------------------------------ the path (spec 9)
+  {
+    name: 'pipelines-not-under-v1',
+    kind: 'fault',
+    layer: 'request',
+    description: 'list pipelines is not found under /console/v1/ (its route lost the version prefix)',
+    clause: 'versioning.path',
+    level: 'stated',
+    change: {
+      operations: ['listReleasePipelines'],
+      check: () => {
+        throw new HttpError(404, 'Route GET:/console/v1/release_pipelines not found');
+      },
+    },
+  },
+
   // ------------------------------------------------------------------ the request schema (spec 4, 8)
   {
     name: 'metric-name-3-accepted',
