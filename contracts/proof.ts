@@ -164,7 +164,13 @@ async function makeMap(opts: { only?: string[]; handOnly: boolean; lanes: number
   console.log(
     `\nclauses:proof: stated ${stated.proved} of ${stated.total} proved (${pct(stated.proved, stated.total)}), inferred ${inferred.proved} of ${inferred.total} (${pct(inferred.proved, inferred.total)}); ${ran.run} faults run, ${ran.failingNothing} failing nothing, ${ran.problems} without a verdict; ${clock(seconds(started))}${map.partial ? ' (partial: not every fault is in the map)' : ''}`,
   );
-  for (const c of map.clauses.filter((x) => x.provedBy.length === 0)) console.log(`  unproved [${c.level}] ${c.id}: ${c.why}`);
+  // A partial map leaves most clauses unproved: name only those a fault of this run aims at.
+  const unproved = map.clauses.filter((x) => x.provedBy.length === 0);
+  const named = map.partial ? unproved.filter((c) => faults.some((f) => f.clause === c.id)) : unproved;
+  for (const c of named.slice(0, 40)) console.log(`  unproved [${c.level}] ${c.id}: ${c.why}`);
+  if (named.length > 40) console.log(`  ... and ${named.length - 40} more (the map has each with why)`);
+  if (named.length < unproved.length)
+    console.log(`  (${unproved.length - named.length} more clauses unproved in this partial map, none aimed at by a fault of this run)`);
   console.log(`map written: ${shown(opts.out)}`);
   if (runs.length > 0 && runs.every((r) => !['pass', 'fail'].includes(r.verdict)))
     throw new Error(`no run could be carried out (first: ${runs[0].name}: ${runs[0].verdict})`);

@@ -71,7 +71,9 @@ const { values: args } = parseCommand({
 });
 if (args['list-faults']) {
   const faults = args.generated ? [...FAULTS, ...generatedFaults()] : FAULTS;
-  console.log(JSON.stringify({ faults, variants: VARIANTS, parametrised: PARAMETRISED_FAULTS }, null, 2));
+  // Exit once the list is written: a pipe takes 64 KiB at a time, and the list with the generated faults is longer.
+  const text = `${JSON.stringify({ faults, variants: VARIANTS, parametrised: PARAMETRISED_FAULTS }, null, 2)}\n`;
+  await new Promise<void>((written) => process.stdout.write(text, () => written()));
   process.exit(0);
 }
 

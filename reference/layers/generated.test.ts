@@ -25,7 +25,7 @@ test('generated: names are gen:<edit>:<clause>[:<detail>], unique, at their clau
   for (const s of switches) {
     assert.ok(!names.has(s.name), `${s.name} twice`);
     names.add(s.name);
-    const m = /^gen:(type|message|presence|required|bound):([^:]+)(?::(.+))?$/.exec(s.name);
+    const m = /^gen:(type|message|presence|required|bound|path|status|filter|enum):([^:]+)(?::(.+))?$/.exec(s.name);
     assert.ok(m, `${s.name} is not gen:<edit>:<clause>[:<detail>]`);
     assert.equal(m[1], s.generated, s.name);
     assert.equal(m[2], s.clause, s.name);
@@ -67,6 +67,13 @@ test('generated: every stated field type, message, required request field and bo
     assert.ok(has(name), `no ${name}`);
   for (const name of ['gen:presence:envelope.data:data', 'gen:presence:gates.addRules.rules.fields:baseID', 'gen:presence:gates.enableDisable.owner:owner'])
     assert.ok(has(name), `no ${name}`);
+  for (const c of catalogue.filter((x) => x.level === 'stated')) {
+    if (/^`[A-Z]+ \/console\/v1\/[^`]*`$/.test(c.text)) assert.ok(has(`gen:path:${c.id}`), `no gen:path:${c.id}`);
+    if (c.id.endsWith('.status200')) assert.ok(has(`gen:status:${c.id}`), `no gen:status:${c.id}`);
+    if (c.id.startsWith('experiments.list.filter.')) assert.ok(has(`gen:filter:${c.id}`), `no gen:filter:${c.id}`);
+  }
+  for (const id of ['experiments.list.status.enum', 'metrics.create.directionality.enum', 'metrics.update.directionality.enum', 'metrics.create.type.enum'])
+    assert.ok(has(`gen:enum:${id}`), `no gen:enum:${id}`);
   // What was left out is only the top-level overrides form's two arrays, which no clause names.
   assert.deepEqual(
     notGenerated().map((n) => n.clause),
@@ -160,6 +167,7 @@ test('generated: each response fault breaks, on the clean answers, what its clau
       const r = { operationId: op, status: 200, body: structuredClone(was.body), request: { body: was.request, query: {} } };
       change.transform(r);
       if (s.generated === 'message') return r.body.message !== was.body.message && was.body.message === /message `([^`]+)`/.exec(byId.get(s.clause)!.text)?.[1];
+      if (s.generated === 'status') return r.status !== 200 && r.status >= 200 && r.status < 300;
       return stated(op)(was.body) && !stated(op)(r.body);
     });
     assert.ok(broken.length > 0, `${s.name}: no answer of ${ops.join(', ')} breaks its stated schema with it (the reference never sends the field?)`);
@@ -189,9 +197,18 @@ test('generated: each request fault changes what the contract lets in', () => {
     skipTriggerPhase: [{}],
     unpauseTrigger: [{}],
   };
-  for (const s of switches.filter((x) => x.layer === 'request')) {
+  for (const s of switches.filter((x) => x.layer === 'request' && (x.change as RequestChange).schema)) {
     const change = s.change as RequestChange;
     for (const op of change.operations ?? []) {
+      if (s.generated === 'enum' && OPERATIONS[op].query) {
+        // A query parameter: the edited query schema lets in a value beyond the listed ones.
+        const q = schema(OPERATIONS[op].query!);
+        const edited = structuredClone(q);
+        change.schema?.(edited, 'querystring');
+        const field = s.clause.split('.').at(-2)!;
+        assert.ok(!compiled(q)({ [field]: 'not-a-listed-value' }) && compiled(edited)({ [field]: 'not-a-listed-value' }), `${s.name}: ${op}'s query`);
+        continue;
+      }
       const original = schema(OPERATIONS[op].body!);
       if (!originals.has(op)) originals.set(op, compiled(original));
       const edited = structuredClone(original);
@@ -206,8 +223,8 @@ test('generated: each request fault changes what the contract lets in', () => {
 
 /** For a request field type clause: a body carrying the field with a value of its contract's type. */
 function typedBodies(clause: string): object[] {
-  const field = clause.split('.').at(-1)!;
-  const values: unknown[] = ['text', 1, true, ['a'], {}, null, 'increase'];
+  const field = clause.endsWith('.enum') ? clause.split('.').at(-2)! : clause.split('.').at(-1)!;
+  const values: unknown[] = ['text', 1, true, ['a'], {}, null, 'increase', 'not-a-listed-value'];
   const out: object[] = [];
   for (const v of values) {
     out.push({ name: 'probe', type: 'sum', [field]: v });
@@ -219,6 +236,50 @@ function typedBodies(clause: string): object[] {
   }
   return out;
 }
+
+test('generated: each path fault answers 404 where the clean server answers; each filter fault lets in what the filter leaves out', async () => {
+  const clean = await answers();
+  const experiments = clean.get('listExperiments')!.body.data as Record<string, any>[];
+  const values: Record<string, string> = {
+    layerID: experiments.find((e) => e.layerID)!.layerID,
+    idType: experiments[0].idType,
+    teamID: 'team_core',
+    targetAppID: experiments.find((e) => e.targetApps.length)!.targetApps[0],
+    creatorName: experiments[0].creatorName,
+    creatorID: experiments[0].creatorID,
+  };
+  const count = async (app: FastifyInstance, param: string) =>
+    (await app.inject({ method: 'GET', url: `/console/v1/experiments?limit=100&${param}=${encodeURIComponent(values[param])}`, headers: H })).json().data
+      .length;
+  const cleanApp = build({ apiKey: KEY, scale: 30 });
+  try {
+    for (const s of switches.filter((x) => x.generated === 'path' || x.generated === 'filter')) {
+      const app = build({ apiKey: KEY, scale: 30, faults: [s.name] });
+      try {
+        const op = (s.change as RequestChange).operations![0];
+        if (s.generated === 'path') {
+          const [, method, url, payload] = REQUESTS.find(([o]) => o === op)!;
+          // Updates need their metric, unpause its paused trigger: the requests before it, in order.
+          for (const [, m, u, b] of REQUESTS.slice(
+            0,
+            REQUESTS.findIndex(([o]) => o === op),
+          ))
+            await app.inject({ method: m, url: u, headers: b ? { ...H, 'content-type': 'application/json' } : H, ...(b ? { payload: b } : {}) });
+          const r = await app.inject({ method, url, headers: payload ? { ...H, 'content-type': 'application/json' } : H, ...(payload ? { payload } : {}) });
+          assert.equal(r.statusCode, 404, `${s.name}: ${method} ${url}`);
+        } else {
+          const param = s.clause.split('.').at(-1)!;
+          const [faulty, filtered] = [await count(app, param), await count(cleanApp, param)];
+          assert.ok(faulty > filtered, `${s.name}: ${faulty} experiments with ${param}=${values[param]}, ${filtered} on the clean server`);
+        }
+      } finally {
+        await app.close();
+      }
+    }
+  } finally {
+    await cleanApp.close();
+  }
+});
 
 test('generated: a server started with one answers what it says', async () => {
   const app = build({

@@ -1,7 +1,8 @@
 // Faults generated from the contract, for the clauses that are mechanical: a field whose type the spec
 // states, answered (or, in a request, accepted) as another type; a message text the spec states,
 // changed; a presence the spec's words state, dropped; a required request field no longer required; a
-// stated bound moved by one. Each is an ordinary entry of the response or request layer, made of the
+// stated bound moved by one; an operation not found at the path the spec gives it; a stated 200
+// answered as another success; a filter of 4.4 ignored; a stated enumeration no longer enforced. Each is an ordinary entry of the response or request layer, made of the
 // edits of edits.ts, named `gen:<edit>:<clause>[:<detail>]` (`gen:type:metric.field.id`,
 // `gen:bound:metrics.create.name.length:minLength=3`), and selected like any fault (`serve --fault NAME`).
 // They are not in the self-test's list (`npm test` runs every listed fault); `serve --list-faults
@@ -13,10 +14,11 @@
 // What a clause could not be made into is listed in notGenerated(), with the reason.
 import { type CatalogueClause, clauseCatalogue, contractDocument } from '../../contracts/index.ts';
 import { combine, dropField, dropRequired, retypeField, retypeRequestField, setBound, setMessage } from './edits.ts';
+import { HttpError } from '../errors.ts';
 import type { Level, RequestChange, ResponseChange } from './types.ts';
 
 /** The mechanical edits a fault is generated with. */
-export type GeneratedEdit = 'type' | 'message' | 'presence' | 'required' | 'bound';
+export type GeneratedEdit = 'type' | 'message' | 'presence' | 'required' | 'bound' | 'path' | 'status' | 'filter' | 'enum';
 
 export type GeneratedSwitch = ({ layer: 'response'; change: ResponseChange } | { layer: 'request'; change: RequestChange }) & {
   name: string;
@@ -75,7 +77,11 @@ interface Placement {
 
 interface Operation {
   operationId: string;
+  method: string;
+  path: string;
   section: string;
+  /** The query parameters by name. */
+  query: Record<string, Node>;
   clauses: string[];
   response?: Node;
   body?: Node;
@@ -83,12 +89,16 @@ interface Operation {
 
 function operations(doc: Node): Operation[] {
   const out: Operation[] = [];
-  for (const methods of Object.values<Node>(doc.paths ?? {}))
-    for (const op of Object.values<Node>(methods)) {
+  for (const [path, methods] of Object.entries<Node>(doc.paths ?? {}))
+    for (const [method, op] of Object.entries<Node>(methods)) {
       if (!op?.operationId) continue;
       const success = Object.entries<Node>(op.responses ?? {}).find(([code]) => /^2/.test(code))?.[1];
+      const query = Object.fromEntries((op.parameters ?? []).filter((p: Node) => p?.in === 'query').map((p: Node) => [p.name, p]));
       out.push({
         operationId: op.operationId,
+        method: method.toUpperCase(),
+        path,
+        query,
         section: String(op['x-spec-section'] ?? ''),
         clauses: op['x-clauses'] ?? [],
         response: success?.content?.['application/json']?.schema,
@@ -414,6 +424,119 @@ function generate(): Generated {
       }
     });
   }
+  // ------------------------------------------------------------------ paths, statuses, filters (spec 4)
+  for (const c of catalogue.filter((x) => x.level === 'stated')) {
+    const route = /^`([A-Z]+) (\/console\/v1\/[^`]*)`$/.exec(c.text);
+    if (route) {
+      const op = ops.find((o) => o.method === route[1] && o.path === route[2]);
+      if (!op) notGenerated.push({ clause: c.id, edit: 'path', why: `no operation ${route[1]} ${route[2]} in the contract` });
+      else
+        switches.push({
+          ...about(`gen:path:${c.id}`, c.id, `${op.operationId} not found at ${route[1]} ${route[2]} (404 after the key check)`),
+          layer: 'request',
+          generated: 'path',
+          change: {
+            operations: [op.operationId],
+            check: () => {
+              throw new HttpError(404, `Route ${route[1]}:${route[2]} not found`);
+            },
+          },
+        });
+    }
+    if (c.id.endsWith('.status200')) {
+      const on = ops.filter((o) => o.clauses.includes(c.id)).map((o) => o.operationId);
+      if (on.length === 0) notGenerated.push({ clause: c.id, edit: 'status', why: 'no operation of the contract names the clause in its x-clauses' });
+      else
+        switches.push({
+          ...about(`gen:status:${c.id}`, c.id, `${describeOps(on)} answer${on.length === 1 ? 's' : ''} 202 instead of the 200 the spec shows`),
+          layer: 'response',
+          generated: 'status',
+          change: {
+            operations: on,
+            transform: (r) => {
+              r.status = 202;
+            },
+          },
+        });
+    }
+    const filter = /^experiments\.list\.filter\.(\w+)$/.exec(c.id)?.[1];
+    if (filter) {
+      const on = ops.filter((o) => o.query[filter]).map((o) => o.operationId);
+      if (on.length === 0) notGenerated.push({ clause: c.id, edit: 'filter', why: `no operation takes a query parameter ${filter}` });
+      else
+        switches.push({
+          ...about(`gen:filter:${c.id}`, c.id, `${describeOps(on)} ignore${on.length === 1 ? 's' : ''} the ${filter} filter`),
+          layer: 'request',
+          generated: 'filter',
+          change: {
+            operations: on,
+            rewrite: (r) => {
+              delete r.query[filter];
+            },
+          },
+        });
+    }
+  }
+
+  // ------------------------------------------------------------------ stated enumerations (spec 4.4, 4.6, 4.7)
+  const enumOf = (node: Node | undefined): boolean => !!node && (Array.isArray(node.enum) || enumOf(defs[refName(node) ?? '']));
+  const enums = new Map<string, { operations: Set<string>; edits: NonNullable<RequestChange['schema']>[]; where: Set<string> }>();
+  const enumEntry = (clause: string) => {
+    const e = enums.get(clause) ?? { operations: new Set<string>(), edits: [], where: new Set<string>() };
+    enums.set(clause, e);
+    return e;
+  };
+  for (const op of ops) {
+    for (const [name, param] of Object.entries(op.query))
+      for (const clause of (param['x-clauses'] ?? []).filter((id: string) => id.endsWith('.enum'))) {
+        if (!enumOf(param.schema)) continue;
+        const e = enumEntry(clause);
+        e.operations.add(op.operationId);
+        e.where.add(`the ${name} query parameter of ${op.operationId}`);
+        e.edits.push((schema, part) => {
+          if (part === 'querystring' && schema.properties?.[name]) schema.properties[name] = { type: 'string' };
+        });
+      }
+    if (!op.body) continue;
+    walk(defs, op.body, (node, _path, _clauses, _alongside, component) => {
+      if (!component) return;
+      for (const clause of (node['x-clauses'] ?? []).filter((id: string) => id.endsWith('.enum'))) {
+        if (!Array.isArray(node.enum)) continue;
+        const e = enumEntry(clause);
+        e.operations.add(op.operationId);
+        e.where.add(component);
+        e.edits.push((schema, part) => {
+          if (part === 'body' && schema.$defs?.[component]) delete schema.$defs[component].enum;
+        });
+      }
+      for (const [field, prop] of Object.entries<Node>(node.properties ?? {}))
+        for (const clause of (prop['x-clauses'] ?? []).filter((id: string) => id.endsWith('.enum'))) {
+          if (!enumOf(prop)) continue;
+          // A clause names the operation of its section (metrics.create.* is 4.6, metrics.update.* 4.7).
+          const c = byId.get(clause);
+          if (c && c.section !== op.section) continue;
+          const e = enumEntry(clause);
+          e.operations.add(op.operationId);
+          e.where.add(`${component}.${field}`);
+          e.edits.push((schema, part) => {
+            if (part === 'body' && schema.$defs?.[component]?.properties?.[field]) schema.$defs[component].properties[field] = { type: 'string' };
+          });
+        }
+    });
+  }
+  for (const [clause, e] of enums)
+    switches.push({
+      ...about(`gen:enum:${clause}`, clause, `${[...e.where].join(', ')} take${e.where.size === 1 ? 's' : ''} any text, not only the values the spec lists`),
+      layer: 'request',
+      generated: 'enum',
+      change: {
+        operations: [...e.operations],
+        schema: (schema, part) => {
+          for (const edit of e.edits) edit(schema, part);
+        },
+      },
+    });
+
   return { switches, notGenerated };
 }
 
