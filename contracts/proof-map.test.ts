@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../core/config.ts';
 import type { ClauseProof, FaultProofRun } from '../core/formats.ts';
-import { buildMap, failedClauses, nameMatcher, RULE, sample, selectionFor, verifyRun } from './proof-map.ts';
+import { buildMap, failedClauses, formatMap, nameMatcher, RULE, sample, selectionFor, verifyRun } from './proof-map.ts';
 import { CLAUSES } from './support/clauses.ts';
 
 const run = (name: string, clause: string, fails: string[], extra: Partial<FaultProofRun> = {}): FaultProofRun => ({
@@ -79,6 +79,11 @@ test('proof: the map holds every stated and inferred clause, the faults failing 
   assert.deepEqual(map.summary.stated, { total: 2, proved: 1, unproved: 1, aimed: 1 });
   assert.deepEqual(map.summary.inferred, { total: 1, proved: 1, unproved: 0, aimed: 0 });
   assert.deepEqual(map.summary.faults, { run: 4, handWritten: 2, generated: 1, variants: 1, failingNothing: 2, problems: 1 });
+  // Written one line per clause and per run, and read back the same.
+  const text = formatMap(map);
+  assert.deepEqual(JSON.parse(text), map);
+  assert.match(text, /^ {4}\{"id":"a","level":"stated"/m);
+  assert.match(text, /^ {4}\{"name":"f1",/m);
   const untargeted = buildMap([{ id: 'z', level: 'stated', section: '1' }], [], { madeAt: '', commit: null, dirty: true, partial: true, seconds: 0, lanes: 1 });
   assert.equal(untargeted.clauses[0].why, 'no fault targets it');
 });

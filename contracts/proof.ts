@@ -10,7 +10,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { parseCommand, runCommand } from '../core/command.ts';
 import { ROOT, reportsDirFromEnv } from '../core/config.ts';
 import type { ClauseProof, FaultProofRun } from '../core/formats.ts';
-import { buildMap, failedClauses, nameMatcher, sample, selectionFor, verifyRun } from './proof-map.ts';
+import { buildMap, failedClauses, formatMap, nameMatcher, sample, selectionFor, verifyRun } from './proof-map.ts';
 import { listSwitches, pool, runSuite, type Switch, withServer } from './selftest-runs.ts';
 import { CLAUSES } from './support/clauses.ts';
 
@@ -55,7 +55,7 @@ function here(): { commit: string | null; dirty: boolean } {
 /** Writes the map whole, or not at all (a run stopped while writing leaves the previous one). */
 function writeMap(file: string, map: ClauseProof): void {
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(`${file}.tmp`, `${JSON.stringify(map, null, 2)}\n`);
+  writeFileSync(`${file}.tmp`, formatMap(map));
   renameSync(`${file}.tmp`, file);
 }
 
