@@ -335,3 +335,64 @@ export interface Ledger {
   totals: FootprintTotals;
   state: TargetState;
 }
+
+/**
+ * reports/clause-proof.json (written by contracts/proof.ts, `npm run clauses:proof`; a copy is committed
+ * as docs/clause-proof.json): which fault proves each stated and inferred clause's check can fail. A
+ * fault proves a clause when a strict run of the suite against the reference with that fault alone
+ * (and the variants it needs) marks the clause `fail` in its conformance.json.
+ */
+export interface ClauseProof {
+  format: 'console-conformance.clause-proof/1';
+  /** When the map was last written (ISO), at which commit, and whether tracked files had changes then (each run names its own commit). */
+  madeAt: string;
+  commit: string | null;
+  dirty: boolean;
+  /** The rule a pair is claimed by, and how the suite blamed failures when the map was made. */
+  rule: string;
+  /** Not every listed fault was run (an --only run that started the map, or a run stopped early). */
+  partial: boolean;
+  /** By level: clauses, those some fault fails, those none does, and those failed by a fault aimed at them (its entry names the clause). */
+  summary: Record<'stated' | 'inferred', { total: number; proved: number; unproved: number; aimed: number }> & {
+    faults: { run: number; handWritten: number; generated: number; variants: number; failingNothing: number; problems: number };
+    seconds: number;
+    lanes: number;
+  };
+  clauses: ClauseProofEntry[];
+  faults: FaultProofRun[];
+}
+
+export interface ClauseProofEntry {
+  id: string;
+  level: 'stated' | 'inferred';
+  section: string;
+  /** The faults whose run failed the clause. */
+  provedBy: string[];
+  /** The faults written or generated for this clause (their registry entry names it). */
+  targetedBy: string[];
+  /** Why no fault proves it (only when provedBy is empty). */
+  why?: string;
+}
+
+export interface FaultProofRun {
+  name: string;
+  /** A legal variant that meets an inferred clause (strict: 'warns'), run like a fault: strict fails it on that clause. */
+  variant?: true;
+  /** The clause the fault's entry names, and its level. */
+  clause: string;
+  level: Level;
+  /** A generated fault: the edit it is made of. */
+  generated?: string;
+  /** Variants it ran beside. */
+  alongside?: string[];
+  /** What of the suite ran: files, or the tests naming its clause. */
+  selection: string;
+  verdict: string;
+  /** Tests run. */
+  tests: number;
+  /** The stated and inferred clauses the run failed: the pairs the map claims. */
+  fails: string[];
+  seconds: number;
+  /** The commit the run was made at (`+changes`: with changes to tracked files); an --only run keeps the others' runs as they were. */
+  commit?: string | null;
+}

@@ -6,10 +6,18 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { OPERATIONS } from '../contracts/index.ts';
+import { ROOT } from '../core/config.ts';
 import { readRuns, type HistoryRun } from '../core/history.ts';
 import { readLedger } from '../core/ledger.ts';
 import type { TimeSeries } from './timeseries.ts';
-import { LOAD_SCRIPTS, type CompareResult as Compare, type ConformanceReport as Conformance, type Ledger, type Observations } from '../core/formats.ts';
+import {
+  LOAD_SCRIPTS,
+  type ClauseProof,
+  type CompareResult as Compare,
+  type ConformanceReport as Conformance,
+  type Ledger,
+  type Observations,
+} from '../core/formats.ts';
 
 export type StageStatus = 'pass' | 'fail' | 'regression' | 'incomplete' | 'error' | 'skipped';
 
@@ -87,7 +95,15 @@ export interface ReportInputs {
   history: { file: string; runs: HistoryRun[]; error: string | null };
   /** Spec section numbers to the operationIds they describe (from the contract index), for labels. */
   sectionNames: Record<string, string>;
+  /**
+   * The proof map (`npm run clauses:proof`): which fault shows each clause's check can fail. The one
+   * in the reports folder, else the committed one (docs/clause-proof.json); null when there is neither.
+   */
+  proof: { map: ClauseProof; file: string } | null;
 }
+
+/** Where the proof map is committed (docs/proof.md says how it is made). */
+export const COMMITTED_PROOF = join(ROOT, 'docs', 'clause-proof.json');
 
 function readJson<T>(file: string): T | null {
   if (!existsSync(file)) return null;
@@ -107,7 +123,19 @@ function readHistory(file: string): ReportInputs['history'] {
   }
 }
 
-export function readInputs(reportsDir: string, historyFile = join(reportsDir, 'history.sqlite')): ReportInputs {
+/** The proof map of the reports folder, else the committed one; a file of another format is not one. */
+function readProof(reportsDir: string, committed: string): ReportInputs['proof'] {
+  for (const [file, shown] of [
+    [join(reportsDir, 'clause-proof.json'), 'clause-proof.json'],
+    [committed, 'docs/clause-proof.json'],
+  ]) {
+    const map = readJson<ClauseProof>(file);
+    if (map?.format === 'console-conformance.clause-proof/1') return { map, file: shown };
+  }
+  return null;
+}
+
+export function readInputs(reportsDir: string, historyFile = join(reportsDir, 'history.sqlite'), committedProof = COMMITTED_PROOF): ReportInputs {
   const rel = (p: string) => (existsSync(join(reportsDir, p)) ? p : null);
   const load = LOAD_SCRIPTS.map((script) => ({
     script,
@@ -136,5 +164,6 @@ export function readInputs(reportsDir: string, historyFile = join(reportsDir, 'h
     },
     history: readHistory(historyFile),
     sectionNames,
+    proof: readProof(reportsDir, committedProof),
   };
 }
