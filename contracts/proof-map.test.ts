@@ -7,7 +7,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../core/config.ts';
 import type { ClauseProof, FaultProofRun } from '../core/formats.ts';
-import { buildMap, failedClauses, formatMap, nameMatcher, RULE, sample, selectionFor, verifyRun } from './proof-map.ts';
+import { formatClauseProof } from '../core/formats.ts';
+import { buildMap, failedClauses, nameMatcher, RULE, sample, selectionFor, verifyRun } from './proof-map.ts';
 import { CLAUSES } from './support/clauses.ts';
 
 const run = (name: string, clause: string, fails: string[], extra: Partial<FaultProofRun> = {}): FaultProofRun => ({
@@ -80,7 +81,7 @@ test('proof: the map holds every stated and inferred clause, the faults failing 
   assert.deepEqual(map.summary.inferred, { total: 1, proved: 1, unproved: 0, aimed: 0 });
   assert.deepEqual(map.summary.faults, { run: 4, handWritten: 2, generated: 1, variants: 1, failingNothing: 2, problems: 1 });
   // Written one line per clause and per run, and read back the same.
-  const text = formatMap(map);
+  const text = formatClauseProof(map);
   assert.deepEqual(JSON.parse(text), map);
   assert.match(text, /^ {4}\{"id":"a","level":"stated"/m);
   assert.match(text, /^ {4}\{"name":"f1",/m);

@@ -132,12 +132,6 @@ export function buildMap(catalogue: readonly Pick<Clause, 'id' | 'level' | 'sect
 }
 
 /** The map as text: one line per clause and per run (a diff of two maps reads by clause), the rest indented. */
-export function formatMap(map: ClauseProof): string {
-  const { clauses, faults, ...head } = map;
-  const lines = (xs: unknown[]) => (xs.length ? `[\n${xs.map((x) => `    ${JSON.stringify(x)}`).join(',\n')}\n  ]` : '[]');
-  const top = JSON.stringify(head, null, 2).replace(/\n}$/, '');
-  return `${top},\n  "clauses": ${lines(clauses)},\n  "faults": ${lines(faults)}\n}\n`;
-}
 
 /** A rerun of a fault compared with what the map claims of it. */
 export interface Verified {

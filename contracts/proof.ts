@@ -4,13 +4,14 @@
 // ClauseProof). `--verify` reruns the faults of a map and checks that every pair it claims still holds.
 // Long (about half an hour on 2 cores for 330 faults): its own command, nightly, never in `npm test`.
 // The work is in proof-map.ts (what to run, the map, the check) and selftest-runs.ts (one run).
+import { readClauseProofFile, writeClauseProofFile } from '../core/formats.ts';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { parseCommand, runCommand } from '../core/command.ts';
 import { ROOT, reportsDirFromEnv } from '../core/config.ts';
 import type { ClauseProof, FaultProofRun } from '../core/formats.ts';
-import { buildMap, failedClauses, formatMap, nameMatcher, sample, selectionFor, verifyRun } from './proof-map.ts';
+import { buildMap, failedClauses, nameMatcher, sample, selectionFor, verifyRun } from './proof-map.ts';
 import { listSwitches, pool, runSuite, type Switch, withServer } from './selftest-runs.ts';
 import { CLAUSES } from './support/clauses.ts';
 
@@ -53,16 +54,12 @@ function here(): { commit: string | null; dirty: boolean } {
 }
 
 /** Writes the map whole, or not at all (a run stopped while writing leaves the previous one). */
-function writeMap(file: string, map: ClauseProof): void {
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(`${file}.tmp`, formatMap(map));
-  renameSync(`${file}.tmp`, file);
-}
+const writeMap = (file: string, map: ClauseProof) => writeClauseProofFile(file, map);
 
 function readMap(file: string): ClauseProof {
   if (!existsSync(file)) throw new Error(`no proof map at ${shown(file)} (make one with npm run clauses:proof)`);
-  const map = JSON.parse(readFileSync(file, 'utf8')) as ClauseProof;
-  if (map.format !== 'console-conformance.clause-proof/1') throw new Error(`${file} is not a proof map (format ${JSON.stringify(map.format)})`);
+  const map = readClauseProofFile(file);
+  if (!map) throw new Error(`${file} is not a proof map`);
   return map;
 }
 

@@ -1,10 +1,11 @@
 // What the self-test (selftest.ts) and the proof map (proof.ts) share: the reference's list of
 // switches, one run of the suite against a reference server started with some switches, and a pool
 // that runs jobs a few at a time. (The suite files each fault runs: selftest-files.ts.)
+import { readConformance } from '../core/formats.ts';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { ROOT } from '../core/config.ts';
 import type { ClauseResult, ConformanceReport } from '../core/formats.ts';
 import { startReference, type ReferenceServer } from '../core/reference.ts';
@@ -106,7 +107,7 @@ export function runSuite(server: ReferenceServer, run: SuiteRun = {}): Promise<O
         clauses: [],
       };
       if (!timedOut && existsSync(path)) {
-        const report = JSON.parse(readFileSync(path, 'utf8')) as ConformanceReport;
+        const report = readConformance(dirname(path))!;
         out = {
           verdict: report.summary.verdict,
           failed: report.failures.filter((f) => f.counts).map((f) => f.test),

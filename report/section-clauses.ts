@@ -1,13 +1,14 @@
 // The clause matrix: a grid of spec sections by level (how many clauses of each status), then every
 // clause grouped by section, filterable by status and level (the page's script, html.ts).
 import { bySection, esc } from './escape.ts';
-import type { Clause, ClauseStatus, ReportInputs } from './inputs.ts';
+import type { ClauseResult, Status } from '../core/formats.ts';
+import type { ReportInputs } from './inputs.ts';
 import { sectionLabel } from './sections.ts';
 
-export const STATUSES: ClauseStatus[] = ['fail', 'warn', 'uncovered', 'unreached', 'pass', 'observed', 'unverifiable', 'waived', 'excluded'];
+export const STATUSES: Status[] = ['fail', 'warn', 'uncovered', 'unreached', 'pass', 'observed', 'unverifiable', 'waived', 'excluded'];
 const LEVELS = ['stated', 'inferred', 'open'] as const;
 
-const STATUS_MEANING: Record<ClauseStatus, string> = {
+const STATUS_MEANING: Record<Status, string> = {
   pass: 'checked, and the target keeps it',
   fail: 'violated: fails the run',
   warn: 'an inferred clause violated: a warning (a failure under --strict)',
@@ -19,7 +20,7 @@ const STATUS_MEANING: Record<ClauseStatus, string> = {
   unreached: "not checked in this run: the test that checks it stopped at another clause's failure first (linked beside it)",
 };
 
-function chips(cs: Clause[]): string {
+function chips(cs: ClauseResult[]): string {
   if (cs.length === 0) return '<span class="muted">–</span>';
   return STATUSES.map((s) => [s, cs.filter((c) => c.status === s).length] as const)
     .filter(([, n]) => n > 0)
@@ -44,7 +45,7 @@ export function failureAnchors(i: ReportInputs, stopped = false): Map<string, nu
  * What the proof map says of a stated or inferred clause: the faults that fail it, or, when none does,
  * why (a clause the map does not hold is unproved too: the map is older than the clause).
  */
-export function proofOf(i: ReportInputs, c: Clause): { proved: true; by: string[] } | { proved: false; why: string } | undefined {
+export function proofOf(i: ReportInputs, c: ClauseResult): { proved: true; by: string[] } | { proved: false; why: string } | undefined {
   if (!i.proof || c.level === 'open') return undefined;
   const entry = i.proof.map.clauses.find((x) => x.id === c.id);
   if (!entry) return { proved: false, why: `not in the proof map (made ${i.proof.map.madeAt.slice(0, 10)}, before the clause was added)` };
@@ -73,7 +74,7 @@ export function clausesSection(i: ReportInputs): string {
     return `<tr class="w-${worst}"><td><a href="#sec-${esc(s)}">${esc(sectionLabel(s))}</a>${ops(s)}</td>${LEVELS.map((l) => `<td>${chips(cs.filter((c) => c.level === l))}</td>`).join('')}</tr>`;
   });
 
-  const count = (s: ClauseStatus) => clauses.filter((c) => c.status === s).length;
+  const count = (s: Status) => clauses.filter((c) => c.status === s).length;
   const buttons = [`<button type="button" class="filter" data-status="all" aria-pressed="true">all <b>${clauses.length}</b></button>`]
     .concat(
       STATUSES.map(
