@@ -153,21 +153,31 @@ export function checkSwitches(faults: string[], variants: string[]): string | un
     slowed.add(slow.operationId);
   }
   const seen = new Set<string>();
+  for (const found of selected(faults, variants)) {
+    if (typeof found === 'string') return found;
+    // One value of a parameter per server: rules-cap and rules-cap:10 together are refused.
+    if ('parameter' in found.entry && seen.has(found.entry.name)) return `${found.entry.kind} ${found.entry.name} is given twice`;
+    seen.add(found.entry.name);
+  }
+  return undefined;
+}
+
+/** Each named fault (slow: ones aside) and variant with the change it makes, or the reason it cannot be made. */
+function* selected(faults: readonly string[], variants: readonly string[]): Generator<{ entry: AnyEntry; change: unknown } | string> {
   for (const [kind, names] of [
     ['fault', faults.filter((f) => !isSlowFault(f))],
     ['variant', variants],
   ] as const) {
     for (const given of names) {
       const found = entryFor(given, kind);
-      if (typeof found === 'string') return found;
+      if (typeof found === 'string') {
+        yield found;
+        continue;
+      }
       const change = changeOf(found.entry, found.text);
-      if (typeof change === 'string') return change;
-      // One value of a parameter per server: rules-cap and rules-cap:10 together are refused.
-      if ('parameter' in found.entry && seen.has(found.entry.name)) return `${kind} ${found.entry.name} is given twice`;
-      seen.add(found.entry.name);
+      yield typeof change === 'string' ? change : { entry: found.entry, change };
     }
   }
-  return undefined;
 }
 
 /** The changes that are on, per layer, each in the order of its layer's entries. */
@@ -183,17 +193,9 @@ export interface ActiveLayers {
 /** The changes of the named faults and variants (assumed checked by checkSwitches), made once for one server. */
 export function activeLayers(faults: readonly string[], variants: readonly string[]): ActiveLayers {
   const on = new Map<AnyEntry, unknown>();
-  for (const [kind, names] of [
-    ['fault', faults.filter((f) => !isSlowFault(f))],
-    ['variant', variants],
-  ] as const) {
-    for (const given of names) {
-      const found = entryFor(given, kind);
-      if (typeof found === 'string') throw new Error(found);
-      const change = changeOf(found.entry, found.text);
-      if (typeof change === 'string') throw new Error(change);
-      on.set(found.entry, change);
-    }
+  for (const found of selected(faults, variants)) {
+    if (typeof found === 'string') throw new Error(found);
+    on.set(found.entry, found.change);
   }
   // Generated entries apply after the hand-written ones of their layer.
   const all: readonly AnyEntry[] = [...on.keys()].some((e) => isGeneratedName(e.name)) ? [...SWITCHES, ...generatedSwitches()] : SWITCHES;
