@@ -128,17 +128,18 @@ test('load: percentiles per endpoint against the baseline, throughput over time,
   await page.locator('#load-paging').screenshot({ path: shot('report-load.png') });
 });
 
-test('trend: the run history of this folder (this run) drawn per endpoint and for the pass rate, no shift from one run', async ({ page }) => {
+test('trend: the run history of this folder (this run) drawn per endpoint, for the pass rate and the stated coverage, no shift from one run', async ({ page }) => {
   await open(page);
   const trend = page.locator('#trend');
   await expect(trend.locator('h2 .tag')).toHaveText('no shift');
   await expect(trend).toContainText('The last 1 run ');
   const passRate = trend.locator('figure[data-trend="pass-rate"]');
   await expect(passRate.locator('svg.chart circle')).toHaveCount(1);
+  await expect(trend.locator('figure[data-trend="coverage"] svg.chart circle')).toHaveCount(1);
   const endpoints = ['paging', 'mutation'].flatMap((script) =>
     Object.keys(JSON.parse(readFileSync(join(dir, 'load', script, 'summary.json'), 'utf8')).endpoints).map((e) => `${script} ${e}`),
   );
-  await expect(trend.locator('figure.trend')).toHaveCount(1 + endpoints.length);
+  await expect(trend.locator('figure.trend')).toHaveCount(2 + endpoints.length);
   await expect(trend.locator(`figure[data-trend="paging listExperiments.deep"]`)).toContainText('No shift in 1 run (a shift needs 6 runs');
   await expect(trend.locator('g.change')).toHaveCount(0);
 });
