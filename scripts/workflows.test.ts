@@ -34,8 +34,8 @@ const actionScript = readFileSync(join(ROOT, 'scripts/ci/action.sh'), 'utf8');
 const SUITE = './.console-conformance';
 const suiteStep = (job: any): any => job.steps.find((s: any) => s.uses === SUITE);
 
-test('the four workflows of docs/ci.md exist, and the action at the repository root', () => {
-  assert.deepEqual(files, ['ci.yml', 'conformance-sharded.yml', 'gate.yml', 'nightly.yml']);
+test('the five workflows of docs/ci.md exist, and the action at the repository root', () => {
+  assert.deepEqual(files, ['ci.yml', 'conformance-sharded.yml', 'gate.yml', 'nightly.yml', 'proof.yml']);
   assert.ok(existsSync(join(ROOT, 'action.yml')));
 });
 
@@ -261,6 +261,21 @@ test('ci: on pull requests and pushes, npm ci, check and test on Node 22 and 24 
   assert.ok(go >= 0 && go < at('npm test'), 'Go for the k6 build before npm test');
   for (const s of steps) assert.ok(s.uses || s.run, 'every step uses an action or runs a command');
   assert.doesNotMatch(JSON.stringify(wf), /secrets\./, 'the project CI needs no secret');
+});
+
+test('proof: weekly and by hand, the map must prove every stated clause, a sample of it is rerun, the map uploaded whatever happened', () => {
+  const wf = load('proof.yml');
+  assert.ok(wf.on.schedule?.length === 1 && 'workflow_dispatch' in wf.on);
+  const steps: any[] = wf.jobs.proof.steps;
+  const at = (line: string) => steps.findIndex((s) => s.run === line);
+  assert.ok(at('npm ci') >= 0, 'npm ci');
+  assert.ok(at('npm ci') < at('npm run clauses:proof -- --fail-unproved'), 'the map, failing on an unproved stated clause');
+  assert.ok(at('npm run clauses:proof -- --fail-unproved') < at('npm run clauses:proof -- --verify --sample 30'), 'then a sample of it rerun');
+  const upload = steps.find((s) => String(s.uses).startsWith('actions/upload-artifact'));
+  assert.equal(upload?.if, 'always()');
+  assert.equal(upload?.with.path, 'reports/clause-proof.json');
+  assert.ok(wf.jobs.proof['timeout-minutes'] >= 60, 'room for a map of half an hour on two cores');
+  assert.doesNotMatch(JSON.stringify(wf), /secrets\./, 'the proof map needs no secret');
 });
 
 test('Node lines: every job runs 22 or 24; the project CI both, the nightly the suite on 22 against the reference alone', () => {

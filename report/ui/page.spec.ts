@@ -128,7 +128,9 @@ test('load: percentiles per endpoint against the baseline, throughput over time,
   await page.locator('#load-paging').screenshot({ path: shot('report-load.png') });
 });
 
-test('trend: the run history of this folder (this run) drawn per endpoint, for the pass rate and the stated coverage, no shift from one run', async ({ page }) => {
+test('trend: the run history of this folder (this run) drawn per endpoint, for the pass rate and the stated coverage, no shift from one run', async ({
+  page,
+}) => {
   await open(page);
   const trend = page.locator('#trend');
   await expect(trend.locator('h2 .tag')).toHaveText('no shift');
