@@ -31,7 +31,7 @@ interface Variant extends Switch {
   strict: 'pass' | 'warns';
 }
 
-const HELP = `usage: npm run conformance:selftest -- [--only NAME[,NAME]] [--lanes N] [--grouped] [--blame [--whole]]
+const HELP = `usage: npm run conformance:selftest -- [--only NAME[,NAME]] [--lanes N] [--grouped] [--blame [--whole]] [--without-options]
 
 Runs the conformance suite (strict) against the reference server with each fault (must fail) and
 each legal variant (must pass; a variant marked 'warns' runs in default mode and must pass with at
@@ -46,10 +46,15 @@ least one warning), and against the clean server twice (must pass both times).
                    clause is among them, and the median and maximum per fault (npm run selftest:blame)
   --whole          with --blame: each fault against the whole suite, not stopping at the first failure
                    (one defect fails many tests: the blame of a whole run; about twice as long)
+  --without-options
+                   each fault runs without the suite options it is caught with (FAULT_OPTIONS: the
+                   derived keys of --auth-probes derived): shows that those faults are caught only with them
 exit codes: 0 every fault caught and every variant passed, 1 otherwise, 3 could not run`;
 
 // The suite files that exercise each fault (by name pattern). A fault with no entry runs the whole suite.
 const FILES: [RegExp, string[]][] = [
+  // The optional review header is sent once on each write, by the files that own its resources.
+  [/^review-header/, ['gates', 'metrics', 'overrides', 'triggers']],
   // Skip and unpause without a key show only where the current phase is found.
   [/^auth-(skip|unpause)-/, ['triggers']],
   [/^auth-/, ['auth']],
@@ -62,6 +67,17 @@ const FILES: [RegExp, string[]][] = [
   [/phaseid|^trigger-/, ['triggers']],
   [/validation-500/, ['negative', 'metrics']],
 ];
+
+/**
+ * Faults the suite catches only with an option that is off by default, and the environment that turns it
+ * on: wrong keys derived from the real one are sent only with --auth-probes derived (for a throwaway
+ * key), so a server that compares keys ignoring case or by a prefix passes a default run, on purpose.
+ */
+const FAULT_OPTIONS: [RegExp, NodeJS.ProcessEnv][] = [[/^auth-key-(case-insensitive|prefix-only)$/, { CONSOLE_AUTH_PROBES: 'derived' }]];
+
+function optionsFor(fault: string): NodeJS.ProcessEnv {
+  return FAULT_OPTIONS.find(([re]) => re.test(fault))?.[1] ?? {};
+}
 
 function filesFor(fault: string): string[] {
   const match = FILES.find(([re]) => re.test(fault));
@@ -88,10 +104,11 @@ interface Outcome {
 }
 
 /** One run of the suite (or of `files`) against `server`, strict unless told; the verdict from its conformance.json. */
-function runSuite(server: ReferenceServer, files: string[], stopAtFirstFailure: boolean, strict = true): Promise<Outcome> {
+function runSuite(server: ReferenceServer, files: string[], stopAtFirstFailure: boolean, strict = true, options: NodeJS.ProcessEnv = {}): Promise<Outcome> {
   const reports = mkdtempSync(join(tmpdir(), 'cc-selftest-'));
   const env: NodeJS.ProcessEnv = {
     ...process.env,
+    ...options,
     CONSOLE_BASE_URL: server.baseUrl,
     CONSOLE_API_KEY: server.apiKey,
     CONSOLE_REPORTS_DIR: reports,
@@ -185,6 +202,7 @@ async function main(): Promise<number> {
       grouped: { type: 'boolean' },
       blame: { type: 'boolean' },
       whole: { type: 'boolean' },
+      'without-options': { type: 'boolean' },
     },
   });
   if (values.whole && !values.blame) throw new Error('--whole goes with --blame');
@@ -265,11 +283,18 @@ async function main(): Promise<number> {
     (f) => () =>
       withServer({ faults: [f.name] }, async (s) => {
         const files = values.whole ? [] : filesFor(f.name);
-        const r = await runSuite(s, files, !values.whole);
+        const options = values['without-options'] ? {} : optionsFor(f.name);
+        const r = await runSuite(s, files, !values.whole, true, options);
         const ok = r.verdict === 'fail' && r.failed.length > 0;
         blame.push({ fault: f.name, clause: f.clause, caught: ok, failed: r.failedClauses, unreached: r.unreached });
         console.log(
-          `${ok ? 'ok  ' : 'BAD '} fault   ${f.name.padEnd(34)} ${ok ? `caught by: ${r.failed[0]}` : `NOT caught (${r.verdict}${files.length ? `, files ${files.map((x) => x.split('/').pop()).join(' ')}` : ''})`}`,
+          `${ok ? 'ok  ' : 'BAD '} fault   ${f.name.padEnd(34)} ${ok ? `caught by: ${r.failed[0]}` : `NOT caught (${r.verdict}${files.length ? `, files ${files.map((x) => x.split('/').pop()).join(' ')}` : ''})`}${
+            Object.keys(options).length
+              ? ` [with ${Object.entries(options)
+                  .map(([k, v]) => `${k}=${v}`)
+                  .join(' ')}]`
+              : ''
+          }`,
         );
         if (!ok) problems.push(`fault ${f.name} (${f.description}) not caught`);
         return ok;

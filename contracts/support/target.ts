@@ -3,7 +3,7 @@
 // clauses and clauses a run could not cover. Tests receive them by name.
 import { test as base } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
-import { loadConfig, type Manifest } from '../../core/config.ts';
+import { type AuthProbes, loadConfig, type Manifest } from '../../core/config.ts';
 import { call, type CallOptions, type Exchange, type Reply } from './evidence.ts';
 import { KEY_HEADER } from '../../core/keys.ts';
 import { RunStopped, TransportError, stopReason } from './transport.ts';
@@ -23,6 +23,8 @@ export interface Target {
   strict: boolean;
   /** Only reads and dryRun writes may reach the target (--read-only, for production): see `t.call`. */
   readOnly: boolean;
+  /** Which wrong keys the auth tests send (--auth-probes; core/config.ts). */
+  authProbes: AuthProbes;
   requestTimeoutMs: number;
   reportsDir: string;
   /** The run's deadline (epoch ms), when the wrapper set one: a rate limit is waited out only until then. */
@@ -94,6 +96,7 @@ export const test = base.extend<{ t: T }, { target: Target }>({
         manifest: c.manifest,
         strict: c.strict,
         readOnly: c.readOnly,
+        authProbes: c.authProbes,
         requestTimeoutMs: c.requestTimeoutMs,
         reportsDir: c.reportsDir,
         deadlineAt: c.deadlineAt,
