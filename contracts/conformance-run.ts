@@ -3,6 +3,7 @@
 // contract failure (a stated clause violated, or an inferred one under --strict), even when the run
 // later stopped; 3 the run could not be carried out, or was cut short (deadline, transport failures:
 // docs/transport.md), with one line and, where the suite ran, a partial report.
+import { readConformance } from '../core/formats.ts';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -116,7 +117,7 @@ export async function runConformance(opts: ConformanceOptions): Promise<number> 
           ? `stopped: deadline of ${deadline} s passed and the suite did not stop by itself`
           : `the suite did not run to the end (playwright exit ${r}); see its output above`,
       );
-    const summary = (JSON.parse(readFileSync(report, 'utf8')) as ConformanceReport).summary;
+    const summary = readConformance(config.reportsDir)!.summary;
     // A violation proven before a stop is still a fact: 1 outranks 3.
     if (summary.verdict === 'fail') return 1;
     if (summary.verdict === 'inconclusive') return say3(cutShort(summary, deadline));

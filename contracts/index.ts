@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020, type Options, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { parse as parseYaml } from 'yaml';
 
 // ajv-formats is CommonJS; seen through NodeNext interop its default export is typed as the module.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -89,4 +90,32 @@ export function requestErrors(operationId: OperationId, body: unknown): string[]
     requestValidators.set(file, v);
   }
   return v(body) ? [] : (v.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`);
+}
+
+// The contract as written, for what is generated from it beyond the schemas (the reference server's
+// generated faults, reference/layers/generated.ts): openapi.yaml with its x-clauses and x-listed kept
+// (the generated schemas drop x-* keys), and the clause catalogue. Parsed once, on first use.
+let document: Record<string, any> | undefined;
+let catalogue: readonly CatalogueClause[] | undefined;
+
+/** contracts/openapi.yaml, parsed, x-* keys included. */
+export function contractDocument(): Record<string, any> {
+  document ??= parseYaml(readFileSync(fileURLToPath(new URL('./openapi.yaml', import.meta.url)), 'utf8')) as Record<string, any>;
+  return document;
+}
+
+/** One clause of contracts/clauses.yaml, as far as the rest of the project needs it. */
+export interface CatalogueClause {
+  id: string;
+  section: string;
+  level: 'stated' | 'inferred' | 'open';
+  text: string;
+}
+
+/** Every clause of contracts/clauses.yaml, in its order. */
+export function clauseCatalogue(): readonly CatalogueClause[] {
+  catalogue ??= (parseYaml(readFileSync(fileURLToPath(new URL('./clauses.yaml', import.meta.url)), 'utf8')) as { clauses: CatalogueClause[] }).clauses.map(
+    ({ id, section, level, text }) => ({ id, section: String(section), level, text }),
+  );
+  return catalogue;
 }

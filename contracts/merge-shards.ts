@@ -4,9 +4,10 @@
 // suite had run on one machine. The verdict is the merged one, so a CI job can gate on this exit code
 // while each shard's own job only produces its blob. Exit codes: 0 pass, 1 contract failure, 3 nothing
 // to merge, the merge failed, or tests were left inconclusive by the network (docs/transport.md).
+import { readConformance } from '../core/formats.ts';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fail, parseCommand, runCommand, integerOption } from '../core/command.ts';
 import { ROOT, loadConfig } from '../core/config.ts';
 
@@ -41,7 +42,7 @@ function mergeShards(folder: string, expected: number | undefined): number {
     { cwd: ROOT, stdio: 'inherit' },
   );
   if (!existsSync(report)) fail3(`the merge wrote no conformance.json (playwright merge-reports exit ${r.status})`);
-  const summary = JSON.parse(readFileSync(report, 'utf8')).summary;
+  const summary = readConformance(dirname(report))!.summary;
   if (summary.tests.total === 0) fail3('the shard reports hold no test');
   if (summary.verdict === 'inconclusive')
     fail3(

@@ -212,7 +212,7 @@ function ended(title: string, tag: string, clauses: string[], annotations: { typ
     annotations: [...clauses.map((c) => ({ type: 'clause', description: c })), ...annotations],
     location: { file: join(process.cwd(), 'contracts/conformance/x.spec.ts') },
   };
-  const result = { status: 'passed', duration: 5, annotations, attachments: [], error: undefined };
+  const result = { status: 'passed', duration: 5, annotations, attachments: [], errors: [], error: undefined };
   return [testCase, result] as const;
 }
 
@@ -289,7 +289,7 @@ test('reporter: a clause checked on the way with nothing found passes, even unde
 
 test('reporter: a note added while a test ran counts once, though Playwright lists it on the test and on its result', async () => {
   const observation = { type: 'observation', description: JSON.stringify({ clause: 'pagination.fields', aspect: 'listExperiments', value: ['page'] }) };
-  const uncovered = { type: 'uncovered', description: JSON.stringify({ clause: 'experiments.list.filter.targetAppID', reason: 'no app ids' }) };
+  const uncovered = { type: 'uncovered', description: JSON.stringify({ clause: 'experiments.list.filter.targetAppID', reason: 'no app ids', kind: 'unverifiable' }) };
   const { json: r } = await report(false, [ended('experiments: one', '@stated', ['experiments.list.filter.targetAppID'], [observation, uncovered])]);
   assert.equal(r.clauses.find((c: any) => c.id === 'pagination.fields').observations.length, 1);
   assert.deepEqual(r.clauses.find((c: any) => c.id === 'experiments.list.filter.targetAppID').uncovered, ['no app ids']);

@@ -7,29 +7,15 @@
 // The names come from the server's own list (`serve --list-faults`), never from its code.
 //
 // Budget (npm test): at most 5 minutes on 2 cores. So each fault runs only the suite files declared
-// for it below, stopping at the first failure, with one Playwright worker, two runs at a time; each
+// for it (selftest-runs.ts, shared with the proof map), stopping at the first failure, with one Playwright worker, two runs at a time; each
 // variant runs the whole suite (it must pass all of it). Playwright is run directly with the suite's
 // own reporter (no HTML report), and the verdict is read from the conformance.json it writes, exactly
 // as `npm run conformance` does (its exit codes are tested in scripts/exit-codes.test.ts).
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseCommand, runCommand } from '../core/command.ts';
-import { ROOT } from '../core/config.ts';
-import { startReference, type ReferenceServer } from '../core/reference.ts';
 import { VARIANT_GROUPS } from './selftest-groups.ts';
+import { filesFor, optionsFor } from './selftest-files.ts';
+import { listSwitches, pool, runSuite, type Variant, withServer } from './selftest-runs.ts';
 import { blameTable, type BlameRow } from './selftest-blame.ts';
-
-interface Switch {
-  name: string;
-  description: string;
-  clause: string;
-}
-/** What the suite must do against a variant (reference/faults.ts): pass under --strict, or pass in default mode with warnings. */
-interface Variant extends Switch {
-  strict: 'pass' | 'warns';
-}
 
 const HELP = `usage: npm run conformance:selftest -- [--only NAME[,NAME]] [--lanes N] [--grouped] [--blame [--whole]] [--without-options]
 
@@ -47,150 +33,10 @@ least one warning), and against the clean server twice (must pass both times).
   --whole          with --blame: each fault against the whole suite, not stopping at the first failure
                    (one defect fails many tests: the blame of a whole run; about twice as long)
   --without-options
-                   each fault runs without the suite options it is caught with (FAULT_OPTIONS: the
-                   derived keys of --auth-probes derived): shows that those faults are caught only with them
+                   each fault runs without the suite options it is caught with (selftest-files.ts
+                   optionsFor: the derived keys of --auth-probes derived), to show that those faults
+                   are caught only with them (they are then reported NOT caught)
 exit codes: 0 every fault caught and every variant passed, 1 otherwise, 3 could not run`;
-
-// The suite files that exercise each fault (by name pattern). A fault with no entry runs the whole suite.
-const FILES: [RegExp, string[]][] = [
-  // The optional review header is sent once on each write, by the files that own its resources.
-  [/^review-header/, ['gates', 'metrics', 'overrides', 'triggers']],
-  // Skip and unpause without a key show only where the current phase is found.
-  [/^auth-(skip|unpause)-/, ['triggers']],
-  [/^auth-/, ['auth']],
-  [/add-rules|gate-updated|disable-|^rules-/, ['gates']],
-  [/page-overlap|limit-ignored|pagination-missing/, ['experiments', 'pipelines']],
-  [/experiments|^filter|created-time|envelope-data/, ['experiments']],
-  [/pipelines/, ['pipelines']],
-  [/metric|directionality/, ['metrics']],
-  [/overrides/, ['overrides']],
-  [/phaseid|^trigger-/, ['triggers']],
-  [/validation-500/, ['negative', 'metrics']],
-];
-
-/**
- * Faults the suite catches only with an option that is off by default, and the environment that turns it
- * on: wrong keys derived from the real one are sent only with --auth-probes derived (for a throwaway
- * key), so a server that compares keys ignoring case or by a prefix passes a default run, on purpose.
- */
-const FAULT_OPTIONS: [RegExp, NodeJS.ProcessEnv][] = [[/^auth-key-(case-insensitive|prefix-only)$/, { CONSOLE_AUTH_PROBES: 'derived' }]];
-
-function optionsFor(fault: string): NodeJS.ProcessEnv {
-  return FAULT_OPTIONS.find(([re]) => re.test(fault))?.[1] ?? {};
-}
-
-function filesFor(fault: string): string[] {
-  const match = FILES.find(([re]) => re.test(fault));
-  return match ? match[1].map((f) => `contracts/conformance/${f}.spec.ts`) : [];
-}
-
-function listSwitches(): { faults: Switch[]; variants: Variant[] } {
-  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'reference/cli.ts'), '--list-faults'], {
-    cwd: ROOT,
-    encoding: 'utf8',
-  });
-  if (r.status !== 0) throw new Error(`serve --list-faults failed: ${r.stderr.split('\n')[0]}`);
-  return JSON.parse(r.stdout);
-}
-
-interface Outcome {
-  verdict: 'pass' | 'fail' | 'no report';
-  failed: string[];
-  tests: number;
-  warned: string[];
-  /** The clauses the run failed (status fail), and those a stopped test did not reach (status unreached). */
-  failedClauses: string[];
-  unreached: string[];
-}
-
-/** One run of the suite (or of `files`) against `server`, strict unless told; the verdict from its conformance.json. */
-function runSuite(server: ReferenceServer, files: string[], stopAtFirstFailure: boolean, strict = true, options: NodeJS.ProcessEnv = {}): Promise<Outcome> {
-  const reports = mkdtempSync(join(tmpdir(), 'cc-selftest-'));
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    ...options,
-    CONSOLE_BASE_URL: server.baseUrl,
-    CONSOLE_API_KEY: server.apiKey,
-    CONSOLE_REPORTS_DIR: reports,
-    CONSOLE_STRICT: '1',
-  };
-  if (!strict) delete env.CONSOLE_STRICT;
-  delete env.CONSOLE_OBSERVATIONS_BASELINE;
-  const args = [
-    join(ROOT, 'node_modules/@playwright/test/cli.js'),
-    'test',
-    '-c',
-    join(ROOT, 'playwright.config.ts'),
-    '--reporter',
-    './contracts/support/reporter.ts',
-    '--workers',
-    '1',
-    ...(stopAtFirstFailure ? ['--max-failures', '1'] : []),
-    ...files,
-  ];
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('exit', () => {
-      const path = join(reports, 'conformance.json');
-      let out: Outcome = {
-        verdict: 'no report',
-        failed: [stderr.split('\n').find((l) => l.trim()) ?? 'no output'],
-        tests: 0,
-        warned: [],
-        failedClauses: [],
-        unreached: [],
-      };
-      if (existsSync(path)) {
-        const report = JSON.parse(readFileSync(path, 'utf8'));
-        const withStatus = (s: string): string[] => report.clauses.filter((c: { status: string }) => c.status === s).map((c: { id: string }) => c.id);
-        out = {
-          verdict: report.summary.verdict,
-          failed: report.failures.filter((f: { counts: boolean }) => f.counts).map((f: { test: string }) => f.test),
-          tests: report.summary.tests.total,
-          warned: withStatus('warn'),
-          failedClauses: withStatus('fail'),
-          unreached: withStatus('unreached'),
-        };
-      }
-      rmSync(reports, { recursive: true, force: true });
-      resolve(out);
-    });
-  });
-}
-
-/** Runs `jobs` with at most `lanes` at a time; results in the order of `jobs`. */
-async function pool<T>(jobs: (() => Promise<T>)[], lanes: number): Promise<T[]> {
-  const results: T[] = new Array(jobs.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(lanes, jobs.length) }, async () => {
-      while (next < jobs.length) {
-        const i = next++;
-        results[i] = await jobs[i]();
-      }
-    }),
-  );
-  return results;
-}
-
-/**
- * The parameter a variant runs with here, where its default would only make the run long: steady-429's
- * default (every 4th request refused for 1 s) costs the suite's ~800 requests about 4 minutes of waiting
- * (236 s measured, passing); every 12th shows the same waiting-out across workers in about a quarter.
- */
-const SELFTEST_PARAMETERS: Record<string, string> = { 'steady-429': '12:1' };
-const withParameter = (name: string) => (SELFTEST_PARAMETERS[name] ? `${name}:${SELFTEST_PARAMETERS[name]}` : name);
-
-async function withServer<T>(opts: { faults?: string[]; variants?: string[] }, body: (s: ReferenceServer) => Promise<T>): Promise<T> {
-  const server = await startReference({ ...opts, variants: opts.variants?.map(withParameter), stderr: 'ignore' });
-  try {
-    return await body(server);
-  } finally {
-    await server.stop();
-  }
-}
 
 async function main(): Promise<number> {
   const { values } = parseCommand({
@@ -223,8 +69,8 @@ async function main(): Promise<number> {
     // Twice against one server: the suite leaves the target able to pass it again (runs.repeatable).
     cleanJobs.push(() =>
       withServer({}, async (s) => {
-        const first = await runSuite(s, [], false);
-        const second = first.verdict === 'pass' ? await runSuite(s, [], false) : first;
+        const first = await runSuite(s);
+        const second = first.verdict === 'pass' ? await runSuite(s) : first;
         const ok = first.verdict === 'pass' && second.verdict === 'pass';
         console.log(
           `${ok ? 'ok  ' : 'BAD '} clean server      ${ok ? `passes twice in a row (${first.tests} tests)` : `FAILS: ${(first.verdict === 'pass' ? second : first).failed.join('; ')}`}`,
@@ -239,7 +85,7 @@ async function main(): Promise<number> {
   const runVariants = (vs: Variant[]): Promise<boolean> =>
     withServer({ variants: vs.map((v) => v.name) }, async (s) => {
       const warns = vs.some((v) => v.strict === 'warns');
-      const r = await runSuite(s, [], false, !warns);
+      const r = await runSuite(s, { strict: !warns });
       const passed = r.verdict === 'pass' && r.tests > 0;
       const ok = passed && (!warns || r.warned.length > 0);
       const shown = r.warned.length > 3 ? `${r.warned.slice(0, 3).join(', ')}, ...` : r.warned.join(', ');
@@ -284,17 +130,13 @@ async function main(): Promise<number> {
       withServer({ faults: [f.name] }, async (s) => {
         const files = values.whole ? [] : filesFor(f.name);
         const options = values['without-options'] ? {} : optionsFor(f.name);
-        const r = await runSuite(s, files, !values.whole, true, options);
+        const r = await runSuite(s, { files, stopAtFirstFailure: !values.whole, options });
         const ok = r.verdict === 'fail' && r.failed.length > 0;
-        blame.push({ fault: f.name, clause: f.clause, caught: ok, failed: r.failedClauses, unreached: r.unreached });
+        const withStatus = (status: string) => r.clauses.filter((c) => c.status === status).map((c) => c.id);
+        blame.push({ fault: f.name, clause: f.clause, caught: ok, failed: withStatus('fail'), unreached: withStatus('unreached') });
+        const withOptions = Object.entries(options).map(([k, v]) => `${k}=${v}`);
         console.log(
-          `${ok ? 'ok  ' : 'BAD '} fault   ${f.name.padEnd(34)} ${ok ? `caught by: ${r.failed[0]}` : `NOT caught (${r.verdict}${files.length ? `, files ${files.map((x) => x.split('/').pop()).join(' ')}` : ''})`}${
-            Object.keys(options).length
-              ? ` [with ${Object.entries(options)
-                  .map(([k, v]) => `${k}=${v}`)
-                  .join(' ')}]`
-              : ''
-          }`,
+          `${ok ? 'ok  ' : 'BAD '} fault   ${f.name.padEnd(34)} ${ok ? `caught by: ${r.failed[0]}` : `NOT caught (${r.verdict}${files.length ? `, files ${files.map((x) => x.split('/').pop()).join(' ')}` : ''})`}${withOptions.length ? ` [with ${withOptions.join(' ')}]` : ''}`,
         );
         if (!ok) problems.push(`fault ${f.name} (${f.description}) not caught`);
         return ok;

@@ -1,7 +1,11 @@
-// The shapes of the files a run writes, which other parts read: conformance.json and
-// observations.json (written by contracts/support/reporter.ts), reports/load/compare.json (written by
-// load/compare/baseline.ts). The writers declare their output with these types and the report page reads
-// with them, so a writer and a reader cannot drift apart and neither imports the other.
+// The files a run writes, which other parts read: one type each, and one reader and writer each (at the
+// end of this file), so that a writer and a reader cannot drift apart and neither imports the other:
+// conformance.json and observations.json (the suite's reporter), verify.json (verify), load/<script>/
+// summary.json (the k6 scripts write it; the load command adds its verdict), load/compare.json
+// (the compare), ledger.json (core/ledger.ts builds it), clause-proof.json (the proof map) and
+// target-check.json (target:check). The run history's rows are core/history.ts's.
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
 /** A clause's level (contracts/clauses.yaml). */
 export type Level = 'stated' | 'inferred' | 'open';
@@ -133,6 +137,32 @@ export interface FailureResult {
   blamed?: string[];
   unreached?: string[];
 }
+// reports/verify.json.
+export type StageStatus = 'pass' | 'fail' | 'regression' | 'incomplete' | 'error' | 'skipped';
+
+export interface StageResult {
+  name: string;
+  status: StageStatus;
+  /** The stage command's own exit code (null when it did not run). */
+  exitCode: number | null;
+  seconds: number;
+  detail: string;
+}
+
+/** reports/verify.json: what `npm run verify` ran, against what, and how each stage ended. */
+export interface VerifyRun {
+  format: 'console-conformance.verify/1';
+  exitCode: number;
+  startedAt: string;
+  durationMs: number;
+  /** The conformance target; with `reference`, a reference server verify started (load ran against fresh ones of its own). */
+  target: { url: string; reference: boolean };
+  manifest: string;
+  options: { strict: boolean; readOnly?: boolean; profile: string; skipLoad: boolean; observationsBaseline: string | null; grep: string | null };
+  versions: Record<string, string>;
+  stages: StageResult[];
+}
+
 /**
  * fail: a counting violation (whatever else happened); inconclusive: none, but tests got no usable answer
  * or the run stopped (exit 3); incomplete: none of those, but a stated clause went unchecked for a reason
@@ -196,6 +226,20 @@ export interface Figures {
  */
 export type LoadTarget = { kind: 'reference' } | { kind: 'external'; origin: string };
 
+/** What a load run means (load/command/outcome.ts): its exit code and the one line that decided it. */
+export interface LoadOutcome {
+  code: 0 | 1 | 2 | 3;
+  /** One line: what decided the code, e.g. "2 stated checks failed" or "ok". */
+  note: string;
+  /** Inferred checks that failed without failing the run, one line each. */
+  warnings: string[];
+}
+
+/**
+ * reports/load/<script>/summary.json (load/lib/summary.ts writes it in k6, the load command adds its
+ * verdict and target) and a baseline in load/baselines/ (the same fields). Only what every reader uses is
+ * typed here.
+ */
 export interface RunSummary {
   format: string;
   script: string;
@@ -205,6 +249,25 @@ export interface RunSummary {
   runners?: number;
   /** Added after k6 exits (load/compare/target.ts); absent in summaries and baselines written before. */
   target?: LoadTarget;
+  finishedAt?: string;
+  thresholdsOk?: boolean;
+  /** Each threshold and whether it held (`judged`: how a merged run's was reached). */
+  thresholds?: { metric: string; threshold: string; ok: boolean; judged?: 'merged figures' | 'every runner' }[];
+  checks?: {
+    passes: number;
+    fails: number;
+    stated?: { passes: number; fails: number };
+    inferred?: { passes: number; fails: number };
+    failed?: { name: string; level: string; passes: number; fails: number }[];
+  };
+  /** Answers that were the network's, not the target's. */
+  transport?: { answers: number; failures: number; kinds: Record<string, number> };
+  /** The scripts' own counters (mutation_triggers_completed, ...). */
+  counters?: Record<string, number>;
+  /** Writes per resource (`ledger_<what>{<kind>:<id>}`), for ledger.json. */
+  ledger?: Record<string, number>;
+  /** What the run means, added by the load command. */
+  verdict?: LoadOutcome;
   [k: string]: unknown;
 }
 
@@ -334,4 +397,148 @@ export interface Ledger {
   parts: LedgerPart[];
   totals: FootprintTotals;
   state: TargetState;
+}
+
+/**
+ * reports/clause-proof.json (written by contracts/proof.ts, `npm run clauses:proof`; a copy is committed
+ * as docs/clause-proof.json): which fault proves each stated and inferred clause's check can fail. A
+ * fault proves a clause when a strict run of the suite against the reference with that fault alone
+ * (and the variants it needs) marks the clause `fail` in its conformance.json.
+ */
+export interface ClauseProof {
+  format: 'console-conformance.clause-proof/1';
+  /** When the map was last written (ISO), at which commit, and whether tracked files had changes then (each run names its own commit). */
+  madeAt: string;
+  commit: string | null;
+  dirty: boolean;
+  /** The rule a pair is claimed by, and how the suite blamed failures when the map was made. */
+  rule: string;
+  /** Not every listed fault was run (an --only run that started the map, or a run stopped early). */
+  partial: boolean;
+  /** By level: clauses, those some fault fails, those none does, and those failed by a fault aimed at them (its entry names the clause). */
+  summary: Record<'stated' | 'inferred', { total: number; proved: number; unproved: number; aimed: number }> & {
+    faults: { run: number; handWritten: number; generated: number; variants: number; failingNothing: number; problems: number };
+    seconds: number;
+    lanes: number;
+  };
+  clauses: ClauseProofEntry[];
+  faults: FaultProofRun[];
+}
+
+export interface ClauseProofEntry {
+  id: string;
+  level: 'stated' | 'inferred';
+  section: string;
+  /** The faults whose run failed the clause. */
+  provedBy: string[];
+  /** The faults written or generated for this clause (their registry entry names it). */
+  targetedBy: string[];
+  /** Why no fault proves it (only when provedBy is empty). */
+  why?: string;
+}
+
+export interface FaultProofRun {
+  name: string;
+  /** A legal variant that meets an inferred clause (strict: 'warns'), run like a fault: strict fails it on that clause. */
+  variant?: true;
+  /** The clause the fault's entry names, and its level. */
+  clause: string;
+  level: Level;
+  /** A generated fault: the edit it is made of. */
+  generated?: string;
+  /** Variants it ran beside. */
+  alongside?: string[];
+  /** What of the suite ran: files, or the tests naming its clause. */
+  selection: string;
+  verdict: string;
+  /** Tests run. */
+  tests: number;
+  /** The stated and inferred clauses the run failed: the pairs the map claims. */
+  fails: string[];
+  seconds: number;
+  /** The commit the run was made at (`+changes`: with changes to tracked files); an --only run keeps the others' runs as they were. */
+  commit?: string | null;
+}
+
+// Reading and writing the run files: the only place that parses them.
+
+/** Where each run file lives in a reports folder. */
+export const RUN_FILES = {
+  conformance: 'conformance.json',
+  observations: 'observations.json',
+  verify: 'verify.json',
+  ledger: 'ledger.json',
+  compare: join('load', 'compare.json'),
+  summary: (script: string) => join('load', script, 'summary.json'),
+  clauseProof: 'clause-proof.json',
+  targetCheck: 'target-check.json',
+} as const;
+
+/** A run file's content; undefined when it is absent. A file that is there but not JSON throws, naming it. */
+function readRunFile<T>(file: string): T | undefined {
+  if (!existsSync(file)) return undefined;
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as T;
+  } catch (err) {
+    throw new Error(`cannot read ${file}: ${(err as Error).message.split('\n')[0]}`);
+  }
+}
+
+/** Writes `value` as indented JSON, through `guard` (redaction, or a refusal to write the key), by a rename: no reader sees half a file. */
+function writeRunFile(file: string, value: unknown, guard: (text: string) => string = (t) => t): void {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(`${file}.tmp`, guard(`${JSON.stringify(value, null, 2)}\n`));
+  renameSync(`${file}.tmp`, file);
+}
+
+export const readConformance = (dir: string) => readRunFile<ConformanceReport>(join(dir, RUN_FILES.conformance));
+export const writeConformance = (dir: string, r: ConformanceReport, guard?: (text: string) => string) =>
+  writeRunFile(join(dir, RUN_FILES.conformance), r, guard);
+/** observations.json of a run, or a previous run's (the drift baseline, given as a file). */
+export const readObservationsFile = (file: string) => readRunFile<Observations>(file);
+export const writeObservations = (dir: string, o: Observations, guard?: (text: string) => string) => writeRunFile(join(dir, RUN_FILES.observations), o, guard);
+export const readVerify = (dir: string) => readRunFile<VerifyRun>(join(dir, RUN_FILES.verify));
+export const writeVerify = (dir: string, v: VerifyRun, guard?: (text: string) => string) => writeRunFile(join(dir, RUN_FILES.verify), v, guard);
+/**
+ * JSON indented by two spaces, as the other run files, except that an array of numbers stays on one
+ * line: a histogram of 200 buckets is one line of a baseline's diff, not 200.
+ */
+export function formatJson(value: unknown): string {
+  return `${JSON.stringify(value, null, 2).replace(/\[\n[\d\s,.eE+-]*\]/g, (a) => `[${a.slice(1, -1).trim().split(/,\s*/).join(', ')}]`)}\n`;
+}
+
+/** A load run's summary.json, or a baseline (same fields), given as a file; undefined when absent. */
+export const readRunSummary = (file: string) => readRunFile<RunSummary>(file);
+/** Writes a summary.json or a baseline (histograms on one line each). */
+export function writeRunSummary(file: string, s: RunSummary): void {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(`${file}.tmp`, formatJson(s));
+  renameSync(`${file}.tmp`, file);
+}
+/** compare.json, in a reports folder (`load/compare.json`) or where `--out` put it. */
+export const readCompareFile = (file: string) => readRunFile<CompareResult>(file);
+export const writeCompareFile = (file: string, c: CompareResult) => writeRunFile(file, c);
+/** ledger.json of the run in `dir`; undefined when there is none or it is not a ledger. */
+export function readLedgerFile(dir: string): Ledger | undefined {
+  const l = readRunFile<Ledger>(join(dir, RUN_FILES.ledger));
+  return l?.format === 'console-conformance.ledger/1' && Array.isArray(l.parts) ? l : undefined;
+}
+export const writeLedgerFile = (dir: string, l: Ledger) => writeRunFile(join(dir, RUN_FILES.ledger), l);
+/** A proof map; undefined when absent or of another format. */
+export function readClauseProofFile(file: string): ClauseProof | undefined {
+  const m = readRunFile<ClauseProof>(file);
+  return m?.format === 'console-conformance.clause-proof/1' ? m : undefined;
+}
+/** A proof map as text: its head indented, one line per clause and per run (the committed map stays diffable). */
+export function formatClauseProof(map: ClauseProof): string {
+  const { clauses, faults, ...head } = map;
+  const lines = (xs: unknown[]) => (xs.length ? `[\n${xs.map((x) => `    ${JSON.stringify(x)}`).join(',\n')}\n  ]` : '[]');
+  const top = JSON.stringify(head, null, 2).replace(/\n}$/, '');
+  return `${top},\n  "clauses": ${lines(clauses)},\n  "faults": ${lines(faults)}\n}\n`;
+}
+/** Writes the map whole, or not at all (a run stopped while writing leaves the previous one). */
+export function writeClauseProofFile(file: string, m: ClauseProof): void {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(`${file}.tmp`, formatClauseProof(m));
+  renameSync(`${file}.tmp`, file);
 }

@@ -3,12 +3,20 @@
 // answers showed them. One file per run: verify clears it first, then each command adds its part (the
 // conformance suite's, the snapshot and restore around it, each load script's), replacing an earlier
 // part of its own name. Read and written only here.
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Exchange, FootprintTotals, Ledger, LedgerPart, LedgerWrite, TargetState } from './formats.ts';
+import {
+  readLedgerFile,
+  RUN_FILES,
+  writeLedgerFile,
+  type Exchange,
+  type FootprintTotals,
+  type Ledger,
+  type LedgerPart,
+  type LedgerWrite,
+  type TargetState,
+} from './formats.ts';
 
-export const LEDGER_FILE = 'ledger.json';
-const FORMAT = 'console-conformance.ledger/1';
+export const LEDGER_FILE = RUN_FILES.ledger;
+const FORMAT = 'console-conformance.ledger/1' as const;
 
 type Json = Record<string, any>;
 
@@ -206,11 +214,8 @@ export const emptyState = (): TargetState => ({ gates: {}, triggers: {} });
 
 /** The ledger of the run in `dir`, or undefined when there is none (or it is not one). */
 export function readLedger(dir: string): Ledger | undefined {
-  const file = join(dir, LEDGER_FILE);
-  if (!existsSync(file)) return undefined;
   try {
-    const l = JSON.parse(readFileSync(file, 'utf8')) as Ledger;
-    return l?.format === FORMAT && Array.isArray(l.parts) ? l : undefined;
+    return readLedgerFile(dir);
   } catch {
     return undefined;
   }
@@ -244,9 +249,6 @@ export function addLedgerPart(
     totals: totalsOf(parts),
     state,
   };
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, LEDGER_FILE);
-  writeFileSync(`${file}.tmp`, `${JSON.stringify(ledger, null, 2)}\n`);
-  renameSync(`${file}.tmp`, file);
+  writeLedgerFile(dir, ledger);
   return ledger;
 }

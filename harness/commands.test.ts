@@ -18,6 +18,7 @@ const SCRIPTS: Record<string, string> = {
   'reliability:memory': 'reliability:memory',
   crosscheck: 'crosscheck',
   'clauses:coverage': 'clauses:coverage',
+  'clauses:proof': 'clauses:proof',
   'contracts:build': 'contracts:build',
   'contracts:check': 'contracts:check',
   'bench:server': 'bench:server',
@@ -64,4 +65,16 @@ test('every command: --help is usage with its environment and exit codes (exit 0
     assert.equal(bogus.stderr, `${c.name}: unknown option --bogus (see --help)\n`, what);
     assert.equal(bogus.stdout, '', what);
   }
+});
+
+test('clauses:proof: a mistake in its options, or no map to verify, is one line and exit 3 before any run', async () => {
+  const proof = (...args: string[]) => run(['contracts/proof.ts', ...args]);
+  const [lanes, sample, verify] = await Promise.all([proof('--lanes', '0'), proof('--sample', '3'), proof('--verify', join(ROOT, 'no-such-map.json'))]);
+  assert.equal(lanes.status, 3);
+  assert.equal(lanes.stderr, 'clauses:proof: --lanes must be an integer of at least 1, got "0"\n');
+  assert.equal(sample.status, 3);
+  assert.equal(sample.stderr, 'clauses:proof: --sample and --seed go with --verify\n');
+  assert.equal(verify.status, 3);
+  assert.match(verify.stderr, /^clauses:proof: no proof map at \S*no-such-map\.json \(make one with npm run clauses:proof\)\n$/);
+  for (const r of [lanes, sample, verify]) assert.equal(r.stdout, '');
 });

@@ -99,6 +99,8 @@ test('bad arguments: one line on stderr, exit 3', async () => {
     ['--fault', 'slow:listExperiments:x'],
     ['--latency', 'abc'],
     ['--latency', '40:-1'],
+    ['--fault', 'gen:type:no.such.clause'],
+    ['--generated'],
   ];
   const results = await Promise.all(cases.map(runAsync));
   for (const [i, args] of cases.entries()) {
@@ -122,6 +124,18 @@ test('--list-faults prints the faults and variants as JSON', () => {
   );
   assert.ok(list.parametrised.some((f: { name: string }) => f.name.startsWith('slow:')));
   assert.ok(list.faults.length >= 30 && list.variants.length >= 10);
+  // With --generated: the generated faults too, each saying the edit it is made of (the list is longer
+  // than a pipe's 64 KiB: it is read whole).
+  const all = run(['--list-faults', '--generated']);
+  assert.equal(all.status, 0, all.stderr);
+  const both = JSON.parse(all.stdout);
+  const generated = both.faults.filter((f: { generated?: string }) => f.generated);
+  assert.ok(all.stdout.length > 65_536 && generated.length > 200, `${generated.length} generated in ${all.stdout.length} bytes`);
+  assert.deepEqual(
+    both.faults.filter((f: { generated?: string }) => !f.generated),
+    list.faults,
+  );
+  assert.ok(generated.every((f: { name: string }) => f.name.startsWith('gen:')));
 });
 
 test('without a key, a random key is printed once on stderr and accepted; CONSOLE_API_KEY is used when set, --api-key before it', async () => {

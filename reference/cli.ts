@@ -1,12 +1,12 @@
 // npm run serve -- [--port N] [--host H] [--db FILE|:memory:] [--api-key K] [--seed N] [--scale N]
-//                  [--fault NAME]... [--variant NAME]... [--latency MS[:SPREAD]] [--log] [--exit-with-stdin] [--list-faults]
+//                  [--fault NAME]... [--variant NAME]... [--latency MS[:SPREAD]] [--log] [--exit-with-stdin] [--list-faults [--generated]]
 // Prints one line `listening on http://HOST:PORT` when ready (core/reference.ts waits for it).
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { fail as failCommand, integerOption, parseCommand } from '../core/command.ts';
 import { referenceKeyFromEnv } from '../core/config.ts';
 import { build, DEFAULT_SCALE } from './app.ts';
-import { FAULTS, PARAMETRISED_FAULTS, VARIANTS, checkSwitches } from './faults.ts';
+import { FAULTS, PARAMETRISED_FAULTS, VARIANTS, checkSwitches, generatedFaults } from './faults.ts';
 import { DEFAULT_SPREAD, parseLatency } from './latency.ts';
 
 const HELP = `usage: npm run serve -- [options]
@@ -19,7 +19,8 @@ The reference Console API server (Fastify + SQLite), for the conformance suite a
   --api-key K       the SERVICE-API-KEY to accept; default $CONSOLE_API_KEY, else a random key printed to stderr
   --seed N          seed of the generated data (default 1)
   --scale N         number of experiments to seed (default ${DEFAULT_SCALE})
-  --fault NAME      inject a defect for the suite's self-test (repeatable; see --list-faults)
+  --fault NAME      inject a defect for the suite's self-test (repeatable; see --list-faults); the
+                    faults generated from the contract are named gen:<edit>:<clause>[:<detail>]
                     slow:<operationId>:<percent> makes one operation that much slower (its total
                     time, --latency included, scaled by 1 + percent/100), to measure the load compare
   --variant NAME    switch to a legal "not shown" behaviour (repeatable; see --list-faults); some
@@ -30,6 +31,8 @@ The reference Console API server (Fastify + SQLite), for the conformance suite a
   --exit-with-stdin stop when standard input closes (a launcher gives a pipe, so the server never
                     outlives it, even a launcher killed with SIGKILL)
   --list-faults     print the faults and variants as JSON and exit
+  --generated       with --list-faults: the faults generated from the contract too (gen:..., with
+                    the edit each is made of); without it, the hand-written faults the self-test runs
   --help            this text
 
 Environment: CONSOLE_API_KEY, the key to accept when --api-key is not given.
@@ -58,12 +61,18 @@ const { values: args } = parseCommand({
     log: { type: 'boolean' },
     'exit-with-stdin': { type: 'boolean' },
     'list-faults': { type: 'boolean' },
+    generated: { type: 'boolean' },
   },
 });
 if (args['list-faults']) {
-  console.log(JSON.stringify({ faults: FAULTS, variants: VARIANTS, parametrised: PARAMETRISED_FAULTS }, null, 2));
+  const faults = args.generated ? [...FAULTS, ...generatedFaults()] : FAULTS;
+  // Exit once the list is written: a pipe takes 64 KiB at a time, and the list with the generated faults is longer.
+  const text = `${JSON.stringify({ faults, variants: VARIANTS, parametrised: PARAMETRISED_FAULTS }, null, 2)}\n`;
+  await new Promise<void>((written) => process.stdout.write(text, () => written()));
   process.exit(0);
 }
+
+if (args.generated) fail('--generated goes with --list-faults (a generated fault is selected by name with --fault)');
 
 // All of the configuration is checked before anything is started or printed.
 const port = int(args.port, '--port', 0, 65535, 8080);

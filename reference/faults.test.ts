@@ -202,6 +202,36 @@ const FAULT_PROBES: Record<FaultName, Probe> = {
   'add-rules-duplicates': async (app) =>
     (await body(app, 'POST', `${GATE}/rules`, { rules: [{ name: 'probe-once' }] })).json().data.rules.filter((r: { name: string }) => r.name === 'probe-once')
       .length,
+  'pipelines-not-under-v1': (app) => status(get(app, '/console/v1/release_pipelines')),
+  'unknown-id-500': (app) => status(body(app, 'PUT', '/console/v1/gates/gate_no_such/enable')),
+  'metric-rejected-create-stored': async (app) => [
+    await status(createMetric(app, { name: 'probe', type: 'sum', description: 5 })),
+    await status(body(app, 'POST', '/console/v1/metrics/probe::sum', {})),
+  ],
+  'update-ignores-unknown-fields': async (app) => {
+    await createMetric(app, { name: 'probe', type: 'sum' });
+    return status(body(app, 'POST', '/console/v1/metrics/probe::sum', { description: 'x', ccUnknown: 1 }));
+  },
+  'concurrent-write-500': async (app) =>
+    (await Promise.all([1, 2].map((i) => status(body(app, 'POST', `${GATE}/rules`, { rules: [{ name: `r${i}` }] }))))).sort(),
+  'unknown-phase-skips-current': (app) => status(body(app, 'PUT', SKIP, { phaseID: 'ph_no_such' })),
+  'metric-duplicate-500': async (app) => {
+    await createMetric(app, { name: 'probe', type: 'sum' });
+    return status(createMetric(app, { name: 'probe', type: 'sum' }));
+  },
+  'metric-dryrun-reserves-name': async (app) => {
+    await createMetric(app, { name: 'probe', type: 'sum', dryRun: true });
+    return status(createMetric(app, { name: 'probe', type: 'sum' }));
+  },
+  'page-past-last-repeats': async (app) => (await list(app, 'limit=10&page=1000')).data.length,
+  'page-order-unstable': async (app) => {
+    const ids = async () => (await list(app, 'limit=5&page=2')).data.map((e: any) => e.id);
+    const [first, second] = [await ids(), await ids()];
+    return JSON.stringify(first) === JSON.stringify(second);
+  },
+  'disable-500-after-write': (app) => status(body(app, 'PUT', `${GATE}/disable`)),
+  'success-text-plain': async (app) => (await get(app, '/console/v1/release_pipelines')).headers['content-type'],
+  'errors-echo-headers': async (app) => (await body(app, 'PUT', '/console/v1/gates/gate_no_such/enable')).body.includes(KEY),
   'overrides-duplicated': async (app) =>
     (await body(app, 'PATCH', OVERRIDES, { overrides: [item, { ...item, groupID: 'grp_1_test' }], userIDOverrides: [] }))
       .json()

@@ -10,6 +10,7 @@
 // that are on.
 import { OPERATIONS } from '../contracts/index.ts';
 import { ERROR_SWITCHES } from './layers/errors.ts';
+import { type GeneratedEdit, generatedSwitches, isGeneratedName } from './layers/generated.ts';
 import { REQUEST_SWITCHES } from './layers/request.ts';
 import { RESPONSE_SWITCHES } from './layers/response.ts';
 import { STORAGE_SWITCHES } from './layers/storage.ts';
@@ -18,6 +19,8 @@ import type { AnySwitch, ErrorChange, Level, RequestChange, ResponseChange, Stor
 /** Every switch of every layer. */
 export const SWITCHES = [...REQUEST_SWITCHES, ...STORAGE_SWITCHES, ...RESPONSE_SWITCHES, ...ERROR_SWITCHES] as const satisfies readonly AnySwitch[];
 type Entry = (typeof SWITCHES)[number];
+/** An entry written by hand (SWITCHES) or generated from the contract (layers/generated.ts). */
+type AnyEntry = Entry | ReturnType<typeof generatedSwitches>[number];
 
 /** The name of a fault: a probe keyed by a name not among the faults does not compile (faults.test.ts). */
 export type FaultName = Extract<Entry, { kind: 'fault' }>['name'];
@@ -33,6 +36,10 @@ export interface Switch {
   layer: Entry['layer'];
   /** With a parameter: how it is given (`rules-cap:<N>`); the name alone takes the default. */
   parameter?: string;
+  /** A fault generated from the contract (layers/generated.ts): the edit it is made of. */
+  generated?: GeneratedEdit;
+  /** Variants a generated fault shows only beside (it changes a shape the reference answers only under them). */
+  alongside?: string[];
 }
 /** A variant as listed, with what the self-test expects of the suite against it (layers/types.ts, Kind). */
 export interface Variant extends Switch {
@@ -55,6 +62,23 @@ export const VARIANTS: readonly (Variant & { name: VariantName })[] = SWITCHES.f
 })[];
 
 export const isFault = (name: string): name is FaultName => FAULTS.some((f) => f.name === name);
+
+/**
+ * The faults generated from the contract (layers/generated.ts), as listed: not in FAULTS, which the
+ * self-test runs in `npm test` (a run each would take about half an hour more); `serve --list-faults
+ * --generated` adds them and `npm run clauses:proof` runs them.
+ */
+export function generatedFaults(): Switch[] {
+  return generatedSwitches().map((e) => ({
+    name: e.name,
+    description: e.description,
+    clause: e.clause,
+    level: e.level,
+    layer: e.layer,
+    generated: e.generated,
+    ...(e.alongside ? { alongside: e.alongside } : {}),
+  }));
+}
 export const isVariant = (name: string): name is VariantName => VARIANTS.some((v) => v.name === name);
 
 /**
@@ -100,7 +124,12 @@ export function slowFaults(faults: readonly string[]): SlowFault[] {
 }
 
 /** The entry a command-line name selects, with its parameter text (after the first colon), or the reason there is none. */
-function entryFor(given: string, kind: 'fault' | 'variant'): { entry: Entry; text: string | undefined } | string {
+function entryFor(given: string, kind: 'fault' | 'variant'): { entry: AnyEntry; text: string | undefined } | string {
+  // A generated name holds colons of its own (gen:type:metric.field.id) and takes no parameter.
+  if (kind === 'fault' && isGeneratedName(given)) {
+    const entry = generatedSwitches().find((e) => e.name === given);
+    return entry ? { entry, text: undefined } : `unknown fault ${JSON.stringify(given)} (see --list-faults --generated)`;
+  }
   const colon = given.indexOf(':');
   const name = colon < 0 ? given : given.slice(0, colon);
   const text = colon < 0 ? undefined : given.slice(colon + 1);
@@ -110,7 +139,7 @@ function entryFor(given: string, kind: 'fault' | 'variant'): { entry: Entry; tex
 }
 
 /** The change a selected entry makes: its fixed one, or the one made from its parameter (or the reason the parameter is wrong). */
-function changeOf(entry: Entry, text: string | undefined): unknown {
+function changeOf(entry: AnyEntry, text: string | undefined): unknown {
   return 'parameter' in entry ? entry.parameter.configure(text) : entry.change;
 }
 
@@ -153,7 +182,7 @@ export interface ActiveLayers {
 
 /** The changes of the named faults and variants (assumed checked by checkSwitches), made once for one server. */
 export function activeLayers(faults: readonly string[], variants: readonly string[]): ActiveLayers {
-  const on = new Map<Entry, unknown>();
+  const on = new Map<AnyEntry, unknown>();
   for (const [kind, names] of [
     ['fault', faults.filter((f) => !isSlowFault(f))],
     ['variant', variants],
@@ -166,6 +195,8 @@ export function activeLayers(faults: readonly string[], variants: readonly strin
       on.set(found.entry, change);
     }
   }
-  const of = <C>(layer: Entry['layer']) => SWITCHES.filter((e) => e.layer === layer && on.has(e)).map((e) => on.get(e) as C);
+  // Generated entries apply after the hand-written ones of their layer.
+  const all: readonly AnyEntry[] = [...on.keys()].some((e) => isGeneratedName(e.name)) ? [...SWITCHES, ...generatedSwitches()] : SWITCHES;
+  const of = <C>(layer: Entry['layer']) => all.filter((e) => e.layer === layer && on.has(e)).map((e) => on.get(e) as C);
   return { request: of('request'), storage: of('storage'), response: of('response'), errors: of('errors'), count: on.size };
 }

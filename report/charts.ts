@@ -1,7 +1,7 @@
 // Charts as inline SVG, generated here: the page must work offline and from a file (no CDN, no
 // chart library to inline), and two simple chart kinds are all it needs.
 import { esc, fmtMs } from './escape.ts';
-import type { EndpointRow } from './inputs.ts';
+import type { EndpointRow } from '../core/formats.ts';
 import type { TimeSeries } from './timeseries.ts';
 
 const PALETTE = ['#1565c0', '#ef6c00', '#2e7d32', '#6a1b9a', '#c62828', '#00838f', '#8d6e63', '#ad1457', '#546e7a', '#9e9d24'];

@@ -51,6 +51,8 @@ tr.regressed td{background:#fdecea}.profile{margin-bottom:1.5rem}
 .charts{display:flex;flex-wrap:wrap;gap:1rem}figure{margin:0}figcaption{font-size:12px;color:#6a737d}
 svg.chart{max-width:100%;height:auto;font:11px system-ui,sans-serif}svg .grid{stroke:#e3e3e3}svg .muted{fill:#888}svg .val{font-size:10px}
 footer{margin-top:2rem;font-size:12px;color:#6a737d}
+.unproved,.proved{display:inline-block;border-radius:4px;padding:0 .35em;font-size:11px;margin-left:.3em;white-space:nowrap}
+.unproved{border:1px dashed var(--fail);color:var(--fail)}.proved{color:var(--muted);border:1px solid var(--line)}.proofline{font-size:13px}
 `;
 
 // Filters the clause matrix by status and level, and opens a failure when a link points at it.
@@ -60,7 +62,7 @@ const SCRIPT = `
   function apply() {
     var rows = document.querySelectorAll('#matrix tr.clause'), shown = 0, sections = {};
     rows.forEach(function (tr) {
-      var ok = (status === 'all' || tr.dataset.status === status) && (level === 'all' || tr.dataset.level === level);
+      var ok = (status === 'all' || tr.dataset.status === status || (status === 'unproved' && tr.dataset.proof === 'unproved')) && (level === 'all' || tr.dataset.level === level);
       tr.hidden = !ok;
       if (ok) { shown++; sections[tr.dataset.section] = true; }
     });

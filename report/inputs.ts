@@ -6,60 +6,34 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { OPERATIONS } from '../contracts/index.ts';
+import { ROOT } from '../core/config.ts';
 import { readRuns, type HistoryRun } from '../core/history.ts';
-import { readLedger } from '../core/ledger.ts';
 import type { TimeSeries } from './timeseries.ts';
-import { LOAD_SCRIPTS, type CompareResult as Compare, type ConformanceReport as Conformance, type Ledger, type Observations } from '../core/formats.ts';
+import {
+  LOAD_SCRIPTS,
+  RUN_FILES,
+  readClauseProofFile,
+  readCompareFile,
+  readConformance,
+  readLedgerFile,
+  readObservationsFile,
+  readRunSummary,
+  readVerify,
+  type ClauseProof,
+  type CompareResult,
+  type ConformanceReport,
+  type Ledger,
+  type Observations,
+  type RunSummary,
+  type VerifyRun,
+} from '../core/formats.ts';
 
-export type StageStatus = 'pass' | 'fail' | 'regression' | 'incomplete' | 'error' | 'skipped';
-
-export interface StageResult {
-  name: string;
-  status: StageStatus;
-  /** The stage command's own exit code (null when it did not run). */
-  exitCode: number | null;
-  seconds: number;
-  detail: string;
-}
-
-/** reports/verify.json: what `npm run verify` ran, against what, and how each stage ended. */
-export interface VerifyRun {
-  format: 'console-conformance.verify/1';
-  exitCode: number;
-  startedAt: string;
-  durationMs: number;
-  /** The conformance target; with `reference`, a reference server verify started (load ran against fresh ones of its own). */
-  target: { url: string; reference: boolean };
-  manifest: string;
-  options: { strict: boolean; readOnly?: boolean; profile: string; skipLoad: boolean; observationsBaseline: string | null; grep: string | null };
-  versions: Record<string, string>;
-  stages: StageResult[];
-}
-
-// conformance.json and observations.json are written by the suite's reporter: its types are the one description of them.
-export type { Status as ClauseStatus, ClauseResult as Clause, FailureResult as Failure, ConformanceReport as Conformance } from '../core/formats.ts';
-export type { Exchange } from '../core/formats.ts';
-export type { Level } from '../core/formats.ts';
-export type { Drift, Observations } from '../core/formats.ts';
-
-// reports/load/compare.json is written by load/compare/baseline.ts: its types are the one description of it.
-export type { EndpointRow, ProfileResult as ProfileCompare, CompareResult as Compare } from '../core/formats.ts';
-
-export interface LoadSummary {
-  script: string;
-  profile: string;
-  target?: string;
-  finishedAt?: string;
-  durationMs: number;
-  thresholdsOk?: boolean;
-  checks?: { passes: number; fails: number };
-  endpoints: Record<string, { p50: number; p95: number; p99: number; count: number; rps: number; errorRate: number }>;
-  thresholds?: { metric: string; threshold: string; ok: boolean }[];
-}
+// Every file here has its one type and reader in core/formats.ts.
+export type { StageResult, StageStatus, VerifyRun } from '../core/formats.ts';
 
 export interface LoadRun {
   script: string;
-  summary: LoadSummary | null;
+  summary: RunSummary | null;
   series: TimeSeries | null;
   dashboard: string | null;
   junit: string | null;
@@ -68,9 +42,9 @@ export interface LoadRun {
 export interface ReportInputs {
   reportsDir: string;
   verify: VerifyRun | null;
-  conformance: Conformance | null;
+  conformance: ConformanceReport | null;
   observations: Observations | null;
-  compare: Compare | null;
+  compare: CompareResult | null;
   /** What the run wrote to the target (core/ledger.ts). */
   ledger: Ledger | null;
   load: LoadRun[];
@@ -87,12 +61,21 @@ export interface ReportInputs {
   history: { file: string; runs: HistoryRun[]; error: string | null };
   /** Spec section numbers to the operationIds they describe (from the contract index), for labels. */
   sectionNames: Record<string, string>;
+  /**
+   * The proof map (`npm run clauses:proof`): which fault shows each clause's check can fail. The one
+   * in the reports folder, else the committed one (docs/clause-proof.json); null when there is neither.
+   */
+  proof: { map: ClauseProof; file: string } | null;
 }
 
-function readJson<T>(file: string): T | null {
+/** Where the proof map is committed (docs/proof.md says how it is made). */
+export const COMMITTED_PROOF = join(ROOT, 'docs', 'clause-proof.json');
+
+/** timeseries.json: the report's own file, written by ./timeseries.ts from k6's request rows. */
+function readTimeSeries(file: string): TimeSeries | null {
   if (!existsSync(file)) return null;
   try {
-    return JSON.parse(readFileSync(file, 'utf8')) as T;
+    return JSON.parse(readFileSync(file, 'utf8')) as TimeSeries;
   } catch (err) {
     throw new Error(`cannot read ${file}: ${(err as Error).message.split('\n')[0]}`);
   }
@@ -107,12 +90,24 @@ function readHistory(file: string): ReportInputs['history'] {
   }
 }
 
-export function readInputs(reportsDir: string, historyFile = join(reportsDir, 'history.sqlite')): ReportInputs {
+/** The proof map of the reports folder, else the committed one; a file of another format is not one. */
+function readProof(reportsDir: string, committed: string): ReportInputs['proof'] {
+  for (const [file, shown] of [
+    [join(reportsDir, RUN_FILES.clauseProof), RUN_FILES.clauseProof],
+    [committed, 'docs/clause-proof.json'],
+  ]) {
+    const map = readClauseProofFile(file);
+    if (map) return { map, file: shown };
+  }
+  return null;
+}
+
+export function readInputs(reportsDir: string, historyFile = join(reportsDir, 'history.sqlite'), committedProof = COMMITTED_PROOF): ReportInputs {
   const rel = (p: string) => (existsSync(join(reportsDir, p)) ? p : null);
   const load = LOAD_SCRIPTS.map((script) => ({
     script,
-    summary: readJson<LoadSummary>(join(reportsDir, 'load', script, 'summary.json')),
-    series: readJson<TimeSeries>(join(reportsDir, 'load', script, 'timeseries.json')),
+    summary: readRunSummary(join(reportsDir, RUN_FILES.summary(script))) ?? null,
+    series: readTimeSeries(join(reportsDir, 'load', script, 'timeseries.json')),
     dashboard: rel(`load/${script}/dashboard.html`),
     junit: rel(`load/${script}/junit.xml`),
   })).filter((l) => l.summary || l.series || l.dashboard);
@@ -120,11 +115,11 @@ export function readInputs(reportsDir: string, historyFile = join(reportsDir, 'h
   for (const [op, o] of Object.entries(OPERATIONS)) sectionNames[o.section] = sectionNames[o.section] ? `${sectionNames[o.section]}, ${op}` : op;
   return {
     reportsDir,
-    verify: readJson<VerifyRun>(join(reportsDir, 'verify.json')),
-    conformance: readJson<Conformance>(join(reportsDir, 'conformance.json')),
-    observations: readJson<Observations>(join(reportsDir, 'observations.json')),
-    compare: readJson<Compare>(join(reportsDir, 'load', 'compare.json')),
-    ledger: readLedger(reportsDir) ?? null,
+    verify: readVerify(reportsDir) ?? null,
+    conformance: readConformance(reportsDir) ?? null,
+    observations: readObservationsFile(join(reportsDir, RUN_FILES.observations)) ?? null,
+    compare: readCompareFile(join(reportsDir, RUN_FILES.compare)) ?? null,
+    ledger: readLedgerFile(reportsDir) ?? null,
     load,
     links: {
       playwright: rel('playwright-report/index.html'),
@@ -136,5 +131,6 @@ export function readInputs(reportsDir: string, historyFile = join(reportsDir, 'h
     },
     history: readHistory(historyFile),
     sectionNames,
+    proof: readProof(reportsDir, committedProof),
   };
 }

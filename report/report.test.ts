@@ -83,8 +83,11 @@ test('report: text from the target and the spec is escaped everywhere', (t) => {
   assert.match(page, /<pre class="error">expected &lt;script&gt;/);
 });
 
+/** The inputs of a reports folder, without the committed proof map (a test sees only what it wrote). */
+const withoutCommittedProof = (dir: string) => readInputs(dir, join(dir, 'history.sqlite'), join(dir, 'no-committed-proof.json'));
+
 test('report: the matrix rows carry status, level and section; the failure links to its evidence', (t) => {
-  const page = renderPage(readInputs(reportsWith(t, { 'conformance.json': conformance })));
+  const page = renderPage(withoutCommittedProof(reportsWith(t, { 'conformance.json': conformance })));
   assert.match(page, /<tr class="clause s-fail" data-status="fail" data-level="stated" data-section="4\.6">/);
   assert.match(page, /href="#failure-1" class="evidence-link"/);
   assert.match(page, /<details class="failure k-FAIL" id="failure-1"/);
@@ -115,9 +118,50 @@ test('report: a failure shows the clauses it failed, and apart those its test di
   );
   assert.match(
     page,
-    /<tr class="clause s-unreached" data-status="unreached"[^>]*><td><code>metric\.id\.shape<\/code><\/td><td>stated<\/td><td class="status">unreached <a href="#failure-1" class="stopped-link">stopped at failure 1<\/a>/,
+    /<tr class="clause s-unreached" data-status="unreached"[^>]*><td><code>metric\.id\.shape<\/code>(?: <span class="(?:proved|unproved)"[^>]*>[^<]*<\/span>)?<\/td><td>stated<\/td><td class="status">unreached <a href="#failure-1" class="stopped-link">stopped at failure 1<\/a>/,
   );
   assert.match(page, /<button type="button" class="filter s-unreached" data-status="unreached"/);
+});
+
+test('report: with a proof map, a stated or inferred clause no fault fails is marked unproved, with why; the filter counts them', (t) => {
+  const proof = {
+    format: 'console-conformance.clause-proof/1',
+    madeAt: '2026-11-25T10:00:00.000Z',
+    commit: 'abc123def456',
+    dirty: false,
+    rule: 'r',
+    partial: false,
+    summary: { stated: { total: 1, proved: 0, unproved: 1 }, inferred: { total: 0, proved: 0, unproved: 0 } },
+    clauses: [
+      // envelope.data proved; metrics.create.message unproved, with a reason from the target's side.
+      { id: 'envelope.data', level: 'stated', section: '2.1', provedBy: ['gen:presence:envelope.data:data'], targetedBy: [] },
+      { id: 'metrics.create.message', level: 'stated', section: '4.6', provedBy: [], targetedBy: [], why: `no fault targets it ${HOSTILE}` },
+    ],
+    faults: [],
+  };
+  const open = { id: 'pagination.fields', section: '2.1', level: 'open', status: 'observed', text: 'open', tests: ['t2'], evidence: [], observations: [] };
+  const added = { id: 'gate.field.id', section: '2.2', level: 'stated', status: 'pass', text: 'id', tests: ['t2'], evidence: [], observations: [] };
+  const report = { ...conformance, clauses: [...conformance.clauses, open, added] };
+  const page = renderPage(withoutCommittedProof(reportsWith(t, { 'conformance.json': report, 'clause-proof.json': proof })));
+  assert.match(
+    page,
+    /<tr class="clause s-fail" data-status="fail" data-level="stated" data-section="4\.6" data-proof="unproved"><td><code>metrics\.create\.message<\/code> <span class="unproved" title="no fault targets it &lt;script&gt;/,
+  );
+  assert.match(
+    page,
+    /data-proof="proved"><td><code>envelope\.data<\/code> <span class="proved" title="failed by 1 fault: gen:presence:envelope\.data:data">proved<\/span>/,
+  );
+  // A clause the map does not hold (added after it was made) is unproved too; an open clause is never marked.
+  assert.match(page, /<code>gate\.field\.id<\/code> <span class="unproved" title="not in the proof map \(made 2026-11-25, before the clause was added\)">/);
+  assert.match(page, /data-section="2\.1"><td><code>pagination\.fields<\/code><\/td>/);
+  assert.match(page, /data-status="unproved" aria-pressed="false"[^>]*>unproved <b>2<\/b>/);
+  assert.match(
+    page,
+    /Proof map <code>clause-proof\.json<\/code> \(made 2026-11-25 at abc123def456; <code>npm run clauses:proof<\/code>\): a fault injected into the reference fails <b>0 of 1<\/b> stated/,
+  );
+  // No map anywhere: no marks, no filter, no line.
+  const bare = renderPage(withoutCommittedProof(reportsWith(t, { 'conformance.json': report })));
+  assert.ok(!/<span class="unproved"|data-proof=|data-status="unproved"|Proof map/.test(bare), 'nothing of a proof map without one');
 });
 
 test('report: a load row shows the baseline scaled by the calibration, and a regression in red', (t) => {

@@ -4,7 +4,8 @@
 // before the reporter wrote them, contracts/support/evidence.ts). Collapsed: a release manager opens
 // the one they care about.
 import { esc, pre, stripAnsi } from './escape.ts';
-import type { Exchange, ReportInputs } from './inputs.ts';
+import type { Exchange } from '../core/formats.ts';
+import type { ReportInputs } from './inputs.ts';
 import { sectionLabel } from './sections.ts';
 
 function exchange(e: Exchange, n: number): string {

@@ -3,7 +3,8 @@
 // outputs (web dashboard export, JUnit, summary).
 import { esc, fmtMs, fmtPct, fmtRatio } from './escape.ts';
 import { latencyChart, throughputChart } from './charts.ts';
-import type { EndpointRow, LoadRun, ProfileCompare, ReportInputs } from './inputs.ts';
+import type { EndpointRow, ProfileResult } from '../core/formats.ts';
+import type { LoadRun, ReportInputs } from './inputs.ts';
 
 function rowsFromSummary(run: LoadRun): EndpointRow[] {
   return Object.entries(run.summary?.endpoints ?? {})
@@ -45,7 +46,7 @@ ${rows
 </tbody></table>`;
 }
 
-function profileBlock(run: LoadRun, cmp: ProfileCompare | undefined): string {
+function profileBlock(run: LoadRun, cmp: ProfileResult | undefined): string {
   const s = run.summary;
   const rows = cmp
     ? cmp.endpoints.slice().sort((a, b) => Number(b.regression) - Number(a.regression) || a.endpoint.localeCompare(b.endpoint))

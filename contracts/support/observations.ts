@@ -1,8 +1,7 @@
 // reports/observations.json: what the target did for each open clause ("not shown" in the spec), as
 // {clauseId: {value, evidence}}. `value` maps each aspect of the clause to what was seen (one value,
 // or {"varies": [...]} when tests saw several); drift is any difference in `value` from a previous run.
-import { readFileSync } from 'node:fs';
-import type { Drift, Observation, Observations } from '../../core/formats.ts';
+import { readObservationsFile, type Drift, type Observation, type Observations } from '../../core/formats.ts';
 
 export type { Drift, Observations } from '../../core/formats.ts';
 
@@ -28,7 +27,7 @@ export function summarize(seen: (Observation & { test: string })[]): Observation
 /** A previous run's observations.json; a file that cannot be read is reported and treated as empty. */
 export function readObservations(path: string): Observations {
   try {
-    return JSON.parse(readFileSync(path, 'utf8'));
+    return readObservationsFile(path) ?? {};
   } catch (err) {
     console.error(`conformance: cannot read the previous observations ${path}: ${(err as Error).message}`);
     return {};

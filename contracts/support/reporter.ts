@@ -12,6 +12,8 @@ import { junitXml } from './junit.ts';
 import { redactText } from '../../core/keys.ts';
 import {
   STATUSES,
+  writeConformance,
+  writeObservations,
   type ClauseResult,
   type ConformanceReport,
   type ConformanceSummary,
@@ -365,8 +367,9 @@ export default class ConformanceReporter implements Reporter {
     const dir = config?.reportsDir ?? join(ROOT, 'reports');
     mkdirSync(dir, { recursive: true });
     const write = (name: string, text: string) => writeFileSync(join(dir, name), redactText(text, key));
-    write('conformance.json', JSON.stringify({ summary, clauses, failures, inconclusive, drift } satisfies ConformanceReport, null, 2) + '\n');
-    write('observations.json', JSON.stringify(observations satisfies Observations, null, 2) + '\n');
+    const redact = (text: string) => redactText(text, key);
+    writeConformance(dir, { summary, clauses, failures, inconclusive, drift }, redact);
+    writeObservations(dir, observations, redact);
     write('junit.xml', junitXml([...ran, ...findings], { strict, durationMs: summary.durationMs, incomplete, waived: summary.waived ?? [] }));
     // What the run wrote to the target, from the exchanges themselves: no test can forget to record a write.
     const state = emptyState();

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { integerOption, parseCommand, runCommand } from '../../core/command.ts';
 import { ConfigError, ROOT, targetSetInEnv } from '../../core/config.ts';
-import type { ConformanceReport, Ledger } from '../../core/formats.ts';
+import { readConformance, readLedgerFile } from '../../core/formats.ts';
 import { randomApiKey, startReference } from '../../core/reference.ts';
 import Database from '../../core/sqlite.ts';
 
@@ -90,14 +90,6 @@ function verify(env: NodeJS.ProcessEnv, args: string[]): Promise<{ code: number;
   return new Promise((done) => child.on('close', (code) => done({ code: code ?? 3, tail: out })));
 }
 
-const readJson = <T>(file: string): T | undefined => {
-  try {
-    return JSON.parse(readFileSync(file, 'utf8')) as T;
-  } catch {
-    return undefined;
-  }
-};
-
 runCommand(NAME, async () => {
   if (targetSetInEnv()) throw new ConfigError('CONSOLE_BASE_URL is set: the bench starts its own reference server (unset it)');
   const nights = integerOption(NAME, '--nights', values.nights, { min: 1, max: 400, fallback: 25 });
@@ -120,8 +112,8 @@ runCommand(NAME, async () => {
       const t0 = Date.now();
       const { code, tail } = await verify(env, args);
       const after = tables(db);
-      const conf = readJson<ConformanceReport>(join(dir, 'reports', 'conformance.json'))?.summary;
-      const ledger = readJson<Ledger>(join(dir, 'reports', 'ledger.json'));
+      const conf = readConformance(join(dir, 'reports'))?.summary;
+      const ledger = readLedgerFile(join(dir, 'reports'));
       const rulesAdded = Math.max(0, ...Object.keys(after.rules).map((g) => after.rules[g] - (before.rules[g] ?? 0)));
       const warning = /WARNING the manifest[^\n]*/.exec(tail)?.[0].replace(/^WARNING /, '') ?? '';
       const row: Night = {

@@ -10,6 +10,7 @@
 // in front of its route (slow-route.ts: a proxy slowing every request on its path, refusals of
 // requests without the key too, as a gateway rule would), and every run goes through that proxy.
 // Figures, not a test: nothing here passes or fails.
+import { readRunSummary } from '../../core/formats.ts';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -152,7 +153,9 @@ async function bench(a: PowerArgs): Promise<number> {
     }
     // 1 (a threshold crossed) still measured something; 3 did not run.
     if (code === 3) throw new ConfigError('a load run could not be carried out (see above)');
-    return JSON.parse(readFileSync(summaryFile, 'utf8')) as RunSummary;
+    const summary = readRunSummary(summaryFile);
+    if (!summary) throw new ConfigError(`the load run wrote no ${summaryFile}`);
+    return summary;
   };
   try {
     console.log(`bench:power: recording the baseline (paging, ${a.profile}${a.seconds ? `, ${a.seconds} s` : ''}, latency ${a.latency})`);

@@ -6,6 +6,7 @@
 // the merged p50/p95 of each, and their ratio to the one-runner run: the same test split N ways
 // must send the same requests, and on one machine its latencies say what N processes cost the
 // machine, not what N machines would give. Figures, not a test: nothing here passes or fails.
+import { readRunSummary, RUN_FILES } from '../../core/formats.ts';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -102,7 +103,8 @@ async function bench(a: Args): Promise<number> {
           ...(a.latency ? { reference: { latency: a.latency } } : {}),
         });
         if (code === 3) throw new ConfigError(`the run with ${runners} runners could not be carried out (see above)`);
-        const summary = JSON.parse(readFileSync(join(reports, 'load', a.script, 'summary.json'), 'utf8')) as RunSummary;
+        const summary = readRunSummary(join(reports, RUN_FILES.summary(a.script)));
+        if (!summary) throw new ConfigError(`the run with ${runners} runners wrote no summary.json`);
         results.push({ runners, summary, seconds: (Date.now() - t0) / 1000 });
       }
       results.sort((x, y) => a.runners.indexOf(x.runners) - a.runners.indexOf(y.runners));

@@ -3,6 +3,7 @@
 // smoke size, `npm run load:paging` / `load:mutation`) run through the proxy as a child process. What comes back is what a user would see: exit code, time, the reports
 // written (and whether they say partial), the last line of stderr, and whether the key leaked into
 // any report, the console output, or to the origin a redirect points to.
+import { readConformance, readRunSummary, RUN_FILES } from '../../core/formats.ts';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -93,10 +94,8 @@ export async function runScenario(spec: ScenarioSpec, keep = false): Promise<Sce
     const seconds = (Date.now() - t0) / 1000;
     writeFileSync(join(logs, 'stdout.txt'), stdout);
     writeFileSync(join(logs, 'stderr.txt'), stderr);
-    const report = join(reports, 'conformance.json');
-    const summary = existsSync(report) ? JSON.parse(readFileSync(report, 'utf8')).summary : undefined;
-    const loadFile = load ? join(reports, 'load', load, 'summary.json') : undefined;
-    const loadSummary = loadFile && existsSync(loadFile) ? JSON.parse(readFileSync(loadFile, 'utf8')) : undefined;
+    const summary = readConformance(reports)?.summary;
+    const loadSummary = load ? readRunSummary(join(reports, RUN_FILES.summary(load))) : undefined;
     const stderrLines = stderr.split('\n').filter((l) => l.trim() && !l.includes('npm warn'));
     return {
       spec,

@@ -49,12 +49,14 @@ test('a target that dies under verify: exit 3, index.html and verify.json writte
 });
 
 test('a stated violation found before the target dies is still exit 1, in a report marked partial', async () => {
-  // One worker, the metrics file in order: its first test (one create, answered with the wrong message) runs before the proxy goes down.
+  // One worker, the metrics file in order: the preflight and the snapshot of the manifest's 4 gates and
+  // 3 experiments are answered (9 requests), then the first test (one create, answered with the wrong
+  // message) and a little of the next run before the proxy goes down.
   const o = await runScenario(
     {
       name: 'violation-then-down',
       scenario: 'down',
-      after: 2,
+      after: 11,
       command: 'conformance',
       deadline: 120,
       faults: ['wrong-message-metric-created'],

@@ -17,6 +17,7 @@ import {
   type RunSummary,
 } from '../compare/baseline.ts';
 import { ROOT } from '../../core/config.ts';
+import { readRunSummary } from '../../core/formats.ts';
 import { startReference } from '../../core/reference.ts';
 
 const fig = (p50: number, count = 200, rps = 10, errorRate = 0): Figures => ({ p50, p95: p50 * 2, p99: p50 * 3, count, rps, errorRate });
@@ -108,14 +109,18 @@ test('two real k6 runners against one target merge into one summary that compare
     await server.stop();
   }
   const files = ['a', 'b'].map((d) => join(work, d, 'load/paging/summary.json'));
-  const [sa, sb] = files.map((f) => JSON.parse(readFileSync(f, 'utf8')) as RunSummary);
+  const [sa, sb] = files.map((f) => readRunSummary(f)!);
   const merged = mergeSummaries([sa, sb]);
   for (const name of Object.keys(merged.endpoints)) {
     const [ea, eb, m] = [sa.endpoints[name], sb.endpoints[name], merged.endpoints[name]];
     assert.equal(m.count, ea.count + eb.count, name);
     assert.ok(Math.abs(m.rps - (ea.rps + eb.rps)) < 1e-9, name);
-    // The whole run's p95 lies between the runners' (read from the merged histogram: each duration within 1%, a few requests interpolated between buckets).
-    assert.ok(m.p95 >= Math.min(ea.p95, eb.p95) * 0.97 && m.p95 <= Math.max(ea.p95, eb.p95) * 1.03, `${name}: ${m.p95} vs ${ea.p95}, ${eb.p95}`);
+    // The whole run's p95 lies between the runners' (read from the merged histogram: each duration within 1%, a few requests
+    // interpolated between buckets). With a handful of requests k6's own p95 interpolates between far-apart durations, so
+    // there only the bound every p95 keeps holds: at most the slowest request seen.
+    if (ea.count >= 20 && eb.count >= 20)
+      assert.ok(m.p95 >= Math.min(ea.p95, eb.p95) * 0.97 && m.p95 <= Math.max(ea.p95, eb.p95) * 1.03, `${name}: ${m.p95} vs ${ea.p95}, ${eb.p95}`);
+    else assert.ok(m.p95 <= Math.max(ea.max ?? Number.POSITIVE_INFINITY, eb.max ?? Number.POSITIVE_INFINITY) * 1.03, `${name}: ${m.p95} vs max ${ea.max}, ${eb.max}`);
   }
   assert.ok(merged.endpoints.calibration.count > 0);
   // The --merge path of compare, first with no baseline, then with runner a's run as the baseline.

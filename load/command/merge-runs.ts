@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { ROOT } from '../../core/config.ts';
 import { worst } from '../../core/exit.ts';
-import type { RunSummary, Tolerance } from '../../core/formats.ts';
+import { type RunSummary, type Tolerance, writeRunSummary } from '../../core/formats.ts';
 import { recordRun } from '../../core/history.ts';
 import { compareRun, printCompare } from '../compare/baseline.ts';
 import { mergedExit, mergeSummaries } from '../compare/merge.ts';
@@ -42,7 +42,7 @@ export async function mergeRuns(o: MergeRunsOptions): Promise<number> {
     const outcome = loadOutcome(mergedExit(m), m as LoadSummaryVerdictInput);
     const dir = join(o.reportsDir, 'load', script);
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'summary.json'), formatJson({ ...m, verdict: outcome }));
+    writeRunSummary(join(dir, 'summary.json'), { ...m, verdict: outcome });
     const requests = Object.values(m.endpoints).reduce((n, e) => n + e.count, 0);
     const how = (m.merge as { percentiles?: string } | undefined)?.percentiles === 'exact' ? 'percentiles exact' : 'percentiles approximate (no histograms)';
     console.log(

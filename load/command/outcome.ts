@@ -11,13 +11,9 @@ export interface LoadSummaryVerdictInput {
   counters?: Record<string, number>;
 }
 
-export interface LoadOutcome {
-  code: 0 | 1 | 2 | 3;
-  /** One line: what decided the code, e.g. "2 stated checks failed" or "ok". */
-  note: string;
-  /** Inferred checks that failed without failing the run, one line each. */
-  warnings: string[];
-}
+import type { LoadOutcome } from '../../core/formats.ts';
+
+export type { LoadOutcome } from '../../core/formats.ts';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 

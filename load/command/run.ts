@@ -10,7 +10,7 @@ import { attachSamples, csvOutput, formatJson } from '../compare/run-samples.ts'
 import { attachTarget, loadTarget } from '../compare/target.ts';
 import { compareRun, printCompare } from '../compare/baseline.ts';
 import { ConfigError, isLoopback, k6OutFromEnv, loadConfig, ROOT, type Config } from '../../core/config.ts';
-import type { LedgerWrite, LoadScript, TargetState } from '../../core/formats.ts';
+import { type LedgerWrite, type LoadScript, type TargetState, readRunSummary, writeRunSummary, type RunSummary } from '../../core/formats.ts';
 import { addLedgerPart, tally } from '../../core/ledger.ts';
 import { restore, takeSnapshot, type Connection, type Snapshot } from '../../core/restore.ts';
 import { worst } from '../../core/exit.ts';
@@ -63,10 +63,10 @@ function requestRows(script: LoadScript, dataDir: string): { k6Out: string; csv:
   return { k6Out: asked ? `${asked},csv=${csv}` : `csv=${csv}`, csv };
 }
 
-/** A run's reports/load/<script>/summary.json, with the verdict load.ts adds; undefined when k6 wrote none (or none that parses). */
-export function readLoadSummary(file: string): (LoadSummaryVerdictInput & { verdict?: LoadOutcome; [field: string]: unknown }) | undefined {
+/** A run's summary.json; undefined when k6 wrote none, or none that parses (the run could not be carried out). */
+function readLoadSummary(file: string): RunSummary | undefined {
   try {
-    return JSON.parse(readFileSync(file, 'utf8'));
+    return readRunSummary(file);
   } catch {
     return undefined;
   }
@@ -327,7 +327,7 @@ export async function runLoad(args: LoadArgs): Promise<number> {
       const summary = readLoadSummary(summaryFile);
       const outcome = loadOutcome(code, summary);
       // The verdict goes into summary.json too, so that verify and the report say the same.
-      if (summary) writeFileSync(summaryFile, formatJson({ ...summary, verdict: outcome }));
+      if (summary) writeRunSummary(summaryFile, { ...summary, verdict: outcome });
       for (const w of outcome.warnings) console.error(`load: ${script}: warning: inferred check failed: ${w}`);
       (outcome.code === 0 ? console.log : console.error)(`load: ${script}: ${outcome.note}${outcome.code ? ` (exit ${outcome.code})` : ''}`);
       codes.push(outcome.code);

@@ -7,7 +7,17 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { ConfigError, ROOT, reportsDirFromEnv } from '../../core/config.ts';
-import { LOAD_SCRIPTS, type CompareResult, type EndpointRow, type Figures, type ProfileResult, type RunSummary, type Tolerance } from '../../core/formats.ts';
+import {
+  LOAD_SCRIPTS,
+  type CompareResult,
+  type EndpointRow,
+  type Figures,
+  type ProfileResult,
+  type RunSummary,
+  type Tolerance,
+  readRunSummary,
+  writeRunSummary,
+} from '../../core/formats.ts';
 import { type Detection, detectFromHistograms } from './detect.ts';
 import { mergeSummaries } from './merge.ts';
 import { formatJson, samplesOf } from './run-samples.ts';
@@ -46,22 +56,20 @@ export function baselineFileFor(baselinesDir: string, script: string, profile: s
   const own = join(baselinesDir, `${script}.${profile}.json`);
   if (existsSync(own) || !existsSync(plain)) return own;
   try {
-    return (JSON.parse(readFileSync(plain, 'utf8')) as { profile?: unknown }).profile === profile ? plain : own;
+    return readRunSummary(plain)?.profile === profile ? plain : own;
   } catch {
     return own;
   }
 }
 
-function readJson<T>(file: string): T {
-  try {
-    return JSON.parse(readFileSync(file, 'utf8')) as T;
-  } catch (err) {
-    throw new ConfigError(`cannot read ${file}: ${(err as Error).message.split('\n')[0]}`);
-  }
-}
-
 function readSummary(file: string): RunSummary {
-  const s = readJson<RunSummary>(file);
+  let s: RunSummary | undefined;
+  try {
+    s = readRunSummary(file);
+  } catch (err) {
+    throw new ConfigError((err as Error).message.split('\n')[0]);
+  }
+  if (s === undefined) throw new ConfigError(`cannot read ${file}: no such file`);
   if (typeof s !== 'object' || s === null || typeof s.script !== 'string' || typeof s.endpoints !== 'object')
     throw new ConfigError(`${file} is not a load summary (written by load/lib/summary.ts)`);
   return s;
@@ -304,6 +312,6 @@ export function updateBaseline(script: string, reportsDir = reportsDirFromEnv(),
   };
   mkdirSync(baselinesDir, { recursive: true });
   const file = run.profile === 'smoke' ? join(baselinesDir, `${script}.json`) : join(baselinesDir, `${script}.${run.profile}.json`);
-  writeFileSync(file, formatJson(baseline));
+  writeRunSummary(file, baseline);
   return file;
 }

@@ -31,34 +31,13 @@ interface RawMetric {
 
 /** The fields of a runner's summary.json the merge reads beside the compare's (load/lib/summary.ts writes them). */
 export interface RunnerSummary extends RunSummary {
-  finishedAt?: string;
   segment?: string | null;
   segmentSequence?: string | null;
-  thresholdsOk?: boolean;
-  checks?: CheckFigures;
-  transport?: { answers: number; failures: number; kinds: Record<string, number> };
-  thresholds?: Threshold[];
-  counters?: Record<string, number>;
-  /** Writes per resource (load/lib/summary.ts), for the run's ledger: counts add; a gate's rules held is the largest a runner saw. */
-  ledger?: Record<string, number>;
   k6?: { metrics?: Record<string, RawMetric> };
 }
 
-interface CheckFigures {
-  passes: number;
-  fails: number;
-  stated?: { passes: number; fails: number };
-  inferred?: { passes: number; fails: number };
-  failed?: { name: string; level: string; passes: number; fails: number }[];
-}
-
-export interface Threshold {
-  metric: string;
-  threshold: string;
-  ok: boolean;
-  /** Set on a merged summary: how the merged result was reached. */
-  judged?: 'merged figures' | 'every runner';
-}
+type CheckFigures = NonNullable<RunSummary['checks']>;
+export type Threshold = NonNullable<RunSummary['thresholds']>[number];
 
 // ---------------------------------------------------------------------------------------------
 // Execution segments: "a:b" with a and b fractions ("1/4"), decimals ("0.25"), percentages or 0 and 1.

@@ -1,7 +1,7 @@
 // The duration histograms of a load run, kept in its summary.json under `samples` (and, through
 // `baseline:update`, in the baseline): k6's end-of-test summary holds aggregates only, so after k6
 // exits they are read from its CSV output and added to the summary it wrote.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readRunSummary, writeRunSummary } from '../../core/formats.ts';
 import { type DurationHistogram, readK6Samples, type RunSamples } from './samples.ts';
 
 export const SAMPLES_FORMAT: RunSamples['format'] = 'console-conformance.duration-histograms/1';
@@ -23,19 +23,13 @@ export function csvOutput(k6Out: string | undefined): string | null {
 /** Adds the histograms of k6's CSV output to the summary.json k6 wrote; returns them. */
 export async function attachSamples(summaryFile: string, csvFile: string): Promise<RunSamples> {
   const samples = await readK6Samples(csvFile);
-  const summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as Record<string, unknown>;
-  summary.samples = samples;
-  writeFileSync(summaryFile, formatJson(summary));
+  const summary = readRunSummary(summaryFile);
+  if (!summary) throw new Error(`no ${summaryFile}`);
+  writeRunSummary(summaryFile, { ...summary, samples });
   return samples;
 }
 
-/**
- * JSON indented by two spaces, as the other reports, except that an array of numbers stays on one
- * line: a histogram of 200 buckets is one line of a baseline's diff, not 200.
- */
-export function formatJson(value: unknown): string {
-  return `${JSON.stringify(value, null, 2).replace(/\[\n[\d\s,.eE+-]*\]/g, (a) => `[${a.slice(1, -1).trim().split(/,\s*/).join(', ')}]`)}\n`;
-}
+export { formatJson } from '../../core/formats.ts';
 
 function isHistogram(h: unknown): h is DurationHistogram {
   if (typeof h !== 'object' || h === null) return false;

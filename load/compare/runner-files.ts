@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { ConfigError } from '../../core/config.ts';
-import type { RunSummary } from '../../core/formats.ts';
+import { type RunSummary, readRunSummary } from '../../core/formats.ts';
 import { samplesOf } from './run-samples.ts';
 import { readK6Samples } from './samples.ts';
 import { loadTarget } from './target.ts';
@@ -21,7 +21,9 @@ export async function readRunnerSummary(path: string): Promise<RunSummary> {
   const file = statSync(given).isDirectory() ? join(given, 'summary.json') : given;
   let summary: RunSummary;
   try {
-    summary = JSON.parse(readFileSync(file, 'utf8')) as RunSummary;
+    const read = readRunSummary(file);
+    if (!read) throw new Error('no such file');
+    summary = read;
   } catch (err) {
     throw new ConfigError(`cannot read ${file}: ${(err as Error).message.split('\n')[0]}`);
   }

@@ -4,7 +4,7 @@
 // is not a regression of anything. Only the kind and origin are kept: never a path, a query or
 // credentials a base URL might carry.
 import { readFileSync, writeFileSync } from 'node:fs';
-import type { LoadTarget, RunSummary } from '../../core/formats.ts';
+import { type LoadTarget, type RunSummary, readRunSummary, writeRunSummary } from '../../core/formats.ts';
 import { formatJson } from './run-samples.ts';
 
 /** The target of a run: the reference server started for it (no base URL), else the base URL's origin. */
@@ -18,9 +18,9 @@ export function describeTarget(t: LoadTarget): string {
 
 /** Adds `target` to the summary.json k6 wrote. */
 export function attachTarget(summaryFile: string, target: LoadTarget): void {
-  const summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as Record<string, unknown>;
-  summary.target = target;
-  writeFileSync(summaryFile, formatJson(summary));
+  const summary = readRunSummary(summaryFile);
+  if (!summary) throw new Error(`no ${summaryFile}`);
+  writeRunSummary(summaryFile, { ...summary, target });
 }
 
 function isTarget(t: unknown): t is LoadTarget {

@@ -5,7 +5,7 @@
 // `runners/<i>/` beside it.
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { ConfigError } from '../../core/config.ts';
-import type { LoadTarget, RunSummary } from '../../core/formats.ts';
+import { type LoadTarget, type RunSummary, readRunSummary, writeRunSummary } from '../../core/formats.ts';
 import { mergedExit, mergeSummaries } from '../compare/merge.ts';
 import { attachSamples, csvOutput, formatJson } from '../compare/run-samples.ts';
 import { attachTarget } from '../compare/target.ts';
@@ -36,10 +36,11 @@ export async function mergeRunners(runners: RunnerResult[], summaryFile: string,
       await attachSamples(file, rows).catch((err: Error) => console.error(`runner ${r.index}: request samples not kept: ${err.message.split('\n')[0]}`));
       csvParts.push(rows);
     }
-    summaries.push(JSON.parse(readFileSync(file, 'utf8')) as RunSummary);
+    const s = readRunSummary(file);
+    if (s) summaries.push(s);
   }
   const summary = mergeSummaries(summaries);
-  writeFileSync(summaryFile, formatJson(summary));
+  writeRunSummary(summaryFile, summary);
   if (csv) await combineCsv(csvParts, csv);
   for (const part of csvParts) rmSync(part, { force: true });
   return {

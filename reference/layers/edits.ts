@@ -79,3 +79,24 @@ export function setBound(definition: string, field: string, keyword: string, val
     else p[keyword] = value;
   };
 }
+
+/** The request body's `definition.field` admits only `type` (a field the contract types otherwise: its values are refused). */
+export function retypeRequestField(definition: string, field: string, type: string): NonNullable<RequestChange['schema']> {
+  return (s, part) => {
+    if (part !== 'body') return;
+    const d = s.$defs?.[definition];
+    if (!d?.properties?.[field]) throw new Error(`schema edit: ${definition} has no field ${field}`);
+    d.properties[field] = { type };
+  };
+}
+
+/** Several response changes as one, applied in order, each to the operations it names. */
+export function combine(changes: readonly ResponseChange[]): ResponseChange {
+  const operations = [...new Set(changes.flatMap((c) => (c.operations === 'all' ? [] : c.operations)))];
+  return {
+    operations: changes.some((c) => c.operations === 'all') ? 'all' : operations,
+    transform: (r) => {
+      for (const c of changes) if (c.operations === 'all' || (r.operationId !== undefined && c.operations.includes(r.operationId))) c.transform(r);
+    },
+  };
+}

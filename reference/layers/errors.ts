@@ -19,6 +19,19 @@ export const ERROR_SWITCHES = [
     },
   },
   {
+    name: 'unknown-id-500',
+    kind: 'fault',
+    layer: 'errors',
+    description: 'an unknown gate, experiment, trigger or metric id answers 500 (a missing row dereferenced) instead of 404',
+    clause: 'errors.unknownId.404',
+    level: 'inferred',
+    change: {
+      transform: (e) => {
+        if (e.fromHandler && e.status === 404) e.status = 500;
+      },
+    },
+  },
+  {
     name: 'unauthorized-403',
     kind: 'variant',
     strict: 'pass',

@@ -2,7 +2,7 @@
 // The key check (auth), the contract's request schema (schema), what was sent as the handler sees it
 // (rewrite), refusals (check), arrivals refused before anything else (arrive), and writes held in
 // flight (hold). Applied by plugins/request-layer.ts and plugins/auth.ts.
-import { badRequest, HttpError } from '../errors.ts';
+import { badRequest, errorBody, HttpError } from '../errors.ts';
 import { MAX_LIMIT } from '../paging.ts';
 import { dropRequired, setBound } from './edits.ts';
 import type { RequestSwitch, RequestView } from './types.ts';
@@ -161,6 +161,22 @@ export const REQUEST_SWITCHES = [
     clause: 'auth.key.required',
     level: 'stated',
     change: { auth: { prefixLength: 8 } },
+  },
+
+  // ------------------------------------------------------------------ the path (spec 9)
+  {
+    name: 'pipelines-not-under-v1',
+    kind: 'fault',
+    layer: 'request',
+    description: 'list pipelines is not found under /console/v1/ (its route lost the version prefix)',
+    clause: 'versioning.path',
+    level: 'stated',
+    change: {
+      operations: ['listReleasePipelines'],
+      check: () => {
+        throw new HttpError(404, 'Route GET:/console/v1/release_pipelines not found');
+      },
+    },
   },
 
   // ------------------------------------------------------------------ the request schema (spec 4, 8)
@@ -506,6 +522,71 @@ export const REQUEST_SWITCHES = [
       operations: ['listExperiments'],
       rewrite: (r) => {
         if (EXPERIMENT_FILTERS.some((k) => r.query[k] !== undefined && r.query[k] !== '')) delete r.query.page;
+      },
+    },
+  },
+
+  // ------------------------------------------------------------------ inferred: what any user would call a defect
+  {
+    name: 'metric-rejected-create-stored',
+    kind: 'fault',
+    layer: 'request',
+    description: 'a create whose description is not text is stored, then refused with 400 (checked after the write)',
+    clause: 'writes.rejectedPersistNothing',
+    level: 'inferred',
+    change: {
+      operations: ['createMetric'],
+      schema: (s, part) => {
+        // Any description gets as far as the handler: the check is made after the write (answer).
+        if (part === 'body') s.$defs.CreateMetricRequest.properties.description = {};
+      },
+      answer: (r) => {
+        const d = r.request.body?.description;
+        if (d === undefined || typeof d === 'string') return;
+        r.status = 400;
+        r.body = errorBody(400, 'body/description must be string');
+      },
+    },
+  },
+  {
+    name: 'update-ignores-unknown-fields',
+    kind: 'fault',
+    layer: 'request',
+    description: 'update metric ignores a body field the spec does not name, where every other write rejects it',
+    clause: 'requests.unknownFields.consistent',
+    level: 'inferred',
+    change: {
+      operations: ['updateMetric'],
+      schema: (s, part) => {
+        if (part === 'body') delete s.$defs.UpdateMetricRequest.additionalProperties;
+      },
+    },
+  },
+  {
+    name: 'concurrent-write-500',
+    kind: 'fault',
+    layer: 'request',
+    description: 'a write to a gate or metric while another write to it is in flight answers 500 (a lock wait surfaced as an internal error)',
+    clause: 'writes.concurrentSafe',
+    level: 'inferred',
+    change: {
+      operations: ['addGateRules', 'updateMetric'],
+      hold: { key: writtenResource, ms: 40, refuse: (key) => new HttpError(500, `${key}: lock wait timeout exceeded`) },
+    },
+  },
+  {
+    name: 'unknown-phase-skips-current',
+    kind: 'fault',
+    layer: 'request',
+    description: "skip and unpause with a phaseID that is no phase of the trigger's pipeline act on the current phase instead of refusing",
+    clause: 'triggers.phaseID.unknown',
+    level: 'inferred',
+    change: {
+      operations: TRIGGER_WRITES,
+      rewrite: (r, store) => {
+        const trigger = store.getTrigger(r.params.id);
+        const phases = trigger ? (store.getPipeline(trigger.releasePipelineID)?.phases ?? []) : [];
+        if (trigger && isObject(r.body) && !phases.some((p: { id: string }) => p.id === r.body.phaseID)) r.body.phaseID = trigger.currentPhaseID;
       },
     },
   },

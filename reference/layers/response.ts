@@ -170,6 +170,51 @@ export const RESPONSE_SWITCHES = [
     },
   },
 
+  // ------------------------------------------------------------------ inferred: statuses, media types, the key
+  {
+    name: 'disable-500-after-write',
+    kind: 'fault',
+    layer: 'response',
+    description: 'disable stores the change, then answers 500 with the gate (a step after the write failed)',
+    clause: 'responses.success.2xx',
+    level: 'inferred',
+    change: {
+      operations: ['disableGate'],
+      transform: (r) => {
+        r.status = 500;
+      },
+    },
+  },
+  {
+    name: 'success-text-plain',
+    kind: 'fault',
+    layer: 'response',
+    description: 'list pipelines answers its JSON body as text/plain',
+    clause: 'responses.json',
+    level: 'inferred',
+    change: {
+      operations: ['listReleasePipelines'],
+      transform: (r) => {
+        r.contentType = 'text/plain; charset=utf-8';
+      },
+    },
+  },
+  {
+    name: 'errors-echo-headers',
+    kind: 'fault',
+    layer: 'response',
+    description: "error answers carry the request's headers back (a debug echo), the SERVICE-API-KEY among them",
+    clause: 'auth.key.notEchoed',
+    level: 'inferred',
+    change: {
+      operations: 'all',
+      errors: true,
+      transform: (r) => {
+        if (r.status >= 400 && r.body && typeof r.body === 'object') r.body = { ...r.body, request: { headers: r.request.headers } };
+      },
+    },
+  },
+
   // ------------------------------------------------------------------ legal: "not shown" answers
   {
     name: 'create-metric-201',

@@ -2,7 +2,7 @@
 // (store/store.ts) an operation's handler sees. A handler answers what the store says it holds, so a
 // write stored wrongly is answered wrongly too; a write "answered but not stored" returns what it was
 // given without storing it. Applied by store/layered.ts.
-import { badRequest } from '../errors.ts';
+import { badRequest, HttpError } from '../errors.ts';
 import type { Doc, Store } from '../store/store.ts';
 import type { StorageChange, StorageSwitch } from './types.ts';
 
@@ -353,6 +353,51 @@ export const STORAGE_SWITCHES = [
     },
   },
 
+  // ------------------------------------------------------------------ inferred: metrics
+  {
+    name: 'metric-duplicate-500',
+    kind: 'fault',
+    layer: 'storage',
+    description: "creating a metric whose <name>::<type> exists answers 500 (the store's unique constraint, unhandled)",
+    clause: 'metric.id.unique',
+    level: 'inferred',
+    change: {
+      operations: ['createMetric'],
+      wrap: (next) => ({
+        createMetric: (m, o) => {
+          const created = next.createMetric(m, o);
+          if (!created) throw new HttpError(500, `UNIQUE constraint failed: metrics.id (${m.id})`);
+          return created;
+        },
+      }),
+    },
+  },
+  {
+    name: 'metric-dryrun-reserves-name',
+    kind: 'fault',
+    layer: 'storage',
+    description: 'a dryRun create reserves its <name>::<type>: the real create after it answers 409, though nothing was stored',
+    clause: 'writes.dryRunNoChange',
+    level: 'inferred',
+    change: {
+      operations: ['createMetric'],
+      wrap: (next) => {
+        // One store per operation and server: the reservations are this server's.
+        const reserved = new Set<string>();
+        return {
+          createMetric: (m, o) => {
+            if (o.dryRun) {
+              const answer = next.createMetric(m, o);
+              if (answer) reserved.add(m.id);
+              return answer;
+            }
+            return reserved.has(m.id) ? undefined : next.createMetric(m, o);
+          },
+        };
+      },
+    },
+  },
+
   // ------------------------------------------------------------------ lists (spec 4.4, 4.5)
   {
     name: 'page-overlap',
@@ -395,6 +440,44 @@ export const STORAGE_SWITCHES = [
     change: {
       operations: ['listExperiments'],
       wrap: (next) => ({ listExperiments: (q) => next.listExperiments({ ...q, filter: { ...q.filter, anyOf: true } }) }),
+    },
+  },
+  {
+    name: 'page-past-last-repeats',
+    kind: 'fault',
+    layer: 'storage',
+    description: 'a page of experiments past the last one answers the last page again',
+    clause: 'paging.beyondLast',
+    level: 'inferred',
+    change: {
+      operations: ['listExperiments'],
+      wrap: (next) => ({
+        listExperiments: (q) => {
+          const page = next.listExperiments(q);
+          if (page.docs.length > 0 || q.offset === 0 || page.total === 0) return page;
+          return next.listExperiments({ ...q, offset: Math.floor((page.total - 1) / q.limit) * q.limit });
+        },
+      }),
+    },
+  },
+  {
+    name: 'page-order-unstable',
+    kind: 'fault',
+    layer: 'storage',
+    description: 'every second answer of list experiments holds its page in reverse order (ties broken by whichever row came first)',
+    clause: 'paging.stable',
+    level: 'inferred',
+    change: {
+      operations: ['listExperiments'],
+      wrap: (next) => {
+        let answers = 0;
+        return {
+          listExperiments: (q) => {
+            const page = next.listExperiments(q);
+            return ++answers % 2 === 0 ? { ...page, docs: [...page.docs].reverse() } : page;
+          },
+        };
+      },
     },
   },
   {

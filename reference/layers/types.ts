@@ -87,13 +87,21 @@ export interface RequestChange {
   rewrite?(req: RequestView, store: Store): void;
   /** Refuses a request, after the rewrites: throws an HttpError. */
   check?(req: RequestView, store: Store): void;
-  /** Adjusts the success answer of a request this change rewrote (numbering given back in the client's terms). */
+  /**
+   * Adjusts the success answer of the operations it names: numbering given back in the client's terms
+   * for a request it rewrote, or a refusal made after the handler wrote (the status may change).
+   */
   answer?(r: ResponseView): void;
   /**
    * The write holds the resource `key` names for `ms` before it answers; another write to the same
    * resource meanwhile is refused with 409 and does nothing. Writes to other resources go on.
    */
-  hold?: { key(req: RequestView): string; ms: number };
+  hold?: {
+    key(req: RequestView): string;
+    ms: number;
+    /** The refusal of the other write (default: 409, a conflict). */
+    refuse?(key: string): HttpError;
+  };
   /**
    * The request waits this long after its rewrites, checks and hold, before its handler runs: what a
    * rewrite read is written that much later (a read-modify-write with a gap). Reads and refusals go on.
@@ -113,7 +121,9 @@ export interface ResponseView {
   operationId: string | undefined;
   status: number;
   body: any;
-  request: { body: any; query: any };
+  /** Sent as the answer's media type when set (the body is still JSON). */
+  contentType?: string;
+  request: { body: any; query: any; headers?: Record<string, unknown> };
 }
 
 export interface ResponseChange {

@@ -80,7 +80,7 @@ export const requestLayer = atRoot<RequestLayerOptions>((app, { changes, store, 
       for (const c of on) {
         if (!c.hold) continue;
         const key = c.hold.key(view);
-        if ((busy.get(key) ?? 0) > Date.now()) return next(conflict(`${key} is being changed by another request; try again`));
+        if ((busy.get(key) ?? 0) > Date.now()) return next(c.hold.refuse?.(key) ?? conflict(`${key} is being changed by another request; try again`));
         busy.set(key, Date.now() + c.hold.ms + STALE_AFTER_MS);
         held.set(req, { key, ms: c.hold.ms });
       }
@@ -110,6 +110,7 @@ export const requestLayer = atRoot<RequestLayerOptions>((app, { changes, store, 
       if (!operationId || reply.statusCode >= 300) return next(null, payload);
       const r: ResponseView = { operationId, status: reply.statusCode, body: payload, request: { body: req.body, query: req.query } };
       for (const c of answers) if (applies(operationId)(c)) c.answer?.(r);
+      if (r.status !== reply.statusCode) reply.code(r.status);
       next(null, r.body);
     });
   }

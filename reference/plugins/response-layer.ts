@@ -10,13 +10,14 @@ export const responseLayer = atRoot<{ changes: readonly ResponseChange[] }>((app
   if (changes.length > 0) {
     app.addHook('preSerialization', (req, reply, payload, next) => {
       const operationId = operationOf(req);
-      const r: ResponseView = { operationId, status: reply.statusCode, body: payload, request: { body: req.body, query: req.query } };
+      const r: ResponseView = { operationId, status: reply.statusCode, body: payload, request: { body: req.body, query: req.query, headers: req.headers } };
       for (const c of changes) {
         if (r.status >= 300 && !c.errors) continue;
         if (c.operations !== 'all' && !(operationId && c.operations.includes(operationId))) continue;
         c.transform(r);
       }
       if (r.status !== reply.statusCode) reply.code(r.status);
+      if (r.contentType) reply.header('content-type', r.contentType);
       next(null, r.body);
     });
   }

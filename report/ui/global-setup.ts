@@ -7,6 +7,7 @@
 // The fault, metric-name-3-accepted, breaks only a stated clause of spec 8 (metric names of 4 to 200)
 // that the load profiles never touch: the run fails on the contract and passes its load compare
 // (against the committed smoke baselines, marked as recorded for that server).
+import { LOAD_SCRIPTS, readRunSummary, writeRunSummary } from '../../core/formats.ts';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -35,10 +36,9 @@ function targetBaselines(baseUrl: string): string {
   const out = join(`${reportDir()}-baselines`, 'load', 'baselines');
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
-  for (const script of ['paging', 'mutation']) {
-    const baseline = JSON.parse(readFileSync(join(ROOT, 'load/baselines', `${script}.json`), 'utf8'));
-    baseline.target = { kind: 'external', origin: new URL(baseUrl).origin };
-    writeFileSync(join(out, `${script}.json`), JSON.stringify(baseline, null, 2));
+  for (const script of LOAD_SCRIPTS) {
+    const baseline = readRunSummary(join(ROOT, 'load/baselines', `${script}.json`))!;
+    writeRunSummary(join(out, `${script}.json`), { ...baseline, target: { kind: 'external', origin: new URL(baseUrl).origin } });
   }
   return out;
 }

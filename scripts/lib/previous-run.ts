@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { historyTarget } from '../../core/history.ts';
-import type { VerifyRun } from '../../report/inputs.ts';
+import { readVerify, type VerifyRun } from '../../core/formats.ts';
 
 /** The target a previous run was against, so that drift is only reported between like runs. */
 export const targetId = (v: Pick<VerifyRun, 'target' | 'manifest'>) => historyTarget(v.target, v.manifest);
@@ -18,7 +18,7 @@ export function prepareReports(dir: string, current: Pick<VerifyRun, 'target' | 
   const prevDir = join(dir, 'previous');
   let last: VerifyRun | undefined;
   try {
-    last = JSON.parse(readFileSync(join(dir, 'verify.json'), 'utf8')) as VerifyRun;
+    last = readVerify(dir);
   } catch {
     // no previous verify run here (or an unreadable one): nothing to compare with
   }

@@ -16,14 +16,24 @@ import { recordRun } from '../../core/history.ts';
 import { keyForms } from '../../core/keys.ts';
 import { randomApiKey, referenceUnlessTarget, type ReferenceServer } from '../../core/reference.ts';
 import type { ConformanceSummary } from '../../contracts/support/reporter.ts';
-import { LOAD_SCRIPTS, STATUSES, statusCount, type Level } from '../../core/formats.ts';
+import {
+  LOAD_SCRIPTS,
+  readConformance,
+  readRunSummary,
+  RUN_FILES,
+  STATUSES,
+  statusCount,
+  writeVerify,
+  type Level,
+  type StageResult,
+  type VerifyRun,
+} from '../../core/formats.ts';
 import { compareRun, needsConfirmation, printCompare, type CompareResult } from '../../load/compare/baseline.ts';
 import { renderPage } from '../../report/html.ts';
-import { readInputs, type ReportInputs, type StageResult, type VerifyRun } from '../../report/inputs.ts';
+import { readInputs, type ReportInputs } from '../../report/inputs.ts';
 import { describeChange, trendsOf } from '../../report/trend.ts';
 import { writeTimeSeries } from '../../report/timeseries.ts';
 import { scan } from '../../core/scan.ts';
-import { readLoadSummary } from '../../load/command/run.ts';
 import { historyRunOf } from '../../report/history-record.ts';
 import { prepareReports } from './previous-run.ts';
 import { readTestLine, Ticker, type TestProgress } from './progress.ts';
@@ -176,8 +186,7 @@ async function conformanceStage(run: Run): Promise<{ stage: StageResult; summary
     await server?.stop();
     activeServer = undefined;
   }
-  const file = join(reportsDir, 'conformance.json');
-  const summary: ConformanceSummary | undefined = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')).summary : undefined;
+  const summary: ConformanceSummary | undefined = readConformance(reportsDir)?.summary;
   const incomplete = code === 3 && summary?.verdict === 'incomplete';
   const stage: StageResult = {
     name: 'conformance',
@@ -284,7 +293,7 @@ async function loadStage(run: Run): Promise<{ stage: StageResult; compare: Compa
   for (const script of scriptsOf(run)) {
     // load.ts has judged its run already (load/command/outcome.ts) and kept the verdict in summary.json.
     const code = codes[script];
-    const verdict = readLoadSummary(join(reportsDir, 'load', script, 'summary.json'))?.verdict;
+    const verdict = readRunSummary(join(reportsDir, RUN_FILES.summary(script)))?.verdict;
     mapped.push(code);
     const warned = verdict?.warnings?.length ? ` (${verdict.warnings.length} inferred ${verdict.warnings.length === 1 ? 'check' : 'checks'} warned)` : '';
     parts.push(`${script} ${verdict?.note ?? (code === 0 ? 'ok' : code === 3 ? 'could not run' : `exit ${code}`)}${warned}`);
@@ -350,7 +359,7 @@ function secretScanStage(run: Run): StageResult {
 function reportStage(run: Run, result: VerifyRun): { page: string | undefined; inputs: ReportInputs | undefined } {
   run.say('report');
   const forms = keyForms(run.key);
-  writeIfClean(join(run.reportsDir, 'verify.json'), JSON.stringify(result, null, 2) + '\n', forms);
+  writeVerify(run.reportsDir, result, (text) => clean(join(run.reportsDir, RUN_FILES.verify), text, forms));
   recordHistory(run);
   // Written also when the suite never ran (target down, not the Console API): the page says why.
   const page = join(run.reportsDir, 'index.html');
@@ -499,9 +508,14 @@ function partialNote(summary: ConformanceSummary): string {
   return parts.length ? `; ${parts.join('; ')}` : '';
 }
 
-function writeIfClean(file: string, text: string, forms: string[]): void {
+/** `text` when it holds no form of the key; else the file is refused. */
+function clean(file: string, text: string, forms: string[]): string {
   if (forms.some((f) => text.includes(f))) throw new Error(`${file} would hold the API key: not written`);
-  writeFileSync(file, text);
+  return text;
+}
+
+function writeIfClean(file: string, text: string, forms: string[]): void {
+  writeFileSync(file, clean(file, text, forms));
 }
 
 function printVerdict(

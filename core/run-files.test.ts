@@ -1,0 +1,31 @@
+// The files a run writes are parsed only in core/formats.ts: a reader elsewhere would drift from the
+// writer. Every other JSON file read from disk is named here with why it is not a run file.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { ROOT } from './config.ts';
+
+const NOT_RUN_FILES: Record<string, string> = {
+  'core/formats.ts': 'the one reader of the run files',
+  'core/config.ts': 'the target manifest',
+  'contracts/index.ts': 'the generated schemas and their index',
+  'reference/store/seed.ts': "the reference manifest, the seed's ids",
+  'scripts/lib/verify-run.ts': "package.json's versions",
+  'report/inputs.ts': "timeseries.json, the report's own file",
+};
+const SKIP = new Set(['node_modules', '.git', 'reports', 'test-results', 'playwright-report', '.tools', '.venv', 'data', 'schemas']);
+
+function* sources(dir: string): Generator<string> {
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    if (SKIP.has(e.name)) continue;
+    const path = join(dir, e.name);
+    if (e.isDirectory()) yield* sources(path);
+    else if (/\.ts$/.test(e.name) && !/\.(test|spec)\.ts$/.test(e.name)) yield path;
+  }
+}
+
+test('no file but core/formats.ts parses a JSON file it reads, except those named with their reason', () => {
+  const readers = [...sources(ROOT)].filter((f) => /JSON\.parse\(readFileSync/.test(readFileSync(f, 'utf8'))).map((f) => relative(ROOT, f));
+  assert.deepEqual(readers.sort(), Object.keys(NOT_RUN_FILES).sort());
+});
