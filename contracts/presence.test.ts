@@ -289,7 +289,10 @@ test('reporter: a clause checked on the way with nothing found passes, even unde
 
 test('reporter: a note added while a test ran counts once, though Playwright lists it on the test and on its result', async () => {
   const observation = { type: 'observation', description: JSON.stringify({ clause: 'pagination.fields', aspect: 'listExperiments', value: ['page'] }) };
-  const uncovered = { type: 'uncovered', description: JSON.stringify({ clause: 'experiments.list.filter.targetAppID', reason: 'no app ids', kind: 'unverifiable' }) };
+  const uncovered = {
+    type: 'uncovered',
+    description: JSON.stringify({ clause: 'experiments.list.filter.targetAppID', reason: 'no app ids', kind: 'unverifiable' }),
+  };
   const { json: r } = await report(false, [ended('experiments: one', '@stated', ['experiments.list.filter.targetAppID'], [observation, uncovered])]);
   assert.equal(r.clauses.find((c: any) => c.id === 'pagination.fields').observations.length, 1);
   assert.deepEqual(r.clauses.find((c: any) => c.id === 'experiments.list.filter.targetAppID').uncovered, ['no app ids']);

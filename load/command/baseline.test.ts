@@ -120,7 +120,11 @@ test('two real k6 runners against one target merge into one summary that compare
     // there only the bound every p95 keeps holds: at most the slowest request seen.
     if (ea.count >= 20 && eb.count >= 20)
       assert.ok(m.p95 >= Math.min(ea.p95, eb.p95) * 0.97 && m.p95 <= Math.max(ea.p95, eb.p95) * 1.03, `${name}: ${m.p95} vs ${ea.p95}, ${eb.p95}`);
-    else assert.ok(m.p95 <= Math.max(ea.max ?? Number.POSITIVE_INFINITY, eb.max ?? Number.POSITIVE_INFINITY) * 1.03, `${name}: ${m.p95} vs max ${ea.max}, ${eb.max}`);
+    else
+      assert.ok(
+        m.p95 <= Math.max(ea.max ?? Number.POSITIVE_INFINITY, eb.max ?? Number.POSITIVE_INFINITY) * 1.03,
+        `${name}: ${m.p95} vs max ${ea.max}, ${eb.max}`,
+      );
   }
   assert.ok(merged.endpoints.calibration.count > 0);
   // The --merge path of compare, first with no baseline, then with runner a's run as the baseline.
