@@ -119,8 +119,8 @@ test.describe('auth', () => {
       // HTTP field names are case-insensitive, and HTTP/2 and HTTP/3 send them lower-cased: a client or
       // proxy in front of a real server may send the name in any case. Each request is sent first as the
       // spec spells the name, and its other spellings are judged only where that one is accepted (a
-      // refusal of the request itself is other tests' to judge). The names go out as spelt (node:http
-      // keeps their case; support/evidence.test.ts holds it on the wire).
+      // refusal of the request itself is other tests' to judge). The names go out as spelt (the suite's
+      // client, on node:http, keeps their case: support/evidence.test.ts holds it on the wire).
       const requests: [string, string, string, unknown][] = [
         ['listReleasePipelines', 'GET', '/console/v1/release_pipelines?limit=1', undefined],
         ['createMetric', 'POST', '/console/v1/metrics', { name: metricName(t.manifest.metricPrefix, t.runId, 30, '_hdrcase'), type: 'sum', dryRun: true }],
@@ -137,10 +137,9 @@ test.describe('auth', () => {
         }
         for (const name of ['service-api-key', 'Service-Api-Key']) {
           const r = await t.raw(method, path, { data, headers: { [name]: t.apiKey } });
-          await t.clause('auth.key.headerNameCase', async () => {
-            expect(Object.keys(r.exchange.requestHeaders), `${op}: the header went out named ${name}`).toContain(name);
-            expect(ok2xx(r), `${op} with the key in a header named ${name}: accepted as with ${KEY_HEADER}, got ${r.status}`).toBe(true);
-          });
+          await t.clause('auth.key.headerNameCase', async () =>
+            expect(ok2xx(r), `${op} with the key in a header named ${name}: accepted as with ${KEY_HEADER}, got ${r.status}`).toBe(true),
+          );
         }
       }
     },

@@ -116,7 +116,9 @@ test.describe('triggers', () => {
     'triggers: the action a skip caused carries the time of that request, in milliseconds since the epoch [inferred]',
     checks('inferred', 'trigger.actions.timeMs.unit'),
     async ({ t }) => {
-      // The skip of the test before (a phase is finite: this one skips none of its own).
+      // The skip of the test before (a phase is finite: this one skips none of its own), which a
+      // read-only run does not send.
+      t.needsWrite('the skip of the test before');
       if (lastSkip === null)
         return t.uncovered('trigger.actions.timeMs.unit', 'no manifest trigger had a phase left to skip: add triggers with phases to the manifest', 'resource');
       if (lastSkip === undefined)
@@ -126,8 +128,9 @@ test.describe('triggers', () => {
           'unverifiable',
         );
       // Its evidence is that skip's exchange.
-      await test.info().attach('exchange', { body: JSON.stringify(lastSkip.reply.exchange), contentType: 'application/json' });
-      expectActionTimeOfRequest(t, lastSkip.data, lastSkip.phaseID, lastSkip.at);
+      const skip = lastSkip;
+      await test.info().attach('exchange', { body: JSON.stringify(skip.reply.exchange), contentType: 'application/json' });
+      await t.clause('trigger.actions.timeMs.unit', async () => expectActionTimeOfRequest(t, skip.data, skip.phaseID, skip.at));
     },
   );
 
@@ -198,7 +201,7 @@ test.describe('triggers', () => {
 
   test(
     'triggers: an unknown trigger or phase, and a body that breaks the schema, get a 4xx that does not carry the key [inferred]',
-    checks('inferred', 'errors.unknownId.404', 'errors.badInput.4xx', 'triggers.phaseID.unknown', 'auth.key.notEchoed', 'reviewSettings.header.no5xx'),
+    checks('inferred', 'errors.unknownId.404', 'errors.badInput.4xx', 'triggers.phaseID.unknown', 'auth.key.notEchoed'),
     async ({ t }) => {
       const first = t.manifest.triggers[0].id;
       const refused: [string, Reply][] = [
@@ -208,17 +211,6 @@ test.describe('triggers', () => {
         ['unknown phase', await t.call('PUT', `${base(first)}/unpause`, { data: { phaseID: `cc_no_phase_${t.runId}` } })],
         ['phaseID not a string', await t.call('PUT', `${base(first)}/skip`, { data: { phaseID: 42 } })],
       ];
-      // The optional x-respect-review-settings (4.0) on both writes, to a phase that is not current: a
-      // refusal whatever the header does (not shown), never a server error.
-      const reviewed: [string, Reply][] = [];
-      for (const op of ['skip', 'unpause'])
-        reviewed.push([
-          op,
-          await t.call('PUT', `${base(first)}/${op}`, { data: { phaseID: `cc_no_phase_${t.runId}` }, headers: { 'x-respect-review-settings': 'true' } }),
-        ]);
-      await t.clause('reviewSettings.header.no5xx', async () => {
-        for (const [op, r] of reviewed) expect(r.status, `${op} with x-respect-review-settings: true answered ${r.status}`).toBeLessThan(500);
-      });
       const clauseOf: Record<string, string> = {
         'unknown trigger': 'errors.unknownId.404',
         'unknown phase': 'triggers.phaseID.unknown',
@@ -240,6 +232,26 @@ test.describe('triggers', () => {
         for (const [what, r] of refused)
           expect(r.text.includes(t.apiKey) || Object.values(r.headers).some((v) => v.includes(t.apiKey)), `${what}: the key is in the response`).toBe(false);
       });
+    },
+  );
+
+  test(
+    'triggers: skip and unpause carrying x-respect-review-settings get a success or a 4xx, never a 5xx [inferred, spec 4.0]',
+    checks('inferred', 'reviewSettings.header.no5xx'),
+    async ({ t }) => {
+      // What the header does, and what it answers when a review is required, is not shown (4.0): a refusal
+      // is legal, a server error is not. To a trigger this file owns, at a phase it does not have: a phase
+      // is spent only by a skip, and the suite spends one a run (the first test's).
+      const first = t.manifest.triggers[0].id;
+      for (const op of ['skip', 'unpause']) {
+        const r = await t.call('PUT', `${base(first)}/${op}`, {
+          data: { phaseID: `cc_no_phase_${t.runId}` },
+          headers: { 'x-respect-review-settings': 'true' },
+        });
+        await t.clause('reviewSettings.header.no5xx', async () =>
+          expect(r.status, `${op} with x-respect-review-settings: true answered ${r.status}`).toBeLessThan(500),
+        );
+      }
     },
   );
 });
