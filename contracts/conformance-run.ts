@@ -7,7 +7,7 @@ import { readConformance } from '../core/formats.ts';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { ConfigError, ROOT, loadConfig, seconds, type Config } from '../core/config.ts';
+import { type AuthProbes, ConfigError, ROOT, loadConfig, seconds, type Config } from '../core/config.ts';
 import { EXIT } from '../core/exit.ts';
 import { redactText } from '../core/keys.ts';
 import { addLedgerPart, readLedger, tally } from '../core/ledger.ts';
@@ -25,6 +25,8 @@ export interface ConformanceOptions {
   strict: boolean;
   /** Only reads and dryRun writes reach the target (also CONSOLE_READ_ONLY=1). */
   readOnly?: boolean;
+  /** --auth-probes: which wrong keys the auth tests send (also CONSOLE_AUTH_PROBES). */
+  authProbes?: AuthProbes;
   /** --deadline, as given (checked here: a bad value is a ConfigError). */
   deadline: string | undefined;
   observationsBaseline: string | undefined;
@@ -71,6 +73,7 @@ export async function runConformance(opts: ConformanceOptions): Promise<number> 
   if (opts.observationsBaseline) env.CONSOLE_OBSERVATIONS_BASELINE = opts.observationsBaseline;
   if (opts.strict) env.CONSOLE_STRICT = '1';
   if (opts.readOnly) env.CONSOLE_READ_ONLY = '1';
+  if (opts.authProbes) env.CONSOLE_AUTH_PROBES = opts.authProbes;
   if (opts.deadline !== undefined) env.CONSOLE_DEADLINE = String(seconds(opts.deadline, '--deadline', 0));
   const config = loadConfig(env);
   const typo = unmatchedWaivers(

@@ -1,10 +1,11 @@
-// npm run conformance -- [--strict] [--deadline SECONDS] [--observations-baseline FILE] [playwright args...]
+// npm run conformance -- [--strict] [--auth-probes derived] [--deadline SECONDS] [--observations-baseline FILE] [playwright args...]
 // Parses its own options, hands the rest to Playwright, and runs contracts/conformance-run.ts.
 import { existsSync } from 'node:fs';
 import { fail, parseKnown, runCommand } from '../core/command.ts';
+import { AUTH_PROBES, type AuthProbes } from '../core/config.ts';
 import { runConformance } from './conformance-run.ts';
 
-const HELP = `usage: npm run conformance -- [--strict] [--deadline SECONDS] [playwright test options]
+const HELP = `usage: npm run conformance -- [--strict] [--read-only] [--auth-probes derived] [--deadline SECONDS] [playwright test options]
 
 Runs the conformance suite. Target: CONSOLE_BASE_URL and CONSOLE_API_KEY, else a reference server
 started on a free loopback port. Manifest: CONSOLE_TARGET_MANIFEST (old name CONSOLE_FIXTURES; default fixtures/targets/reference.json).
@@ -12,6 +13,11 @@ started on a free loopback port. Manifest: CONSOLE_TARGET_MANIFEST (old name CON
   --strict      inferred clauses fail instead of warn (also CONSOLE_STRICT=1)
   --read-only   for production: only reads and dryRun writes reach the target (also CONSOLE_READ_ONLY=1);
                 a test that needs a write stops before sending it, its clauses excluded by design
+  --auth-probes derived
+                the auth tests also send wrong keys made from the real one (one character short,
+                its first half, one character added, other case) and expect each refused (spec 5);
+                for a throwaway key only: each is one guess from the real key (also
+                CONSOLE_AUTH_PROBES=derived; default random: keys of its shape that reveal nothing)
   --deadline SECONDS
                 the whole run's deadline (also CONSOLE_DEADLINE; default 600): past it the run
                 stops with exit 3 and a partial report. One request may take CONSOLE_REQUEST_TIMEOUT
@@ -29,15 +35,25 @@ with the fix; the manifest's "waive" leaves clauses out on purpose)`;
 const { values, rest } = parseKnown({
   name: 'conformance',
   help: HELP,
-  options: { strict: { type: 'boolean' }, 'read-only': { type: 'boolean' }, deadline: { type: 'string' }, 'observations-baseline': { type: 'string' } },
+  options: {
+    strict: { type: 'boolean' },
+    'read-only': { type: 'boolean' },
+    'auth-probes': { type: 'string' },
+    deadline: { type: 'string' },
+    'observations-baseline': { type: 'string' },
+  },
 });
 const baseline = values['observations-baseline'];
 if (baseline !== undefined && (!baseline || !existsSync(baseline))) fail('conformance', `--observations-baseline: no file ${JSON.stringify(baseline)}`);
+const authProbes = values['auth-probes'];
+if (authProbes !== undefined && !(AUTH_PROBES as readonly string[]).includes(authProbes))
+  fail('conformance', `--auth-probes must be random or derived, got ${JSON.stringify(authProbes)}`);
 
 runCommand('conformance', () =>
   runConformance({
     strict: values.strict ?? false,
     readOnly: values['read-only'] ?? false,
+    authProbes: authProbes as AuthProbes | undefined,
     deadline: values.deadline,
     observationsBaseline: baseline,
     playwrightArgs: rest,

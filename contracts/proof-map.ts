@@ -4,7 +4,7 @@
 import type { ClauseProof, ClauseProofEntry, FaultProofRun } from '../core/formats.ts';
 import { seededRandom } from '../core/random.ts';
 import type { Clause } from './support/clauses.ts';
-import { filesFor } from './selftest-files.ts';
+import { filesFor, optionsFor } from './selftest-files.ts';
 import type { Outcome, Switch } from './selftest-runs.ts';
 
 /**
@@ -29,6 +29,8 @@ export const CANNOT_PROVE: Record<string, string> = {
 export interface Selection {
   files: string[];
   grep?: string;
+  /** Suite options the fault is caught with (selftest-files.ts optionsFor), when it needs any. */
+  options?: NodeJS.ProcessEnv;
   describe: string;
 }
 
@@ -51,7 +53,10 @@ export function selectionFor(fault: Switch, clauses: readonly Clause[]): Selecti
     return { files: [], describe: 'the whole suite (no test names its clause)' };
   }
   const files = filesFor(fault.name);
-  return { files, describe: files.length ? files.map((f) => f.split('/').pop()).join(' ') : 'the whole suite' };
+  const describe = files.length ? files.map((f) => f.split('/').pop()).join(' ') : 'the whole suite';
+  const options = Object.entries(optionsFor(fault.name));
+  if (options.length === 0) return { files, describe };
+  return { files, options: Object.fromEntries(options), describe: `${describe} with ${options.map(([k, v]) => `${k}=${v}`).join(' ')}` };
 }
 
 /** The stated and inferred clauses a run failed. */

@@ -80,7 +80,7 @@ async function runFault(f: Candidate, timeoutMs: number, commit: string | null):
   const started = Date.now();
   const selection = selectionFor(f, CLAUSES);
   const server = f.variant ? { variants: [f.name] } : { faults: [f.name], variants: f.alongside ?? [] };
-  const outcome = await withServer(server, (s) => runSuite(s, { files: selection.files, grep: selection.grep, timeoutMs }));
+  const outcome = await withServer(server, (s) => runSuite(s, { files: selection.files, grep: selection.grep, options: selection.options, timeoutMs }));
   return {
     name: f.name,
     ...(f.variant ? { variant: true } : {}),

@@ -10,6 +10,8 @@ const FILES: [RegExp, string[]][] = [
   [/^unknown-phase-skips-current$/, ['triggers']],
   [/^(errors-echo-headers|pipelines-not-under-v1)$/, ['auth']],
   [/^unknown-id-500$/, ['gates']],
+  // The optional review header is sent once on each write, by the files that own its resources.
+  [/^review-header-500$/, ['gates', 'metrics', 'overrides', 'triggers']],
   // Skip and unpause without a key show only where the current phase is found.
   [/^auth-(skip|unpause)-/, ['triggers']],
   [/^auth-/, ['auth']],
@@ -27,4 +29,16 @@ const FILES: [RegExp, string[]][] = [
 export function filesFor(fault: string): string[] {
   const match = FILES.find(([re]) => re.test(fault));
   return match ? match[1].map((f) => `contracts/conformance/${f}.spec.ts`) : [];
+}
+
+/**
+ * Faults the suite catches only with an option that is off by default, and the environment that turns it
+ * on: wrong keys derived from the real one are sent only with --auth-probes derived (for a throwaway
+ * key), so a server that compares keys ignoring case or by a prefix passes a default run, on purpose.
+ */
+const FAULT_OPTIONS: [RegExp, NodeJS.ProcessEnv][] = [[/^auth-key-(case-insensitive|prefix-only)$/, { CONSOLE_AUTH_PROBES: 'derived' }]];
+
+/** The environment a hand-written fault is caught with beside the self-test's own ({} for most). */
+export function optionsFor(fault: string): NodeJS.ProcessEnv {
+  return FAULT_OPTIONS.find(([re]) => re.test(fault))?.[1] ?? {};
 }

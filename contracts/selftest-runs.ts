@@ -58,6 +58,8 @@ export interface SuiteRun {
   strict?: boolean;
   /** The run is stopped after this long (its verdict `timed out`). */
   timeoutMs?: number;
+  /** Suite options in the environment, beside the target's (selftest-files.ts optionsFor). */
+  options?: NodeJS.ProcessEnv;
 }
 
 /** One run of the suite against `server`: Playwright directly, one worker, the suite's own reporter; the verdict from its conformance.json. */
@@ -72,6 +74,9 @@ export function runSuite(server: ReferenceServer, run: SuiteRun = {}): Promise<O
   };
   if (run.strict === false) delete env.CONSOLE_STRICT;
   delete env.CONSOLE_OBSERVATIONS_BASELINE;
+  // The suite's options are the run's alone, none from the environment the command was started in.
+  delete env.CONSOLE_AUTH_PROBES;
+  Object.assign(env, run.options);
   const args = [
     join(ROOT, 'node_modules/@playwright/test/cli.js'),
     'test',

@@ -13,11 +13,11 @@
 // as `npm run conformance` does (its exit codes are tested in scripts/exit-codes.test.ts).
 import { parseCommand, runCommand } from '../core/command.ts';
 import { VARIANT_GROUPS } from './selftest-groups.ts';
-import { filesFor } from './selftest-files.ts';
+import { filesFor, optionsFor } from './selftest-files.ts';
 import { listSwitches, pool, runSuite, type Variant, withServer } from './selftest-runs.ts';
 import { blameTable, type BlameRow } from './selftest-blame.ts';
 
-const HELP = `usage: npm run conformance:selftest -- [--only NAME[,NAME]] [--lanes N] [--grouped] [--blame [--whole]]
+const HELP = `usage: npm run conformance:selftest -- [--only NAME[,NAME]] [--lanes N] [--grouped] [--blame [--whole]] [--without-options]
 
 Runs the conformance suite (strict) against the reference server with each fault (must fail) and
 each legal variant (must pass; a variant marked 'warns' runs in default mode and must pass with at
@@ -32,6 +32,10 @@ least one warning), and against the clean server twice (must pass both times).
                    clause is among them, and the median and maximum per fault (npm run selftest:blame)
   --whole          with --blame: each fault against the whole suite, not stopping at the first failure
                    (one defect fails many tests: the blame of a whole run; about twice as long)
+  --without-options
+                   each fault runs without the suite options it is caught with (selftest-files.ts
+                   optionsFor: the derived keys of --auth-probes derived), to show that those faults
+                   are caught only with them (they are then reported NOT caught)
 exit codes: 0 every fault caught and every variant passed, 1 otherwise, 3 could not run`;
 
 async function main(): Promise<number> {
@@ -44,6 +48,7 @@ async function main(): Promise<number> {
       grouped: { type: 'boolean' },
       blame: { type: 'boolean' },
       whole: { type: 'boolean' },
+      'without-options': { type: 'boolean' },
     },
   });
   if (values.whole && !values.blame) throw new Error('--whole goes with --blame');
@@ -124,12 +129,14 @@ async function main(): Promise<number> {
     (f) => () =>
       withServer({ faults: [f.name] }, async (s) => {
         const files = values.whole ? [] : filesFor(f.name);
-        const r = await runSuite(s, { files, stopAtFirstFailure: !values.whole });
+        const options = values['without-options'] ? {} : optionsFor(f.name);
+        const r = await runSuite(s, { files, stopAtFirstFailure: !values.whole, options });
         const ok = r.verdict === 'fail' && r.failed.length > 0;
         const withStatus = (status: string) => r.clauses.filter((c) => c.status === status).map((c) => c.id);
         blame.push({ fault: f.name, clause: f.clause, caught: ok, failed: withStatus('fail'), unreached: withStatus('unreached') });
+        const withOptions = Object.entries(options).map(([k, v]) => `${k}=${v}`);
         console.log(
-          `${ok ? 'ok  ' : 'BAD '} fault   ${f.name.padEnd(34)} ${ok ? `caught by: ${r.failed[0]}` : `NOT caught (${r.verdict}${files.length ? `, files ${files.map((x) => x.split('/').pop()).join(' ')}` : ''})`}`,
+          `${ok ? 'ok  ' : 'BAD '} fault   ${f.name.padEnd(34)} ${ok ? `caught by: ${r.failed[0]}` : `NOT caught (${r.verdict}${files.length ? `, files ${files.map((x) => x.split('/').pop()).join(' ')}` : ''})`}${withOptions.length ? ` [with ${withOptions.join(' ')}]` : ''}`,
         );
         if (!ok) problems.push(`fault ${f.name} (${f.description}) not caught`);
         return ok;

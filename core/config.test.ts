@@ -42,6 +42,17 @@ test('config: flags take 0 or 1 only', () => {
   assert.throws(() => loadConfig({ CONSOLE_STRICT: 'yes' }), /CONSOLE_STRICT must be 0 or 1/);
 });
 
+test('config: the auth probes are random by default, derived when asked, nothing else', () => {
+  assert.equal(loadConfig({}).authProbes, 'random');
+  assert.equal(loadConfig({ CONSOLE_AUTH_PROBES: '' }).authProbes, 'random');
+  assert.equal(loadConfig({ CONSOLE_AUTH_PROBES: 'random' }).authProbes, 'random');
+  assert.equal(loadConfig({ CONSOLE_AUTH_PROBES: 'derived' }).authProbes, 'derived');
+  assert.throws(
+    () => loadConfig({ CONSOLE_AUTH_PROBES: 'all' }),
+    (e: unknown) => e instanceof ConfigError && /CONSOLE_AUTH_PROBES must be random or derived, got "all"/.test(e.message),
+  );
+});
+
 test('config: the deadline and the request timeout are positive seconds, 600 and 15 by default', () => {
   assert.equal(loadConfig({}).deadlineSeconds, 600);
   assert.equal(loadConfig({}).requestTimeoutMs, 15_000);

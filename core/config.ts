@@ -50,6 +50,14 @@ export interface Manifest {
   [key: string]: unknown;
 }
 
+/**
+ * The wrong keys the auth tests send: 'random' (the default), keys of the real one's shape that reveal
+ * nothing of it; 'derived' adds keys made from it (one character short, its first half, one added, in
+ * other case), each one guess from the real key, for a throwaway key only (CONSOLE_AUTH_PROBES, --auth-probes).
+ */
+export type AuthProbes = 'random' | 'derived';
+export const AUTH_PROBES: readonly AuthProbes[] = ['random', 'derived'];
+
 export interface Config {
   /** Host root of the target, without a trailing slash; undefined means "start the reference server". */
   baseUrl: string | undefined;
@@ -60,6 +68,8 @@ export interface Config {
   strict: boolean;
   /** CONSOLE_READ_ONLY=1 (or --read-only): only reads and dryRun writes reach the target, for production. */
   readOnly: boolean;
+  /** CONSOLE_AUTH_PROBES (or --auth-probes): which wrong keys the auth tests send. */
+  authProbes: AuthProbes;
   allowRemoteLoad: boolean;
   /** Where a run writes its reports: CONSOLE_REPORTS_DIR (used by the self-test), default reports/. */
   reportsDir: string;
@@ -212,6 +222,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, note: (line: st
     manifest: loadManifest(manifestPath),
     strict: flag(env.CONSOLE_STRICT, 'CONSOLE_STRICT'),
     readOnly: flag(env.CONSOLE_READ_ONLY, 'CONSOLE_READ_ONLY'),
+    authProbes: authProbes(env.CONSOLE_AUTH_PROBES),
     allowRemoteLoad: flag(env.CONSOLE_ALLOW_REMOTE_LOAD, 'CONSOLE_ALLOW_REMOTE_LOAD'),
     reportsDir,
     historyFile: env.CONSOLE_HISTORY?.trim() ? resolve(env.CONSOLE_HISTORY) : resolve(reportsDir, 'history.sqlite'),
@@ -221,6 +232,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, note: (line: st
     deadlineAt: env.CONSOLE_DEADLINE_AT ? Number(env.CONSOLE_DEADLINE_AT) || undefined : undefined,
     gateRulesAtStart: gateRules(env.CONSOLE_GATE_RULES),
   };
+}
+
+/** CONSOLE_AUTH_PROBES: random (also unset or empty) or derived. */
+function authProbes(value: string | undefined): AuthProbes {
+  const v = value?.trim() || 'random';
+  if (!(AUTH_PROBES as readonly string[]).includes(v)) throw new ConfigError(`CONSOLE_AUTH_PROBES must be random or derived, got ${JSON.stringify(value)}`);
+  return v as AuthProbes;
 }
 
 /** CONSOLE_GATE_RULES: {"<gate id>": <rules held>}; anything else reads as nothing known. */

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { inspect } from 'node:util';
-import { REDACTED, redactHeaders, redactText } from './keys.ts';
+import { derivedKeys, keyForms, nearMisses, REDACTED, redactHeaders, redactText } from './keys.ts';
 
 const KEY = 'cc_test_0123456789abcdef+/=?&';
 // What a near-miss test key once was: the key one character short, and upper-cased.
@@ -77,4 +77,43 @@ test("redactText keeps what is no key: the curl line's variable, a redacted valu
 
 test('redactHeaders replaces the key header in any case and keeps the others', () => {
   assert.deepEqual(redactHeaders({ 'service-api-key': KEY, Accept: '*/*' }), { 'service-api-key': REDACTED, Accept: '*/*' });
+});
+
+test('derivedKeys: one short, the first half, one added and each other case, never the key itself, each once', () => {
+  const mixed = 'Cc_Live_0123456789abcdefABCDEF';
+  const got = derivedKeys(mixed);
+  assert.deepEqual(
+    got.map((d) => d.key),
+    [mixed.slice(0, -1), mixed.slice(0, 15), `${mixed}0`, mixed.toUpperCase(), mixed.toLowerCase(), 'cC_lIVE_0123456789ABCDEFabcdef'],
+  );
+  assert.equal(new Set(got.map((d) => d.what)).size, got.length, 'each says what it is');
+  // A key with no upper-case letter: upper and swapped case are the same key, lower case is the key.
+  assert.deepEqual(
+    derivedKeys(KEY).map((d) => d.what),
+    ['the key one character short', "the key's first half", 'the key with one character added', 'the key upper-cased'],
+  );
+  // A short key has no first half to send: 7 characters are as likely to be any text as its prefix.
+  assert.ok(!derivedKeys('cc_0123456789').some((d) => d.what.includes('first half')));
+  for (const key of [mixed, KEY, 'cc_0123456789']) {
+    for (const d of derivedKeys(key)) {
+      assert.notEqual(d.key, key);
+      // What the secret scan looks for covers it: a near miss of the key, or the key inside it.
+      assert.ok(nearMisses(key).includes(d.key) || d.key.includes(key), `${d.what} of ${key}`);
+      assert.ok(
+        keyForms(key).some((f) => d.key.includes(f)),
+        `${d.what}: a form of the key is in it`,
+      );
+    }
+  }
+});
+
+test('redactText removes a derived key wherever a server echoed it, in any case, longest match first', () => {
+  const mixed = 'Cc_Live_0123456789abcdefABCDEF';
+  for (const d of derivedKeys(mixed)) {
+    const text = JSON.stringify({ status: 401, message: `key ${d.key} is not valid` });
+    const out = redactText(text, mixed);
+    assert.ok(!out.includes(d.key), `${d.what}: ${out}`);
+    for (const near of nearMisses(mixed)) assert.ok(!out.toLowerCase().includes(near.toLowerCase()), `${d.what}: ${near} left in ${out}`);
+    assert.match(JSON.parse(out).message, /^key <redacted>0? is not valid$/);
+  }
 });

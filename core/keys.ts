@@ -1,5 +1,6 @@
 // The API key in every form it can take: the redaction applied to everything a run writes (the key
-// never reaches an artifact), and the forms the secret scan looks for (raw, near misses, encodings).
+// never reaches an artifact), the forms the secret scan looks for (raw, near misses, encodings), and
+// the wrong keys derived from it that `--auth-probes derived` sends (each a near miss, or the key and more).
 export const KEY_HEADER = 'SERVICE-API-KEY';
 export const REDACTED = '<redacted>';
 
@@ -44,13 +45,20 @@ export function redactKeyHeaders(text: string): string {
   return out;
 }
 
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /**
- * Removes every occurrence of the key (raw, URL- and base64-encoded) from a text, and the value of
+ * Removes every occurrence of the key (raw, URL- and base64-encoded) and of its near misses (in any
+ * case: a wrong key derived from it that a server echoed in its answer) from a text, and the value of
  * every SERVICE-API-KEY header line in it, key or not.
  */
 export function redactText(text: string, key: string | undefined): string {
   let out = text;
-  if (key) for (const form of [key, encodeURIComponent(key), Buffer.from(key).toString('base64')]) out = out.split(form).join(REDACTED);
+  if (key) {
+    for (const form of [key, encodeURIComponent(key), Buffer.from(key).toString('base64')]) out = out.split(form).join(REDACTED);
+    // Longest first: the key's first half is inside the key cut short, which is inside the key.
+    for (const near of [...nearMisses(key)].sort((a, b) => b.length - a.length)) out = out.replace(new RegExp(escapeRegExp(near), 'gi'), REDACTED);
+  }
   return redactKeyHeaders(out);
 }
 
@@ -70,13 +78,46 @@ function base64Fragments(key: string): string[] {
   return out;
 }
 
+/** The key with the case of each letter turned (cc_AbC -> CC_aBc). */
+export const swapCase = (key: string) => [...key].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
+
 /**
- * The key and the near misses from which it can be recovered: upper- and lower-cased (a case-folded
- * key is the key to anyone who tries both cases), and one character short at either end (one guess
- * away). A test that sends such a key, or a header printed with its value cut, writes one of these.
+ * The key's first half (rounded up), the prefix a derived probe sends; undefined when that is under 8
+ * characters (a key under 15): so short a text is as likely to be anything else as the key's prefix,
+ * and the scan would find it in every file.
+ */
+export function keyPrefix(key: string): string | undefined {
+  const prefix = key.slice(0, Math.ceil(key.length / 2));
+  return prefix.length >= 8 ? prefix : undefined;
+}
+
+/**
+ * The key and the near misses from which it can be recovered: upper-, lower- and swapped-case (a
+ * case-folded key is the key to anyone who tries both cases), one character short at either end (one
+ * guess away), and its first half (half the key). A test that sends such a key (`--auth-probes
+ * derived`), or a header printed with its value cut, writes one of these.
  */
 export function nearMisses(key: string): string[] {
-  return [...new Set([key, key.toUpperCase(), key.toLowerCase(), key.slice(0, -1), key.slice(1)])];
+  const prefix = keyPrefix(key);
+  return [...new Set([key, key.toUpperCase(), key.toLowerCase(), swapCase(key), key.slice(0, -1), key.slice(1), ...(prefix ? [prefix] : [])])];
+}
+
+/**
+ * The wrong keys derived from the real one that `--auth-probes derived` sends, each with what it is:
+ * a server that compares keys by prefix, over the length sent or ignoring case takes one of them.
+ * Every one is a near miss of the key or holds the key (redacted and scanned for as such).
+ */
+export function derivedKeys(key: string): { what: string; key: string }[] {
+  const prefix = keyPrefix(key);
+  const all = [
+    { what: 'the key one character short', key: key.slice(0, -1) },
+    ...(prefix ? [{ what: "the key's first half", key: prefix }] : []),
+    { what: 'the key with one character added', key: `${key}0` },
+    { what: 'the key upper-cased', key: key.toUpperCase() },
+    { what: 'the key lower-cased', key: key.toLowerCase() },
+    { what: 'the key with its case swapped', key: swapCase(key) },
+  ];
+  return all.filter((d, i) => d.key !== '' && d.key !== key && all.findIndex((e) => e.key === d.key) === i);
 }
 
 /**

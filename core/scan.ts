@@ -1,5 +1,6 @@
 // The secret scan: every file under the given folders, ZIP archives included, looked through for the
-// API key and its near misses (case-changed, one character short), raw, URL-encoded, base64 and hex.
+// API key and its near misses (case-changed, one character short, its first half), raw, URL-encoded,
+// base64 and hex.
 // In the kernel because verify, npm test and the transport benchmark all scan what a run wrote.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';

@@ -6,6 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { parse } from 'yaml';
 import { OPERATIONS } from '../contracts/index.ts';
@@ -61,6 +62,27 @@ const FAULT_PROBES: Record<FaultName, Probe> = {
       app.inject({ method: 'POST', url: '/console/v1/metrics/probe::sum', headers: { 'content-type': 'application/json' }, payload: { description: 'x' } }),
     );
   },
+  // inject() lower-cases the raw header names (light-my-request): every spelling is refused here; over
+  // HTTP the exact one is served (the test after the probes).
+  'auth-key-header-exact-case': (app) => status(get(app, '/console/v1/release_pipelines')),
+  'auth-key-case-insensitive': (app) => status(get(app, '/console/v1/release_pipelines', { 'service-api-key': KEY.toUpperCase() })),
+  'auth-key-prefix-only': (app) => status(get(app, '/console/v1/release_pipelines', { 'service-api-key': KEY.slice(0, 10) })),
+  'review-header-500': (app) => status(app.inject({ method: 'PUT', url: `${GATE}/enable`, headers: { ...H, 'x-respect-review-settings': 'true' } })),
+  'metric-update-lost-on-overlap': async (app) => {
+    await createMetric(app, { name: 'probe', type: 'sum' });
+    await Promise.all([
+      body(app, 'POST', '/console/v1/metrics/probe::sum', { description: 'overlapping' }),
+      body(app, 'POST', '/console/v1/metrics/probe::sum', { tags: ['overlapping'] }),
+    ]);
+    const after = (await body(app, 'POST', '/console/v1/metrics/probe::sum', {})).json().data;
+    return [after.description, after.tags];
+  },
+  'enable-disable-rules-empty': async (app) => {
+    await body(app, 'POST', `${GATE}/rules`, { rules: [{ name: 'r' }] });
+    return (await body(app, 'PUT', `${GATE}/disable`)).json().data.rules.length;
+  },
+  'trigger-action-time-seconds': async (app) =>
+    Math.max(...(await body(app, 'PUT', SKIP, { phaseID: 'ph_cc_1_1' })).json().data.actions.map((a: { timeMs: number }) => a.timeMs)) > 1e11,
   'wrong-message-add-rules': async (app) => (await body(app, 'POST', `${GATE}/rules`, { rules: [] })).json().message,
   'wrong-message-gate-updated': async (app) => (await body(app, 'PUT', `${GATE}/enable`)).json().message,
   'wrong-message-experiments': async (app) => (await list(app, '')).message,
@@ -341,6 +363,26 @@ test('a misspelt fault or variant name is refused: by the compiler in code, by c
   );
   assert.equal(new Set(FAULTS.map((f) => f.name)).size, FAULTS.length, 'fault names are unique');
   assert.equal(new Set(VARIANTS.map((v) => v.name)).size, VARIANTS.length, 'variant names are unique');
+});
+
+test('auth-key-header-exact-case reads the header names as sent: over HTTP the exact spelling is served, another is refused', async () => {
+  const app = build({ apiKey: KEY, scale: 80, faults: ['auth-key-header-exact-case'] });
+  try {
+    const url = await app.listen({ port: 0, host: '127.0.0.1' });
+    const statusWith = (name: string) =>
+      new Promise<number>((resolve, reject) => {
+        // node:http sends a header name as it is given (its case kept).
+        const req = httpRequest(`${url}/console/v1/release_pipelines`, { headers: { [name]: KEY } }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    assert.deepEqual([await statusWith('SERVICE-API-KEY'), await statusWith('service-api-key'), await statusWith('Service-Api-Key')], [200, 401, 401]);
+  } finally {
+    await app.close();
+  }
 });
 
 async function observe(probe: Probe, opts: { faults?: string[]; variants?: string[] }): Promise<unknown> {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ROOT } from '../core/config.ts';
 import { deflateRawSync } from 'node:zlib';
-import { keyForms, nearMisses } from '../core/keys.ts';
+import { keyForms, keyPrefix, nearMisses, swapCase } from '../core/keys.ts';
 import { scan } from '../core/scan.ts';
 
 const KEY = 'cc_test_0123456789abcdef+/=?&';
@@ -42,8 +42,9 @@ test('scan:secrets finds the key inside a larger base64 blob at every byte align
   }
 });
 
-test('scan:secrets finds the near misses of the key (upper- and lower-cased, one short at either end) in every encoding', () => {
-  const near = [KEY.toUpperCase(), KEY.toLowerCase(), KEY.slice(0, -1), KEY.slice(1)];
+test('scan:secrets finds the near misses of the key (upper-, lower- and swapped-case, one short at either end, its first half) in every encoding', () => {
+  const near = [KEY.toUpperCase(), KEY.toLowerCase(), swapCase(KEY), KEY.slice(0, -1), KEY.slice(1), KEY.slice(0, 15)];
+  assert.equal(keyPrefix(KEY), KEY.slice(0, 15));
   assert.deepEqual(nearMisses(KEY), [...new Set([KEY, ...near])], 'the key and its near misses, each once');
   for (const miss of near) {
     const hex = Buffer.from(miss).toString('hex');

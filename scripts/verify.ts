@@ -3,7 +3,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fail, integerOption, parseCommand, runCommand } from '../core/command.ts';
-import { type ConfigError, seconds } from '../core/config.ts';
+import { AUTH_PROBES, type AuthProbes, type ConfigError, seconds } from '../core/config.ts';
 import { PROFILES, verify, type VerifyOptions } from './lib/verify-run.ts';
 
 const HELP = `usage: npm run verify -- [options]
@@ -18,6 +18,9 @@ junit.xml, verify.json, load/), scans reports/ for the API key and prints a one-
   --read-only                   for production: only reads and dryRun writes reach the target (also
                                 CONSOLE_READ_ONLY=1); the conformance tests that need a write are left
                                 out by design and listed as excluded, the load runs its paging profile only
+  --auth-probes derived         the auth tests also send wrong keys made from the real one (one character
+                                short, its first half, one added, other case) and expect each refused;
+                                for a throwaway key only (also CONSOLE_AUTH_PROBES=derived; default random)
   --skip-load                   do not run the load profiles (k6 is then not needed)
   --profile smoke|baseline|stress
                                 size of the load profiles (default smoke, a few seconds each; the
@@ -40,7 +43,7 @@ junit.xml, verify.json, load/), scans reports/ for the API key and prints a one-
 
 k6: when neither K6_BIN nor .tools/bin/k6 exists, verify builds it first (npm run k6:install, Go
 needed, about two minutes); when it cannot, it exits 3 before running anything.
-Environment: CONSOLE_BASE_URL, CONSOLE_API_KEY, CONSOLE_TARGET_MANIFEST (old name CONSOLE_FIXTURES), CONSOLE_STRICT, CONSOLE_READ_ONLY, CONSOLE_ALLOW_REMOTE_LOAD,
+Environment: CONSOLE_BASE_URL, CONSOLE_API_KEY, CONSOLE_TARGET_MANIFEST (old name CONSOLE_FIXTURES), CONSOLE_STRICT, CONSOLE_READ_ONLY, CONSOLE_AUTH_PROBES, CONSOLE_ALLOW_REMOTE_LOAD,
 CONSOLE_DEADLINE, CONSOLE_REQUEST_TIMEOUT, CONSOLE_HISTORY, CONSOLE_REPORTS_DIR (where reports go, default
 reports/), K6_BIN (docs/environment.md).
 
@@ -58,6 +61,7 @@ const { values } = parseCommand({
   options: {
     strict: { type: 'boolean' },
     'read-only': { type: 'boolean' },
+    'auth-probes': { type: 'string' },
     'skip-load': { type: 'boolean' },
     profile: { type: 'string' },
     baselines: { type: 'string' },
@@ -78,6 +82,9 @@ function options(): VerifyOptions {
   if (observationsBaseline !== undefined && !existsSync(observationsBaseline))
     fail('verify', `--observations-baseline: no file ${values['observations-baseline']}`);
   if (values.grep !== undefined && values.grep === '') fail('verify', '--grep needs a pattern');
+  const authProbes = values['auth-probes'];
+  if (authProbes !== undefined && !(AUTH_PROBES as readonly string[]).includes(authProbes))
+    fail('verify', `--auth-probes must be random or derived, got ${JSON.stringify(authProbes)}`);
   if (values.history !== undefined && values.history === '') fail('verify', '--history needs a file');
   const runners = integerOption('verify', '--runners', values.runners, { min: 1, max: 16, fallback: 1 });
   if (values.deadline !== undefined) {
@@ -90,6 +97,7 @@ function options(): VerifyOptions {
   return {
     strict: values.strict ?? false,
     readOnly: values['read-only'] ?? false,
+    authProbes: authProbes as AuthProbes | undefined,
     skipLoad: values['skip-load'] ?? false,
     profile,
     baselines,

@@ -1,7 +1,8 @@
 // Spec 4.0 and 5: every operation requires SERVICE-API-KEY, sent in the header only.
 import { randomInt } from 'node:crypto';
 import { checks, expect, test, type T } from '../support/target.ts';
-import { expectClientError, expectNotAccepted } from '../support/checks.ts';
+import { expectClientError, expectNotAccepted, metricName, ok2xx } from '../support/checks.ts';
+import { derivedKeys, KEY_HEADER } from '../../core/keys.ts';
 import type { Reply } from '../support/evidence.ts';
 import type { Manifest } from '../../core/config.ts';
 import { experimentOf, gateOf } from '../support/owners.ts';
@@ -89,17 +90,56 @@ test.describe('auth', () => {
     "auth: every operation rejects a wrong key of the key's shape, of another length, and an empty key [spec 5]",
     checks('stated', 'auth.key.required'),
     async ({ t }) => {
-      // No key derived from the real one (one character short, case-changed, one added): a request
-      // that fails at the network level has its headers printed (Playwright's call log), and such a
-      // key there is the real key to anyone who tries one guess or both cases. They cannot be built
-      // without the real key, so those checks are not made; random keys of its shape stand for a
-      // wrong key that looks right. No whitespace-padded key either: HTTP strips a header value's
-      // surrounding whitespace (RFC 9110 5.5), so a padded key is the right key on the wire.
-      const wrong = [...wrongKeys(t.apiKey), ''];
+      // By default no key derived from the real one (one character short, case-changed, one added):
+      // such a key is the real key to anyone who tries one guess or both cases, so a run against a
+      // key that matters sends random keys of its shape instead, which reveal nothing. With
+      // --auth-probes derived (a throwaway key) the derived ones are sent too: a server that compares
+      // keys by prefix, over the length sent or ignoring case takes one of them. They are named here by
+      // what they are, never by value; every exchange redacts the header whatever its value, and
+      // core/keys.ts redacts (and the secret scan looks for) each of them. No whitespace-padded key: HTTP
+      // strips a header value's surrounding whitespace (RFC 9110 5.5), so a padded key is the right key on the wire.
+      const wrong = [
+        ...wrongKeys(t.apiKey).map((key) => ({ key, what: `a wrong key (${key.length} characters)` })),
+        { key: '', what: 'an empty key' },
+        ...(t.authProbes === 'derived' ? derivedKeys(t.apiKey) : []),
+      ];
       for (const [op, method, path, data] of await probes(t)) {
-        for (const key of wrong) {
+        for (const { key, what } of wrong) {
           const r = await t.raw(method, path, { data, headers: { 'SERVICE-API-KEY': key } });
-          expectNotAccepted(r, `${op} with a wrong key (${key === '' ? 'empty' : `${key.length} characters`})`);
+          expectNotAccepted(r, `${op} with ${what}`);
+        }
+      }
+    },
+  );
+
+  test(
+    "auth: the key is accepted whatever the case of the header's name, on a read and a dryRun write [inferred, RFC 9110 5.1]",
+    checks('inferred', 'auth.key.headerNameCase'),
+    async ({ t }) => {
+      // HTTP field names are case-insensitive, and HTTP/2 and HTTP/3 send them lower-cased: a client or
+      // proxy in front of a real server may send the name in any case. Each request is sent first as the
+      // spec spells the name, and its other spellings are judged only where that one is accepted (a
+      // refusal of the request itself is other tests' to judge). The names go out as spelt (the suite's
+      // client, on node:http, keeps their case: support/evidence.test.ts holds it on the wire).
+      const requests: [string, string, string, unknown][] = [
+        ['listReleasePipelines', 'GET', '/console/v1/release_pipelines?limit=1', undefined],
+        ['createMetric', 'POST', '/console/v1/metrics', { name: metricName(t.manifest.metricPrefix, t.runId, 30, '_hdrcase'), type: 'sum', dryRun: true }],
+      ];
+      for (const [op, method, path, data] of requests) {
+        const canonical = await t.raw(method, path, { data, headers: { [KEY_HEADER]: t.apiKey } });
+        if (!ok2xx(canonical)) {
+          t.uncovered(
+            'auth.key.headerNameCase',
+            `not verifiable on ${op}: refused with the name as the spec spells it (HTTP ${canonical.status})`,
+            'unverifiable',
+          );
+          continue;
+        }
+        for (const name of ['service-api-key', 'Service-Api-Key']) {
+          const r = await t.raw(method, path, { data, headers: { [name]: t.apiKey } });
+          await t.clause('auth.key.headerNameCase', async () =>
+            expect(ok2xx(r), `${op} with the key in a header named ${name}: accepted as with ${KEY_HEADER}, got ${r.status}`).toBe(true),
+          );
         }
       }
     },

@@ -3,7 +3,7 @@
 // disable, rejected rules, concurrent adds) and gates[1] (keep-or-replace, every rule field, enable).
 // There is no delete (spec 4): every rule added stays on the gate, so each test adds as few as its
 // check needs, and the two gates take 7 each a run.
-import { checks, expect, test } from '../support/target.ts';
+import { checks, expect, test, type T } from '../support/target.ts';
 import { expectClientError, expectMessage, expectSuccess, ok2xx, outcome, whenPresent } from '../support/checks.ts';
 import { clausesUnder } from '../support/clauses.ts';
 import { addRules, rulesPath } from '../support/gate-rules.ts';
@@ -27,6 +27,25 @@ const comparable = (conditions: unknown) =>
 /** How the elements of an array look, for observations of shapes the spec leaves open. */
 const elementKinds = (xs: unknown) =>
   Array.isArray(xs) ? [...new Set(xs.map((x) => (x === null ? 'null' : Array.isArray(x) ? 'array' : typeof x)))].sort() : 'absent';
+
+/**
+ * An enable or disable answer carries the rules the gate holds ("data is the Gate", 4.2, 4.3; its rules,
+ * 2.2): each rule of `known`, what the gate's last add-rules answer showed (nothing written to the gate
+ * since but enable and disable), by id and name. Kept or replaced (not shown, 4.1), that answer showed
+ * what the gate holds after it. An answer without rules leaves the clause unverifiable (its presence
+ * is the schema's to judge).
+ */
+function expectCarriesRules(t: T, op: string, data: any, known: unknown): void {
+  // What the add answered is judged by the add-rules clauses: without a list of rules, nothing is known here.
+  if (!Array.isArray(known))
+    return t.uncovered('gates.enableDisable.rules', "not verifiable: the add-rules answer shows no list of the gate's rules", 'unverifiable');
+  whenPresent(t, 'gates.enableDisable.rules', data, 'rules', (rules) => {
+    expect(Array.isArray(rules), `${op}: rules is an array`).toBe(true);
+    const carried = (k: any) => rules.some((r: any) => r?.name === k?.name && (k?.id === undefined || r?.id === k.id));
+    const missing = known.filter((k) => !carried(k)).map((k) => `${JSON.stringify(k?.name)} (id ${k?.id})`);
+    expect(missing, `${op}: rules the gate holds (its last add-rules answer showed ${known.length}) that the answer lacks`).toEqual([]);
+  });
+}
 
 // In order, in one worker: the tests share two gates, and a target may refuse a write to a gate while
 // another is in flight. Not serial: one failure must not hide the others.
@@ -161,6 +180,7 @@ test.describe('gates', () => {
       'gates.disable.response.isEnabled',
       'gates.enableDisable.owner',
       'gates.enableDisable.monitoringMetrics',
+      'gates.enableDisable.rules',
     ),
     async ({ t }) => {
       const id = gateA(t.manifest);
@@ -171,11 +191,11 @@ test.describe('gates', () => {
       // The disable answers must carry a rule without environments, to hold it to environments null (2.3).
       // One is added only when the gate has none: the tests before on this gate add such rules, and a
       // rule stays (no delete). (Had the enable answer left the field out, its schema check failed above.)
+      // Else an add of no rule, which leaves none behind: either way an add answers the rules the gate
+      // holds (4.1), which the disable answers must carry.
       const unrestricted = (rules: unknown) => Array.isArray(rules) && rules.some((r: any) => r?.environments === null);
-      if (!unrestricted(enabled.data?.rules))
-        await t.clause('gates.addRules.body', async () =>
-          expectSuccess('addGateRules', await addRules(t, id, { rules: [{ name: `cc disable ${t.runId}`, passPercentage: 1, conditions: [] }] })),
-        );
+      const rulesToAdd = unrestricted(enabled.data?.rules) ? [] : [{ name: `cc disable ${t.runId}`, passPercentage: 1, conditions: [] }];
+      const held = await t.clause('gates.addRules.body', async () => expectSuccess('addGateRules', await addRules(t, id, { rules: rulesToAdd })));
       for (const before of ['enabled', 'disabled']) {
         // Refused: the operation of 4.2, or (the gate already disabled) its "any isEnabled" of spec 3.
         const body = await t.clause(before === 'enabled' ? 'gates.disable.path' : 'gates.disable.anyState', async () =>
@@ -189,6 +209,7 @@ test.describe('gates', () => {
         await t.clause(['gates.disable.isEnabled', 'gates.disable.response.isEnabled'], async () =>
           expect(body.data.isEnabled, `isEnabled after disabling a gate that was ${before}`).toBe(false),
         );
+        await t.clause('gates.enableDisable.rules', async () => expectCarriesRules(t, `disable of a gate that was ${before}`, body.data, held.data?.rules));
       }
       // The next state is isEnabled = false (spec 3), not only the answer: the gate as the next write
       // answers it (add rules answers the gate, 4.1; there is no read) is still disabled. An add of no
@@ -263,6 +284,7 @@ test.describe('gates', () => {
       ...clausesUnder('condition.field.'),
       'gates.enableDisable.owner',
       'gates.enableDisable.monitoringMetrics',
+      'gates.enableDisable.rules',
     ),
     async ({ t }) => {
       const id = gateB(t.manifest);
@@ -296,6 +318,34 @@ test.describe('gates', () => {
       await t.clause('gates.enableDisable.monitoringMetrics', async () =>
         expect(Array.isArray(disabled.data.monitoringMetrics), 'monitoringMetrics in a disable response').toBe(true),
       );
+      // The gate holds what the add answered: the disable answer, and the enable answer after it, carry those rules.
+      await t.clause('gates.enableDisable.rules', async () => expectCarriesRules(t, 'disable after add rules', disabled.data, body.data.rules));
+      const enabled = await t.clause('gates.enable.path', async () =>
+        expectSuccess('enableGate', await t.call('PUT', `/console/v1/gates/${encodeURIComponent(id)}/enable`)),
+      );
+      await t.clause('gates.enableDisable.rules', async () => expectCarriesRules(t, 'enable after add rules and disable', enabled.data, body.data.rules));
+    },
+  );
+
+  test(
+    'gates: add rules, enable and disable carrying x-respect-review-settings get a success or a 4xx, never a 5xx [inferred, spec 4.0]',
+    checks('inferred', 'reviewSettings.header.no5xx'),
+    async ({ t }) => {
+      // The header is optional and declared for the mutation endpoints (4.0); what it does, and what it
+      // answers when a review is required, is not shown: a refusal is legal, a server error is not.
+      // An add of no rule: it answers the gate and leaves no rule behind.
+      const id = encodeURIComponent(gateB(t.manifest));
+      const headers = { 'x-respect-review-settings': 'true' };
+      for (const [op, method, path, data] of [
+        ['addGateRules', 'POST', `/console/v1/gates/${id}/rules`, { rules: [] }],
+        ['disableGate', 'PUT', `/console/v1/gates/${id}/disable`, undefined],
+        ['enableGate', 'PUT', `/console/v1/gates/${id}/enable`, undefined],
+      ] as const) {
+        const r = await t.call(method, path, { data, headers });
+        await t.clause('reviewSettings.header.no5xx', async () =>
+          expect(r.status, `${op} with x-respect-review-settings: true answered ${r.status}`).toBeLessThan(500),
+        );
+      }
     },
   );
 

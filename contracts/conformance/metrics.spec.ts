@@ -507,6 +507,68 @@ test.describe('metrics', () => {
   );
 
   test(
+    'metrics: concurrent updates of different fields of one metric are each stored when each succeeds [inferred]',
+    checks('inferred', 'writes.concurrentNoLostUpdate'),
+    async ({ t }) => {
+      // Each field first set to another value than its update's, directionality to the one the read-back may send.
+      const { id } = await t.clause('metrics.update.applies', () =>
+        workerMetricAt(t, {
+          description: 'before the overlapping updates',
+          tags: ['cc'],
+          isVerified: false,
+          unitTypes: ['userID'],
+          directionality: 'increase',
+        }),
+      );
+      // Four at once, each of another field: a server that reads the metric and later writes all of it
+      // back undoes the updates that landed in between. A 4xx is a refusal (a target may refuse a write
+      // while another to the metric is in flight), not a lost write: only the updates answered 2xx are judged.
+      const sent: Record<string, unknown>[] = [
+        { description: `overlapping ${t.runId}` },
+        { tags: ['cc', 'overlapping'] },
+        { isVerified: true },
+        { unitTypes: ['stableID'] },
+      ];
+      const replies = await Promise.all(sent.map((data) => update(t, id, data)));
+      const { after, sent: readBackSent } = await t.clause('metrics.update.applies', () => readBack(t, id, 'increase'));
+      const taken = sent.filter((_, i) => ok2xx(replies[i]));
+      const judged = taken.filter((u) => Object.keys(u).every((k) => Object.hasOwn(after, k) && !readBackSent.includes(k)));
+      if (judged.length < taken.length)
+        t.uncovered(
+          'writes.concurrentNoLostUpdate',
+          `not verifiable for ${taken.length - judged.length} of ${taken.length} updates taken: their field is absent from the read-back's answer`,
+          'unverifiable',
+        );
+      await t.clause('writes.concurrentNoLostUpdate', async () => {
+        const lost = judged.filter((u) => Object.entries(u).some(([k, v]) => !isDeepStrictEqual(after[k], v)));
+        expect(
+          lost.map((u) => `${Object.keys(u).join(', ')}: read back ${JSON.stringify(pick(after, Object.keys(u)))}, sent ${JSON.stringify(u)}`),
+          `updates answered 2xx (${taken.length} of ${sent.length}) whose field reads back otherwise: lost to an overlapping update`,
+        ).toEqual([]);
+      });
+    },
+  );
+
+  test(
+    'metrics: create and update carrying x-respect-review-settings get a success or a 4xx, never a 5xx [inferred, spec 4.0]',
+    checks('inferred', 'reviewSettings.header.no5xx'),
+    async ({ t }) => {
+      // Dry runs: what the header does is not shown (4.0), and a dry run leaves nothing behind. A refusal is legal.
+      const headers = { 'x-respect-review-settings': 'true' };
+      const m = await workerMetric(t);
+      for (const [op, path, data] of [
+        ['createMetric', PATH, { name: nameOf(t, 30, '_review'), type: 'sum', dryRun: true }],
+        ['updateMetric', `${PATH}/${encodeURIComponent(m.id)}`, { description: 'with the review header', dryRun: true }],
+      ] as const) {
+        const r = await t.call('POST', path, { data, headers });
+        await t.clause('reviewSettings.header.no5xx', async () =>
+          expect(r.status, `${op} with x-respect-review-settings: true answered ${r.status}`).toBeLessThan(500),
+        );
+      }
+    },
+  );
+
+  test(
     'metrics: concurrent updates of one metric each succeed or get a 4xx, and the metric stays well formed [inferred]',
     checks('inferred', 'writes.concurrentSafe'),
     async ({ t }) => {

@@ -188,4 +188,16 @@ test.describe('overrides', () => {
       expect(sent, 'generated invalid bodies sent').toBeGreaterThan(0);
     },
   );
+
+  test(
+    'overrides: a patch carrying x-respect-review-settings gets a success or a 4xx, never a 5xx [inferred, spec 4.0]',
+    checks('inferred', 'reviewSettings.header.no5xx'),
+    async ({ t }) => {
+      // An empty patch, valid on every target; what the header does is not shown (4.0), and a refusal is legal.
+      const r = await t.call('PATCH', path(t), { data: { overrides: [], userIDOverrides: [] }, headers: { 'x-respect-review-settings': 'true' } });
+      await t.clause('reviewSettings.header.no5xx', async () =>
+        expect(r.status, `patch overrides with x-respect-review-settings: true answered ${r.status}`).toBeLessThan(500),
+      );
+    },
+  );
 });

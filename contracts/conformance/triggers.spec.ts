@@ -14,6 +14,27 @@ import type { Reply } from '../support/evidence.ts';
 import { expectBrokenBodiesRejected } from '../support/negative.ts';
 
 const base = (id: string) => `/console/v1/release_pipeline_triggers/${encodeURIComponent(id)}`;
+const DAY_MS = 86_400_000;
+
+/**
+ * timeMs of the action a skip caused is the time of that request in milliseconds since the epoch
+ * (2.7: the field is named for milliseconds). The action it caused: the newest of the phase the skip
+ * made current (currentPhaseID after it, another than the phase skipped); none shown (the last phase
+ * was skipped, or the answer names no such action), and the clause is not verifiable. A day either
+ * way allows for the clocks of client and server; seconds since the epoch are about 1000 times smaller.
+ */
+function expectActionTimeOfRequest(t: T, data: any, skipped: string, at: number): void {
+  const current = data?.currentPhaseID;
+  const actions: any[] = Array.isArray(data?.actions) ? data.actions : [];
+  const started = actions.filter((a) => typeof current === 'string' && current !== skipped && a?.phaseID === current && Number.isFinite(a?.timeMs));
+  if (started.length === 0)
+    return t.uncovered('trigger.actions.timeMs.unit', 'not verifiable: the skip answer shows no action of a phase it made current', 'unverifiable');
+  const newest = Math.max(...started.map((a) => a.timeMs));
+  expect(
+    Math.abs(newest - at),
+    `timeMs ${newest} of the action the skip caused, against the request's time ${at} ms since the epoch: more than a day apart (seconds instead of milliseconds?)`,
+  ).toBeLessThanOrEqual(DAY_MS);
+}
 
 /**
  * Skips the current phase of the first manifest trigger that still has one; the reply, or undefined.
@@ -28,8 +49,10 @@ async function skipSomePhase(t: T, keyless?: Reply[]) {
         const anonymous = await t.raw('PUT', `${base(trigger.id)}/skip`, { data: { phaseID } });
         if (ok2xx(anonymous)) keyless.push(anonymous);
       }
+      // The client's clock when the skip went out: the time of the actions it causes (within a day of skew).
+      const at = Date.now();
       const reply = await t.call('PUT', `${base(trigger.id)}/skip`, { data: { phaseID } });
-      if (ok2xx(reply)) return { trigger, phaseID, reply };
+      if (ok2xx(reply)) return { trigger, phaseID, reply, at };
     }
   }
   return undefined;
@@ -54,6 +77,12 @@ function expectNoneServedWithoutKey(accepted: Reply[], op: string): void {
   expect(first ? `${first.status}: ${JSON.stringify(first.body)?.slice(0, 200)}` : 'none', `${op} without SERVICE-API-KEY must not be accepted`).toBe('none');
 }
 
+/**
+ * The skip the first test made, for the test after it that judges the time its answer gives (null: no
+ * phase was left to skip). Module state of the worker: the tests of this file run in order in one.
+ */
+let lastSkip: { data: any; phaseID: string; at: number; reply: Reply } | null | undefined;
+
 // In order, in one worker: the tests move the same triggers forward. Not serial: one failure must not
 // hide the others.
 test.describe.configure({ mode: 'default' });
@@ -67,6 +96,7 @@ test.describe('triggers', () => {
       const keyless: Reply[] = [];
       const done = await skipSomePhase(t, keyless);
       await t.clause('auth.key.required', async () => expectNoneServedWithoutKey(keyless, 'skip'));
+      lastSkip = done ? undefined : null;
       if (!done)
         return skipClauses.forEach((c) => t.uncovered(c, 'no manifest trigger had a phase left to skip: add triggers with phases to the manifest', 'resource'));
       const body = expectSuccess('skipTriggerPhase', done.reply);
@@ -78,6 +108,29 @@ test.describe('triggers', () => {
         );
       });
       t.observe('triggers.skip.message', 'skip', body.message, done.reply);
+      lastSkip = { data: body.data, phaseID: done.phaseID, at: done.at, reply: done.reply };
+    },
+  );
+
+  test(
+    'triggers: the action a skip caused carries the time of that request, in milliseconds since the epoch [inferred]',
+    checks('inferred', 'trigger.actions.timeMs.unit'),
+    async ({ t }) => {
+      // The skip of the test before (a phase is finite: this one skips none of its own), which a
+      // read-only run does not send.
+      t.needsWrite('the skip of the test before');
+      if (lastSkip === null)
+        return t.uncovered('trigger.actions.timeMs.unit', 'no manifest trigger had a phase left to skip: add triggers with phases to the manifest', 'resource');
+      if (lastSkip === undefined)
+        return t.uncovered(
+          'trigger.actions.timeMs.unit',
+          'not verifiable: no skip was answered in this worker (the skip test failed or was not run)',
+          'unverifiable',
+        );
+      // Its evidence is that skip's exchange.
+      const skip = lastSkip;
+      await test.info().attach('exchange', { body: JSON.stringify(skip.reply.exchange), contentType: 'application/json' });
+      await t.clause('trigger.actions.timeMs.unit', async () => expectActionTimeOfRequest(t, skip.data, skip.phaseID, skip.at));
     },
   );
 
@@ -179,6 +232,26 @@ test.describe('triggers', () => {
         for (const [what, r] of refused)
           expect(r.text.includes(t.apiKey) || Object.values(r.headers).some((v) => v.includes(t.apiKey)), `${what}: the key is in the response`).toBe(false);
       });
+    },
+  );
+
+  test(
+    'triggers: skip and unpause carrying x-respect-review-settings get a success or a 4xx, never a 5xx [inferred, spec 4.0]',
+    checks('inferred', 'reviewSettings.header.no5xx'),
+    async ({ t }) => {
+      // What the header does, and what it answers when a review is required, is not shown (4.0): a refusal
+      // is legal, a server error is not. To a trigger this file owns, at a phase it does not have: a phase
+      // is spent only by a skip, and the suite spends one a run (the first test's).
+      const first = t.manifest.triggers[0].id;
+      for (const op of ['skip', 'unpause']) {
+        const r = await t.call('PUT', `${base(first)}/${op}`, {
+          data: { phaseID: `cc_no_phase_${t.runId}` },
+          headers: { 'x-respect-review-settings': 'true' },
+        });
+        await t.clause('reviewSettings.header.no5xx', async () =>
+          expect(r.status, `${op} with x-respect-review-settings: true answered ${r.status}`).toBeLessThan(500),
+        );
+      }
     },
   );
 });

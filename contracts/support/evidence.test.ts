@@ -51,3 +51,38 @@ test('the client decodes gzip, deflate and br answers, and calls a body that doe
   );
   assert.equal(attached.length, 5, 'every exchange recorded, the failed one too');
 });
+
+test('the client sends a header name as spelt (lower, mixed, capitals), and the exchange redacts its value whatever it is', async (t) => {
+  // Playwright's request context and some HTTP clients normalise header names; this client must not,
+  // or the suite could not send the key header in another case (auth.key.headerNameCase).
+  const names: string[][] = [];
+  const server = createServer((req, res) => {
+    names.push(req.rawHeaders.filter((_, i) => i % 2 === 0));
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(BODY);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const reportsDir = mkdtempSync(join(tmpdir(), 'cc-evidence-'));
+  t.after(() => {
+    server.close();
+    rmSync(reportsDir, { recursive: true, force: true });
+  });
+  const key = 'k_secret_value_0123456789';
+  const ctx = { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, apiKey: key, requestTimeoutMs: 5000, reportsDir };
+  const attached: string[] = [];
+  const info = { attach: async (_name: string, a: { body: string }) => void attached.push(a.body) } as unknown as TestInfo;
+  const spellings = ['service-api-key', 'Service-Api-Key', 'SERVICE-API-KEY'];
+  // The key, and a wrong key derived from it (upper-cased): neither may be in the recorded exchange.
+  for (const [i, name] of spellings.entries())
+    await call(info, ctx, 'GET', '/console/v1/release_pipelines', { headers: { [name]: i === 1 ? key.toUpperCase() : key } });
+  assert.deepEqual(
+    names.map((n) => n.find((x) => x.toLowerCase() === 'service-api-key')),
+    spellings,
+    'the names on the wire',
+  );
+  assert.equal(attached.length, 3);
+  for (const [i, text] of attached.entries()) {
+    assert.ok(!text.toLowerCase().includes(key.toLowerCase()), `exchange ${i} holds the key in some case`);
+    assert.equal(JSON.parse(text).requestHeaders[spellings[i]], '<redacted>');
+  }
+});

@@ -3,7 +3,7 @@
 // clauses and clauses a run could not cover. Tests receive them by name.
 import { test as base } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
-import { loadConfig, type Manifest } from '../../core/config.ts';
+import { type AuthProbes, loadConfig, type Manifest } from '../../core/config.ts';
 import { call, type CallOptions, type Exchange, type Reply } from './evidence.ts';
 import { KEY_HEADER } from '../../core/keys.ts';
 import { RunStopped, TransportError, stopReason } from './transport.ts';
@@ -23,6 +23,8 @@ export interface Target {
   strict: boolean;
   /** Only reads and dryRun writes may reach the target (--read-only, for production): see `t.call`. */
   readOnly: boolean;
+  /** Which wrong keys the auth tests send (--auth-probes; core/config.ts). */
+  authProbes: AuthProbes;
   requestTimeoutMs: number;
   reportsDir: string;
   /** The run's deadline (epoch ms), when the wrapper set one: a rate limit is waited out only until then. */
@@ -76,6 +78,11 @@ export interface T extends Target {
    */
   refused(reason: string): never;
   /**
+   * In a read-only run, ends the test as excluded by design, as `call` does before a write: for a test
+   * that judges what a write of another test answered (`what` names it). Elsewhere it does nothing.
+   */
+  needsWrite(what: string): void;
+  /**
    * Runs `body` as the check of `clause` (a boxed test.step titled `clause <id>`, support/blame.ts): an
    * assertion that fails in it fails that clause (unless a check inside blames its own, as expectSuccess
    * does for a field's type), and the test's other clauses are passed (held before) or not reached.
@@ -94,6 +101,7 @@ export const test = base.extend<{ t: T }, { target: Target }>({
         manifest: c.manifest,
         strict: c.strict,
         readOnly: c.readOnly,
+        authProbes: c.authProbes,
         requestTimeoutMs: c.requestTimeoutMs,
         reportsDir: c.reportsDir,
         deadlineAt: c.deadlineAt,
@@ -136,10 +144,14 @@ export const test = base.extend<{ t: T }, { target: Target }>({
     }
     // In a read-only run nothing that could change the target is sent: a write that is not a dry run
     // ends the test before it goes out, and its clauses are excluded by design (not a reason for INCOMPLETE).
+    const needsWrite = (what: string) => {
+      if (!target.readOnly) return;
+      info.annotations.push({ type: 'excluded', description: `read-only run: the check needs a write (${what})` });
+      info.skip(true, `read-only run: needs a write (${what})`);
+    };
     const guard = (method: string, path: string, opts: CallOptions) => {
-      if (!target.readOnly || method.toUpperCase() === 'GET' || (opts.data as { dryRun?: unknown } | undefined)?.dryRun === true) return;
-      info.annotations.push({ type: 'excluded', description: `read-only run: the check needs a write (${method} ${path.split('?')[0]})` });
-      info.skip(true, `read-only run: needs a write (${method} ${path.split('?')[0]})`);
+      if (method.toUpperCase() === 'GET' || (opts.data as { dryRun?: unknown } | undefined)?.dryRun === true) return;
+      needsWrite(`${method} ${path.split('?')[0]}`);
     };
     await use({
       ...target,
@@ -165,6 +177,7 @@ export const test = base.extend<{ t: T }, { target: Target }>({
         info.skip(true, `resource refused: ${reason}`);
         throw new Error('unreachable: testInfo.skip throws');
       },
+      needsWrite,
       clause: clauseStep,
     });
     flushHeld(info, clauses);

@@ -20,6 +20,19 @@ const WRITES: Record<string, string> = {
   createMetric: 'metric',
   updateMetric: 'metric',
 };
+/** The fields an update of a metric sets as sent (spec 4.7), but owner. */
+const METRIC_UPDATE_FIELDS = [
+  'name',
+  'description',
+  'tags',
+  'isVerified',
+  'isReadOnly',
+  'isPermanent',
+  'warehouseNative',
+  'unitTypes',
+  'teamID',
+  'directionality',
+];
 /** The filters of list experiments (spec 4.4). */
 const EXPERIMENT_FILTERS = ['layerID', 'idType', 'teamID', 'status', 'targetAppID', 'createdStartDate', 'createdEndDate', 'creatorName', 'creatorID', 'tags'];
 
@@ -114,6 +127,40 @@ export const REQUEST_SWITCHES = [
     clause: 'auth.key.required',
     level: 'stated',
     change: { auth: { openOperations: ['updateMetric'] } },
+  },
+
+  // Header names are case-insensitive (RFC 9110 5.1; HTTP/2 sends them lower-cased): Node lower-cases
+  // them, so a server that matches the spelling must look at the names as sent.
+  {
+    name: 'auth-key-header-exact-case',
+    kind: 'fault',
+    layer: 'request',
+    description:
+      'the key is read only from a header spelt SERVICE-API-KEY exactly: sent as service-api-key (as HTTP/2 sends it) or Service-Api-Key it is missing (401)',
+    clause: 'auth.key.headerNameCase',
+    level: 'inferred',
+    change: { auth: { headerSpelling: 'SERVICE-API-KEY' } },
+  },
+  // Wrong keys derived from the real one are sent only with --auth-probes derived (a throwaway key):
+  // without it these two are not caught, on purpose (docs/checks.md).
+  {
+    name: 'auth-key-case-insensitive',
+    kind: 'fault',
+    layer: 'request',
+    description: 'the key is compared ignoring case: the key upper-cased is accepted (caught with --auth-probes derived only)',
+    clause: 'auth.key.required',
+    level: 'stated',
+    change: { auth: { ignoreCase: true } },
+  },
+  {
+    name: 'auth-key-prefix-only',
+    kind: 'fault',
+    layer: 'request',
+    description:
+      'only the first 8 characters of the key are compared (a key looked up by its prefix, the rest never checked): the key cut short is accepted (caught with --auth-probes derived only)',
+    clause: 'auth.key.required',
+    level: 'stated',
+    change: { auth: { prefixLength: 8 } },
   },
 
   // ------------------------------------------------------------------ the path (spec 9)
@@ -541,6 +588,44 @@ export const REQUEST_SWITCHES = [
         const phases = trigger ? (store.getPipeline(trigger.releasePipelineID)?.phases ?? []) : [];
         if (trigger && isObject(r.body) && !phases.some((p: { id: string }) => p.id === r.body.phaseID)) r.body.phaseID = trigger.currentPhaseID;
       },
+    },
+  },
+
+  // ------------------------------------------------------------------ optional headers and overlapping writes (spec 4.0, 4.7)
+  {
+    name: 'review-header-500',
+    kind: 'fault',
+    layer: 'request',
+    description: 'a write carrying x-respect-review-settings (any value) answers 500: the server fails to load the review settings it was asked to respect',
+    clause: 'reviewSettings.header.no5xx',
+    level: 'inferred',
+    change: {
+      operations: Object.keys(WRITES),
+      check: (r) => {
+        if (r.headers['x-respect-review-settings'] !== undefined) throw new HttpError(500, 'review settings could not be loaded');
+      },
+    },
+  },
+  {
+    name: 'metric-update-lost-on-overlap',
+    kind: 'fault',
+    layer: 'request',
+    description:
+      'an update reads the stored metric, works for 40 ms, then writes the whole metric back with the fields it was sent: of two updates that overlap, the later write undoes the earlier (both answered 200)',
+    clause: 'writes.concurrentNoLostUpdate',
+    level: 'inferred',
+    change: {
+      operations: ['updateMetric'],
+      // The read: every field an update may set, as stored now, becomes part of what this update writes.
+      rewrite: (r, store) => {
+        const stored = store.getMetric(r.params.id);
+        if (!stored || !isObject(r.body) || r.body.dryRun === true) return;
+        const whole: Record<string, unknown> = {};
+        for (const k of METRIC_UPDATE_FIELDS) if (Object.hasOwn(stored, k) && !Object.hasOwn(r.body, k)) whole[k] = stored[k];
+        r.body = { ...whole, ...r.body };
+      },
+      // The gap between that read and the write.
+      delay: 40,
     },
   },
 

@@ -107,6 +107,26 @@ export const RESPONSE_SWITCHES = [
     level: 'stated',
     change: dropField(GATE_TOGGLES, 'data.rules[].environments', (v) => v === null),
   },
+  // A gate answer (enable, disable) is the Gate (4.2, 4.3), its rules (2.2) among its fields.
+  {
+    name: 'enable-disable-rules-empty',
+    kind: 'fault',
+    layer: 'response',
+    description: 'enable and disable answer the gate with no rules (rules: []), whatever rules it holds',
+    clause: 'gates.enableDisable.rules',
+    level: 'stated',
+    change: retypeField(GATE_TOGGLES, 'data.rules', () => []),
+  },
+  // timeMs is named for milliseconds (2.7); seconds since the epoch are about 1000 times smaller.
+  {
+    name: 'trigger-action-time-seconds',
+    kind: 'fault',
+    layer: 'response',
+    description: "skip and unpause answer each action's timeMs in seconds since the epoch, not milliseconds",
+    clause: 'trigger.actions.timeMs.unit',
+    level: 'inferred',
+    change: retypeField(TRIGGER_WRITES, 'data.actions[].timeMs', (ms) => (typeof ms === 'number' ? Math.floor(ms / 1000) : ms)),
+  },
   {
     name: 'trigger-actions-missing',
     kind: 'fault',

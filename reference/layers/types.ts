@@ -48,6 +48,8 @@ export interface RequestView {
   params: Record<string, string>;
   query: Record<string, any>;
   body: any;
+  /** The request's headers, names lower-cased (as Node gives them). */
+  headers: Readonly<Record<string, string | string[] | undefined>>;
 }
 
 /** How the key check (plugins/auth.ts) is loosened; the clean server has none of these. */
@@ -62,6 +64,15 @@ export interface AuthPolicy {
   queryKeys?: readonly string[];
   /** The key is also taken from the JSON body's field apiKey. */
   bodyKey?: boolean;
+  /**
+   * The key is taken only from a header whose name is spelt exactly so, as it was sent (the raw header
+   * names, req.rawHeaders): header names are case-insensitive (RFC 9110 5.1), and HTTP/2 sends them lower-cased.
+   */
+  headerSpelling?: string;
+  /** The key is compared ignoring case. */
+  ignoreCase?: boolean;
+  /** Only the first N characters of the key are compared (a key looked up by its prefix, the rest never checked). */
+  prefixLength?: number;
 }
 
 export interface RequestChange {
@@ -91,6 +102,11 @@ export interface RequestChange {
     /** The refusal of the other write (default: 409, a conflict). */
     refuse?(key: string): HttpError;
   };
+  /**
+   * The request waits this long after its rewrites, checks and hold, before its handler runs: what a
+   * rewrite read is written that much later (a read-modify-write with a gap). Reads and refusals go on.
+   */
+  delay?: number;
 }
 
 /** The store an operation's handler sees, with what `wrap` replaces (the rest passes through to `next`). */

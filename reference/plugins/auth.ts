@@ -2,6 +2,7 @@
 // with 401 before anything else is read. The request layer's auth switches loosen it (each an
 // AuthPolicy, layers/types.ts); the clean server has none and takes the header only.
 import { hash, timingSafeEqual } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
 import { HttpError } from '../errors.ts';
 import type { AuthPolicy } from '../layers/types.ts';
 import { operationOf } from '../operations.ts';
@@ -11,13 +12,28 @@ const digest = (s: string) => hash('sha256', s, 'buffer');
 const MISSING = 'SERVICE-API-KEY header is required';
 
 export const authentication = atRoot<{ apiKey: string; loosened: readonly AuthPolicy[] }>((app, { apiKey, loosened }, done) => {
-  const expected = digest(apiKey);
-  // Constant-time: compare fixed-length digests, so neither content nor length leaks through timing.
-  const valid = (key: unknown) => typeof key === 'string' && timingSafeEqual(digest(key), expected);
   const policy = {
     anyKey: loosened.some((p) => p.anyKey),
     withoutKey: loosened.some((p) => p.withoutKey),
     bodyKey: loosened.some((p) => p.bodyKey),
+    ignoreCase: loosened.some((p) => p.ignoreCase),
+    prefixLength: loosened.find((p) => p.prefixLength)?.prefixLength,
+    headerSpelling: loosened.find((p) => p.headerSpelling)?.headerSpelling,
+  };
+  // The clean server compares the whole key as sent; the auth switches may fold its case or cut it.
+  const compared = (key: string) => {
+    const folded = policy.ignoreCase ? key.toLowerCase() : key;
+    return policy.prefixLength ? folded.slice(0, policy.prefixLength) : folded;
+  };
+  const expected = digest(compared(apiKey));
+  // Constant-time: compare fixed-length digests, so neither content nor length leaks through timing.
+  const valid = (key: unknown) => typeof key === 'string' && timingSafeEqual(digest(compared(key)), expected);
+  /** The header's value: by its name in any case (Node lower-cases names), or only as spelt by headerSpelling. */
+  const headerKey = (req: FastifyRequest): string | string[] | undefined => {
+    if (!policy.headerSpelling) return req.headers['service-api-key'];
+    const raw = req.raw.rawHeaders;
+    for (let i = 0; i + 1 < raw.length; i += 2) if (raw[i] === policy.headerSpelling) return raw[i + 1];
+    return undefined;
   };
   const open = new Set(loosened.flatMap((p) => p.openOperations ?? []));
   const queryKeys = loosened.flatMap((p) => p.queryKeys ?? []);
@@ -26,7 +42,7 @@ export const authentication = atRoot<{ apiKey: string; loosened: readonly AuthPo
   // measurable share of a fast list call (npm run bench:server).
   app.addHook('onRequest', (req, _reply, next) => {
     if (policy.withoutKey) return next();
-    let key = req.headers['service-api-key'];
+    let key = headerKey(req);
     if (key === undefined && open.size > 0 && open.has(operationOf(req) ?? '')) return next();
     for (const name of queryKeys) if (key === undefined) key = (req.query as Record<string, string>)[name];
     // The body is not parsed yet: a request without a key is let through to preValidation, which looks there.
@@ -37,7 +53,7 @@ export const authentication = atRoot<{ apiKey: string; loosened: readonly AuthPo
 
   if (policy.bodyKey) {
     app.addHook('preValidation', (req, _reply, next) => {
-      if (req.headers['service-api-key'] !== undefined) return next();
+      if (headerKey(req) !== undefined) return next();
       const b = req.body as Record<string, unknown> | undefined;
       if (b && typeof b === 'object' && valid(b.apiKey)) {
         delete b.apiKey;

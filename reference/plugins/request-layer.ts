@@ -1,7 +1,7 @@
 // Applies the request layer's changes that are on (layers/request.ts): arrivals refused before the key
 // check, the contract's request schemas as changed, rewrites and refusals before the handler, the
-// answer to a rewritten request given back in the client's terms, and writes held in flight. With no
-// change on, it adds no hook at all.
+// answer to a rewritten request given back in the client's terms, writes held in flight, and requests
+// delayed between what they read and their handler's write. With no change on, it adds no hook at all.
 import type { FastifyRequest } from 'fastify';
 import { conflict } from '../errors.ts';
 import type { RequestChange, RequestView, ResponseView } from '../layers/types.ts';
@@ -52,7 +52,7 @@ export const requestLayer = atRoot<RequestLayerOptions>((app, { changes, store, 
     });
   }
 
-  const before = changes.filter((c) => c.rewrite || c.check || c.hold);
+  const before = changes.filter((c) => c.rewrite || c.check || c.hold || c.delay);
   if (before.length > 0) {
     const byOperation = new Map(OPERATION_IDS.map((id) => [id, before.filter(applies(id))]));
     /** Resources with a write in flight, each with the time after which it counts as abandoned. */
@@ -62,7 +62,13 @@ export const requestLayer = atRoot<RequestLayerOptions>((app, { changes, store, 
       const operationId = operationOf(req);
       const on = operationId ? byOperation.get(operationId) : undefined;
       if (!operationId || !on?.length) return next();
-      const view: RequestView = { operationId, params: req.params as Record<string, string>, query: req.query as Record<string, unknown>, body: req.body };
+      const view: RequestView = {
+        operationId,
+        params: req.params as Record<string, string>,
+        query: req.query as Record<string, unknown>,
+        body: req.body,
+        headers: req.headers,
+      };
       try {
         for (const c of on) c.rewrite?.(view, store);
         for (const c of on) c.check?.(view, store);
@@ -78,6 +84,8 @@ export const requestLayer = atRoot<RequestLayerOptions>((app, { changes, store, 
         busy.set(key, Date.now() + c.hold.ms + STALE_AFTER_MS);
         held.set(req, { key, ms: c.hold.ms });
       }
+      const delay = Math.max(0, ...on.map((c) => c.delay ?? 0));
+      if (delay > 0) return wait(delay, () => next());
       next();
     });
     if (before.some((c) => c.hold)) {

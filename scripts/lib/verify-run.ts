@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { createInterface } from 'node:readline';
-import { ConfigError, ROOT, isLoopback, loadConfig, type Config } from '../../core/config.ts';
+import { type AuthProbes, ConfigError, ROOT, isLoopback, loadConfig, type Config } from '../../core/config.ts';
 import { worst } from '../../core/exit.ts';
 import { recordRun } from '../../core/history.ts';
 import { keyForms } from '../../core/keys.ts';
@@ -48,6 +48,8 @@ export interface VerifyOptions {
   strict: boolean;
   /** Only reads and dryRun writes reach the target; the load runs its paging profile only (also CONSOLE_READ_ONLY=1). */
   readOnly?: boolean;
+  /** --auth-probes: which wrong keys the auth tests send (also CONSOLE_AUTH_PROBES). */
+  authProbes?: AuthProbes;
   skipLoad: boolean;
   profile: string;
   baselines: string | undefined;
@@ -382,6 +384,8 @@ function prepare(opts: VerifyOptions): { env: NodeJS.ProcessEnv; config: Config;
   const env: NodeJS.ProcessEnv = { ...process.env };
   if (opts.strict) env.CONSOLE_STRICT = '1';
   if (opts.readOnly) env.CONSOLE_READ_ONLY = '1';
+  // Read by the suite's workers (core/config.ts) through the environment the conformance stage inherits.
+  if (opts.authProbes) env.CONSOLE_AUTH_PROBES = opts.authProbes;
   if (opts.deadline !== undefined) env.CONSOLE_DEADLINE = opts.deadline;
   // One key for every server this run starts (the conformance suite's and the load runs'), so that
   // one scan covers everything written. It travels in the environment only.
