@@ -82,13 +82,13 @@ function base64Fragments(key: string): string[] {
 export const swapCase = (key: string) => [...key].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
 
 /**
- * The key's first half (rounded up), the prefix a derived probe sends; undefined when that is under 8
- * characters (a key under 15): so short a text is as likely to be anything else as the key's prefix,
- * and the scan would find it in every file.
+ * The key's first half (rounded up), the prefix a derived probe sends; undefined when that is under 16
+ * characters (a key under 31): a short key's first half may be little more than its vendor's prefix
+ * (`console-`), text that is in every file, and the scan would call each of them a leak.
  */
 export function keyPrefix(key: string): string | undefined {
   const prefix = key.slice(0, Math.ceil(key.length / 2));
-  return prefix.length >= 8 ? prefix : undefined;
+  return prefix.length >= 16 ? prefix : undefined;
 }
 
 /**

@@ -11,7 +11,7 @@ import { deflateRawSync } from 'node:zlib';
 import { keyForms, keyPrefix, nearMisses, swapCase } from '../core/keys.ts';
 import { scan } from '../core/scan.ts';
 
-const KEY = 'cc_test_0123456789abcdef+/=?&';
+const KEY = 'cc_test_0123456789abcdef0123456789+/=?&';
 
 function tree(files: Record<string, string>): string {
   const dir = mkdtempSync(join(tmpdir(), 'cc-scan-'));
@@ -43,8 +43,10 @@ test('scan:secrets finds the key inside a larger base64 blob at every byte align
 });
 
 test('scan:secrets finds the near misses of the key (upper-, lower- and swapped-case, one short at either end, its first half) in every encoding', () => {
-  const near = [KEY.toUpperCase(), KEY.toLowerCase(), swapCase(KEY), KEY.slice(0, -1), KEY.slice(1), KEY.slice(0, 15)];
-  assert.equal(keyPrefix(KEY), KEY.slice(0, 15));
+  const near = [KEY.toUpperCase(), KEY.toLowerCase(), swapCase(KEY), KEY.slice(0, -1), KEY.slice(1), KEY.slice(0, 20)];
+  assert.equal(keyPrefix(KEY), KEY.slice(0, 20));
+  // A short key's first half is no near miss: it may be little more than the vendor's prefix.
+  assert.equal(keyPrefix('console-0123456789abcdef'), undefined);
   assert.deepEqual(nearMisses(KEY), [...new Set([KEY, ...near])], 'the key and its near misses, each once');
   for (const miss of near) {
     const hex = Buffer.from(miss).toString('hex');
