@@ -123,21 +123,13 @@ test('a connection reset on a request with a wrong key leaves no form of the key
     // whatever it is, the key must not be in anything the run left behind.
     assert.ok(proxy.resets() > 0, `the proxy reset no request: the leak path was not exercised (exit ${run.code})\n${run.stdout.slice(-2000)}`);
     assert.match(run.stdout + run.stderr, /ECONNRESET|socket hang up/, 'the run reports the reset: its error went through the writers');
-    writeFileSync(join(output, 'stdout.txt'), run.stdout);
-    writeFileSync(join(output, 'stderr.txt'), run.stderr);
     const forms = keyForms(server.apiKey);
     const key = server.apiKey;
     assert.ok(
       [key, key.slice(0, -1), key.slice(1), key.toUpperCase()].every((k) => forms.includes(k)),
       'the scan looks for the key and its near misses',
     );
-    const { scanned, found } = scan([reports, output], server.apiKey);
-    assert.ok(scanned > 2, `the run wrote reports to scan (exit ${run.code}, ${scanned} files)`);
-    assert.deepEqual(
-      found.map((f) => f.replace(reports, '<reports>').replace(output, '<output>')),
-      [],
-      'files that hold a form of the key',
-    );
+    assertNoFormOfKey(run, reports, output, server.apiKey);
   } finally {
     await proxy.close();
     await server.stop();
@@ -163,8 +155,6 @@ test('wrong keys derived from the real one (--auth-probes derived), echoed back 
     // Each derived key on each of the ten operations, refused by the proxy's 401: the run passes.
     assert.ok(proxy.echoedDerived() >= derived.length * 10, `the proxy echoed ${proxy.echoedDerived()} derived keys`);
     assert.equal(run.code, 0, `the auth tests pass against a target that refuses every wrong key\n${run.stdout.slice(-2000)}`);
-    writeFileSync(join(output, 'stdout.txt'), run.stdout);
-    writeFileSync(join(output, 'stderr.txt'), run.stderr);
     // What the scan looks for covers every derived key: each is a near miss of the key, or holds the key.
     const forms = keyForms(server.apiKey);
     for (const d of derived)
@@ -172,13 +162,7 @@ test('wrong keys derived from the real one (--auth-probes derived), echoed back 
         forms.some((f) => d.key.includes(f)),
         `the scan looks for ${d.what}`,
       );
-    const { scanned, found } = scan([reports, output], server.apiKey);
-    assert.ok(scanned > 2, `the run wrote reports to scan (${scanned} files)`);
-    assert.deepEqual(
-      found.map((f) => f.replace(reports, '<reports>').replace(output, '<output>')),
-      [],
-      'files that hold a form of the key',
-    );
+    assertNoFormOfKey(run, reports, output, server.apiKey);
   } finally {
     await proxy.close();
     await server.stop();
@@ -186,3 +170,16 @@ test('wrong keys derived from the real one (--auth-probes derived), echoed back 
     rmSync(output, { recursive: true, force: true });
   }
 });
+
+/** The run's output beside its reports, then the scan of both: no file holds any form of the key. */
+function assertNoFormOfKey(run: { code: number | null; stdout: string; stderr: string }, reports: string, output: string, key: string) {
+  writeFileSync(join(output, 'stdout.txt'), run.stdout);
+  writeFileSync(join(output, 'stderr.txt'), run.stderr);
+  const { scanned, found } = scan([reports, output], key);
+  assert.ok(scanned > 2, `the run wrote reports to scan (exit ${run.code}, ${scanned} files)`);
+  assert.deepEqual(
+    found.map((f) => f.replace(reports, '<reports>').replace(output, '<output>')),
+    [],
+    'files that hold a form of the key',
+  );
+}
