@@ -65,9 +65,17 @@ export interface PageBase {
  * Compares page=0 with page=1 and with no page at a small limit. A target counting from 1 refuses
  * page 0, answers it empty, or clamps it to page 1; one counting from 0 answers it with the first page
  * (the one given when no page is sent), which page=1 is not. Anything else is read as counting from 1.
+ * Pages are compared by the items they hold, not their order: a page that comes back reshuffled is
+ * paging.stable's failure (its own test), and must not make every walk start from the wrong page.
  */
 export async function pageBase(get: Get, path: string): Promise<PageBase> {
-  const ids = (r: Reply) => (ok(r) && Array.isArray(r.body?.data) ? r.body.data.map((x: any) => x?.id).join() : undefined);
+  const ids = (r: Reply) =>
+    ok(r) && Array.isArray(r.body?.data)
+      ? r.body.data
+          .map((x: any) => String(x?.id))
+          .sort()
+          .join()
+      : undefined;
   const zero = await get(`${path}?limit=2&page=0`);
   if (!ok(zero)) return { first: 1, pageZero: `refused (${zero.status})` };
   const z = ids(zero);
