@@ -23,6 +23,8 @@ const FILES: [RegExp, string[]][] = [
   [/overrides/, ['overrides']],
   [/phaseid|^trigger-/, ['triggers']],
   [/validation-500/, ['negative', 'metrics']],
+  [/^teamid-500$/, ['experiments']],
+  [/^(skip|unpause)-answers-pipeline$/, ['triggers']],
 ];
 
 /** The suite files (paths) that exercise a hand-written fault; [] for the whole suite. */

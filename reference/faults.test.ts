@@ -139,6 +139,7 @@ const FAULT_PROBES: Record<FaultName, Probe> = {
   'filter-idtype-ignored': async (app) => [...new Set((await list(app, 'idType=userID&limit=100')).data.map((e: any) => e.idType))].sort(),
   'filter-tags-ignored': async (app) => (await list(app, 'tags=checkout&limit=100')).data.every((e: any) => e.tags.includes('checkout')),
   'filtered-page-ignored': async (app) => (await list(app, 'status=active&limit=2&page=2')).data.map((e: any) => e.id),
+  'teamid-500': (app) => status(get(app, '/console/v1/experiments?teamID=team_core')),
   'filters-or-combined': async (app) => (await list(app, 'status=active&idType=userID&limit=100')).data.map((e: any) => e.id),
   'experiments-empty-message': async (app) => (await list(app, 'limit=10&page=1000')).message,
   'pipelines-empty-message': async (app) => (await get(app, '/console/v1/release_pipelines?limit=10&page=1000')).json().message,
@@ -150,6 +151,12 @@ const FAULT_PROBES: Record<FaultName, Probe> = {
   'created-time-string': async (app) => typeof (await list(app, '')).data[0].createdTime,
   'overrides-not-persisted': async (app) => (await body(app, 'PATCH', OVERRIDES, { overrides: [item], userIDOverrides: [] })).json().data.overrides.length,
   'trigger-actions-missing': async (app) => Array.isArray((await body(app, 'PUT', SKIP, { phaseID: 'ph_cc_1_1' })).json().data.actions),
+  'skip-answers-pipeline': async (app) => (await body(app, 'PUT', SKIP, { phaseID: 'ph_cc_1_1' })).json().data.id,
+  'unpause-answers-pipeline': async (app) => {
+    // Trigger 1 pauses at its second phase, which requires review.
+    await body(app, 'PUT', SKIP, { phaseID: 'ph_cc_1_1' });
+    return (await body(app, 'PUT', SKIP.replace('/skip', '/unpause'), { phaseID: 'ph_cc_1_2' })).json().data?.id;
+  },
   'metric-name-counts-bytes': (app) => status(createMetric(app, { name: 'жжж', type: 'sum' })),
   'metric-description-counts-bytes': (app) => status(createMetric(app, { name: 'probe', type: 'sum', description: 'ж'.repeat(1000) })),
   'metric-update-dryrun-persists-tags': async (app) => {

@@ -16,6 +16,7 @@ const sorted = (ids: string[]) => [...ids].sort();
 const OP = 'listExperiments';
 const MESSAGE = 'Experiments listed successfully.';
 const DAY = 86_400_000;
+const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * A filter's result judged on the experiments that carry the filtered field (the presence of a listed
@@ -134,12 +135,17 @@ test.describe('experiments', () => {
     ),
     async ({ t }) => {
       const reply = await t.call('GET', PATH);
+      // A page without its data array or its pagination object breaks the envelope of a list (2.1) and
+      // what 4.4 states of this list's answer both: checked before the schema check, which blames 2.1
+      // alone. (A body that is no object at all is the schema check's: envelope.successObject.)
+      if (ok2xx(reply) && isObject(reply.body)) {
+        await t.clause(['envelope.data', 'experiments.list.pagination'], async () => expect(Array.isArray(reply.body?.data), 'data is an array').toBe(true));
+        await t.clause(['envelope.pagination', 'experiments.list.pagination'], async () =>
+          expect(isObject(reply.body?.pagination), `pagination is an object: ${JSON.stringify(reply.body?.pagination)}`).toBe(true),
+        );
+      }
       const body = await t.clause('experiments.list.path', async () => expectSuccess('listExperiments', reply));
       expectMessage('listExperiments', body, MESSAGE);
-      await t.clause('envelope.data', async () => expect(Array.isArray(body.data), 'data is an array').toBe(true));
-      await t.clause('envelope.pagination', async () =>
-        expect(typeof body.pagination === 'object' && body.pagination !== null && !Array.isArray(body.pagination), 'pagination is an object').toBe(true),
-      );
       t.observe('pagination.fields', 'listExperiments', Object.keys(body.pagination).sort(), reply);
       t.observe('experiments.list.limit', 'items on a page with no limit', body.data.length, reply);
       // A limit above the server's maximum may be rejected or clamped (spec 4.4, 8: not shown); both are recorded.
@@ -208,11 +214,11 @@ test.describe('experiments', () => {
       await t.clause('experiments.list.query.page', async () => {
         const one = expectSuccess('listExperiments', await t.call('GET', `${PATH}?limit=2&page=${pages.number(0)}`));
         const two = expectSuccess('listExperiments', await t.call('GET', `${PATH}?limit=2&page=${pages.number(1)}`));
+        // By the experiments they hold, not their order: the first page reordered is no second page.
         if (one.data.length === 2 && two.data.length > 0) {
-          expect(
-            two.data.map((e: any) => e.id),
-            'the second page holds other experiments than the first',
-          ).not.toEqual(one.data.map((e: any) => e.id));
+          expect(sorted(two.data.map((e: any) => e.id)), 'the second page holds other experiments than the first').not.toEqual(
+            sorted(one.data.map((e: any) => e.id)),
+          );
         }
       });
     },

@@ -11,6 +11,7 @@ import { checks, expect, test, type T } from '../support/target.ts';
 import { expectClientError, expectNotAccepted, expectSuccess, ok2xx, outcome, whenPresent } from '../support/checks.ts';
 import { clausesUnder } from '../support/clauses.ts';
 import type { Reply } from '../support/evidence.ts';
+import { failedExchange } from '../support/blame.ts';
 import { expectBrokenBodiesRejected } from '../support/negative.ts';
 
 const base = (id: string) => `/console/v1/release_pipeline_triggers/${encodeURIComponent(id)}`;
@@ -40,9 +41,9 @@ function expectActionTimeOfRequest(t: T, data: any, skipped: string, at: number)
  * Skips the current phase of the first manifest trigger that still has one; the reply, or undefined.
  * With `keyless`, each phase is first asked for without the key (spec 5): that request can succeed only
  * at the current phase, which is found only here, so this is where a skip served without a key shows.
- * Those that were accepted are pushed onto `keyless`.
+ * Those that were accepted are pushed onto `keyless`; with `refused`, the skips (with the key) refused.
  */
-async function skipSomePhase(t: T, keyless?: Reply[]) {
+async function skipSomePhase(t: T, keyless?: Reply[], refused?: Reply[]) {
   for (const trigger of t.manifest.triggers) {
     for (const phaseID of trigger.phaseIDs) {
       if (keyless) {
@@ -53,9 +54,48 @@ async function skipSomePhase(t: T, keyless?: Reply[]) {
       const at = Date.now();
       const reply = await t.call('PUT', `${base(trigger.id)}/skip`, { data: { phaseID } });
       if (ok2xx(reply)) return { trigger, phaseID, reply, at };
+      refused?.push(reply);
     }
   }
   return undefined;
+}
+
+/**
+ * Skip is found at its path (4.9), judged when no manifest phase could be skipped. Every skip answered
+ * 404 means the target does not know the manifest's triggers (the user's to fix), or skip is not found
+ * at its path; an unpause with a phase no trigger has tells them apart: a target that knows the trigger
+ * refuses it otherwise than it refuses a trigger that does not exist. (Refusals are not shown, 7: a
+ * target that answers both alike, or refuses a skip otherwise than 404, gives nothing to judge here.)
+ */
+async function expectSkipFound(t: T, refused: Reply[]): Promise<void> {
+  if (refused.length === 0 || refused.some((r) => r.status !== 404)) return;
+  const trigger = t.manifest.triggers[0].id;
+  const phaseID = `cc_no_phase_${t.runId}`;
+  const known = await t.call('PUT', `${base(trigger)}/unpause`, { data: { phaseID } });
+  const unknown = await t.call('PUT', `${base(`cc_missing_${t.runId}`)}/unpause`, { data: { phaseID } });
+  if (known.status === 404 || known.status === unknown.status) return;
+  failedExchange(refused.filter((r) => r.exchange.path.startsWith(`${base(trigger)}/`)).at(-1)?.exchange);
+  expect(
+    refused.every((r) => r.status === 404),
+    `skip answered 404 at all ${refused.length} manifest phases, though the target knows trigger ${trigger} (an unpause of it with a phase it lacks answered ${known.status}, of a trigger that does not exist ${unknown.status}): skip is not found at PUT /console/v1/release_pipeline_triggers/{id}/skip`,
+  ).toBe(false);
+}
+
+/**
+ * Unpause is found at its path (4.10), judged when no unpause was accepted. Every unpause answered 404,
+ * though the target knows the trigger (a skip of it was answered 2xx in this run, `known`), and it
+ * refuses a skip at a phase a trigger is not at otherwise than 404: what it answers a trigger that is not
+ * paused is no 404 either, so unpause is not found at its path. Anything else gives nothing to judge.
+ */
+function expectUnpauseFound(known: string | undefined, answered: Reply[], skipRefused: Reply[]): void {
+  if (!known || answered.length === 0 || answered.some((r) => r.status !== 404)) return;
+  const refusal = skipRefused.find((r) => r.status !== 404);
+  if (!refusal) return;
+  failedExchange(answered.filter((r) => r.exchange.path.startsWith(`${base(known)}/`)).at(-1)?.exchange);
+  expect(
+    answered.every((r) => r.status === 404),
+    `unpause answered 404 all ${answered.length} times, though the target knows trigger ${known} (a skip of it was answered 2xx in this run) and refuses a skip at a phase a trigger is not at with ${refusal.status}: unpause is not found at PUT /console/v1/release_pipeline_triggers/{id}/unpause`,
+  ).toBe(false);
 }
 
 /** A phase of a pipeline other than `pipelineID`, from the first page of the pipeline list; undefined when it shows none. */
@@ -81,7 +121,7 @@ function expectNoneServedWithoutKey(accepted: Reply[], op: string): void {
  * The skip the first test made, for the test after it that judges the time its answer gives (null: no
  * phase was left to skip). Module state of the worker: the tests of this file run in order in one.
  */
-let lastSkip: { data: any; phaseID: string; at: number; reply: Reply } | null | undefined;
+let lastSkip: { trigger: string; data: any; phaseID: string; at: number; reply: Reply } | null | undefined;
 
 // In order, in one worker: the tests move the same triggers forward. Not serial: one failure must not
 // hide the others.
@@ -94,11 +134,14 @@ test.describe('triggers', () => {
     checks('stated', ...skipClauses, 'auth.key.required'),
     async ({ t }) => {
       const keyless: Reply[] = [];
-      const done = await skipSomePhase(t, keyless);
+      const refused: Reply[] = [];
+      const done = await skipSomePhase(t, keyless, refused);
       await t.clause('auth.key.required', async () => expectNoneServedWithoutKey(keyless, 'skip'));
       lastSkip = done ? undefined : null;
-      if (!done)
+      if (!done) {
+        await t.clause('triggers.skip.path', () => expectSkipFound(t, refused));
         return skipClauses.forEach((c) => t.uncovered(c, 'no manifest trigger had a phase left to skip: add triggers with phases to the manifest', 'resource'));
+      }
       const body = expectSuccess('skipTriggerPhase', done.reply);
       await t.clause('triggers.skip.response', async () => {
         whenPresent(t, 'triggers.skip.response', body.data, 'id', (got) => expect(got, 'data is the trigger named in the path').toBe(done.trigger.id));
@@ -108,7 +151,7 @@ test.describe('triggers', () => {
         );
       });
       t.observe('triggers.skip.message', 'skip', body.message, done.reply);
-      lastSkip = { data: body.data, phaseID: done.phaseID, at: done.at, reply: done.reply };
+      lastSkip = { trigger: done.trigger.id, data: body.data, phaseID: done.phaseID, at: done.at, reply: done.reply };
     },
   );
 
@@ -137,19 +180,37 @@ test.describe('triggers', () => {
   const unpauseClauses = ['triggers.unpause.status200', 'triggers.unpause.response', 'triggers.unpause.path', 'triggers.status', 'triggers.transitions'];
   test(
     'triggers: unpause of a paused trigger answers 200 with the trigger, and not without the key [spec 2.7, 4.10, 5]',
-    checks('stated', ...unpauseClauses, 'auth.key.required'),
+    checks('stated', ...unpauseClauses, 'auth.key.required', 'triggers.unpause.phaseID.required'),
     async ({ t }) => {
       // A trigger is unpaused only when it is paused, and how it gets paused is not shown: skip phases
       // (bounded by the manifest) until an unpause is accepted. Each unpause is first sent without the
       // key: it could only succeed there, at a paused trigger's phase.
       const keyless: Reply[] = [];
+      // The unpauses refused (with the key), and the skips refused here, for the path check at the end.
+      const answered: Reply[] = [];
+      const skipRefused: Reply[] = [];
+      // A trigger a skip of this run moved: the target knows it, and it is the one a pause follows.
+      let known = lastSkip?.trigger;
+      let moved = known;
       for (let attempt = 0; attempt < 6; attempt++) {
+        // Without phaseID an unpause is refused (4.10), also at the trigger most likely paused, where a
+        // server that acts on the current phase instead would unpause it.
+        if (moved) {
+          const r = await t.call('PUT', `${base(moved)}/unpause`, { data: {} });
+          await t.clause('triggers.unpause.phaseID.required', async () =>
+            expectNotAccepted(r, `unpause of ${moved}, which a skip just moved, without phaseID`),
+          );
+          moved = undefined;
+        }
         for (const trigger of t.manifest.triggers) {
           for (const phaseID of trigger.phaseIDs) {
             const anonymous = await t.raw('PUT', `${base(trigger.id)}/unpause`, { data: { phaseID } });
             if (ok2xx(anonymous)) keyless.push(anonymous);
             const r = await t.call('PUT', `${base(trigger.id)}/unpause`, { data: { phaseID } });
-            if (!ok2xx(r)) continue;
+            if (!ok2xx(r)) {
+              answered.push(r);
+              continue;
+            }
             const body = expectSuccess('unpauseTrigger', r);
             await t.clause('triggers.unpause.response', async () => {
               whenPresent(t, 'triggers.unpause.response', body.data, 'id', (got) => expect(got, 'data is the trigger named in the path').toBe(trigger.id));
@@ -164,9 +225,12 @@ test.describe('triggers', () => {
             return;
           }
         }
-        if (!(await skipSomePhase(t))) break;
+        const skipped = await skipSomePhase(t, undefined, skipRefused);
+        if (!skipped) break;
+        known = moved = skipped.trigger.id;
       }
       await t.clause('auth.key.required', async () => expectNoneServedWithoutKey(keyless, 'unpause'));
+      await t.clause('triggers.unpause.path', async () => expectUnpauseFound(known, answered, skipRefused));
       unpauseClauses.forEach((c) =>
         t.uncovered(c, 'no manifest trigger became paused within its remaining phases: add triggers with phases to the manifest', 'resource'),
       );

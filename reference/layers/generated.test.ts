@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
-import { clauseCatalogue, contractAjv, OPERATIONS, schema } from '../../contracts/index.ts';
+import { clauseCatalogue, contractAjv, EXPERIMENT_STATUSES, OPERATIONS, schema } from '../../contracts/index.ts';
 import { build } from '../app.ts';
 import { checkSwitches, generatedFaults } from '../faults.ts';
 import { changedMessage, type GeneratedSwitch, generatedSwitches, notGenerated, otherType } from './generated.ts';
@@ -25,7 +25,7 @@ test('generated: names are gen:<edit>:<clause>[:<detail>], unique, at their clau
   for (const s of switches) {
     assert.ok(!names.has(s.name), `${s.name} twice`);
     names.add(s.name);
-    const m = /^gen:(type|message|presence|required|bound|path|status|filter|enum):([^:]+)(?::(.+))?$/.exec(s.name);
+    const m = /^gen:(type|message|presence|required|bound|path|status|filter|enum|query|format):([^:]+)(?::(.+))?$/.exec(s.name);
     assert.ok(m, `${s.name} is not gen:<edit>:<clause>[:<detail>]`);
     assert.equal(m[1], s.generated, s.name);
     assert.equal(m[2], s.clause, s.name);
@@ -65,19 +65,29 @@ test('generated: every stated field type, message, required request field and bo
     'gen:bound:overrides.patch.overrides.maxItems:maxItems=1001',
   ])
     assert.ok(has(name), `no ${name}`);
-  for (const name of ['gen:presence:envelope.data:data', 'gen:presence:gates.addRules.rules.fields:baseID', 'gen:presence:gates.enableDisable.owner:owner'])
+  for (const name of [
+    'gen:presence:envelope.data:data',
+    'gen:presence:gates.addRules.rules.fields:baseID',
+    'gen:presence:gates.enableDisable.owner:owner',
+    'gen:presence:experiments.list.pagination:pagination',
+    'gen:presence:pipelines.list.pagination:pagination',
+  ])
     assert.ok(has(name), `no ${name}`);
   for (const c of catalogue.filter((x) => x.level === 'stated')) {
     if (/^`[A-Z]+ \/console\/v1\/[^`]*`$/.test(c.text)) assert.ok(has(`gen:path:${c.id}`), `no gen:path:${c.id}`);
     if (c.id.endsWith('.status200')) assert.ok(has(`gen:status:${c.id}`), `no gen:status:${c.id}`);
-    if (c.id.startsWith('experiments.list.filter.')) assert.ok(has(`gen:filter:${c.id}`), `no gen:filter:${c.id}`);
+    // teamID may be ignored ("Enterprise only"): ignoring it is no fault (below).
+    if (c.id.startsWith('experiments.list.filter.') && c.id !== 'experiments.list.filter.teamID') assert.ok(has(`gen:filter:${c.id}`), `no gen:filter:${c.id}`);
+    if (/^\w+\.list\.query\.\w+$/.test(c.id)) assert.ok(has(`gen:query:${c.id}`), `no gen:query:${c.id}`);
   }
+  assert.ok(has('gen:format:experiments.list.createdDate.format'), 'no gen:format:experiments.list.createdDate.format');
   for (const id of ['experiments.list.status.enum', 'metrics.create.directionality.enum', 'metrics.update.directionality.enum', 'metrics.create.type.enum'])
     assert.ok(has(`gen:enum:${id}`), `no gen:enum:${id}`);
-  // What was left out is only the top-level overrides form's two arrays, which no clause names.
+  // What was left out is only the top-level overrides form's two arrays, which no clause names, and the
+  // teamID filter, which a target may ignore.
   assert.deepEqual(
     notGenerated().map((n) => n.clause),
-    ['(patchExperimentOverrides overrides)', '(patchExperimentOverrides userIDOverrides)'],
+    ['(patchExperimentOverrides overrides)', '(patchExperimentOverrides userIDOverrides)', 'experiments.list.filter.teamID'],
   );
 });
 
@@ -201,12 +211,22 @@ test('generated: each request fault changes what the contract lets in', () => {
     const change = s.change as RequestChange;
     for (const op of change.operations ?? []) {
       if (s.generated === 'enum' && OPERATIONS[op].query) {
-        // A query parameter: the edited query schema lets in a value beyond the listed ones.
+        // A query parameter: the edited query schema refuses a value it lists (the last).
         const q = schema(OPERATIONS[op].query!);
         const edited = structuredClone(q);
         change.schema?.(edited, 'querystring');
         const field = s.clause.split('.').at(-2)!;
-        assert.ok(!compiled(q)({ [field]: 'not-a-listed-value' }) && compiled(edited)({ [field]: 'not-a-listed-value' }), `${s.name}: ${op}'s query`);
+        const last = EXPERIMENT_STATUSES.at(-1);
+        assert.ok(compiled(q)({ [field]: last }) && !compiled(edited)({ [field]: last }), `${s.name}: ${op}'s query`);
+        continue;
+      }
+      if (s.generated === 'format') {
+        // A query parameter: the edited query schema refuses a date of the stated format YYYY-MM-DD.
+        const q = schema(OPERATIONS[op].query!);
+        const edited = structuredClone(q);
+        change.schema?.(edited, 'querystring');
+        for (const field of ['createdStartDate', 'createdEndDate'])
+          assert.ok(compiled(q)({ [field]: '2026-01-31' }) && !compiled(edited)({ [field]: '2026-01-31' }), `${s.name}: ${op}'s ${field}`);
         continue;
       }
       const original = schema(OPERATIONS[op].body!);
@@ -237,7 +257,7 @@ function typedBodies(clause: string): object[] {
   return out;
 }
 
-test('generated: each path fault answers 404 where the clean server answers; each filter fault lets in what the filter leaves out', async () => {
+test('generated: each path fault answers 404 where the clean server answers; each filter fault lets in what the filter leaves out; each query fault ignores its parameter', async () => {
   const clean = await answers();
   const experiments = clean.get('listExperiments')!.body.data as Record<string, any>[];
   const values: Record<string, string> = {
@@ -253,7 +273,7 @@ test('generated: each path fault answers 404 where the clean server answers; eac
       .length;
   const cleanApp = build({ apiKey: KEY, scale: 30 });
   try {
-    for (const s of switches.filter((x) => x.generated === 'path' || x.generated === 'filter')) {
+    for (const s of switches.filter((x) => x.generated === 'path' || x.generated === 'filter' || x.generated === 'query')) {
       const app = build({ apiKey: KEY, scale: 30, faults: [s.name] });
       try {
         const op = (s.change as RequestChange).operations![0];
@@ -267,6 +287,15 @@ test('generated: each path fault answers 404 where the clean server answers; eac
             await app.inject({ method: m, url: u, headers: b ? { ...H, 'content-type': 'application/json' } : H, ...(b ? { payload: b } : {}) });
           const r = await app.inject({ method, url, headers: payload ? { ...H, 'content-type': 'application/json' } : H, ...(payload ? { payload } : {}) });
           assert.equal(r.statusCode, 404, `${s.name}: ${method} ${url}`);
+        } else if (s.generated === 'query') {
+          // page ignored: the second page is the first; limit ignored: a page of limit 1 holds more.
+          const path = OPERATIONS[op].path;
+          const ids = async (a: FastifyInstance, q: string) =>
+            (await a.inject({ method: 'GET', url: `${path}?${q}`, headers: H })).json().data.map((x: any) => x.id) as string[];
+          if (s.clause.endsWith('.page')) {
+            assert.deepEqual(await ids(app, 'limit=2&page=2'), await ids(cleanApp, 'limit=2&page=1'), s.name);
+            assert.notDeepEqual(await ids(cleanApp, 'limit=2&page=2'), await ids(cleanApp, 'limit=2&page=1'), s.name);
+          } else assert.ok((await ids(app, 'limit=1')).length > 1, `${s.name}: a page of limit 1`);
         } else {
           const param = s.clause.split('.').at(-1)!;
           const [faulty, filtered] = [await count(app, param), await count(cleanApp, param)];

@@ -2,7 +2,9 @@
 // states, answered (or, in a request, accepted) as another type; a message text the spec states,
 // changed; a presence the spec's words state, dropped; a required request field no longer required; a
 // stated bound moved by one; an operation not found at the path the spec gives it; a stated 200
-// answered as another success; a filter of 4.4 ignored; a stated enumeration no longer enforced. Each is an ordinary entry of the response or request layer, made of the
+// answered as another success; a filter of 4.4 ignored; a stated enumeration no longer enforced (a
+// query parameter's: a listed value refused); a stated query parameter of a list ignored; a stated
+// date format no longer taken. Each is an ordinary entry of the response or request layer, made of the
 // edits of edits.ts, named `gen:<edit>:<clause>[:<detail>]` (`gen:type:metric.field.id`,
 // `gen:bound:metrics.create.name.length:minLength=3`), and selected like any fault (`serve --fault NAME`).
 // They are not in the self-test's list (`npm test` runs every listed fault); `serve --list-faults
@@ -18,7 +20,7 @@ import { HttpError } from '../errors.ts';
 import type { Level, RequestChange, ResponseChange } from './types.ts';
 
 /** The mechanical edits a fault is generated with. */
-export type GeneratedEdit = 'type' | 'message' | 'presence' | 'required' | 'bound' | 'path' | 'status' | 'filter' | 'enum';
+export type GeneratedEdit = 'type' | 'message' | 'presence' | 'required' | 'bound' | 'path' | 'status' | 'filter' | 'enum' | 'query' | 'format';
 
 export type GeneratedSwitch = ({ layer: 'response'; change: ResponseChange } | { layer: 'request'; change: RequestChange }) & {
   name: string;
@@ -60,6 +62,15 @@ const FIELD_OWNERS: Record<string, string> = {
  */
 const SHAPE_VARIANTS: Record<string, string> = { TopLevelArrays: 'overrides-toplevel-response' };
 
+/**
+ * Filters of 4.4 that a correct target may ignore, so that ignoring them is no fault, and why. Their
+ * clause's fault is written by hand.
+ */
+const IGNORABLE_FILTERS: Record<string, string> = {
+  teamID:
+    'teamID is "Enterprise only" (4.4): a target without the feature may ignore it (the clause note), so ignoring it is legal; its fault is teamid-500 (layers/request.ts)',
+};
+
 const refName = (node: unknown): string | undefined => {
   const r = (node as Node | undefined)?.$ref;
   return typeof r === 'string' && r.startsWith(REF) ? r.slice(REF.length) : undefined;
@@ -93,7 +104,14 @@ function operations(doc: Node): Operation[] {
     for (const [method, op] of Object.entries<Node>(methods)) {
       if (!op?.operationId) continue;
       const success = Object.entries<Node>(op.responses ?? {}).find(([code]) => /^2/.test(code))?.[1];
-      const query = Object.fromEntries((op.parameters ?? []).filter((p: Node) => p?.in === 'query').map((p: Node) => [p.name, p]));
+      // A parameter given by reference (Limit, Page) is the one it names.
+      const parameter = (p: Node): Node => (typeof p?.$ref === 'string' ? (doc.components?.parameters?.[p.$ref.split('/').at(-1) ?? ''] ?? p) : p);
+      const query = Object.fromEntries(
+        (op.parameters ?? [])
+          .map(parameter)
+          .filter((p: Node) => p?.in === 'query')
+          .map((p: Node) => [p.name, p]),
+      );
       out.push({
         operationId: op.operationId,
         method: method.toUpperCase(),
@@ -373,6 +391,16 @@ function generate(): Generated {
       change: perPath(e.paths, (o, p) => dropField(o, p)),
     });
   }
+  // The pagination a list's own section states again (experiments.list.pagination, 4.4: "`pagination`
+  // object"), beside the envelope's (2.1): left out of that list's answers only.
+  for (const op of ops)
+    for (const clause of op.clauses.filter((id) => id.endsWith('.list.pagination') && levelOf(id) === 'stated'))
+      switches.push({
+        ...about(`gen:presence:${clause}:pagination`, clause, `pagination left out of the answers of ${op.operationId}`),
+        layer: 'response',
+        generated: 'presence',
+        change: dropField([op.operationId], 'pagination'),
+      });
 
   // ------------------------------------------------------------------ required request fields, bounds (spec 4, 8)
   for (const op of ops) {
@@ -463,6 +491,7 @@ function generate(): Generated {
     if (filter) {
       const on = ops.filter((o) => o.query[filter]).map((o) => o.operationId);
       if (on.length === 0) notGenerated.push({ clause: c.id, edit: 'filter', why: `no operation takes a query parameter ${filter}` });
+      else if (IGNORABLE_FILTERS[filter]) notGenerated.push({ clause: c.id, edit: 'filter', why: IGNORABLE_FILTERS[filter] });
       else
         switches.push({
           ...about(`gen:filter:${c.id}`, c.id, `${describeOps(on)} ignore${on.length === 1 ? 's' : ''} the ${filter} filter`),
@@ -476,25 +505,50 @@ function generate(): Generated {
           },
         });
     }
+    // A stated query parameter of a list (`page`, `limit`: experiments.list.query.page), on the list
+    // operation of the clause's section: ignored, the list answered as if it was not sent.
+    const param = /^\w+\.list\.query\.(\w+)$/.exec(c.id)?.[1];
+    if (param) {
+      const on = ops.filter((o) => o.section === c.section && o.query[param]).map((o) => o.operationId);
+      if (on.length === 0) notGenerated.push({ clause: c.id, edit: 'query', why: `no operation of section ${c.section} takes a query parameter ${param}` });
+      else
+        switches.push({
+          ...about(`gen:query:${c.id}`, c.id, `${describeOps(on)} ignore${on.length === 1 ? 's' : ''} the ${param} parameter (answered as if not sent)`),
+          layer: 'request',
+          generated: 'query',
+          change: {
+            operations: on,
+            rewrite: (r) => {
+              delete r.query[param];
+            },
+          },
+        });
+    }
   }
 
   // ------------------------------------------------------------------ stated enumerations (spec 4.4, 4.6, 4.7)
   const enumOf = (node: Node | undefined): boolean => !!node && (Array.isArray(node.enum) || enumOf(defs[refName(node) ?? '']));
-  const enums = new Map<string, { operations: Set<string>; edits: NonNullable<RequestChange['schema']>[]; where: Set<string> }>();
+  /** Per clause: `where` the places that take any text, `refusing` the query parameters that refuse a listed value. */
+  const enums = new Map<string, { operations: Set<string>; edits: NonNullable<RequestChange['schema']>[]; where: Set<string>; refusing: Set<string> }>();
   const enumEntry = (clause: string) => {
-    const e = enums.get(clause) ?? { operations: new Set<string>(), edits: [], where: new Set<string>() };
+    const e = enums.get(clause) ?? { operations: new Set<string>(), edits: [], where: new Set<string>(), refusing: new Set<string>() };
     enums.set(clause, e);
     return e;
   };
+  const valuesOf = (node: Node | undefined): unknown[] => (Array.isArray(node?.enum) ? node.enum : valuesOf(defs[refName(node) ?? '']));
   for (const op of ops) {
+    // A query parameter's listed values are what a caller may send: the fault refuses the last of them
+    // (a server whose list lacks a value). A value beyond them is errors.badInput.4xx's (inferred): the
+    // outcome of a bad request is not shown (7).
     for (const [name, param] of Object.entries(op.query))
       for (const clause of (param['x-clauses'] ?? []).filter((id: string) => id.endsWith('.enum'))) {
         if (!enumOf(param.schema)) continue;
+        const listed = valuesOf(param.schema);
         const e = enumEntry(clause);
         e.operations.add(op.operationId);
-        e.where.add(`the ${name} query parameter of ${op.operationId}`);
+        e.refusing.add(`the ${name} query parameter of ${op.operationId} refuses ${JSON.stringify(listed.at(-1))}, a value the spec lists`);
         e.edits.push((schema, part) => {
-          if (part === 'querystring' && schema.properties?.[name]) schema.properties[name] = { type: 'string' };
+          if (part === 'querystring' && schema.properties?.[name]) schema.properties[name] = { type: 'string', enum: listed.slice(0, -1) };
         });
       }
     if (!op.body) continue;
@@ -526,13 +580,56 @@ function generate(): Generated {
   }
   for (const [clause, e] of enums)
     switches.push({
-      ...about(`gen:enum:${clause}`, clause, `${[...e.where].join(', ')} take${e.where.size === 1 ? 's' : ''} any text, not only the values the spec lists`),
+      ...about(
+        `gen:enum:${clause}`,
+        clause,
+        [
+          ...(e.where.size ? [`${[...e.where].join(', ')} take${e.where.size === 1 ? 's' : ''} any text, not only the values the spec lists`] : []),
+          ...e.refusing,
+        ].join('; '),
+      ),
       layer: 'request',
       generated: 'enum',
       change: {
         operations: [...e.operations],
         schema: (schema, part) => {
           for (const edit of e.edits) edit(schema, part);
+        },
+      },
+    });
+
+  // ------------------------------------------------------------------ stated formats of query parameters (spec 4.4)
+  // A parameter whose x-clauses name a `.format` clause and whose schema has a pattern (CalendarDate,
+  // YYYY-MM-DD): taken only in another format, epoch milliseconds, so that a date of the stated format is refused.
+  const patternOf = (node: Node | undefined): string | undefined =>
+    typeof node?.pattern === 'string' ? node.pattern : node && refName(node) ? patternOf(defs[refName(node)!]) : undefined;
+  const formats = new Map<string, { operations: Set<string>; names: Set<string> }>();
+  for (const op of ops)
+    for (const [name, param] of Object.entries(op.query))
+      for (const clause of (param['x-clauses'] ?? []).filter((id: string) => id.endsWith('.format'))) {
+        if (!patternOf(param.schema)) {
+          notGenerated.push({ clause, edit: 'format', why: `the ${name} query parameter of ${op.operationId} has no pattern in the contract` });
+          continue;
+        }
+        const f = formats.get(clause) ?? { operations: new Set<string>(), names: new Set<string>() };
+        f.operations.add(op.operationId);
+        f.names.add(name);
+        formats.set(clause, f);
+      }
+  for (const [clause, f] of formats)
+    switches.push({
+      ...about(
+        `gen:format:${clause}`,
+        clause,
+        `${[...f.names].join(', ')} of ${describeOps([...f.operations])} taken only as epoch milliseconds: a date in the format the spec states is refused`,
+      ),
+      layer: 'request',
+      generated: 'format',
+      change: {
+        operations: [...f.operations],
+        schema: (schema, part) => {
+          if (part !== 'querystring') return;
+          for (const name of f.names) if (schema.properties?.[name]) schema.properties[name] = { type: 'string', pattern: '^[0-9]+$' };
         },
       },
     });

@@ -525,6 +525,21 @@ export const REQUEST_SWITCHES = [
       },
     },
   },
+  {
+    // A target may ignore teamID ("Enterprise only", 4.4): ignoring it is legal, failing on it is not.
+    name: 'teamid-500',
+    kind: 'fault',
+    layer: 'request',
+    description: 'list experiments with a teamID answers 500: the server looks the team up in an enterprise directory it does not have',
+    clause: 'experiments.list.filter.teamID',
+    level: 'stated',
+    change: {
+      operations: ['listExperiments'],
+      check: (r) => {
+        if (r.query.teamID !== undefined) throw new HttpError(500, 'team directory unavailable');
+      },
+    },
+  },
 
   // ------------------------------------------------------------------ inferred: what any user would call a defect
   {

@@ -52,6 +52,17 @@ const dryRunStoresOnly = (field: string): StorageChange => ({
   }),
 });
 
+/** The trigger is stored, and what the write answers is its release pipeline (a join that returns the wrong side). */
+const answersPipeline = (operation: string): StorageChange => ({
+  operations: [operation],
+  wrap: (next) => ({
+    putTrigger: (t) => {
+      next.putTrigger(t);
+      return next.getPipeline(t.releasePipelineID) as Doc;
+    },
+  }),
+});
+
 /** `<N>` of rules-cap (default 50), or the reason it is not one. */
 export function parseRulesCap(text: string | undefined): number | string {
   if (text === undefined) return 50;
@@ -396,6 +407,26 @@ export const STORAGE_SWITCHES = [
         };
       },
     },
+  },
+
+  // ------------------------------------------------------------------ triggers (spec 4.9, 4.10)
+  {
+    name: 'skip-answers-pipeline',
+    kind: 'fault',
+    layer: 'storage',
+    description: 'skip stores the trigger, then answers its release pipeline (2.6) instead of the trigger (2.7)',
+    clause: 'triggers.skip.response',
+    level: 'stated',
+    change: answersPipeline('skipTriggerPhase'),
+  },
+  {
+    name: 'unpause-answers-pipeline',
+    kind: 'fault',
+    layer: 'storage',
+    description: 'unpause stores the trigger, then answers its release pipeline (2.6) instead of the trigger (2.7)',
+    clause: 'triggers.unpause.response',
+    level: 'stated',
+    change: answersPipeline('unpauseTrigger'),
   },
 
   // ------------------------------------------------------------------ lists (spec 4.4, 4.5)
