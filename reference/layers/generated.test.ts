@@ -25,7 +25,7 @@ test('generated: names are gen:<edit>:<clause>[:<detail>], unique, at their clau
   for (const s of switches) {
     assert.ok(!names.has(s.name), `${s.name} twice`);
     names.add(s.name);
-    const m = /^gen:(type|message|presence|required|bound|path|status|filter|enum):([^:]+)(?::(.+))?$/.exec(s.name);
+    const m = /^gen:(type|message|presence|required|bound|path|status|filter|enum|body):([^:]+)(?::(.+))?$/.exec(s.name);
     assert.ok(m, `${s.name} is not gen:<edit>:<clause>[:<detail>]`);
     assert.equal(m[1], s.generated, s.name);
     assert.equal(m[2], s.clause, s.name);
@@ -71,14 +71,17 @@ test('generated: every stated field type, message, required request field and bo
     if (/^`[A-Z]+ \/console\/v1\/[^`]*`$/.test(c.text)) assert.ok(has(`gen:path:${c.id}`), `no gen:path:${c.id}`);
     if (c.id.endsWith('.status200')) assert.ok(has(`gen:status:${c.id}`), `no gen:status:${c.id}`);
     if (c.id.startsWith('experiments.list.filter.')) assert.ok(has(`gen:filter:${c.id}`), `no gen:filter:${c.id}`);
+    if (c.text === 'No body.') assert.ok(has(`gen:body:${c.id}`), `no gen:body:${c.id}`);
   }
   for (const id of ['experiments.list.status.enum', 'metrics.create.directionality.enum', 'metrics.update.directionality.enum', 'metrics.create.type.enum'])
     assert.ok(has(`gen:enum:${id}`), `no gen:enum:${id}`);
-  // What was left out is only the top-level overrides form's two arrays, which no clause names.
+  // Nothing is left out: the top-level overrides form's two arrays are overrides.patch.response's (the forms of 4.11).
   assert.deepEqual(
     notGenerated().map((n) => n.clause),
-    ['(patchExperimentOverrides overrides)', '(patchExperimentOverrides userIDOverrides)'],
+    [],
   );
+  for (const field of ['message', 'data', 'overrides', 'userIDOverrides'])
+    assert.ok(has(`gen:presence:overrides.patch.response:${field}`), `no gen:presence:overrides.patch.response:${field}`);
 });
 
 test('generated: another type and a changed message', () => {
@@ -278,6 +281,30 @@ test('generated: each path fault answers 404 where the clean server answers; eac
     }
   } finally {
     await cleanApp.close();
+  }
+});
+
+test('generated: each body fault refuses its operation sent without a body, as the clean server takes it, and takes it with one', async () => {
+  const bodyFaults = switches.filter((x) => x.generated === 'body');
+  assert.deepEqual(
+    bodyFaults.map((s) => s.name),
+    ['gen:body:gates.disable.noBody', 'gen:body:gates.enable.noBody'],
+  );
+  for (const s of bodyFaults) {
+    const app = build({ apiKey: KEY, scale: 5, faults: [s.name] });
+    const clean = build({ apiKey: KEY, scale: 5 });
+    try {
+      for (const op of (s.change as RequestChange).operations!) {
+        const [, method, url] = REQUESTS.find(([o]) => o === op)!;
+        assert.equal((await clean.inject({ method, url, headers: H })).statusCode, 200, `${op} without a body, clean`);
+        assert.equal((await app.inject({ method, url, headers: H })).statusCode, 400, `${s.name}: ${op} without a body`);
+        const withBody = await app.inject({ method, url, headers: { ...H, 'content-type': 'application/json' }, payload: {} });
+        assert.equal(withBody.statusCode, 200, `${s.name}: ${op} with {}`);
+      }
+    } finally {
+      await app.close();
+      await clean.close();
+    }
   }
 });
 
