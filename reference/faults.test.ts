@@ -100,6 +100,11 @@ const FAULT_PROBES: Record<FaultName, Probe> = {
     await body(app, 'PUT', `${GATE}/disable`);
     return (await body(app, 'POST', `${GATE}/rules`, { rules: [] })).json().data.isEnabled;
   },
+  'add-rules-fraction-refused': (app) => status(body(app, 'POST', `${GATE}/rules`, { rules: [{ name: 'r', passPercentage: 12.5 }] })),
+  'disable-refuses-disabled': async (app) => {
+    await body(app, 'PUT', `${GATE}/disable`);
+    return status(body(app, 'PUT', `${GATE}/disable`));
+  },
   'rule-zero-pass-omitted': async (app) =>
     'passPercentage' in (await body(app, 'POST', `${GATE}/rules`, { rules: [{ name: 'r', passPercentage: 0 }] })).json().data.rules.at(-1),
   'rule-passpercentage-truncated': async (app) =>

@@ -4,8 +4,9 @@
 // There is no delete (spec 4): every rule added stays on the gate, so each test adds as few as its
 // check needs, and the two gates take 7 each a run.
 import { checks, expect, test, type T } from '../support/target.ts';
-import { expectClientError, expectMessage, expectSuccess, ok2xx, outcome, whenPresent } from '../support/checks.ts';
+import { expectClientError, expectMessage, expectSuccess, ok2xx, operationClause, outcome, refusalClause, whenPresent } from '../support/checks.ts';
 import { clausesUnder } from '../support/clauses.ts';
+import type { Reply } from '../support/evidence.ts';
 import { addRules, rulesPath } from '../support/gate-rules.ts';
 import { expectBrokenBodiesRejected } from '../support/negative.ts';
 import { gateOf } from '../support/owners.ts';
@@ -47,6 +48,24 @@ function expectCarriesRules(t: T, op: string, data: any, known: unknown): void {
   });
 }
 
+/** The "No body." clause of enable and of disable (4.3, 4.2). */
+const NO_BODY = { enableGate: 'gates.enable.noBody', disableGate: 'gates.disable.noBody' } as const;
+
+/**
+ * The clause a refusal of enable or disable, sent as 4.2 and 4.3 give it (no body), breaks. A 404 or
+ * 405: the operation is not at its path (refusalClause). Any other: the same request is sent once more,
+ * with an empty JSON object as its body; taken so, what was refused is the request without a body (the
+ * operation's "No body."); refused again, the operation as the spec gives it (its path clause, as
+ * before). The second request is sent only after a refusal: a target that takes the operation as the
+ * spec gives it never gets it. A success: the path clause (what its answer breaks, expectSuccess blames).
+ */
+async function bodilessClause(t: T, operationId: keyof typeof NO_BODY, path: string, reply: Reply): Promise<string> {
+  const operation = operationClause(operationId);
+  if (ok2xx(reply) || refusalClause(operationId, reply, NO_BODY[operationId]) === operation) return operation;
+  const withBody = await t.call('PUT', path, { data: {} });
+  return ok2xx(withBody) ? NO_BODY[operationId] : operation;
+}
+
 // In order, in one worker: the tests share two gates, and a target may refuse a write to a gate while
 // another is in flight. Not serial: one failure must not hide the others.
 test.describe.configure({ mode: 'default' });
@@ -67,20 +86,17 @@ test.describe('gates', () => {
       const id = gateA(t.manifest);
       const name = `cc rule ${t.runId}`;
       const other = `cc rule ${t.runId} other`;
-      // A refusal is of the body 4.1 describes; a field's type or a stated presence, that field's clause.
-      const body = await t.clause('gates.addRules.body', async () =>
-        expectSuccess(
-          'addGateRules',
-          await addRules(t, id, {
-            rules: [
-              // 12.5: passPercentage is a number (2.3), not an integer.
-              { name, passPercentage: 12.5, conditions: [condition], environments: ['production'] },
-              // No conditions: an empty list is a value of the field, and the field is still there (4.1).
-              { name: other, passPercentage: 5, conditions: [] },
-            ],
-          }),
-        ),
-      );
+      const added = await addRules(t, id, {
+        rules: [
+          // 12.5: passPercentage is a number (2.3), not an integer.
+          { name, passPercentage: 12.5, conditions: [condition], environments: ['production'] },
+          // No conditions: an empty list is a value of the field, and the field is still there (4.1).
+          { name: other, passPercentage: 5, conditions: [] },
+        ],
+      });
+      // A refusal is of the body 4.1 describes, but a 404 or 405 at the manifest's gate: the operation is
+      // not at its path (gates.addRules.path). A field's type or a stated presence, that field's clause.
+      const body = await t.clause(refusalClause('addGateRules', added, 'gates.addRules.body'), async () => expectSuccess('addGateRules', added));
       expectMessage('addGateRules', body, 'Gate rules added successfully.');
       const rule = await t.clause('gates.addRules.response.gate', async () => {
         // Each rule sent is added exactly once, whether the gate keeps its other rules or not (4.1): the names are this test's own.
@@ -184,10 +200,11 @@ test.describe('gates', () => {
     ),
     async ({ t }) => {
       const id = gateA(t.manifest);
+      const enablePath = `/console/v1/gates/${encodeURIComponent(id)}/enable`;
+      const disablePath = `/console/v1/gates/${encodeURIComponent(id)}/disable`;
       // From an enabled gate, then from a disabled one (spec 3: "Gate with any isEnabled").
-      const enabled = await t.clause('gates.enable.path', async () =>
-        expectSuccess('enableGate', await t.call('PUT', `/console/v1/gates/${encodeURIComponent(id)}/enable`)),
-      );
+      const enabling = await t.call('PUT', enablePath);
+      const enabled = await t.clause(await bodilessClause(t, 'enableGate', enablePath, enabling), async () => expectSuccess('enableGate', enabling));
       // The disable answers must carry a rule without environments, to hold it to environments null (2.3).
       // One is added only when the gate has none: the tests before on this gate add such rules, and a
       // rule stays (no delete). (Had the enable answer left the field out, its schema check failed above.)
@@ -197,10 +214,11 @@ test.describe('gates', () => {
       const rulesToAdd = unrestricted(enabled.data?.rules) ? [] : [{ name: `cc disable ${t.runId}`, passPercentage: 1, conditions: [] }];
       const held = await t.clause('gates.addRules.body', async () => expectSuccess('addGateRules', await addRules(t, id, { rules: rulesToAdd })));
       for (const before of ['enabled', 'disabled']) {
-        // Refused: the operation of 4.2, or (the gate already disabled) its "any isEnabled" of spec 3.
-        const body = await t.clause(before === 'enabled' ? 'gates.disable.path' : 'gates.disable.anyState', async () =>
-          expectSuccess('disableGate', await t.call('PUT', `/console/v1/gates/${encodeURIComponent(id)}/disable`)),
-        );
+        // Refused: the operation of 4.2 as sent (bodilessClause), or, the gate already disabled (the
+        // same request was just taken), its "any isEnabled" of spec 3.
+        const reply = await t.call('PUT', disablePath);
+        const refused = before === 'enabled' ? await bodilessClause(t, 'disableGate', disablePath, reply) : 'gates.disable.anyState';
+        const body = await t.clause(refused, async () => expectSuccess('disableGate', reply));
         expectMessage('disableGate', body, 'Gate updated successfully.');
         await t.clause('gates.disable.response.isEnabled', async () =>
           whenPresent(t, 'gates.disable.response.isEnabled', body.data, 'id', (got) => expect(got, 'data is the gate named in the path').toBe(id)),
@@ -242,9 +260,11 @@ test.describe('gates', () => {
     ),
     async ({ t }) => {
       const id = gateB(t.manifest);
-      const reply = await t.call('PUT', `/console/v1/gates/${encodeURIComponent(id)}/enable`);
-      // Refused: the operation of 4.3 as sent, with no body and no review header; a 2xx other than 200: gates.enable.status200.
-      const body = await t.clause('gates.enable.path', async () => expectSuccess('enableGate', reply));
+      const path = `/console/v1/gates/${encodeURIComponent(id)}/enable`;
+      const reply = await t.call('PUT', path);
+      // Refused: the operation of 4.3 as sent, with no body and no review header (bodilessClause tells a
+      // refusal of the missing body); a 2xx other than 200: gates.enable.status200.
+      const body = await t.clause(await bodilessClause(t, 'enableGate', path, reply), async () => expectSuccess('enableGate', reply));
       expectMessage('enableGate', body, 'Gate updated successfully.');
       await t.clause('gates.enable.message', async () =>
         whenPresent(t, 'gates.enable.message', body.data, 'id', (got) => expect(got, 'data is the gate named in the path').toBe(id)),

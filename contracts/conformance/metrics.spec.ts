@@ -21,6 +21,7 @@ import {
   metricName,
   ok2xx,
   outcome,
+  refusalClause,
 } from '../support/checks.ts';
 
 const PATH = '/console/v1/metrics';
@@ -105,10 +106,10 @@ test.describe('metrics', () => {
       const name = `${t.manifest.metricPrefix}${t.runId}_IdShape_`.padEnd(200, 'AbCdEfGhIj');
       expect(characters(name), 'a name of 200 characters').toBe(200);
       expect(name, 'a name in mixed case').not.toBe(name.toLowerCase());
-      // A refusal is the name's (200 characters are within 4 to 200); a field's type is that field's.
-      const body = await t.clause('metrics.create.name.length', async () =>
-        expectSuccess('createMetric', await create(t, { name, type, description: 'conformance', tags: ['cc'] })),
-      );
+      // A refusal is the name's (200 characters are within 4 to 200), but a 404 or 405: the operation is
+      // not at its path (metrics.create.path). A field's type is that field's.
+      const created = await create(t, { name, type, description: 'conformance', tags: ['cc'] });
+      const body = await t.clause(refusalClause('createMetric', created, 'metrics.create.name.length'), async () => expectSuccess('createMetric', created));
       expectMessage('createMetric', body, 'Metric created successfully.');
       await t.clause('metric.id.shape', async () =>
         expect(body.data.id, 'metric id is the whole name as sent, :: and the type (spec 2.8)').toBe(`${name}::${type}`),

@@ -22,7 +22,22 @@ const resulting = (body: any) => (body && Array.isArray(body.overrides) ? body :
  */
 async function refusesItemsLike(t: T, item: object, clauses: string[]): Promise<boolean> {
   const probe = await t.call('PATCH', path(t), { data: { overrides: [item], userIDOverrides: [] } });
+  if (!ok2xx(probe)) await expectEmptyPatchTaken(t);
   return refusedSingle(t, probe, item, clauses);
+}
+
+/**
+ * After the suite's items were refused: whether the operation takes anything at all. An empty patch is
+ * valid on every target (no item to refuse: the envelope test holds every target to it); refused too,
+ * what failed is the operation at the path 4.11 gives it (overrides.patch.path), not the suite's items.
+ * Sent only after a refusal. On a target that replaces overrides it clears the experiment's, as the
+ * same patch of the run's snapshot does, and the run's restore writes them back (core/restore.ts).
+ */
+async function expectEmptyPatchTaken(t: T): Promise<void> {
+  const empty = await t.call('PATCH', path(t), { data: { overrides: [], userIDOverrides: [] } });
+  await t.clause('overrides.patch.path', async () =>
+    expect(ok2xx(empty), `an empty patch (no item to refuse) answered ${empty.status}: ${JSON.stringify(empty.body)?.slice(0, 200)}`).toBe(true),
+  );
 }
 
 /** A patch of the single override `item` was answered `reply`: when refused, `clauses` are not verifiable (see refusesItemsLike). */

@@ -90,6 +90,17 @@ export function operationClause(operationId: string): string {
   return found.id;
 }
 
+/**
+ * The clause a refusal of `reply` breaks, where the test sent a request it expects the operation to take:
+ * a 404 or a 405 says the operation is not at the method and path part 4 gives it (its path clause,
+ * operationClause), whatever was sent; the ids a test sends are the manifest's, which the run checks
+ * before it starts (core/restore.ts unknownIds), or none (create metric). Any other refusal is of what
+ * was sent: `clause`, the test's reading of it.
+ */
+export function refusalClause(operationId: string, reply: Reply, clause: string): string {
+  return reply.status === 404 || reply.status === 405 ? operationClause(operationId) : clause;
+}
+
 const responseClauseCache = new Map<string, string[]>();
 /** The clauses a success answer of the operation holds when its schema accepts it. */
 function responseClauses(operationId: string): string[] {

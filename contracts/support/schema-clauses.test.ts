@@ -50,7 +50,22 @@ test('schema clauses: a stated presence fails the clause that states it, once, n
 
 test('schema clauses: of the two forms of the overrides answer, only the errors of the one it comes closest to', () => {
   assert.deepEqual(clausesOf('patchExperimentOverrides', { overrides: [{ type: 'gate', id: 'g' }], userIDOverrides: [] }), ['overrides.patch.response.items']);
-  assert.deepEqual(clausesOf('patchExperimentOverrides', { message: 'm' }), ['envelope.data']);
+  // A field of either form missing: the body is of neither form that 4.11 states (overrides.patch.response).
+  assert.deepEqual(clausesOf('patchExperimentOverrides', { message: 'm' }), ['overrides.patch.response']);
+  assert.deepEqual(clausesOf('patchExperimentOverrides', { data: {} }), ['overrides.patch.response']);
+  assert.deepEqual(clausesOf('patchExperimentOverrides', { overrides: [] }), ['overrides.patch.response']);
+  assert.deepEqual(clausesOf('patchExperimentOverrides', { message: 'm', data: [] }), ['envelope.data']);
+});
+
+test('schema clauses: the closest form is the one whose own fields the body carries, then the one with fewest defects, a defect of every item counted once', () => {
+  // Three retyped items are one defect of the top-level form, against two of the envelope (message and data missing).
+  const items = [0, 1, 2].map((i) => ({ type: 17, id: 'g', groupID: `g${i}` }));
+  assert.deepEqual([...new Set(clausesOf('patchExperimentOverrides', { overrides: items, userIDOverrides: [] }))], ['override.field.type']);
+  const untyped = [0, 1, 2].map((i) => ({ id: 'g', groupID: `g${i}` }));
+  assert.deepEqual([...new Set(clausesOf('patchExperimentOverrides', { overrides: untyped, userIDOverrides: [] }))], ['overrides.patch.response.items']);
+  // Two defects in the items of the top-level form, which has both its arrays: still that form's, not the envelope's (two fields lacking).
+  const noGroups = { overrides: [{ type: 'gate', id: 'g' }], userIDOverrides: [{ ids: ['u'] }] };
+  assert.deepEqual([...new Set(clausesOf('patchExperimentOverrides', noGroups))], ['overrides.patch.response.items']);
 });
 
 test('schema clauses: the field families are the components whose properties are exactly a family of field clauses', () => {

@@ -35,6 +35,9 @@ export interface ResponseError {
  * The schema errors of an operation's success response body, each with its clause ([] when valid). Where
  * the body is held to one of several forms (anyOf: the overrides answer of 4.11), only the errors of the
  * form it comes closest to: a top-level answer with one bad item is not also told it lacks an envelope.
+ * Closest is the form whose own fields the body lacks fewest of, then fewest defects, one defect being
+ * one error however many items repeat it (defectOf): a top-level answer whose 1000 items each lack a
+ * field is that form's, with one defect, and not the envelope's, which lacks message and data.
  */
 export function responseErrorsByClause(operationId: string, body: unknown): ResponseError[] {
   const file = OPERATIONS[operationId].response;
@@ -51,6 +54,9 @@ export function responseErrorsByClause(operationId: string, body: unknown): Resp
   return [...out.values()];
 }
 
+/** What an error breaks, whichever item of a list it is found in: its path with the array indices read as `*`, its keyword and its parameters. */
+const defectOf = (e: ErrorObject) => `${e.instancePath.replace(/\/\d+(?=\/|$)/g, '/*')} ${e.keyword} ${JSON.stringify(e.params)}`;
+
 function closestForm(file: string, doc: any, errors: ErrorObject[], body: unknown): ErrorObject[] {
   const choice = errors.find((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf');
   const forms = choice && formsAt(doc, choice.instancePath);
@@ -59,6 +65,7 @@ function closestForm(file: string, doc: any, errors: ErrorObject[], body: unknow
   let instance: any = body;
   for (const k of at.split('/').slice(1)) instance = instance?.[k.replace(/~1/g, '/').replace(/~0/g, '~')];
   let best: ErrorObject[] | undefined;
+  let bestDistance: [lacking: number, defects: number] = [0, 0];
   forms.forEach((form, i) => {
     const key = `${file}${at}#${i}`;
     let fv = cache.get(key);
@@ -67,7 +74,12 @@ function closestForm(file: string, doc: any, errors: ErrorObject[], body: unknow
       cache.set(key, fv);
     }
     const found = fv(instance) ? [] : (fv.errors ?? []).map((e) => ({ ...e, instancePath: at + e.instancePath }));
-    if (!best || found.length < best.length) best = found;
+    const lacking = found.filter((e) => e.keyword === 'required' && e.instancePath === at).length;
+    const defects = new Set(found.map(defectOf)).size;
+    if (!best || lacking < bestDistance[0] || (lacking === bestDistance[0] && defects < bestDistance[1])) {
+      best = found;
+      bestDistance = [lacking, defects];
+    }
   });
   return [...errors.filter((e) => !e.instancePath.startsWith(at)), ...(best ?? [])];
 }

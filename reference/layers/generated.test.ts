@@ -25,7 +25,7 @@ test('generated: names are gen:<edit>:<clause>[:<detail>], unique, at their clau
   for (const s of switches) {
     assert.ok(!names.has(s.name), `${s.name} twice`);
     names.add(s.name);
-    const m = /^gen:(type|message|presence|required|bound|path|status|filter|enum|query|format):([^:]+)(?::(.+))?$/.exec(s.name);
+    const m = /^gen:(type|message|presence|required|bound|path|status|filter|enum|query|format|body):([^:]+)(?::(.+))?$/.exec(s.name);
     assert.ok(m, `${s.name} is not gen:<edit>:<clause>[:<detail>]`);
     assert.equal(m[1], s.generated, s.name);
     assert.equal(m[2], s.clause, s.name);
@@ -79,16 +79,19 @@ test('generated: every stated field type, message, required request field and bo
     // teamID may be ignored ("Enterprise only"): ignoring it is no fault (below).
     if (c.id.startsWith('experiments.list.filter.') && c.id !== 'experiments.list.filter.teamID') assert.ok(has(`gen:filter:${c.id}`), `no gen:filter:${c.id}`);
     if (/^\w+\.list\.query\.\w+$/.test(c.id)) assert.ok(has(`gen:query:${c.id}`), `no gen:query:${c.id}`);
+    if (c.text === 'No body.') assert.ok(has(`gen:body:${c.id}`), `no gen:body:${c.id}`);
   }
   assert.ok(has('gen:format:experiments.list.createdDate.format'), 'no gen:format:experiments.list.createdDate.format');
   for (const id of ['experiments.list.status.enum', 'metrics.create.directionality.enum', 'metrics.update.directionality.enum', 'metrics.create.type.enum'])
     assert.ok(has(`gen:enum:${id}`), `no gen:enum:${id}`);
-  // What was left out is only the top-level overrides form's two arrays, which no clause names, and the
-  // teamID filter, which a target may ignore.
+  // What was left out is only the teamID filter, which a target may ignore (the top-level overrides
+  // form's two arrays are overrides.patch.response's: the forms of 4.11).
   assert.deepEqual(
     notGenerated().map((n) => n.clause),
-    ['(patchExperimentOverrides overrides)', '(patchExperimentOverrides userIDOverrides)', 'experiments.list.filter.teamID'],
+    ['experiments.list.filter.teamID'],
   );
+  for (const field of ['message', 'data', 'overrides', 'userIDOverrides'])
+    assert.ok(has(`gen:presence:overrides.patch.response:${field}`), `no gen:presence:overrides.patch.response:${field}`);
 });
 
 test('generated: another type and a changed message', () => {
@@ -307,6 +310,30 @@ test('generated: each path fault answers 404 where the clean server answers; eac
     }
   } finally {
     await cleanApp.close();
+  }
+});
+
+test('generated: each body fault refuses its operation sent without a body, as the clean server takes it, and takes it with one', async () => {
+  const bodyFaults = switches.filter((x) => x.generated === 'body');
+  assert.deepEqual(
+    bodyFaults.map((s) => s.name),
+    ['gen:body:gates.disable.noBody', 'gen:body:gates.enable.noBody'],
+  );
+  for (const s of bodyFaults) {
+    const app = build({ apiKey: KEY, scale: 5, faults: [s.name] });
+    const clean = build({ apiKey: KEY, scale: 5 });
+    try {
+      for (const op of (s.change as RequestChange).operations!) {
+        const [, method, url] = REQUESTS.find(([o]) => o === op)!;
+        assert.equal((await clean.inject({ method, url, headers: H })).statusCode, 200, `${op} without a body, clean`);
+        assert.equal((await app.inject({ method, url, headers: H })).statusCode, 400, `${s.name}: ${op} without a body`);
+        const withBody = await app.inject({ method, url, headers: { ...H, 'content-type': 'application/json' }, payload: {} });
+        assert.equal(withBody.statusCode, 200, `${s.name}: ${op} with {}`);
+      }
+    } finally {
+      await app.close();
+      await clean.close();
+    }
   }
 });
 

@@ -4,7 +4,8 @@
 // stated bound moved by one; an operation not found at the path the spec gives it; a stated 200
 // answered as another success; a filter of 4.4 ignored; a stated enumeration no longer enforced (a
 // query parameter's: a listed value refused); a stated query parameter of a list ignored; a stated
-// date format no longer taken. Each is an ordinary entry of the response or request layer, made of the
+// date format no longer taken; an operation the spec sends with "No body." refusing a request without
+// one. Each is an ordinary entry of the response or request layer, made of the
 // edits of edits.ts, named `gen:<edit>:<clause>[:<detail>]` (`gen:type:metric.field.id`,
 // `gen:bound:metrics.create.name.length:minLength=3`), and selected like any fault (`serve --fault NAME`).
 // They are not in the self-test's list (`npm test` runs every listed fault); `serve --list-faults
@@ -20,7 +21,7 @@ import { HttpError } from '../errors.ts';
 import type { Level, RequestChange, ResponseChange } from './types.ts';
 
 /** The mechanical edits a fault is generated with. */
-export type GeneratedEdit = 'type' | 'message' | 'presence' | 'required' | 'bound' | 'path' | 'status' | 'filter' | 'enum' | 'query' | 'format';
+export type GeneratedEdit = 'type' | 'message' | 'presence' | 'required' | 'bound' | 'path' | 'status' | 'filter' | 'enum' | 'query' | 'format' | 'body';
 
 export type GeneratedSwitch = ({ layer: 'response'; change: ResponseChange } | { layer: 'request'; change: RequestChange }) & {
   name: string;
@@ -452,7 +453,7 @@ function generate(): Generated {
       }
     });
   }
-  // ------------------------------------------------------------------ paths, statuses, filters (spec 4)
+  // ------------------------------------------------------------------ paths, statuses, bodies, filters (spec 4)
   for (const c of catalogue.filter((x) => x.level === 'stated')) {
     const route = /^`([A-Z]+) (\/console\/v1\/[^`]*)`$/.exec(c.text);
     if (route) {
@@ -483,6 +484,23 @@ function generate(): Generated {
             operations: on,
             transform: (r) => {
               r.status = 202;
+            },
+          },
+        });
+    }
+    // "No body." (4.2, 4.3): the operation of the clause's section, which takes no body, wants one.
+    if (c.text === 'No body.') {
+      const on = ops.filter((o) => o.section === c.section && !o.body).map((o) => o.operationId);
+      if (on.length === 0) notGenerated.push({ clause: c.id, edit: 'body', why: `no operation of section ${c.section} without a request body` });
+      else
+        switches.push({
+          ...about(`gen:body:${c.id}`, c.id, `${describeOps(on)} refuse${on.length === 1 ? 's' : ''} a request without a JSON body (400)`),
+          layer: 'request',
+          generated: 'body',
+          change: {
+            operations: on,
+            check: (r) => {
+              if (r.body === undefined || r.body === null) throw new HttpError(400, 'a JSON body is required');
             },
           },
         });

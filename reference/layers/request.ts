@@ -4,7 +4,7 @@
 // flight (hold). Applied by plugins/request-layer.ts and plugins/auth.ts.
 import { badRequest, errorBody, HttpError } from '../errors.ts';
 import { MAX_LIMIT } from '../paging.ts';
-import { dropRequired, setBound } from './edits.ts';
+import { dropRequired, retypeRequestField, setBound } from './edits.ts';
 import type { RequestSwitch, RequestView } from './types.ts';
 
 const LISTS = ['listExperiments', 'listReleasePipelines'];
@@ -334,6 +334,15 @@ export const REQUEST_SWITCHES = [
         if (`${r.body.name}::${r.body.type}`.length > 210) throw badRequest('metric id must be at most 210 characters');
       },
     },
+  },
+  {
+    name: 'add-rules-fraction-refused',
+    kind: 'fault',
+    layer: 'request',
+    description: 'add rules refuses a rule whose passPercentage is not a whole number (12.5), where the body holds Gate rules of 2.3 (passPercentage a number)',
+    clause: 'gates.addRules.body',
+    level: 'stated',
+    change: { operations: ['addGateRules'], schema: retypeRequestField('GateRuleInput', 'passPercentage', 'integer') },
   },
 
   // ------------------------------------------------------------------ what was sent, read wrongly

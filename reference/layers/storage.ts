@@ -163,6 +163,24 @@ export const STORAGE_SWITCHES = [
     change: { operations: ['disableGate'], wrap: () => ({ putGate: (g) => g }) },
   },
   {
+    name: 'disable-refuses-disabled',
+    kind: 'fault',
+    layer: 'storage',
+    description: 'disable of a gate already disabled is refused with 409, where spec 3 disables a gate with any isEnabled',
+    clause: 'gates.disable.anyState',
+    level: 'stated',
+    change: {
+      operations: ['disableGate'],
+      wrap: (next) => ({
+        putGate: (g) => {
+          // Thrown inside the handler's transaction: the gate is left as it was.
+          if (next.getGate(g.id)?.isEnabled === false) throw new HttpError(409, `gate ${g.id} is already disabled`);
+          return next.putGate(g);
+        },
+      }),
+    },
+  },
+  {
     name: 'rules-replace',
     kind: 'variant',
     strict: 'pass',
