@@ -22,7 +22,6 @@ test.describe('pipelines', () => {
       'pipelines.list.path',
       'envelope.pagination',
       'envelope.successObject',
-      'envelope.allEndpoints',
       'pagination.fields',
     ),
     async ({ t }) => {
