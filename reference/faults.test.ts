@@ -248,6 +248,15 @@ const FAULT_PROBES: Record<FaultName, Probe> = {
     (await body(app, 'PATCH', OVERRIDES, { overrides: [item, { ...item, groupID: 'grp_1_test' }], userIDOverrides: [] }))
       .json()
       .data.overrides.map((o: { groupID: string }) => o.groupID),
+  'pipelines-bare-array': async (app) => Array.isArray((await get(app, '/console/v1/release_pipelines')).json()),
+  'update-metric-unwrapped': async (app) => {
+    await createMetric(app, { name: 'probe', type: 'sum' });
+    return Object.keys((await body(app, 'POST', '/console/v1/metrics/probe::sum', {})).json()).includes('message');
+  },
+  'add-rules-baseid-camelcase': async (app) =>
+    Object.keys((await body(app, 'POST', `${GATE}/rules`, { rules: [{ name: 'r' }] })).json().data.rules.at(-1)).sort(),
+  'enable-review-header-required': (app) => status(body(app, 'PUT', `${GATE}/enable`)),
+  'json-body-charset-required': (app) => status(createMetric(app, { name: 'probe', type: 'sum' })),
 };
 
 const VARIANT_PROBES: Record<VariantName, Probe> = {

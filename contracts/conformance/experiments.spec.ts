@@ -128,7 +128,6 @@ test.describe('experiments', () => {
       'envelope.data',
       'envelope.pagination',
       'envelope.successObject',
-      'envelope.allEndpoints',
       'pagination.fields',
       'experiments.list.limit',
       'limits.rateAndMaxPageSize',

@@ -262,6 +262,16 @@ test.describe('gates', () => {
       const id = gateB(t.manifest);
       const path = `/console/v1/gates/${encodeURIComponent(id)}/enable`;
       const reply = await t.call('PUT', path);
+      // The review header is optional (4.0). An enable without it refused (a 4xx) is sent once more with
+      // it: accepted then, the refusal was the header's absence. Only a refused enable makes that write.
+      await t.clause('reviewSettings.header.optional', async () => {
+        if (reply.status < 400 || reply.status >= 500) return;
+        const withHeader = await t.call('PUT', path, { headers: { 'x-respect-review-settings': 'true' } });
+        expect(
+          ok2xx(withHeader),
+          `enable refused without x-respect-review-settings (HTTP ${reply.status}) and accepted with it (HTTP ${withHeader.status}): the header is optional (spec 4.0)`,
+        ).toBe(false);
+      });
       // Refused: the operation of 4.3 as sent, with no body and no review header (bodilessClause tells a
       // refusal of the missing body); a 2xx other than 200: gates.enable.status200.
       const body = await t.clause(await bodilessClause(t, 'enableGate', path, reply), async () => expectSuccess('enableGate', reply));
@@ -288,7 +298,7 @@ test.describe('gates', () => {
       t.observe(
         'reviewSettings.header.values',
         'enable with x-respect-review-settings: true',
-        outcome(await t.call('PUT', `/console/v1/gates/${encodeURIComponent(id)}/enable`, { headers: { 'x-respect-review-settings': 'true' } })).status,
+        outcome(await t.call('PUT', path, { headers: { 'x-respect-review-settings': 'true' } })).status,
       );
     },
   );

@@ -24,7 +24,6 @@ test.describe('pipelines', () => {
       'envelope.data',
       'envelope.pagination',
       'envelope.successObject',
-      'envelope.allEndpoints',
       'pagination.fields',
     ),
     async ({ t }) => {

@@ -2,7 +2,7 @@
 import { expect } from '@playwright/test';
 import type { Reply } from './evidence.ts';
 import { markChecked, recordFinding } from './findings.ts';
-import { absentListed, isSuccess, OPERATIONS, requestErrors, responseErrorsByClause } from './validators.ts';
+import { absentListed, isSuccess, OPERATIONS, otherCase, requestErrors, responseErrorsByClause } from './validators.ts';
 import { failedExchange, holds, markHeld } from './blame.ts';
 import { clausesOfSchema } from './schema-clauses.ts';
 import { schema } from '../index.ts';
@@ -10,6 +10,10 @@ import { CLAUSES } from './clauses.ts';
 
 /** The inferred clause "a field the part-2 table lists is present" (contracts/clauses.yaml). */
 export const LISTED_PRESENT = 'response.listedFieldsPresent';
+/** "field names are case-sensitive" (spec 2). */
+export const CASE_SENSITIVE = 'fields.caseSensitive';
+/** "Request bodies are `application/json` and sent with `Content-Type: application/json`" (spec 4.0). */
+export const REQUESTS_JSON = 'requests.json';
 
 /**
  * status_code_conformance + response_schema_conformance: a success of the operation, in its schema.
@@ -41,7 +45,10 @@ export function expectSuccess(operationId: string, reply: Reply): any {
  * field's type to that field's clause, a missing `data` to envelope.data, a stated presence to the
  * clause that states it), and a 2xx where the spec shows 200 to the operation's status clause. A status
  * that is no success at all belongs to the check around this one: what the test sent should have been
- * accepted, which is the test's clause (a name of 200 characters: metrics.create.name.length).
+ * accepted, which is the test's clause (a name of 200 characters: metrics.create.name.length), but a
+ * 415 (Unsupported Media Type) to a body sent as application/json, which refuses the media type 4.0
+ * states (requests.json). A field the spec names answered spelt in another case (`baseId` for `baseID`)
+ * fails fields.caseSensitive, before the schema would read it as absent.
  */
 export function expectAccepted(operationId: string, reply: Reply): any {
   try {
@@ -62,21 +69,37 @@ function accepted(operationId: string, reply: Reply): any {
       isSuccess(operationId, reply.status),
       `${operationId}: expected ${expected}, got ${reply.status}: ${JSON.stringify(reply.body)?.slice(0, 300)}`,
     ).toBe(true);
+  if (sentAsJson(reply))
+    holds(REQUESTS_JSON, () =>
+      expect(reply.status, `${operationId}: a body sent with Content-Type: application/json (spec 4.0) refused as an unsupported media type`).not.toBe(415),
+    );
   if (status200 && ok2xx(reply)) holds(status200, status);
   else status();
+  const misspelt = otherCase(operationId, reply.body);
+  holds(CASE_SENSITIVE, () =>
+    expect(misspelt, `${operationId}: fields the spec names, answered spelt in another case (spec 2: field names are case-sensitive)`).toEqual([]),
+  );
   const errors = responseErrorsByClause(operationId, reply.body);
   if (errors.length === 0) {
     markHeld(() => responseClauses(operationId));
     return reply.body;
   }
-  const blamed = [...new Set(errors.flatMap((e) => (e.clause ? [e.clause] : [])))];
+  const clausesOf = (e: (typeof errors)[number]) => (e.clause ? [e.clause, ...(e.also ?? [])] : []);
+  const blamed = [...new Set(errors.flatMap(clausesOf))];
   markHeld(responseClauses(operationId).filter((c) => !blamed.includes(c)));
-  const shown = errors.slice(0, 8).map((e) => (e.clause ? `${e.line} (${e.clause})` : e.line));
+  const shown = errors.slice(0, 8).map((e) => (e.clause ? `${e.line} (${clausesOf(e).join(', ')})` : e.line));
   const schemaCheck = () => expect(shown, `${operationId}: response does not match contracts/schemas/${op.response}`).toEqual([]);
   // An error no clause takes leaves the whole failure to the check around this one.
   if (errors.every((e) => e.clause)) holds(blamed, schemaCheck);
   else schemaCheck();
   return reply.body;
+}
+
+/** Whether the request of `reply` carried a body as application/json (every body the suite sends does, evidence.ts). */
+function sentAsJson(reply: Reply): boolean {
+  const { requestBody, requestHeaders } = reply.exchange;
+  const type = Object.entries(requestHeaders).find(([h]) => h.toLowerCase() === 'content-type')?.[1] ?? '';
+  return requestBody !== undefined && /^application\/json\s*(;|$)/i.test(type);
 }
 
 /**

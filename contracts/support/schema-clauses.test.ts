@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { OPERATIONS, schema } from '../index.ts';
 import { CLAUSES } from './clauses.ts';
 import { clausesOfSchema, familyOf } from './schema-clauses.ts';
-import { responseErrorsByClause } from './validators.ts';
+import { otherCase, responseErrorsByClause } from './validators.ts';
 
 const clausesOf = (op: string, body: unknown) => responseErrorsByClause(op, body).map((e) => e.clause);
 
@@ -100,4 +100,23 @@ test('schema clauses: every clause a response schema holds is in the catalogue, 
     }
   }
   assert.ok(judged > 30, `fields judged: ${judged}`);
+});
+
+test('schema clauses: a timestamp of another type breaks its field clause and timestamps.integer (spec 2), another field its clause alone', () => {
+  const blamed = (op: string, body: unknown) => responseErrorsByClause(op, body).map((e) => [e.clause, ...(e.also ?? [])]);
+  assert.deepEqual(blamed('createMetric', { message: 'm', data: { createdTime: 1.5 } }), [['metric.field.createdTime', 'timestamps.integer']]);
+  assert.deepEqual(blamed('listExperiments', { message: 'm', data: [{ startTime: 'noon' }], pagination: {} }), [
+    ['experiment.field.startTime', 'timestamps.integer'],
+  ]);
+  assert.deepEqual(blamed('createMetric', { message: 'm', data: { name: 1.5 } }), [['metric.field.name']]);
+  assert.ok(clausesOfSchema(schema(OPERATIONS.enableGate.response)).includes('timestamps.integer'));
+});
+
+test('schema clauses: a field the spec names spelt in another case is found, once per pattern; beside the field itself it is another field', () => {
+  const { baseID, ...rest } = rule();
+  const camel = { ...rest, baseId: baseID };
+  assert.deepEqual(otherCase('addGateRules', { message: 'm', data: { rules: [camel, camel] } }), ['/data/rules/*: baseId for baseID']);
+  assert.deepEqual(otherCase('addGateRules', { message: 'm', data: { rules: [{ ...rule(), baseId: 'x' }] } }), []);
+  assert.deepEqual(otherCase('listReleasePipelines', { message: 'm', data: [{ CreatedTime: 1 }], pagination: {} }), ['/data/*: CreatedTime for createdTime']);
+  assert.deepEqual(otherCase('updateMetric', { Message: 'm', data: {} }), ['/: Message for message']);
 });

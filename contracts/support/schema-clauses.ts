@@ -9,7 +9,10 @@
 //   fields are exactly the component's properties), so /data/rules/0/conditions/0/type is
 //   condition.field.type and a wrong field of a pipeline's phase is pipeline.field.phases; where the
 //   property itself carries `x-clauses` (a metric id's shape) and the error is not of its type, those;
-// - a body that is not an object at all belongs to envelope.successObject.
+// - a body that is not an object at all belongs to envelope.successObject;
+// - a timestamp of another type than integer breaks its field's clause and also timestamps.integer
+//   ("Timestamps are integers", spec 2), the general rule of which the field's row is one case
+//   (alsoOfError).
 // An error no clause takes is left to the check around it (the test's `t.clause`, or its clauses).
 import { readFileSync } from 'node:fs';
 import type { ErrorObject } from 'ajv';
@@ -131,6 +134,23 @@ const segmentsOf = (instancePath: string) =>
     .slice(1)
     .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 
+/**
+ * The timestamp fields, as the spec names them (2.2: "the timestamp fields (createdTime,
+ * lastModifiedTime, startTime, endTime, decisionTime)"); every one is an integer in its table.
+ */
+const TIMESTAMP_FIELDS = new Set(['createdTime', 'lastModifiedTime', 'startTime', 'endTime', 'decisionTime']);
+/** "Timestamps are integers" (spec 2). */
+export const TIMESTAMPS_INTEGER = 'timestamps.integer';
+
+/**
+ * The clauses one schema error breaks beside its own (clauseOfError): a timestamp of the wrong type (a
+ * fraction, a text) breaks its field's row and "Timestamps are integers" (spec 2) alike.
+ */
+export function alsoOfError(e: Pick<ErrorObject, 'instancePath' | 'keyword'>): string[] {
+  const field = segmentsOf(e.instancePath).at(-1);
+  return e.keyword === 'type' && field !== undefined && TIMESTAMP_FIELDS.has(field) ? [TIMESTAMPS_INTEGER] : [];
+}
+
 /** The clause one schema error of a response body (validated by `doc`, the operation's generated response schema) belongs to. */
 export function clauseOfError(doc: Json, e: Pick<ErrorObject, 'instancePath' | 'keyword' | 'params'>): string | undefined {
   const segments = segmentsOf(e.instancePath);
@@ -160,7 +180,8 @@ export function clauseOfError(doc: Json, e: Pick<ErrorObject, 'instancePath' | '
 /**
  * Every clause an error of `doc` (a generated response schema) can belong to: what a response that
  * `doc` accepts holds. The field clauses of every property reached, the stated presences of the
- * components reached, the x-clauses of their properties, and envelope.successObject.
+ * components reached, the x-clauses of their properties, envelope.successObject, and timestamps.integer
+ * where a timestamp field is reached.
  */
 export function clausesOfSchema(doc: Json): string[] {
   const out = new Set<string>(['envelope.successObject']);
@@ -172,6 +193,7 @@ export function clausesOfSchema(doc: Json): string[] {
         const here = [...steps, { field, components: p.component ? [p.component] : [] }];
         const c = fieldClause(here);
         if (c) out.add(c);
+        if (TIMESTAMP_FIELDS.has(field)) out.add(TIMESTAMPS_INTEGER);
         if (p.component) for (const x of xClauses(contractComponents()[p.component]?.properties?.[field])) out.add(x);
         const below = expand(doc, { node: s, component: p.component });
         // A component met again on the way down (a recursive shape) adds no clause.

@@ -1,7 +1,7 @@
 // Response validation with the schemas generated from contracts/openapi.yaml (Ajv2020 + ajv-formats).
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { contractAjv, OPERATIONS, schema } from '../index.ts';
-import { clauseOfError, formsAt } from './schema-clauses.ts';
+import { alsoOfError, clauseOfError, formsAt } from './schema-clauses.ts';
 
 export { OPERATIONS, requestErrors, type Operation as OperationInfo, type OperationId } from '../index.ts';
 
@@ -29,6 +29,8 @@ const line = (e: ErrorObject) => `${e.instancePath || '/'} ${e.message}${e.param
 export interface ResponseError {
   line: string;
   clause?: string;
+  /** General clauses the error breaks beside its own (a timestamp's type: timestamps.integer), blamed with it. */
+  also?: string[];
 }
 
 /**
@@ -47,9 +49,10 @@ export function responseErrorsByClause(operationId: string, body: unknown): Resp
   const out = new Map<string, ResponseError>();
   for (const error of closestForm(file, doc, v.errors ?? [], body)) {
     const clause = clauseOfError(doc, error);
+    const also = clause ? alsoOfError(error) : [];
     // One absence stated by two components (a rule's environments) is one error.
     const key = error.keyword === 'required' ? `${error.instancePath} required ${JSON.stringify(error.params)} ${clause}` : `${line(error)} ${clause}`;
-    if (!out.has(key)) out.set(key, { line: line(error), ...(clause ? { clause } : {}) });
+    if (!out.has(key)) out.set(key, { line: line(error), ...(clause ? { clause } : {}), ...(also.length > 0 ? { also } : {}) });
   }
   return [...out.values()];
 }
@@ -109,6 +112,35 @@ export function absentListed(operationId: string, body: unknown): Absence[] {
     else found.set(pattern, { path, pattern, count: 1 });
   }
   return [...found.values()];
+}
+
+/**
+ * The fields the spec names that a success response body carries spelt in another case ("field names
+ * are case-sensitive", spec 2): a field the presence form (stated or listed) looks for and does not find,
+ * where the same object has a key that differs from its name only in case (`baseId` for `baseID`). One
+ * line per field pattern (list indices read as `*`), e.g. `/data/rules/*: baseId for baseID`. A key of
+ * another case beside the field itself is another field, and not counted.
+ */
+export function otherCase(operationId: string, body: unknown): string[] {
+  const v = compiled(OPERATIONS[operationId].responseListed);
+  if (v(body)) return [];
+  const found = new Set<string>();
+  for (const e of v.errors ?? []) {
+    if (e.keyword !== 'required') continue;
+    const missing = (e.params as { missingProperty: string }).missingProperty;
+    const parent = valueAt(body, e.instancePath);
+    if (parent === null || typeof parent !== 'object' || Array.isArray(parent)) continue;
+    const spelt = Object.keys(parent).find((k) => k !== missing && k.toLowerCase() === missing.toLowerCase());
+    if (spelt !== undefined) found.add(`${e.instancePath.replace(/\/\d+(?=\/|$)/g, '/*') || '/'}: ${spelt} for ${missing}`);
+  }
+  return [...found];
+}
+
+/** The value at a JSON pointer of `body` (an Ajv instancePath), undefined when there is none. */
+function valueAt(body: unknown, instancePath: string): unknown {
+  let at: any = body;
+  for (const k of instancePath.split('/').slice(1)) at = at?.[k.replace(/~1/g, '/').replace(/~0/g, '~')];
+  return at;
 }
 
 /** Is this status a success of the operation? "200" where the spec shows 200, any 2xx elsewhere (spec 4.0). */

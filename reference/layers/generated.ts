@@ -1,5 +1,6 @@
 // Faults generated from the contract, for the clauses that are mechanical: a field whose type the spec
-// states, answered (or, in a request, accepted) as another type; a message text the spec states,
+// states, answered (or, in a request, accepted) as another type; every timestamp answered with a
+// fraction; a message text the spec states,
 // changed; a presence the spec's words state, dropped; a required request field no longer required; a
 // stated bound moved by one; an operation not found at the path the spec gives it; a stated 200
 // answered as another success; a filter of 4.4 ignored; a stated enumeration no longer enforced (a
@@ -333,6 +334,24 @@ function generate(): Generated {
       change: { operations: inBodies, schema: retypeRequestField(target.inner, target.field, other.type) },
     });
   }
+
+  // ------------------------------------------------------------------ "Timestamps are integers" (spec 2)
+  // Every field the contract types as its Timestamp, in every answer that holds one, with a fraction.
+  const stamps: Record<string, string[]> = {};
+  for (const p of responses.filter((x) => x.component === 'Timestamp' && x.alongside.length === 0))
+    stamps[p.operationId] = [...(stamps[p.operationId] ?? []), p.path];
+  if (Object.keys(stamps).length === 0) notGenerated.push({ clause: 'timestamps.integer', edit: 'type', why: 'no response of the contract holds a Timestamp' });
+  else
+    switches.push({
+      ...about(
+        'gen:type:timestamps.integer',
+        'timestamps.integer',
+        `every Timestamp (integer) answered with a fraction (n + 0.5) by ${describeOps(Object.keys(stamps))}`,
+      ),
+      layer: 'response',
+      generated: 'type',
+      change: perPath(stamps, (o, p) => retypeField(o, p, (n) => (typeof n === 'number' ? n + 0.5 : n))),
+    });
 
   // ------------------------------------------------------------------ stated messages (spec 4)
   for (const c of catalogue.filter((x) => x.level === 'stated')) {

@@ -631,6 +631,37 @@ export const REQUEST_SWITCHES = [
     },
   },
   {
+    name: 'enable-review-header-required',
+    kind: 'fault',
+    layer: 'request',
+    description: 'enable refuses (400) a request without x-respect-review-settings: the optional header is read as required',
+    clause: 'reviewSettings.header.optional',
+    level: 'stated',
+    change: {
+      operations: ['enableGate'],
+      check: (r) => {
+        if (r.headers['x-respect-review-settings'] === undefined) throw badRequest('header x-respect-review-settings is required');
+      },
+    },
+  },
+  {
+    name: 'json-body-charset-required',
+    kind: 'fault',
+    layer: 'request',
+    description:
+      'a write whose body is sent as Content-Type: application/json without charset=utf-8 is refused with 415 (a parser registered for "application/json; charset=utf-8" only)',
+    clause: 'requests.json',
+    level: 'stated',
+    change: {
+      operations: Object.keys(WRITES),
+      check: (r) => {
+        const type = String(r.headers['content-type'] ?? '');
+        if (type !== '' && !/;\s*charset=utf-8/i.test(type))
+          throw new HttpError(415, `unsupported media type ${JSON.stringify(type)}: send application/json; charset=utf-8`);
+      },
+    },
+  },
+  {
     name: 'metric-update-lost-on-overlap',
     kind: 'fault',
     layer: 'request',

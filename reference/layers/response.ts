@@ -171,6 +171,55 @@ export const RESPONSE_SWITCHES = [
       },
     },
   },
+  // Spec 1: every success is a JSON object; a list answered as its bare array is not.
+  {
+    name: 'pipelines-bare-array',
+    kind: 'fault',
+    layer: 'response',
+    description: 'list pipelines answers the page as a bare JSON array, with no object around it (no message, data or pagination)',
+    clause: 'envelope.successObject',
+    level: 'stated',
+    change: {
+      operations: ['listReleasePipelines'],
+      transform: (r) => {
+        r.body = r.body.data;
+      },
+    },
+  },
+  // Spec 4.0: every operation answers the envelope of 2.1; one that answers its resource bare leaves it out.
+  {
+    name: 'update-metric-unwrapped',
+    kind: 'fault',
+    layer: 'response',
+    description: 'update metric answers the Metric itself, without the envelope (no message, no data around it)',
+    clause: 'envelope.allEndpoints',
+    level: 'stated',
+    change: {
+      operations: ['updateMetric'],
+      transform: (r) => {
+        r.body = r.body.data;
+      },
+    },
+  },
+  // Spec 2: field names are case-sensitive; a serializer that camel-cases an acronym spells baseID otherwise.
+  {
+    name: 'add-rules-baseid-camelcase',
+    kind: 'fault',
+    layer: 'response',
+    description: "add rules answers each rule's baseID as baseId",
+    clause: 'fields.caseSensitive',
+    level: 'stated',
+    change: {
+      operations: ['addGateRules'],
+      transform: (r) => {
+        for (const rule of Array.isArray(r.body?.data?.rules) ? r.body.data.rules : []) {
+          if (!rule || typeof rule !== 'object' || !('baseID' in rule)) continue;
+          rule.baseId = rule.baseID;
+          delete rule.baseID;
+        }
+      },
+    },
+  },
 
   // ------------------------------------------------------------------ inferred: statuses, media types, the key
   {
