@@ -291,6 +291,18 @@ function generate(): Generated {
     clause,
     level: levelOf(clause),
   });
+  // A query parameter the operations drop before their handler sees it: a filter or a paging parameter ignored.
+  const queryIgnored = (edit: 'filter' | 'query', clause: string, param: string, on: string[], what: string): GeneratedSwitch => ({
+    ...about(`gen:${edit}:${clause}`, clause, `${describeOps(on)} ignore${on.length === 1 ? 's' : ''} ${what}`),
+    layer: 'request',
+    generated: edit,
+    change: {
+      operations: on,
+      rewrite: (r) => {
+        delete r.query[param];
+      },
+    },
+  });
 
   // ------------------------------------------------------------------ field types (spec 2, 4.6 to 4.8)
   for (const c of catalogue.filter((x) => x.level !== 'open' && x.id.includes('.field.'))) {
@@ -529,18 +541,7 @@ function generate(): Generated {
       const on = ops.filter((o) => o.query[filter]).map((o) => o.operationId);
       if (on.length === 0) notGenerated.push({ clause: c.id, edit: 'filter', why: `no operation takes a query parameter ${filter}` });
       else if (IGNORABLE_FILTERS[filter]) notGenerated.push({ clause: c.id, edit: 'filter', why: IGNORABLE_FILTERS[filter] });
-      else
-        switches.push({
-          ...about(`gen:filter:${c.id}`, c.id, `${describeOps(on)} ignore${on.length === 1 ? 's' : ''} the ${filter} filter`),
-          layer: 'request',
-          generated: 'filter',
-          change: {
-            operations: on,
-            rewrite: (r) => {
-              delete r.query[filter];
-            },
-          },
-        });
+      else switches.push(queryIgnored('filter', c.id, filter, on, `the ${filter} filter`));
     }
     // A stated query parameter of a list (`page`, `limit`: experiments.list.query.page), on the list
     // operation of the clause's section: ignored, the list answered as if it was not sent.
@@ -548,18 +549,7 @@ function generate(): Generated {
     if (param) {
       const on = ops.filter((o) => o.section === c.section && o.query[param]).map((o) => o.operationId);
       if (on.length === 0) notGenerated.push({ clause: c.id, edit: 'query', why: `no operation of section ${c.section} takes a query parameter ${param}` });
-      else
-        switches.push({
-          ...about(`gen:query:${c.id}`, c.id, `${describeOps(on)} ignore${on.length === 1 ? 's' : ''} the ${param} parameter (answered as if not sent)`),
-          layer: 'request',
-          generated: 'query',
-          change: {
-            operations: on,
-            rewrite: (r) => {
-              delete r.query[param];
-            },
-          },
-        });
+      else switches.push(queryIgnored('query', c.id, param, on, `the ${param} parameter (answered as if not sent)`));
     }
   }
 
