@@ -87,6 +87,12 @@ export interface Config {
   /** How long one request may take before it counts as a transport failure (CONSOLE_REQUEST_TIMEOUT, seconds). */
   requestTimeoutMs: number;
   /**
+   * Pages one walk of a list may ask before it stops as partial (CONSOLE_LIST_BUDGET): what bounds the
+   * suite's cost on a large target. A check that would need more is reported not verifiable, with the budget
+   * that would decide it (contracts/support/paging.ts).
+   */
+  listBudget: number;
+  /**
    * The deadline as a time (epoch ms), set by `npm run conformance` for Playwright (CONSOLE_DEADLINE_AT,
    * internal): the run's clock starts with the command, not with Playwright.
    */
@@ -102,6 +108,16 @@ export interface Config {
 /** Sized to the suite: it takes about 10 s against the reference, a few minutes against a slow staging. */
 export const DEFAULT_DEADLINE_SECONDS = 600;
 export const DEFAULT_REQUEST_TIMEOUT_SECONDS = 15;
+/** Pages per walk of a list: a reference of 200 experiments takes 3 at the largest page size. */
+export const DEFAULT_LIST_BUDGET = 12;
+
+function pageCount(value: string | undefined, name: string, fallback: number): number {
+  if (value === undefined || value.trim() === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 2 || n > 100_000)
+    throw new ConfigError(`${name} must be a whole number of pages from 2 to 100000, got ${JSON.stringify(value)}`);
+  return n;
+}
 
 /** A positive number of seconds from the environment (or a command's option of the same meaning). */
 export function seconds(value: string | undefined, name: string, fallback: number): number {
@@ -229,6 +245,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, note: (line: st
     observationsBaseline: env.CONSOLE_OBSERVATIONS_BASELINE ? resolve(env.CONSOLE_OBSERVATIONS_BASELINE) : undefined,
     deadlineSeconds: seconds(env.CONSOLE_DEADLINE, 'CONSOLE_DEADLINE', DEFAULT_DEADLINE_SECONDS),
     requestTimeoutMs: seconds(env.CONSOLE_REQUEST_TIMEOUT, 'CONSOLE_REQUEST_TIMEOUT', DEFAULT_REQUEST_TIMEOUT_SECONDS) * 1000,
+    listBudget: pageCount(env.CONSOLE_LIST_BUDGET, 'CONSOLE_LIST_BUDGET', DEFAULT_LIST_BUDGET),
     deadlineAt: env.CONSOLE_DEADLINE_AT ? Number(env.CONSOLE_DEADLINE_AT) || undefined : undefined,
     gateRulesAtStart: gateRules(env.CONSOLE_GATE_RULES),
   };

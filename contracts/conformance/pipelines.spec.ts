@@ -1,13 +1,14 @@
 // Spec 2.6 and 4.5: list release pipelines, paged like experiments. Read-only.
 import { checks, expect, test, type T } from '../support/target.ts';
 import { expectMessage, expectSuccess, ok2xx, whenPresent } from '../support/checks.ts';
+import { expectDisjointUnion } from '../support/list-oracles.ts';
 import { pager } from '../support/paging.ts';
 import { clausesUnder } from '../support/clauses.ts';
 
 const PATH = '/console/v1/release_pipelines';
 const get = (t: T) => (query: string) => t.call('GET', query);
 /** The list's pages; a refused first page of the unfiltered list is the operation's (pipelines.list.path). */
-const pipelinePages = (t: T) => pager(get(t), PATH, 'pipelines.list.path');
+const pipelinePages = (t: T) => pager(get(t), PATH, 'pipelines.list.path', t.listBudget);
 const sorted = (ids: string[]) => [...ids].sort();
 const MESSAGE = 'List pipelines success';
 const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -90,15 +91,14 @@ test.describe('pipelines', () => {
       await t.clause('paging.limit', async () => {
         for (const size of small.pageSizes) expect(size).toBeLessThanOrEqual(4);
       });
-      await t.clause('paging.disjointUnion', async () => {
-        expect(full.complete, 'the full list ended within the page bound').toBe(true);
-        expect(new Set(small.ids).size, 'no pipeline on two pages').toBe(small.ids.length);
-        expect(sorted(small.ids), 'the pages together hold exactly the full list').toEqual(sorted(full.ids));
-      });
-      const past = await t.call('GET', `${PATH}?limit=4&page=${pages.number(Math.ceil(full.ids.length / 4) + 1)}`);
+      const undecided = await t.clause('paging.disjointUnion', async () => expectDisjointUnion(full, small, 'pipeline', pages.budget));
+      // Past a list walked whole, or past any list a budget could walk when it was not.
+      const beyond = full.complete ? Math.ceil(full.ids.length / 4) + 1 : 10_000_000;
+      const past = await t.call('GET', `${PATH}?limit=4&page=${pages.number(beyond)}`);
       await t.clause('paging.beyondLast', async () => {
         if (ok2xx(past)) expect(past.body?.data ?? [], 'a page past the last holds no items').toEqual([]);
       });
+      if (undecided) t.uncovered('paging.disjointUnion', `not verifiable within the list budget: ${undecided}`, 'unverifiable');
     },
   );
 
@@ -109,8 +109,17 @@ test.describe('pipelines', () => {
       const pages = await pipelinePages(t);
       const full = await pages.walkChecked('listReleasePipelines', await pages.largestLimit());
       for (const trigger of t.manifest.triggers) {
+        const found = full.items.find((x) => x.id === trigger.releasePipelineID);
+        // Of a list walked in part, a pipeline not in the part may be further on.
+        if (!found && !full.complete) {
+          t.uncovered(
+            'pipeline.field.phases',
+            `not verifiable within the list budget: pipeline ${trigger.releasePipelineID} is not in the list's first ${full.pages} pages`,
+            'unverifiable',
+          );
+          continue;
+        }
         const p = await t.clause('pipeline.field.id', async () => {
-          const found = full.items.find((x) => x.id === trigger.releasePipelineID);
           expect(found, `pipeline ${trigger.releasePipelineID} of the manifest is listed`).toBeTruthy();
           return found;
         });

@@ -1,10 +1,11 @@
 // Paging oracles that need no knowledge of the data or of the pagination fields (spec 2.1: "not
-// shown"): walk pages by number until an empty or short page, bounded in requests.
+// shown"): walk pages by number until an empty or short page, bounded in requests by the list budget
+// (CONSOLE_LIST_BUDGET, core/config.ts): a walk that reaches it is partial (`complete` false), and no
+// check may read a partial walk as the whole list.
 import { expectSuccess } from './checks.ts';
 import { claim } from './blame.ts';
 import type { Reply } from './evidence.ts';
-
-export const MAX_PAGES = 60;
+import { DEFAULT_LIST_BUDGET } from '../../core/config.ts';
 
 export type Get = (query: string) => Promise<Reply>;
 
@@ -26,13 +27,13 @@ const ok = (r: Reply) => r.status >= 200 && r.status < 300;
  * not shown, spec 4.4). Short pages do not end the walk: a server may clamp `limit` to its own maximum
  * (spec 8: not shown).
  */
-export async function walk(get: Get, path: string, limit: number, extra = '', first = 1, refused?: string): Promise<Walk> {
+export async function walk(get: Get, path: string, limit: number, extra = '', first = 1, refused?: string, budget = DEFAULT_LIST_BUDGET): Promise<Walk> {
   const items: any[] = [];
   const pageSizes: number[] = [];
   const replies: Reply[] = [];
   const seen = new Set<string>();
   const done = (pages: number, complete: boolean): Walk => ({ ids: items.map((x) => x.id), items, pages, pageSizes, complete, replies });
-  for (let page = first; page < first + MAX_PAGES; page++) {
+  for (let page = first; page < first + budget; page++) {
     const r = await get(`${path}?limit=${limit}&page=${page}${extra}`);
     if (!ok(r)) {
       // A first page refused without a filter is the list operation's (`refused`); with one, the check around the walk's.
@@ -50,7 +51,18 @@ export async function walk(get: Get, path: string, limit: number, extra = '', fi
     items.push(...data);
     for (const x of data) seen.add(x.id);
   }
-  return done(MAX_PAGES, false);
+  return done(budget, false);
+}
+
+/**
+ * A hint of how many pages walking the list of `w` whole would take, for the reason of a check left
+ * undecided: from a total its last page shows (pagination's fields are not shown, spec 2.1: only a hint).
+ */
+export function pagesNeeded(w: Walk): number | undefined {
+  const last = w.replies.at(-1)?.body?.pagination;
+  const total = [last?.totalItems, last?.total, last?.totalCount].find((x) => Number.isInteger(x) && x >= 0);
+  const size = Math.max(...w.pageSizes, 1);
+  return total === undefined ? undefined : Math.ceil(total / size) + 1;
 }
 
 /** How the target numbers its pages, learnt from its answers (spec 4.4: "default of page: not shown"). */
@@ -89,7 +101,10 @@ export async function pageBase(get: Get, path: string): Promise<PageBase> {
 export interface Pager extends PageBase {
   /** The page number of the `n`th page, counted from 0. */
   number(n: number): number;
-  walk(limit: number, extra?: string): Promise<Walk>;
+  /** Pages one walk may ask (CONSOLE_LIST_BUDGET). */
+  budget: number;
+  /** Walks at most `pages` pages (the budget when not given). */
+  walk(limit: number, extra?: string, pages?: number): Promise<Walk>;
   /** walk, with every page that holds items held to `operationId`'s success schema, not only the first. */
   walkChecked(operationId: string, limit: number): Promise<Walk>;
   /** Largest page size the target accepts among candidates (default and maximum are not shown, spec 4.4). */
@@ -97,13 +112,14 @@ export interface Pager extends PageBase {
 }
 
 /** `refused`: the clause of the list operation itself, which a refused first page of the unfiltered list fails. */
-export async function pager(get: Get, path: string, refused?: string): Promise<Pager> {
+export async function pager(get: Get, path: string, refused?: string, budget = DEFAULT_LIST_BUDGET): Promise<Pager> {
   const base = await pageBase(get, path);
   const number = (n: number) => base.first + n;
-  const walkHere = (limit: number, extra = '') => walk(get, path, limit, extra, base.first, refused);
+  const walkHere = (limit: number, extra = '', pages = budget) => walk(get, path, limit, extra, base.first, refused, Math.min(pages, budget));
   return {
     ...base,
     number,
+    budget,
     walk: walkHere,
     async walkChecked(operationId, limit) {
       const list = await walkHere(limit);

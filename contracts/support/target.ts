@@ -26,6 +26,8 @@ export interface Target {
   /** Which wrong keys the auth tests send (--auth-probes; core/config.ts). */
   authProbes: AuthProbes;
   requestTimeoutMs: number;
+  /** Pages one walk of a list may ask (CONSOLE_LIST_BUDGET): support/paging.ts. */
+  listBudget: number;
   reportsDir: string;
   /** The run's deadline (epoch ms), when the wrapper set one: a rate limit is waited out only until then. */
   deadlineAt?: number;
@@ -103,6 +105,7 @@ export const test = base.extend<{ t: T }, { target: Target }>({
         readOnly: c.readOnly,
         authProbes: c.authProbes,
         requestTimeoutMs: c.requestTimeoutMs,
+        listBudget: c.listBudget,
         reportsDir: c.reportsDir,
         deadlineAt: c.deadlineAt,
         gateRulesAtStart: c.gateRulesAtStart,
