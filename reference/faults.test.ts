@@ -288,6 +288,7 @@ const VARIANT_PROBES: Record<VariantName, Probe> = {
     return (await body(app, 'PATCH', OVERRIDES, { overrides: [item], userIDOverrides: [] })).json().data.overrides.length;
   },
   'default-limit-50': async (app) => (await list(app, '')).data.length,
+  'page-cap': async (app) => (await list(app, 'limit=100')).data.length,
   'pages-from-0': async (app) =>
     Promise.all(
       ['/console/v1/experiments?limit=3&page=1', '/console/v1/release_pipelines?limit=3&page=1'].map(async (url) =>

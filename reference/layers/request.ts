@@ -701,6 +701,30 @@ export const REQUEST_SWITCHES = [
     },
   },
   {
+    name: 'page-cap',
+    kind: 'variant',
+    strict: 'pass',
+    layer: 'request',
+    description:
+      'both lists clamp limit to at most 50 items a page, the default included; page-cap:<N> sets the cap (spec 4.4: maximum of limit not shown; real servers cap pages)',
+    clause: 'experiments.list.limit',
+    level: 'open',
+    parameter: {
+      syntax: 'page-cap:<N>',
+      configure: (text) => {
+        const cap = text === undefined ? 50 : Number(text);
+        if (text !== undefined && (!/^\d+$/.test(text) || cap < 1 || cap > MAX_LIMIT))
+          return `variant "page-cap:${text}" must be page-cap:<N>, N an integer from 1 to ${MAX_LIMIT}`;
+        return {
+          operations: LISTS,
+          rewrite: (r) => {
+            r.query.limit = Math.min(typeof r.query.limit === 'number' ? r.query.limit : cap, cap);
+          },
+        };
+      },
+    },
+  },
+  {
     name: 'pages-from-0',
     kind: 'variant',
     strict: 'pass',
