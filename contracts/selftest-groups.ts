@@ -34,7 +34,7 @@ export const VARIANT_GROUPS: string[][] = [
     'vendor-extra-fields',
   ],
   ['errors-plain-text', 'paging-out-of-range-400', 'created-dates-los-angeles', 'enum-values-beyond-seen'],
-  ['unauthorized-403', 'overrides-known-groups-only'],
+  ['unauthorized-403', 'overrides-known-groups-only', 'page-cap'],
   ['rules-cap'],
   ['steady-429'],
   ['write-conflict-409'],
