@@ -205,8 +205,8 @@ async function snapshotFor(
 async function restoreAfter(conn: Connection, config: Config, snapshot: Snapshot): Promise<void> {
   const ran = readLedger(config.reportsDir)?.parts.find((p) => p.by === 'conformance');
   const changed = ran ? changedBy(ran.writes) : { gates: Object.keys(snapshot.gates), experiments: [] };
-  // Every experiment the snapshot patched is written back, so that the snapshot's own patch is undone too.
-  const r = await restore(conn, snapshot, { gates: changed.gates, experiments: Object.keys(snapshot.experiments) });
+  // The experiments the run patched: the ledger says their overrides are not given back (core/restore.ts).
+  const r = await restore(conn, snapshot, { gates: changed.gates, experiments: changed.experiments });
   const failed = r.restores.filter((x) => !x.ok);
   for (const f of failed) console.error(`conformance: note: ${f.resource} ${f.field} not restored: ${f.detail}`);
   addLedgerPart(

@@ -40,7 +40,15 @@ export const DEFAULT_LOAD_BUDGET: Budget = { triggerPhasesPerRun: 0, metricsPerR
 
 export interface Manifest {
   gates: string[];
+  /** The ids of the manifest's experiments (an entry is an id, or {"id", "overrides": "suite"}). */
   experiments: string[];
+  /**
+   * The experiments whose overrides the manifest gives the suite to overwrite (an entry's "overrides":
+   * "suite"). The spec has no read of overrides and does not say whether a patch merges or replaces
+   * (4.11): on a target that replaces, any patch destroys what the owners set, so overrides are written
+   * only on these, and their checks are left unchecked (INCOMPLETE) on any other.
+   */
+  overridesOwned: string[];
   triggers: TriggerTarget[];
   metricPrefix: string;
   /** Clauses left out on purpose, each with a reason: listed as waived in every report, never as passed. */
@@ -148,7 +156,17 @@ export function loadManifest(path: string): Manifest {
   const m = raw as Record<string, unknown>;
   if (typeof m !== 'object' || m === null || Array.isArray(m)) throw new ConfigError(`target manifest ${path}: not a JSON object`);
   if (!isStringArray(m.gates)) throw new ConfigError(`target manifest ${path}: "gates" must be an array of gate ids`);
-  if (!isStringArray(m.experiments)) throw new ConfigError(`target manifest ${path}: "experiments" must be an array of experiment ids`);
+  if (!Array.isArray(m.experiments)) throw new ConfigError(`target manifest ${path}: "experiments" must be an array of experiment ids`);
+  const owned: string[] = [];
+  m.experiments = m.experiments.map((e: unknown, i: number) => {
+    if (typeof e === 'string') return e;
+    const x = e as Record<string, unknown> | null;
+    if (typeof x !== 'object' || x === null || typeof x.id !== 'string' || (x.overrides !== undefined && x.overrides !== 'suite'))
+      throw new ConfigError(`target manifest ${path}: experiments[${i}] must be an experiment id or {"id": "...", "overrides": "suite"}`);
+    if (x.overrides === 'suite') owned.push(x.id);
+    return x.id;
+  });
+  m.overridesOwned = owned;
   if (!Array.isArray(m.triggers)) throw new ConfigError(`target manifest ${path}: "triggers" must be an array`);
   m.triggers.forEach((t: any, i: number) => {
     if (typeof t !== 'object' || t === null || typeof t.id !== 'string' || typeof t.releasePipelineID !== 'string' || !isStringArray(t.phaseIDs)) {

@@ -1,10 +1,11 @@
-// A run leaves a manifest gate's enabled state and a manifest experiment's overrides as it found them:
-// the API lets a client write those back, unlike rules, metrics and skipped phases (the spec has no
-// delete). The spec has no gate read and no overrides read, so "as found" is what the first answer of
-// the run shows: an add-rules that adds nothing answers the gate (4.1), an empty overrides patch answers
-// the resulting overrides (4.11). A target that replaces overrides on every patch shows them only by
-// replacing them, and one that merges them cannot have the suite's items taken back: both are said in
-// the ledger (docs/nightly.md).
+// A run leaves a manifest gate's enabled state as it found it: the API lets a client write it back,
+// unlike rules, metrics and skipped phases (the spec has no delete). The spec has no gate read, so "as
+// found" is what the first answer of the run shows: an add-rules that adds nothing answers the gate (4.1).
+// Overrides have no read either, and whether a patch merges or replaces is not shown (4.11): on a target
+// that replaces, the only way to see an experiment's overrides (a patch) destroys them. So the snapshot
+// writes no overrides: the suite patches only the experiments the manifest gives it to overwrite
+// ("overrides": "suite", core/config.ts), and the ledger says their overrides were not restored, since
+// their state before the run was never known (docs/nightly.md).
 import type { Manifest } from './config.ts';
 import type { LedgerPart, LedgerWrite, TargetState } from './formats.ts';
 import { KEY_HEADER } from './keys.ts';
@@ -22,7 +23,7 @@ type Overrides = { overrides: unknown[]; userIDOverrides: unknown[] };
 export interface Snapshot {
   /** isEnabled of each manifest gate as found; absent when the answer did not say. */
   gates: Record<string, boolean>;
-  /** The overrides of each manifest experiment as the empty patch answered them. */
+  /** The overrides of a manifest experiment as known before the run's first write to them: never, today (no read in the API). */
   experiments: Record<string, Overrides>;
 }
 
@@ -97,16 +98,7 @@ export async function takeSnapshot(c: Connection, manifest: Manifest, which?: { 
     if (a.status >= 200 && a.status < 300 && typeof enabled === 'boolean') snapshot.gates[id] = enabled;
     else notes.push(`gate ${id}: its enabled state could not be read (${a.error ?? `HTTP ${a.status}`}): it is left as the run leaves it`);
   }
-  for (const id of which?.experiments ?? manifest.experiments) {
-    const body = { overrides: [], userIDOverrides: [] };
-    const a = await send(c, 'PATCH', overridesPath(id), body);
-    const w = writeOf({ method: 'PATCH', path: overridesPath(id), requestBody: body, status: a.status, responseBody: a.body });
-    if (w) writes.push(w);
-    statuses.experiments[id] = a.status;
-    const found = a.status >= 200 && a.status < 300 ? overridesOf(a.body) : undefined;
-    if (found) snapshot.experiments[id] = found;
-    else notes.push(`experiment ${id}: its overrides could not be read (${a.error ?? `HTTP ${a.status}`}): they are left as the run leaves them`);
-  }
+  // No overrides are read: the one way (a patch) destroys them on a target that replaces (see above).
   return { snapshot, writes, state, notes, statuses };
 }
 
@@ -158,7 +150,13 @@ export async function restore(
     const resource = `experiments/${id}`;
     const was = snapshot.experiments[id];
     if (!was) {
-      restores.push({ resource, field: 'overrides', to: null, ok: false, detail: 'the overrides before the run are not known' });
+      restores.push({
+        resource,
+        field: 'overrides',
+        to: null,
+        ok: false,
+        detail: 'the overrides before the run are not known (the API has no read of them): the manifest gives them to the suite to overwrite',
+      });
       continue;
     }
     const a = await send(c, 'PATCH', overridesPath(id), was);

@@ -51,7 +51,8 @@ export interface TargetCheck {
   /** Why the manifest cannot work on this target: ids the target does not know. Exit 3 when any. */
   problems: string[];
   warnings: string[];
-  experiments: { id: string; found: boolean }[];
+  /** `overrides`: "suite" when the manifest gives the experiment's overrides to the suite to overwrite, else "not written". */
+  experiments: { id: string; found: boolean; overrides?: 'suite' | 'not written' }[];
   /** True when the experiment list was walked to its end (else a missing id may be further on). */
   experimentsComplete: boolean;
   triggers: TriggerCheck[];
@@ -123,7 +124,16 @@ export async function checkTarget(c: Connection, manifest: Manifest, manifestPat
 
   const experiments = await listAll(c, '/console/v1/experiments');
   const experimentIds = new Set(experiments.items.map((x) => x.id));
-  const expChecks = manifest.experiments.map((id) => ({ id, found: experimentIds.has(id) }));
+  const expChecks = manifest.experiments.map((id) => ({
+    id,
+    found: experimentIds.has(id),
+    overrides: (manifest.overridesOwned ?? []).includes(id) ? ('suite' as const) : ('not written' as const),
+  }));
+  // No read of overrides and merge-or-replace not shown (4.11): without the key, their checks are left unchecked.
+  if (!expChecks.some((e) => e.overrides === 'suite'))
+    warnings.push(
+      'no manifest experiment gives its overrides to the suite ({"id": "...", "overrides": "suite"}): the overrides checks will be left unchecked (INCOMPLETE), since a patch may replace what the owners set',
+    );
   for (const e of expChecks.filter((x) => !x.found))
     (experiments.complete ? problems : warnings).push(
       `experiment ${e.id} is not in the experiment list${experiments.complete ? '' : ` (its first ${MAX_PAGES} pages)`}: fix or replace it in the manifest`,
@@ -207,6 +217,10 @@ export async function checkTarget(c: Connection, manifest: Manifest, manifestPat
 export function describeCheck(r: TargetCheck): string[] {
   const out = [`target:check ${r.target} with ${r.manifest}`];
   out.push(`  experiments: ${r.experiments.filter((e) => e.found).length} of ${r.experiments.length} in the list`);
+  for (const e of r.experiments)
+    out.push(
+      `  experiment ${e.id}: overrides ${e.overrides === 'suite' ? "the suite's to overwrite (manifest): checked, never given back" : 'not written: the overrides checks that need it are left unchecked'}`,
+    );
   for (const t of r.triggers)
     out.push(
       `  trigger ${t.id}: ${t.pipelineFound ? `${t.phasesLeft} phases left, ${t.pausesLeft ?? '?'} pauses` : 'pipeline not listed'}${t.current ? ` (last seen at ${t.current}, ${t.status ?? 'status not shown'})` : ' (no run seen it yet: counted from its first phase)'}`,

@@ -5,7 +5,7 @@
 import { checks, expect, test, type T } from '../support/target.ts';
 import { expectSuccess, metricName, ok2xx, operationClause, outcome } from '../support/checks.ts';
 import type { Reply } from '../support/evidence.ts';
-import { experimentOf, gateOf } from '../support/owners.ts';
+import { experimentOf, gateOf, ownedExperimentOf } from '../support/owners.ts';
 import { workerMetric, workerMetricCreation } from '../support/worker-metric.ts';
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -28,12 +28,17 @@ async function successes(t: T): Promise<[string, Reply][]> {
     ['listReleasePipelines', await t.call('GET', '/console/v1/release_pipelines?limit=5')],
     ['createMetric', created],
     ['updateMetric', await t.call('POST', `/console/v1/metrics/${encodeURIComponent(metric)}`, { data: { description: 'envelope' } })],
-    [
-      'patchExperimentOverrides',
-      await t.call('PATCH', `/console/v1/experiments/${encodeURIComponent(experimentOf(m, 'envelope'))}/overrides`, {
-        data: { overrides: [], userIDOverrides: [] },
-      }),
-    ],
+    // Only on an experiment whose overrides the manifest gives the suite: on a target that replaces, even an empty patch clears them.
+    ...(ownedExperimentOf(m, 'envelope') === undefined
+      ? []
+      : [
+          [
+            'patchExperimentOverrides',
+            await t.call('PATCH', `/console/v1/experiments/${encodeURIComponent(experimentOf(m, 'envelope'))}/overrides`, {
+              data: { overrides: [], userIDOverrides: [] },
+            }),
+          ] as [string, Reply],
+        ]),
   ];
 }
 
@@ -121,12 +126,16 @@ test.describe('envelope', () => {
         ],
         ['updateMetric', await t.call('POST', `/console/v1/metrics/${encodeURIComponent(metric)}`, { data: { description: 'x', ...extra } })],
         ['addGateRules', await t.call('POST', `/console/v1/gates/${encodeURIComponent(gateOf(m, 'envelope'))}/rules`, { data: { rules: [], ...extra } })],
-        [
-          'patchExperimentOverrides',
-          await t.call('PATCH', `/console/v1/experiments/${encodeURIComponent(experimentOf(m, 'envelope'))}/overrides`, {
-            data: { overrides: [], userIDOverrides: [], ...extra },
-          }),
-        ],
+        ...(ownedExperimentOf(m, 'envelope') === undefined
+          ? []
+          : [
+              [
+                'patchExperimentOverrides',
+                await t.call('PATCH', `/console/v1/experiments/${encodeURIComponent(experimentOf(m, 'envelope'))}/overrides`, {
+                  data: { overrides: [], userIDOverrides: [], ...extra },
+                }),
+              ] as [string, Reply],
+            ]),
       ];
       const kinds = replies.map(([op, r]) => `${op}: ${ok2xx(r) ? 'ignored' : r.status < 500 ? 'rejected' : `HTTP ${r.status}`}`);
       expect(new Set(kinds.map((k) => k.split(': ')[1])).size, `every write treats an unknown field alike: ${kinds.join(', ')}`).toBe(1);

@@ -45,3 +45,17 @@ export const gateOf = (m: Manifest, owner: keyof typeof GATES): string => m.gate
 
 /** The manifest experiment `owner` writes (the map above). */
 export const experimentOf = (m: Manifest, owner: keyof typeof EXPERIMENTS): string => m.experiments[EXPERIMENTS[owner] % m.experiments.length];
+
+/**
+ * The manifest experiment `owner` patches, when the manifest gives its overrides to the suite ("overrides":
+ * "suite", core/config.ts); undefined otherwise. The spec has no read of overrides and does not say
+ * whether a patch merges or replaces (4.11): on a target that replaces, any patch destroys the owners'.
+ */
+export const ownedExperimentOf = (m: Manifest, owner: keyof typeof EXPERIMENTS): string | undefined => {
+  const id = experimentOf(m, owner);
+  return m.overridesOwned.includes(id) ? id : undefined;
+};
+
+/** Why overrides are not written to experiment `id`, with the fix (a resource the user can give). */
+export const overridesNotOwned = (id: string) =>
+  `experiment ${id}: the manifest does not give its overrides to the suite, and a patch may replace what its owners set (spec 4.11: merge or replace not shown; no read of overrides): to check overrides, write its entry as {"id": "${id}", "overrides": "suite"} for an experiment whose overrides may be overwritten`;

@@ -12,11 +12,12 @@ interface ManifestTrigger {
 }
 interface Manifest {
   gates: string[];
-  experiments: string[];
+  experiments: (string | { id: string })[];
   triggers: ManifestTrigger[];
 }
 
 const MANIFEST = JSON.parse(readFileSync(new URL('../../fixtures/targets/reference.json', import.meta.url), 'utf8')) as Manifest;
+const EXPERIMENT_IDS = MANIFEST.experiments.map((e) => (typeof e === 'string' ? e : e.id));
 
 // Fixed clock for seeded data: the same seed gives the same database on any day.
 const SEED_EPOCH = Date.UTC(2026, 0, 1);
@@ -195,7 +196,7 @@ export function seed(db: Db, opts: { seed: number; scale: number }): void {
     // provisional negative rank, then their rank in the list order is set in one statement.
     const experimentCount = Math.max(opts.scale, MANIFEST.experiments.length);
     for (let i = 0; i < experimentCount; i++) {
-      const id = i < MANIFEST.experiments.length ? MANIFEST.experiments[i] : `exp_${String(i).padStart(6, '0')}`;
+      const id = i < EXPERIMENT_IDS.length ? EXPERIMENT_IDS[i] : `exp_${String(i).padStart(6, '0')}`;
       const { exp: e, team } = makeExperiment(id, i, r);
       insertExp.run({
         id,
