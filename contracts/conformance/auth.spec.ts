@@ -5,7 +5,7 @@ import { expectClientError, expectNotAccepted, metricName, ok2xx } from '../supp
 import { derivedKeys, KEY_HEADER } from '../../core/keys.ts';
 import type { Reply } from '../support/evidence.ts';
 import type { Manifest } from '../../core/config.ts';
-import { experimentOf, gateOf } from '../support/owners.ts';
+import { gateOf, ownedExperimentOf } from '../support/owners.ts';
 import { workerMetric } from '../support/worker-metric.ts';
 
 const DIGITS = '0123456789';
@@ -39,9 +39,12 @@ function wrongKeys(key: string): string[] {
 // phase it tries, where a skip or unpause served without the key shows. Here they go to a trigger no
 // target has, so that these probes never meet that file's writes (a request refused with a 409 there
 // would read as "not the current phase").
+// The overrides patch goes only to an experiment the manifest gives the suite: on a target that replaces
+// overrides, one served when it should not be (or the key test's, sent with the key) would clear the owners'.
 function requests(m: Manifest, runId: string, metricId: string) {
   const gate = encodeURIComponent(gateOf(m, 'auth'));
   const trigger = `cc_missing_trigger_${runId}`;
+  const experiment = ownedExperimentOf(m, 'auth');
   return [
     ['addGateRules', 'POST', `/console/v1/gates/${gate}/rules`, { rules: [] }],
     ['disableGate', 'PUT', `/console/v1/gates/${gate}/disable`, undefined],
@@ -52,12 +55,9 @@ function requests(m: Manifest, runId: string, metricId: string) {
     ['updateMetric', 'POST', `/console/v1/metrics/${encodeURIComponent(metricId)}`, { dryRun: true }],
     ['skipTriggerPhase', 'PUT', `/console/v1/release_pipeline_triggers/${trigger}/skip`, { phaseID: 'not-a-phase' }],
     ['unpauseTrigger', 'PUT', `/console/v1/release_pipeline_triggers/${trigger}/unpause`, { phaseID: 'not-a-phase' }],
-    [
-      'patchExperimentOverrides',
-      'PATCH',
-      `/console/v1/experiments/${encodeURIComponent(experimentOf(m, 'auth'))}/overrides`,
-      { overrides: [], userIDOverrides: [] },
-    ],
+    ...(experiment === undefined
+      ? []
+      : [['patchExperimentOverrides', 'PATCH', `/console/v1/experiments/${encodeURIComponent(experiment)}/overrides`, { overrides: [], userIDOverrides: [] }] as const]),
   ] as const;
 }
 
