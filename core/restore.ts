@@ -17,6 +17,24 @@ export interface Connection {
   timeoutMs: number;
 }
 
+/**
+ * One phase's requests (the snapshot, the restore): once one of them gets no answer in time, the
+ * rest are not sent and answer at once with why, so that a target that stopped answering costs one
+ * request timeout per phase, not one per resource.
+ */
+export class Phase {
+  private gaveUp: string | undefined;
+  constructor(readonly c: Connection) {}
+  async send(method: string, path: string, body: unknown): Promise<Answer> {
+    if (this.gaveUp) return { status: 0, body: undefined, error: `not sent: ${this.gaveUp}` };
+    const a = await send(this.c, method, path, body);
+    if (a.error === NO_ANSWER) this.gaveUp = `an earlier request of this phase got no answer within ${this.c.timeoutMs / 1000} s`;
+    return a;
+  }
+}
+
+const NO_ANSWER = 'no answer in time';
+
 type Json = Record<string, any>;
 type Overrides = { overrides: unknown[]; userIDOverrides: unknown[] };
 
@@ -52,7 +70,7 @@ async function send(c: Connection, method: string, path: string, body: unknown):
     return { status: r.status, body: parsed };
   } catch (err) {
     const e = err as { name?: string; cause?: { code?: string }; message?: string };
-    return { status: 0, body: undefined, error: e.name === 'TimeoutError' ? 'no answer in time' : (e.cause?.code ?? e.message ?? String(err)) };
+    return { status: 0, body: undefined, error: e.name === 'TimeoutError' ? NO_ANSWER : (e.cause?.code ?? e.message ?? String(err)) };
   }
 }
 
@@ -86,9 +104,10 @@ export async function takeSnapshot(c: Connection, manifest: Manifest, which?: { 
   const state: TargetState = { gates: {}, triggers: {} };
   const notes: string[] = [];
   const statuses: SnapshotResult['statuses'] = { gates: {}, experiments: {} };
+  const phase = new Phase(c);
   for (const id of which?.gates ?? manifest.gates) {
     const body = { rules: [] };
-    const a = await send(c, 'POST', `${gatePath(id)}/rules`, body);
+    const a = await phase.send('POST', `${gatePath(id)}/rules`, body);
     const exchange = { method: 'POST', path: `${gatePath(id)}/rules`, requestBody: body, status: a.status, responseBody: a.body };
     const w = writeOf(exchange);
     if (w) writes.push(w);
@@ -130,6 +149,7 @@ export async function restore(
   const restores: LedgerPart['restores'] = [];
   const writes: LedgerWrite[] = [];
   const state: TargetState = { gates: {}, triggers: {} };
+  const phase = new Phase(c);
   for (const id of changed.gates) {
     const resource = `gates/${id}`;
     const was = snapshot.gates[id];
@@ -138,7 +158,7 @@ export async function restore(
       continue;
     }
     const path = `${gatePath(id)}/${was ? 'enable' : 'disable'}`;
-    const a = await send(c, 'PUT', path, undefined);
+    const a = await phase.send('PUT', path, undefined);
     const exchange = { method: 'PUT', path, status: a.status, responseBody: a.body };
     const w = writeOf(exchange);
     if (w) writes.push({ ...w, undo: 'nothing to undo' });
@@ -159,7 +179,7 @@ export async function restore(
       });
       continue;
     }
-    const a = await send(c, 'PATCH', overridesPath(id), was);
+    const a = await phase.send('PATCH', overridesPath(id), was);
     const w = writeOf({ method: 'PATCH', path: overridesPath(id), requestBody: was, status: a.status, responseBody: a.body });
     if (w) writes.push({ ...w, undo: 'nothing to undo' });
     const now = a.status >= 200 && a.status < 300 ? overridesOf(a.body) : undefined;

@@ -57,7 +57,14 @@ function requests(m: Manifest, runId: string, metricId: string) {
     ['unpauseTrigger', 'PUT', `/console/v1/release_pipeline_triggers/${trigger}/unpause`, { phaseID: 'not-a-phase' }],
     ...(experiment === undefined
       ? []
-      : [['patchExperimentOverrides', 'PATCH', `/console/v1/experiments/${encodeURIComponent(experiment)}/overrides`, { overrides: [], userIDOverrides: [] }] as const]),
+      : [
+          [
+            'patchExperimentOverrides',
+            'PATCH',
+            `/console/v1/experiments/${encodeURIComponent(experiment)}/overrides`,
+            { overrides: [], userIDOverrides: [] },
+          ] as const,
+        ]),
   ] as const;
 }
 

@@ -19,6 +19,9 @@ import {
   retryable,
   sleep,
   stopReason,
+  noAnswerInTime,
+  requestStop,
+  silenceReason,
   paceUntil,
   pacedUntil,
   waitable,
@@ -84,18 +87,36 @@ interface Answer {
 // bound: a timeout on the whole exchange, no redirect followed, a body read only up to MAX_BODY_BYTES.
 const agents = { 'http:': new HttpAgent({ keepAlive: true }), 'https:': new HttpsAgent({ keepAlive: true }) };
 
-/** One attempt: the answer, or the one-line reason there was none. */
-function attempt(url: string, method: string, headers: Record<string, string>, data: string | undefined, timeout: number): Promise<Answer | { error: string }> {
+/** How often a request in flight looks for the run's stop (another worker's request got no answer). */
+const STOP_POLL_MS = 250;
+
+/** One attempt: the answer, the one-line reason there was none, or the run's stop that ended it. */
+function attempt(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  data: string | undefined,
+  timeout: number,
+  reportsDir: string,
+): Promise<Answer | { error: string } | { stopped: string }> {
   return new Promise((resolve) => {
     const target = new URL(url);
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
     let settled = false;
-    const done = (result: Answer | { error: string }) => {
+    const done = (result: Answer | { error: string } | { stopped: string }) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      clearInterval(poll);
       resolve(result);
     };
+    // A run stopped while this request waits (a dead target) ends it now, not at its own timeout.
+    const poll = setInterval(() => {
+      const stopped = stopReason(reportsDir);
+      if (stopped === undefined) return;
+      done({ stopped });
+      req.destroy();
+    }, STOP_POLL_MS);
     // Compressed answers are welcome and decoded: without Accept-Encoding a server may use any coding
     // (RFC 9110, 12.5.3), and a CDN in front of a real server often compresses.
     const all: Record<string, string | number> = {
@@ -177,7 +198,9 @@ export async function call(info: TestInfo, ctx: CallContext, method: string, pat
     const held = pacedUntil(ctx.reportsDir) - Date.now();
     if (held > 0) await sleep(held);
     tries++;
-    answer = await attempt(ctx.baseUrl + path, method, headers, data, ctx.requestTimeoutMs);
+    const reply = await attempt(ctx.baseUrl + path, method, headers, data, ctx.requestTimeoutMs, ctx.reportsDir);
+    if ('stopped' in reply) throw new RunStopped(reply.stopped);
+    answer = reply;
     problem = 'error' in answer ? answer.error : transportProblem(answer.status, answer.headers, answer.bytes, parse(answer.text).json);
     if (!problem) break;
     if (!('error' in answer) && answer.status === 429) {
@@ -188,6 +211,10 @@ export async function call(info: TestInfo, ctx: CallContext, method: string, pat
         paceUntil(ctx.reportsDir, Date.now() + wait);
         continue;
       }
+      break;
+    }
+    if (noAnswerInTime(problem)) {
+      requestStop(ctx.reportsDir, silenceReason(problem));
       break;
     }
     if (tries >= attempts || !retryable(problem)) break;

@@ -32,7 +32,7 @@ import type { LedgerWrite } from '../../core/formats.ts';
 import { CHECKED, FINDING, type Finding } from './findings.ts';
 import { FAILED_EXCHANGE, HELD, blameOf, exchangeDigest, untagged } from './blame.ts';
 import type { Inconclusive, Level, Observation } from './target.ts';
-import { STOP_AFTER_CONSECUTIVE, clearStop, requestStop } from './transport.ts';
+import { STOP_AFTER_CONSECUTIVE, clearStop, noAnswerInTime, requestStop, silenceReason } from './transport.ts';
 
 export type { ClauseResult, ConformanceReport, ConformanceSummary, FailureResult, InconclusiveResult, RunStop, Status } from '../../core/formats.ts';
 
@@ -195,9 +195,11 @@ export default class ConformanceReporter implements Reporter {
   private countInARow(inconclusive: Inconclusive | undefined): void {
     if (inconclusive?.stopped) return;
     this.inARow = inconclusive ? this.inARow + 1 : 0;
-    if (this.inARow < STOP_AFTER_CONSECUTIVE || this.stop || !this.config || !inconclusive) return;
+    // One request without an answer in time stops the run at once (transport.ts, noAnswerInTime).
+    const silent = inconclusive !== undefined && noAnswerInTime(inconclusive.reason);
+    if ((this.inARow < STOP_AFTER_CONSECUTIVE && !silent) || this.stop || !this.config || !inconclusive) return;
     const cause = inconclusive.reason.replace(/^no response: /, '').replace(/ \(none within .*\)$/, '');
-    const reason = `${STOP_AFTER_CONSECUTIVE} consecutive transport failures (${cause})`;
+    const reason = silent ? silenceReason(inconclusive.reason) : `${STOP_AFTER_CONSECUTIVE} consecutive transport failures (${cause})`;
     this.stop = { cause: 'transport', reason, afterTests: this.ran.length, ofTests: this.planned };
     requestStop(this.config.reportsDir, reason);
   }

@@ -54,6 +54,16 @@ export function noAnswer(err: unknown, timeoutMs: number): string {
   return `no response: ${first.replace(/^apiRequestContext\.fetch: /, '').slice(0, 120)}`;
 }
 
+/**
+ * A request that got no answer in time: the target stopped answering. Unlike a reset or a refusal,
+ * which fail at once, each such request costs a whole request timeout, so the first one stops the
+ * run's suite (no retry, no other test sent): a dead target costs one timeout, not one per test.
+ */
+export const noAnswerInTime = (reason: string) => /^no response: ETIMEDOUT/.test(reason);
+
+/** The stop's reason after a request got no answer in time. */
+export const silenceReason = (reason: string) => `a request got no answer (${reason.replace(/^no response: /, '')}): the target stopped answering`;
+
 /** A transport failure worth trying again, for a read: no answer, or a 5xx/2xx that is not JSON (a proxy's page). */
 export const retryable = (reason: string) => !/^HTTP 3\d\d|^HTTP 429|MB limit$/.test(reason);
 

@@ -34,6 +34,30 @@ test('connections reset after the preflight: exit 3, one line, partial reports w
   }
 });
 
+test('a target that stops answering after the preflight: exit 3; the snapshot and the suite each give up after one request without an answer', async () => {
+  const o = await runScenario({ name: 'hang', scenario: 'hang', after: 1, command: 'conformance', deadline: 300, requestTimeout: 3 }, true);
+  try {
+    assert.equal(o.exitCode, 3, o.output.slice(-2000));
+    assert.match(
+      o.lastLine,
+      /^conformance: stopped: a request got no answer \(ETIMEDOUT \(none within 3 s\)\): the target stopped answering after \d+ of \d+ tests$/,
+    );
+    // The snapshot waited for its first gate only, and says what it could not do for the others.
+    assert.match(o.output, /gate gate_cc_alpha: its enabled state could not be read \(no answer in time\)/);
+    assert.match(o.output, /gate gate_cc_delta: its enabled state could not be read \(not sent: an earlier request of this phase got no answer within 3 s\)/);
+    const report = JSON.parse(read(o.reports, 'conformance.json'));
+    assert.equal(report.summary.partial, true);
+    assert.equal(report.summary.stop.cause, 'transport');
+    // At most one request in flight per worker (2) waited its timeout; every other test was not run.
+    assert.ok(report.summary.tests.inconclusive <= 2, JSON.stringify(report.summary.tests));
+    assert.ok(report.summary.tests.notRun >= report.summary.tests.total - 3, JSON.stringify(report.summary.tests));
+    assert.equal(report.summary.tests.failedCounting, 0);
+    assert.deepEqual(o.keyIn, []);
+  } finally {
+    rmSync(dirname(o.reports), { recursive: true, force: true });
+  }
+});
+
 test('a target that dies under verify: exit 3, index.html and verify.json written, the page says partial', async () => {
   const o = await runScenario({ name: 'down-verify', scenario: 'down', after: 10, command: 'verify', deadline: 120 }, true);
   try {
