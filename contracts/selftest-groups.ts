@@ -8,6 +8,18 @@
  * in a group without them). A group of one runs alone: a variant that changes every request (a rate
  * limit) or every write's timing would hide the others' effects, and alone names itself when it fails.
  */
+/**
+ * A large list, as real stagings hold: more experiments than the list budget (CONSOLE_LIST_BUDGET, 12
+ * pages) can walk, at the largest page size and behind a page cap, is legal (the spec shows neither a size
+ * nor a maximum page size) and must pass; the list faults must still be caught at that size. 5,000
+ * experiments are 50 pages of 100 and 250 of 20: past the budget either way, and seeded in a second.
+ */
+export const LARGE_LISTS = {
+  scale: 5000,
+  variants: [[], ['page-cap:20']],
+  faults: ['filter-status-ignored', 'filtered-page-ignored', 'filters-or-combined'],
+};
+
 export const VARIANT_GROUPS: string[][] = [
   [
     'errors-422-other-shape',

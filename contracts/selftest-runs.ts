@@ -151,7 +151,7 @@ const SELFTEST_PARAMETERS: Record<string, string> = { 'steady-429': '12:1' };
 const withParameter = (name: string) => (SELFTEST_PARAMETERS[name] ? `${name}:${SELFTEST_PARAMETERS[name]}` : name);
 
 /** `body` against a reference server started with these switches (stopped after, whatever happens). */
-export async function withServer<T>(opts: { faults?: string[]; variants?: string[] }, body: (s: ReferenceServer) => Promise<T>): Promise<T> {
+export async function withServer<T>(opts: { faults?: string[]; variants?: string[]; scale?: number }, body: (s: ReferenceServer) => Promise<T>): Promise<T> {
   const server = await startReference({ ...opts, variants: opts.variants?.map(withParameter), stderr: 'ignore' });
   try {
     return await body(server);

@@ -12,7 +12,7 @@
 // own reporter (no HTML report), and the verdict is read from the conformance.json it writes, exactly
 // as `npm run conformance` does (its exit codes are tested in scripts/exit-codes.test.ts).
 import { parseCommand, runCommand } from '../core/command.ts';
-import { VARIANT_GROUPS } from './selftest-groups.ts';
+import { LARGE_LISTS, VARIANT_GROUPS } from './selftest-groups.ts';
 import { filesFor, optionsFor } from './selftest-files.ts';
 import { listSwitches, pool, runSuite, type Variant, withServer } from './selftest-runs.ts';
 import { blameTable, type BlameRow } from './selftest-blame.ts';
@@ -32,6 +32,9 @@ least one warning), and against the clean server twice (must pass both times).
                    clause is among them, and the median and maximum per fault (npm run selftest:blame)
   --whole          with --blame: each fault against the whole suite, not stopping at the first failure
                    (one defect fails many tests: the blame of a whole run; about twice as long)
+  --large-lists    only the runs against a list longer than the list budget (selftest-groups.ts
+                   LARGE_LISTS: legal with and without a page cap, the list faults caught); they
+                   run in every full self-test too
   --without-options
                    each fault runs without the suite options it is caught with (selftest-files.ts
                    optionsFor: the derived keys of --auth-probes derived), to show that those faults
@@ -48,6 +51,7 @@ async function main(): Promise<number> {
       grouped: { type: 'boolean' },
       blame: { type: 'boolean' },
       whole: { type: 'boolean' },
+      'large-lists': { type: 'boolean' },
       'without-options': { type: 'boolean' },
     },
   });
@@ -56,16 +60,17 @@ async function main(): Promise<number> {
   const lanes = values.lanes !== undefined ? Number(values.lanes) : 2;
   if (!Number.isInteger(lanes) || lanes < 1) throw new Error(`--lanes must be a positive integer, got ${values.lanes}`);
   const { faults: allFaults, variants: allVariants } = listSwitches();
-  const faults = allFaults.filter((x) => !only || only.has(x.name));
+  const largeOnly = values['large-lists'] === true;
+  const faults = largeOnly ? [] : allFaults.filter((x) => !only || only.has(x.name));
   // --blame measures the faults alone: the variants and the clean runs fail no clause.
-  const variants = values.blame ? [] : allVariants.filter((x) => !only || only.has(x.name));
+  const variants = values.blame || largeOnly ? [] : allVariants.filter((x) => !only || only.has(x.name));
   if (only) for (const n of only) if (![...allFaults, ...allVariants].some((x) => x.name === n)) throw new Error(`--only: no fault or variant named ${n}`);
   const started = Date.now();
   const problems: string[] = [];
 
   type Job = () => Promise<boolean>;
   const cleanJobs: Job[] = [];
-  if (!only && !values.blame) {
+  if (!only && !values.blame && !largeOnly) {
     // Twice against one server: the suite leaves the target able to pass it again (runs.repeatable).
     cleanJobs.push(() =>
       withServer({}, async (s) => {
@@ -79,6 +84,32 @@ async function main(): Promise<number> {
         return ok;
       }),
     );
+  }
+  // Lists longer than the list budget: legal with and without a page cap, and the list faults still caught.
+  const largeJobs: Job[] = [];
+  if (!only && !values.blame) {
+    const at = `${LARGE_LISTS.scale} experiments`;
+    for (const vs of LARGE_LISTS.variants)
+      largeJobs.push(() =>
+        withServer({ scale: LARGE_LISTS.scale, variants: vs }, async (s) => {
+          const r = await runSuite(s, { files: ['contracts/conformance/experiments.spec.ts', 'contracts/conformance/pipelines.spec.ts'], strict: true });
+          const ok = r.verdict === 'pass' && r.tests > 0;
+          const label = `large list (${at}${vs.length ? `, ${vs.join(', ')}` : ''})`;
+          console.log(`${ok ? 'ok  ' : 'BAD '} ${label.padEnd(42)} ${ok ? 'passes' : `FAILS: ${r.failed.join('; ')}`}`);
+          if (!ok) problems.push(`${label}: the suite does not pass it (see above)`);
+          return ok;
+        }),
+      );
+    for (const f of LARGE_LISTS.faults)
+      largeJobs.push(() =>
+        withServer({ scale: LARGE_LISTS.scale, faults: [f] }, async (s) => {
+          const r = await runSuite(s, { files: filesFor(f), stopAtFirstFailure: true });
+          const ok = r.verdict === 'fail' && r.failed.length > 0;
+          console.log(`${ok ? 'ok  ' : 'BAD '} fault   ${`${f} at ${at}`.padEnd(34)} ${ok ? `caught by: ${r.failed[0]}` : `NOT caught (${r.verdict})`}`);
+          if (!ok) problems.push(`fault ${f} at ${at} not caught`);
+          return ok;
+        }),
+      );
   }
   // A 'warns' variant is legal but meets an inferred clause: it runs in default mode, where it must pass
   // and show the warning (a variant that stopped warning no longer exercises what it was made for).
@@ -143,13 +174,17 @@ async function main(): Promise<number> {
       }),
   );
   // Clean and variant runs first: they are the long ones, so the short fault runs fill the lanes at the end.
-  const results = await pool([...cleanJobs, ...variantJobs, ...faultJobs], lanes);
+  const results = await pool([...cleanJobs, ...variantJobs, ...largeJobs, ...faultJobs], lanes);
   const cleanOk = results.slice(0, cleanJobs.length).every(Boolean);
   const accepted = acceptedVariants;
-  const caught = results.slice(cleanJobs.length + variantJobs.length).filter(Boolean).length;
+  const caught = results.slice(cleanJobs.length + variantJobs.length + largeJobs.length).filter(Boolean).length;
   console.log(
-    `\nselftest: ${caught} of ${faults.length} faults caught, ${accepted} of ${variants.length} legal variants passed${grouped.length ? ` (${inGroup.size} of them in ${grouped.length} groups)` : ''}${only || values.blame ? '' : cleanOk ? ', clean server passed twice' : ', clean server FAILED'} (${((Date.now() - started) / 1000).toFixed(0)} s)`,
+    `\nselftest: ${caught} of ${faults.length} faults caught, ${accepted} of ${variants.length} legal variants passed${grouped.length ? ` (${inGroup.size} of them in ${grouped.length} groups)` : ''}${only || values.blame || largeOnly ? '' : cleanOk ? ', clean server passed twice' : ', clean server FAILED'} (${((Date.now() - started) / 1000).toFixed(0)} s)`,
   );
+  if (largeJobs.length)
+    console.log(
+      `selftest: large lists: ${results.slice(cleanJobs.length + variantJobs.length, cleanJobs.length + variantJobs.length + largeJobs.length).filter(Boolean).length} of ${largeJobs.length} runs as expected`,
+    );
   for (const p of problems) console.log(`  ${p}`);
   if (values.blame) console.log(`\n${blameTable(faults.map((f) => blame.find((b) => b.fault === f.name)!))}`);
   return problems.length === 0 ? 0 : 1;

@@ -106,7 +106,7 @@ export interface Pager extends PageBase {
   /** Walks at most `pages` pages (the budget when not given). */
   walk(limit: number, extra?: string, pages?: number): Promise<Walk>;
   /** walk, with every page that holds items held to `operationId`'s success schema, not only the first. */
-  walkChecked(operationId: string, limit: number): Promise<Walk>;
+  walkChecked(operationId: string, limit: number, pages?: number): Promise<Walk>;
   /** Largest page size the target accepts among candidates (default and maximum are not shown, spec 4.4). */
   largestLimit(): Promise<number>;
 }
@@ -121,8 +121,8 @@ export async function pager(get: Get, path: string, refused?: string, budget = D
     number,
     budget,
     walk: walkHere,
-    async walkChecked(operationId, limit) {
-      const list = await walkHere(limit);
+    async walkChecked(operationId, limit, pages) {
+      const list = await walkHere(limit, '', pages);
       for (const r of list.replies) if (r.body?.data?.length) expectSuccess(operationId, r);
       return list;
     },

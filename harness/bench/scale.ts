@@ -4,8 +4,8 @@
 // and per clause checked, with the ratio of the largest scale to the smallest. The list budget
 // (CONSOLE_LIST_BUDGET, core/config.ts) is what should bound the cost, not the target's size: the
 // target figure is a ratio within 1.5. Loopback only; each run is one bounded suite run.
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fail, integerOption, parseCommand } from '../../core/command.ts';
@@ -47,13 +47,21 @@ async function runOnce(scale: number): Promise<Run> {
   const reports = mkdtempSync(join(tmpdir(), 'bench-scale-'));
   try {
     const t0 = Date.now();
-    const r = spawnSync(process.execPath, ['--import', 'tsx', resolve(ROOT, 'contracts/conformance.ts')], {
+    // Asynchronous: the counting proxy answers from this process's event loop.
+    const child = spawn(process.execPath, ['--import', 'tsx', resolve(ROOT, 'contracts/conformance.ts')], {
       cwd: ROOT,
       env: { ...process.env, CONSOLE_BASE_URL: proxy.baseUrl, CONSOLE_API_KEY: server.apiKey, CONSOLE_REPORTS_DIR: reports },
       stdio: ['ignore', 'ignore', 'pipe'],
-      encoding: 'utf8',
     });
+    let stderr = '';
+    child.stderr.on('data', (b: Buffer) => {
+      stderr += b.toString('utf8');
+    });
+    const status = await new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+    const r = { status, stderr };
     const seconds = (Date.now() - t0) / 1000;
+    if (!existsSync(join(reports, 'conformance.json')))
+      fail('bench:scale', `the suite against ${scale} experiments wrote no report: ${r.stderr.trim().split('\n').at(-1)}`);
     const summary = JSON.parse(readFileSync(join(reports, 'conformance.json'), 'utf8')).summary;
     const c = summary.clauses;
     return {
