@@ -5,11 +5,12 @@
 // (CONSOLE_LIST_BUDGET, core/config.ts) is what should bound the cost, not the target's size: the
 // target figure is a ratio within 1.5. Loopback only; each run is one bounded suite run.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fail, integerOption, parseCommand } from '../../core/command.ts';
 import { ROOT } from '../../core/config.ts';
+import { readConformance } from '../../core/formats.ts';
 import { startReference } from '../../core/reference.ts';
 import { startProxy } from '../transport/proxy.ts';
 
@@ -60,9 +61,8 @@ async function runOnce(scale: number): Promise<Run> {
     const status = await new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
     const r = { status, stderr };
     const seconds = (Date.now() - t0) / 1000;
-    if (!existsSync(join(reports, 'conformance.json')))
-      fail('bench:scale', `the suite against ${scale} experiments wrote no report: ${r.stderr.trim().split('\n').at(-1)}`);
-    const summary = JSON.parse(readFileSync(join(reports, 'conformance.json'), 'utf8')).summary;
+    const summary = readConformance(reports)?.summary;
+    if (!summary) fail('bench:scale', `the suite against ${scale} experiments wrote no report: ${r.stderr.trim().split('\n').at(-1)}`);
     const c = summary.clauses;
     return {
       requests: proxy.stats.requests,
