@@ -5,7 +5,7 @@
 import { checks, expect, test, type T } from '../support/target.ts';
 import { expectSuccess, metricName, ok2xx, operationClause, outcome } from '../support/checks.ts';
 import type { Reply } from '../support/evidence.ts';
-import { experimentOf, gateOf, ownedExperimentOf } from '../support/owners.ts';
+import { gateOf, ownedExperimentOf } from '../support/owners.ts';
 import { workerMetric, workerMetricCreation } from '../support/worker-metric.ts';
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -34,7 +34,7 @@ async function successes(t: T): Promise<[string, Reply][]> {
       : [
           [
             'patchExperimentOverrides',
-            await t.call('PATCH', `/console/v1/experiments/${encodeURIComponent(experimentOf(m, 'envelope'))}/overrides`, {
+            await t.call('PATCH', `/console/v1/experiments/${encodeURIComponent(ownedExperimentOf(m, 'envelope')!)}/overrides`, {
               data: { overrides: [], userIDOverrides: [] },
             }),
           ] as [string, Reply],
@@ -131,7 +131,7 @@ test.describe('envelope', () => {
           : [
               [
                 'patchExperimentOverrides',
-                await t.call('PATCH', `/console/v1/experiments/${encodeURIComponent(experimentOf(m, 'envelope'))}/overrides`, {
+                await t.call('PATCH', `/console/v1/experiments/${encodeURIComponent(ownedExperimentOf(m, 'envelope')!)}/overrides`, {
                   data: { overrides: [], userIDOverrides: [], ...extra },
                 }),
               ] as [string, Reply],

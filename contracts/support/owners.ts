@@ -51,10 +51,9 @@ export const experimentOf = (m: Manifest, owner: keyof typeof EXPERIMENTS): stri
  * "suite", core/config.ts); undefined otherwise. The spec has no read of overrides and does not say
  * whether a patch merges or replaces (4.11): on a target that replaces, any patch destroys the owners'.
  */
-export const ownedExperimentOf = (m: Manifest, owner: keyof typeof EXPERIMENTS): string | undefined => {
-  const id = experimentOf(m, owner);
-  return m.overridesOwned.includes(id) ? id : undefined;
-};
+export const ownedExperimentOf = (m: Manifest, owner: keyof typeof EXPERIMENTS): string | undefined =>
+  // Among the experiments given so, by the same map (owners share when there are fewer of them).
+  m.overridesOwned.length > 0 ? m.overridesOwned[EXPERIMENTS[owner] % m.overridesOwned.length] : undefined;
 
 /** Why overrides are not written to experiment `id`, with the fix (a resource the user can give). */
 export const overridesNotOwned = (id: string) =>
