@@ -76,6 +76,28 @@ test('config: a bad manifest is a ConfigError naming the problem', (t) => {
   assert.throws(() => loadConfig({ CONSOLE_TARGET_MANIFEST: manifestFile(t, { ...good, metricPrefix: 'bad prefix!' }) }), /metricPrefix/);
 });
 
+test('config: an experiment entry is an id or {"id", "overrides": "suite"}; only the latter are the suite\'s to overwrite', (t) => {
+  const base = { gates: ['g'], triggers: [], metricPrefix: 'cc_' };
+  const m = loadConfig({
+    CONSOLE_TARGET_MANIFEST: manifestFile(t, { ...base, experiments: ['plain', { id: 'given', overrides: 'suite' }, { id: 'kept' }] }),
+  }).manifest;
+  assert.deepEqual(m.experiments, ['plain', 'given', 'kept']);
+  assert.deepEqual(m.overridesOwned, ['given']);
+  assert.deepEqual(loadConfig({ CONSOLE_TARGET_MANIFEST: manifestFile(t, { ...base, experiments: ['a', 'b'] }) }).manifest.overridesOwned, []);
+  for (const bad of [{ overrides: 'suite' }, { id: 'x', overrides: 'merge' }, 3])
+    assert.throws(
+      () => loadConfig({ CONSOLE_TARGET_MANIFEST: manifestFile(t, { ...base, experiments: [bad] }) }),
+      /experiments\[0\] must be an experiment id or/,
+    );
+});
+
+test('config: the list budget is a whole number of pages, 12 by default', () => {
+  assert.equal(loadConfig({}).listBudget, 12);
+  assert.equal(loadConfig({ CONSOLE_LIST_BUDGET: '600' }).listBudget, 600);
+  for (const bad of ['1', '2.5', 'many', '-3'])
+    assert.throws(() => loadConfig({ CONSOLE_LIST_BUDGET: bad }), /CONSOLE_LIST_BUDGET must be a whole number of pages/);
+});
+
 test('config: loopback detection for load safety', () => {
   assert.equal(isLoopback('http://127.0.0.1:8080'), true);
   assert.equal(isLoopback('http://127.5.6.7'), true);
