@@ -86,12 +86,35 @@ const metricCount = (db: string) => {
   }
 };
 
-test('a night on a long-lived target: every write in the ledger, enabled states and overrides given back; then read-only changes nothing', async (t) => {
+test("a night on a long-lived target: every write in the ledger, enabled states given back, owners' overrides never written; then read-only changes nothing", async (t) => {
   const dir = folder(t);
   const { server, db } = await longLived(t, dir);
   const env = { CONSOLE_BASE_URL: server.baseUrl, CONSOLE_API_KEY: server.apiKey, CONSOLE_REPORTS_DIR: join(dir, 'reports') };
-  // A state of the target's own before the run: one gate the other way round.
   const key = { 'SERVICE-API-KEY': server.apiKey };
+
+  // Overrides their owners set, on experiments a manifest names by id only: the suite may not write them
+  // (the API has no read of overrides, and this target replaces them on a patch), so they stay, and the
+  // overrides checks are left unchecked with the fix (INCOMPLETE, exit 3).
+  const reference = JSON.parse(readFileSync(join(ROOT, 'fixtures/targets/reference.json'), 'utf8'));
+  const ids: string[] = reference.experiments.map((e: string | { id: string }) => (typeof e === 'string' ? e : e.id));
+  const plain = join(dir, 'plain.json');
+  writeFileSync(plain, JSON.stringify({ ...reference, experiments: ids }));
+  const owners = {
+    overrides: [{ type: 'gate', id: 'gate_owner', groupID: 'grp_0_control' }],
+    userIDOverrides: [{ groupID: 'grp_0_test', ids: ['owner_user'] }],
+  };
+  for (const id of ids)
+    await fetch(`${server.baseUrl}/console/v1/experiments/${id}/overrides`, {
+      method: 'PATCH',
+      headers: { ...key, 'Content-Type': 'application/json' },
+      body: JSON.stringify(owners),
+    });
+  const notGiven = run('contracts/conformance.ts', ['--grep', 'overrides|envelope|auth'], { ...env, CONSOLE_TARGET_MANIFEST: plain });
+  assert.equal(notGiven.status, 3, notGiven.stderr.slice(-2000));
+  assert.match(notGiven.stderr, /INCOMPLETE: \d+ stated clauses unchecked: experiment \S+: the manifest does not give its overrides to the suite/);
+  for (const id of ids) assert.equal(overrides(db)[id], 2, `${id}: the owners' overrides kept`);
+
+  // A state of the target's own before the run: one gate the other way round.
   await fetch(`${server.baseUrl}/console/v1/gates/gate_cc_alpha/disable`, { method: 'PUT', headers: key });
   await fetch(`${server.baseUrl}/console/v1/gates/gate_cc_delta/enable`, { method: 'PUT', headers: key });
   const before = gateState(db);
@@ -101,7 +124,6 @@ test('a night on a long-lived target: every write in the ledger, enabled states 
   assert.equal(r.status, 0, r.stderr.slice(-2000));
   const after = gateState(db);
   for (const [id, g] of Object.entries(before)) assert.equal(after[id].enabled, g.enabled, `${id} enabled state given back`);
-  for (const [id, n] of Object.entries(overrides(db))) assert.equal(n, 0, `${id}: the run's overrides taken back`);
 
   const ledger = JSON.parse(readFileSync(join(dir, 'reports', 'ledger.json'), 'utf8')) as Ledger;
   assert.deepEqual(
@@ -109,11 +131,22 @@ test('a night on a long-lived target: every write in the ledger, enabled states 
     ['conformance:snapshot', 'conformance', 'conformance:restore'],
   );
   const writes = ledger.parts.flatMap((p) => p.writes);
-  assert.equal(writes.filter((w) => w.undo === 'not restored').length, 0, 'every write the API can undo was undone');
+  // The reference manifest gives its experiments' overrides to the suite: those writes are not given back
+  // (their state before the first write was never known), every other write the API can undo is.
+  assert.deepEqual(
+    [...new Set(writes.filter((w) => w.undo === 'not restored').map((w) => w.operation))],
+    ['patchExperimentOverrides'],
+    'only the overrides given to the suite are not restored',
+  );
   // What the ledger says was added is what the database gained.
   assert.equal(ledger.totals.metricsCreated, metricCount(db) - metricsBefore, 'metrics created, as the ledger counts them');
   for (const [id, g] of Object.entries(after)) assert.equal(ledger.totals.rulesAdded[id] ?? 0, g.rules - before[id].rules, `rules added to ${id}`);
-  assert.ok(ledger.parts[2].restores.length > 0 && ledger.parts[2].restores.every((x) => x.ok), JSON.stringify(ledger.parts[2].restores));
+  const restores = ledger.parts[2].restores;
+  assert.ok(restores.some((x) => x.field === 'isEnabled') && restores.filter((x) => x.field === 'isEnabled').every((x) => x.ok), JSON.stringify(restores));
+  assert.ok(
+    restores.filter((x) => x.field === 'overrides').every((x) => !x.ok && /not known/.test(x.detail ?? '')),
+    'overrides are never said restored',
+  );
 
   const unchanged = fingerprint(db);
   const ro = run('scripts/verify.ts', ['--read-only', '--skip-load'], env);
