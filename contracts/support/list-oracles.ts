@@ -5,7 +5,20 @@
 // be found when the filtered list ends within the budget), and what it still cannot decide it reports
 // as not verifiable with the budget that would decide it: never a failure, never a pass.
 import { expect } from './target.ts';
-import { pagesNeeded, twoPages, type Pager, type Walk } from './paging.ts';
+import { pagesNeeded, RefusedPage, twoPages, type Pager, type Walk } from './paging.ts';
+
+/**
+ * A walk that narrows a check: refused, it leaves the check undecided (its reason returned), never
+ * failed: a filter combined with dates, or the date window itself, is judged by other checks.
+ */
+async function narrowingWalk(walk: () => Promise<Walk>): Promise<Walk | string> {
+  try {
+    return await walk();
+  } catch (err) {
+    if (err instanceof RefusedPage) return `refused (${err.message})`;
+    throw err;
+  }
+}
 
 const sorted = (ids: string[]) => [...ids].sort();
 const DAY = 86_400_000;
@@ -110,7 +123,9 @@ export async function judgeFilter(pages: Pager, list: Walk, c: FilterCase, how: 
   if (typeof window === 'string' || window === undefined)
     return { walk: head, undecided: `${partial}; ${window ?? 'no narrower list'}; ${wouldDecide(list, pages.budget)}` };
   const inWindow = window.list.items.filter((e) => c.judged(e) && c.matches(e)).length;
-  const narrowed = await pages.walk(twoPages(inWindow), `${window.query}${c.query}`);
+  const narrowed = await narrowingWalk(() => pages.walk(twoPages(inWindow), `${window.query}${c.query}`));
+  if (typeof narrowed === 'string')
+    return { walk: head, undecided: `${partial}; narrowed to ${window.query.slice(1)}, it was ${narrowed}; ${wouldDecide(list, pages.budget)}` };
   const wanted = new Set(window.list.items.filter((e) => c.judged(e) && c.matches(e)).map((e) => e.id));
   const judged = new Set(window.list.items.filter(c.judged).map((e) => e.id));
   const all = new Set(window.list.ids);
@@ -137,7 +152,8 @@ export async function createdWindow(pages: Pager, list: Walk, limit: number): Pr
   const day = days[Math.floor(days.length / 2)];
   const next = isoDay(Date.parse(`${day}T00:00:00Z`) + DAY);
   const query = `&createdStartDate=${day}&createdEndDate=${next}`;
-  const w = await pages.walk(limit, query);
+  const w = await narrowingWalk(() => pages.walk(limit, query));
+  if (typeof w === 'string') return `the window ${query.slice(1)} was ${w}`;
   if (!w.complete) return `the window ${query.slice(1)} also has more than ${pages.budget} pages`;
   if (w.ids.length === 0) return `the window ${query.slice(1)} lists no experiment`;
   return { query, list: w };

@@ -9,6 +9,9 @@ import { DEFAULT_LIST_BUDGET } from '../../core/config.ts';
 
 export type Get = (query: string) => Promise<Reply>;
 
+/** The first page of a walk was refused (a non-2xx answer). */
+export class RefusedPage extends Error {}
+
 export interface Walk {
   ids: string[];
   items: any[];
@@ -37,7 +40,7 @@ export async function walk(get: Get, path: string, limit: number, extra = '', fi
     const r = await get(`${path}?limit=${limit}&page=${page}${extra}`);
     if (!ok(r)) {
       // A first page refused without a filter is the list operation's (`refused`); with one, the check around the walk's.
-      if (page === first) throw claim(new Error(`page ${page} of ${path}: HTTP ${r.status}`), refused && !extra ? [refused] : []);
+      if (page === first) throw claim(new RefusedPage(`page ${page} of ${path}${extra}: HTTP ${r.status}`), refused && !extra ? [refused] : []);
       return done(page - first + 1, true);
     }
     replies.push(r);
