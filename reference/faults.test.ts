@@ -45,6 +45,21 @@ const FAULT_PROBES: Record<FaultName, Probe> = {
         payload: { name: 'probe', type: 'sum', apiKey: KEY },
       }),
     ),
+  'auth-bearer-key-ok': (app) => status(get(app, '/console/v1/release_pipelines', { authorization: `Bearer ${KEY}` })),
+  'auth-basic-key-ok': (app) =>
+    Promise.all(
+      [`${KEY}:`, `:${KEY}`].map((pair) =>
+        status(get(app, '/console/v1/release_pipelines', { authorization: `Basic ${Buffer.from(pair).toString('base64')}` })),
+      ),
+    ),
+  'auth-plain-authorization-key-ok': (app) => status(get(app, '/console/v1/release_pipelines', { authorization: KEY })),
+  'auth-cookie-key-ok': (app) => status(get(app, '/console/v1/release_pipelines', { cookie: `theme=dark; apiKey=${KEY}` })),
+  'observed-operator-500': (app) =>
+    status(
+      body(app, 'POST', `${GATE}/rules`, {
+        rules: [{ name: 'r', passPercentage: 1, conditions: [{ type: 'user_id', targetValue: ['u1'], operator: 'none' }] }],
+      }),
+    ),
   'auth-skip-no-key': (app) =>
     status(app.inject({ method: 'PUT', url: SKIP, headers: { 'content-type': 'application/json' }, payload: { phaseID: 'ph_cc_1_1' } })),
   'auth-unpause-no-key': (app) =>

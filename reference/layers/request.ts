@@ -79,7 +79,7 @@ export const REQUEST_SWITCHES = [
     kind: 'fault',
     layer: 'request',
     description: 'the key is accepted from the query string',
-    clause: 'auth.key.headerOnly',
+    clause: 'auth.key.headerOnly.query',
     level: 'stated',
     change: { auth: { queryKeys: ['SERVICE-API-KEY'] } },
   },
@@ -88,7 +88,7 @@ export const REQUEST_SWITCHES = [
     kind: 'fault',
     layer: 'request',
     description: 'the key is accepted from the query string as api_key or key',
-    clause: 'auth.key.headerOnly',
+    clause: 'auth.key.headerOnly.query',
     level: 'stated',
     change: { auth: { queryKeys: ['api_key', 'key'] } },
   },
@@ -97,9 +97,45 @@ export const REQUEST_SWITCHES = [
     kind: 'fault',
     layer: 'request',
     description: 'the key is accepted from the JSON body field apiKey',
-    clause: 'auth.key.headerOnly',
+    clause: 'auth.key.headerOnly.body',
     level: 'stated',
     change: { auth: { bodyKey: true } },
+  },
+  {
+    name: 'auth-bearer-key-ok',
+    kind: 'fault',
+    layer: 'request',
+    description: 'the key is accepted from Authorization: Bearer <key> (a server behind a gateway that maps bearer tokens)',
+    clause: 'auth.key.headerOnly.authorization',
+    level: 'stated',
+    change: { auth: { authorization: ['Bearer'] } },
+  },
+  {
+    name: 'auth-basic-key-ok',
+    kind: 'fault',
+    layer: 'request',
+    description: 'the key is accepted from Authorization: Basic, as the user name or the password of the pair',
+    clause: 'auth.key.headerOnly.authorization',
+    level: 'stated',
+    change: { auth: { authorization: ['Basic'] } },
+  },
+  {
+    name: 'auth-plain-authorization-key-ok',
+    kind: 'fault',
+    layer: 'request',
+    description: 'the key is accepted as the bare value of Authorization (no scheme)',
+    clause: 'auth.key.headerOnly.authorization',
+    level: 'stated',
+    change: { auth: { authorization: ['plain'] } },
+  },
+  {
+    name: 'auth-cookie-key-ok',
+    kind: 'fault',
+    layer: 'request',
+    description: 'the key is accepted from a cookie named SERVICE-API-KEY or apiKey (a session cookie taken for the key)',
+    clause: 'auth.key.headerOnly.cookie',
+    level: 'stated',
+    change: { auth: { cookieNames: ['SERVICE-API-KEY', 'apiKey'] } },
   },
   {
     name: 'auth-skip-no-key',
@@ -627,6 +663,24 @@ export const REQUEST_SWITCHES = [
       operations: Object.keys(WRITES),
       check: (r) => {
         if (r.headers['x-respect-review-settings'] !== undefined) throw new HttpError(500, 'review settings could not be loaded');
+      },
+    },
+  },
+  // An observation is a request like any other: a 500 to it is reported (the suite's client judges every answer).
+  {
+    name: 'observed-operator-500',
+    kind: 'fault',
+    layer: 'request',
+    description:
+      'add rules with a condition whose operator is none answers 500 (an operator the rule evaluator has no case for): the request the suite sends only to observe which condition values a target takes',
+    clause: 'errors.no5xx',
+    level: 'inferred',
+    change: {
+      operations: ['addGateRules'],
+      check: (r) => {
+        const rules: unknown[] = Array.isArray(r.body?.rules) ? r.body.rules : [];
+        if (rules.some((rule: any) => Array.isArray(rule?.conditions) && rule.conditions.some((c: any) => c?.operator === 'none')))
+          throw new HttpError(500, 'no evaluator for operator none');
       },
     },
   },
