@@ -54,6 +54,10 @@ const FAULT_PROBES: Record<FaultName, Probe> = {
     ),
   'auth-plain-authorization-key-ok': (app) => status(get(app, '/console/v1/release_pipelines', { authorization: KEY })),
   'auth-cookie-key-ok': (app) => status(get(app, '/console/v1/release_pipelines', { cookie: `theme=dark; apiKey=${KEY}` })),
+  'rules-first-only-stored': async (app) => {
+    await body(app, 'POST', `${GATE}/rules`, { rules: [{ name: 'first' }, { name: 'second' }] });
+    return (await body(app, 'PUT', `${GATE}/enable`)).json().data.rules.map((r: { name: string }) => r.name);
+  },
   'observed-operator-500': (app) =>
     status(
       body(app, 'POST', `${GATE}/rules`, {

@@ -81,6 +81,7 @@ test.describe('gates', () => {
       'gates.addRules.body',
       'gates.addRules.path',
       'requests.json',
+      'gates.enable.path',
     ),
     async ({ t }) => {
       const id = gateA(t.manifest);
@@ -115,6 +116,23 @@ test.describe('gates', () => {
         expect(rule, 'the added rule as sent').toMatchObject({ name, passPercentage: 12.5, environments: ['production'] });
         expect(comparable(rule.conditions), "the added rule's conditions as sent").toMatchObject(comparable([condition]) as object[]);
         expect(body.data.rules.find((r: any) => r.name === other)?.conditions, 'a rule sent without conditions').toEqual([]);
+      });
+      // Read back: an answer built from the request shows every rule sent whether or not the gate keeps
+      // them. The gate as another operation answers it, with no rule written in between (an enable, which
+      // leaves the rules alone; the disable test on this gate enables it first anyway), holds each rule
+      // of the add, by id and name: what the add answered is the gate it stored (its own clause).
+      const enabled = await t.clause('gates.enable.path', async () =>
+        expectSuccess('enableGate', await t.call('PUT', `/console/v1/gates/${encodeURIComponent(id)}/enable`)),
+      );
+      await t.clause('gates.addRules.response.gate', async () => {
+        const sent = body.data.rules.filter((r: any) => r.name === name || r.name === other);
+        whenPresent(t, 'gates.addRules.response.gate', enabled.data, 'rules', (rules) => {
+          const kept = (k: any) => Array.isArray(rules) && rules.some((r: any) => r?.name === k.name && (k.id === undefined || r?.id === k.id));
+          expect(
+            sent.filter((k: any) => !kept(k)).map((k: any) => k.name),
+            `rules of one add (${sent.length} sent, each in its answer) that the gate, as enable answers it next, does not hold`,
+          ).toEqual([]);
+        });
       });
     },
   );

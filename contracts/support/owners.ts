@@ -9,7 +9,8 @@
 //
 // | resource              | owner                                                                              |
 // |-----------------------|------------------------------------------------------------------------------------|
-// | gates[0]              | gates.spec.ts (its tests in order, in one worker): add rules, a rule without       |
+// | gates[0]              | gates.spec.ts (its tests in order, in one worker): add rules (read back by an      |
+// |                       | enable), a rule without                                                            |
 // |                       | environments, disable, rejected rules, concurrent adds                             |
 // | gates[1]              | gates.spec.ts: keep-or-replace, every rule field, enable                           |
 // | gates[2]              | envelope.spec.ts (in order)                                                        |

@@ -181,6 +181,24 @@ export const STORAGE_SWITCHES = [
     },
   },
   {
+    name: 'rules-first-only-stored',
+    kind: 'fault',
+    layer: 'storage',
+    description:
+      'of several rules added at once only the first is stored, while the answer is built from the request and shows them all (a batch insert that stops after its first row)',
+    clause: 'gates.addRules.response.gate',
+    level: 'stated',
+    change: {
+      operations: ['addGateRules'],
+      wrap: (next) => ({
+        putGate: (g) => {
+          next.putGate(withAddedRules(next, g, (added, kept) => [...kept, ...added.slice(0, 1)]));
+          return g;
+        },
+      }),
+    },
+  },
+  {
     name: 'rules-replace',
     kind: 'variant',
     strict: 'pass',
