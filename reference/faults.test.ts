@@ -58,6 +58,11 @@ const FAULT_PROBES: Record<FaultName, Probe> = {
     await body(app, 'POST', `${GATE}/rules`, { rules: [{ name: 'first' }, { name: 'second' }] });
     return (await body(app, 'PUT', `${GATE}/enable`)).json().data.rules.map((r: { name: string }) => r.name);
   },
+  'gate-rules-lost-on-overlap': async (app) => {
+    await Promise.all(['a', 'b'].map((name) => body(app, 'POST', `${GATE}/rules`, { rules: [{ name }] })));
+    const rules = (await body(app, 'POST', `${GATE}/rules`, { rules: [] })).json().data.rules.map((r: { name: string }) => r.name);
+    return ['a', 'b'].filter((n) => rules.includes(n));
+  },
   'observed-operator-500': (app) =>
     status(
       body(app, 'POST', `${GATE}/rules`, {

@@ -5,6 +5,7 @@
 import { badRequest, errorBody, HttpError } from '../errors.ts';
 import { MAX_LIMIT } from '../paging.ts';
 import { dropRequired, retypeRequestField, setBound } from './edits.ts';
+import type { Doc, Store } from '../store/store.ts';
 import type { RequestSwitch, RequestView } from './types.ts';
 
 const LISTS = ['listExperiments', 'listReleasePipelines'];
@@ -35,6 +36,12 @@ const METRIC_UPDATE_FIELDS = [
 ];
 /** The filters of list experiments (spec 4.4). */
 const EXPERIMENT_FILTERS = ['layerID', 'idType', 'teamID', 'status', 'targetAppID', 'createdStartDate', 'createdEndDate', 'creatorName', 'creatorID', 'tags'];
+
+/**
+ * What an add of rules read when it arrived, by its body (the same object reaches the answer): the rules
+ * gate-rules-lost-on-overlap writes back after its gap, and the store it writes them to.
+ */
+const readAtArrival = new WeakMap<object, { store: Store; rules: Doc[] }>();
 
 const bytes = (s: unknown) => (typeof s === 'string' ? Buffer.byteLength(s) : 0);
 const isObject = (v: unknown): v is Record<string, any> => !!v && typeof v === 'object' && !Array.isArray(v);
@@ -735,6 +742,35 @@ export const REQUEST_SWITCHES = [
       },
       // The gap between that read and the write.
       delay: 40,
+    },
+  },
+  {
+    name: 'gate-rules-lost-on-overlap',
+    kind: 'fault',
+    layer: 'request',
+    description:
+      "add rules reads the gate's rules when the request arrives, works for 40 ms, then writes back what it read and the rules it adds: of two adds that overlap, the later write undoes the earlier (both answered 200 with the gate as written)",
+    clause: 'gates.addRules.concurrentNoLostAdd',
+    level: 'inferred',
+    change: {
+      operations: ['addGateRules'],
+      // The read.
+      rewrite: (r, store) => {
+        const gate = store.getGate(r.params.id);
+        if (gate && isObject(r.body)) readAtArrival.set(r.body, { store, rules: gate.rules });
+      },
+      // The gap between that read and the write.
+      delay: 40,
+      // The write: what was read, and the rules this add made (the last ones of the gate the handler stored).
+      answer: (r) => {
+        const read = isObject(r.request.body) ? readAtArrival.get(r.request.body) : undefined;
+        const gate = r.body?.data;
+        if (!read || !isObject(gate) || !Array.isArray(gate.rules)) return;
+        const added = Array.isArray(r.request.body.rules) ? r.request.body.rules.length : 0;
+        const written = { ...gate, rules: [...read.rules, ...gate.rules.slice(gate.rules.length - added)] } as Doc;
+        read.store.putGate(written);
+        r.body.data = written;
+      },
     },
   },
 
