@@ -63,6 +63,12 @@ const FAULT_PROBES: Record<FaultName, Probe> = {
     const rules = (await body(app, 'POST', `${GATE}/rules`, { rules: [] })).json().data.rules.map((r: { name: string }) => r.name);
     return ['a', 'b'].filter((n) => rules.includes(n));
   },
+  'overrides-merge-user-ids-not-stored': async (app) => {
+    await body(app, 'PATCH', OVERRIDES, { overrides: [item], userIDOverrides: [{ groupID: 'grp_0_test', ids: ['u_probe'] }] });
+    const next = (await body(app, 'PATCH', OVERRIDES, { overrides: [], userIDOverrides: [] })).json().data;
+    // Clean (replace): neither array is held. The fault merges: the override is held, the user id is not.
+    return [next.overrides.length, next.userIDOverrides.length];
+  },
   'observed-operator-500': (app) =>
     status(
       body(app, 'POST', `${GATE}/rules`, {

@@ -131,6 +131,25 @@ test.describe('overrides', () => {
           'overrides of this test in the result',
         ).toBe(1000);
       });
+      // Read back: an answer built from the request shows every item sent whether or not the server keeps
+      // them. A patch of no item shows what the experiment holds without changing it on a server that
+      // merges; on one that replaces it holds nothing of this patch, and there is nothing to read back
+      // (merge or replace is not shown, 4.11). Merged, both arrays of this patch are still there: the
+      // overrides and the user id sent with them.
+      const again = await t.call('PATCH', path(t), { data: { overrides: [], userIDOverrides: [] } });
+      const held = resulting(await t.clause('overrides.patch.path', async () => expectSuccess('patchExperimentOverrides', again)));
+      const heldGroups = new Set((Array.isArray(held.overrides) ? held.overrides : []).map((o: any) => o?.groupID));
+      const kept = overrides.filter((o) => heldGroups.has(o.groupID)).length;
+      t.observe('overrides.patch.merge', 'a patch of no item after the 1000', kept > 0 ? 'merged' : 'replaced', again);
+      if (kept === 0) return;
+      await t.clause('overrides.patch.persisted', async () => {
+        const users = (held.userIDOverrides ?? []).flatMap((u: any) => (Array.isArray(u?.ids) ? u.ids : []));
+        expect(
+          users.filter((id: unknown) => id === user).length,
+          `the user id patched with the overrides, in the result of the next patch (which holds ${kept} of its overrides): exactly once`,
+        ).toBe(1);
+        if (!onePerTarget) expect(kept, 'the overrides of the earlier patch, in the result of the next (merged)').toBe(1000);
+      });
     },
   );
 

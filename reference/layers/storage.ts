@@ -381,6 +381,25 @@ export const STORAGE_SWITCHES = [
     },
   },
   {
+    name: 'overrides-merge-user-ids-not-stored',
+    kind: 'fault',
+    layer: 'storage',
+    description:
+      'patched overrides are appended to the existing ones, but the userIDOverrides sent are not stored: the answer is built from the request and shows them, the next patch does not',
+    clause: 'overrides.patch.persisted',
+    level: 'stated',
+    change: {
+      operations: ['patchExperimentOverrides'],
+      wrap: (next) => ({
+        putOverrides: (id, o) => {
+          const before = next.getOverrides(id) ?? { overrides: [], userIDOverrides: [] };
+          next.putOverrides(id, { overrides: [...before.overrides, ...o.overrides], userIDOverrides: before.userIDOverrides });
+          return { overrides: [...before.overrides, ...o.overrides], userIDOverrides: [...before.userIDOverrides, ...o.userIDOverrides] };
+        },
+      }),
+    },
+  },
+  {
     name: 'overrides-one-per-target',
     kind: 'variant',
     strict: 'pass',
