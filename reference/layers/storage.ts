@@ -3,7 +3,7 @@
 // write stored wrongly is answered wrongly too; a write "answered but not stored" returns what it was
 // given without storing it. Applied by store/layered.ts.
 import { badRequest, HttpError } from '../errors.ts';
-import type { Doc, Store } from '../store/store.ts';
+import type { Doc, Overrides, Store } from '../store/store.ts';
 import type { StorageChange, StorageSwitch } from './types.ts';
 
 const GATE_TOGGLES = ['enableGate', 'disableGate'];
@@ -25,6 +25,12 @@ function withAddedRules(next: Store, gate: Doc, change: (added: Doc[], kept: Doc
     ),
   };
 }
+
+/** The overrides of an experiment after a patch that appends what it sends to what is held. */
+const appended = (next: Store, id: string, o: Overrides): Overrides => {
+  const before = next.getOverrides(id) ?? { overrides: [], userIDOverrides: [] };
+  return { overrides: [...before.overrides, ...o.overrides], userIDOverrides: [...before.userIDOverrides, ...o.userIDOverrides] };
+};
 
 /** A storage change that edits each rule add-rules adds, before it is stored. */
 const eachAddedRule = (edit: (rule: Doc) => void): StorageChange => ({
@@ -370,13 +376,7 @@ export const STORAGE_SWITCHES = [
     change: {
       operations: ['patchExperimentOverrides'],
       wrap: (next) => ({
-        putOverrides: (id, o) => {
-          const before = next.getOverrides(id) ?? { overrides: [], userIDOverrides: [] };
-          return next.putOverrides(id, {
-            overrides: [...before.overrides, ...o.overrides],
-            userIDOverrides: [...before.userIDOverrides, ...o.userIDOverrides],
-          });
-        },
+        putOverrides: (id, o) => next.putOverrides(id, appended(next, id, o)),
       }),
     },
   },
@@ -392,9 +392,9 @@ export const STORAGE_SWITCHES = [
       operations: ['patchExperimentOverrides'],
       wrap: (next) => ({
         putOverrides: (id, o) => {
-          const before = next.getOverrides(id) ?? { overrides: [], userIDOverrides: [] };
-          next.putOverrides(id, { overrides: [...before.overrides, ...o.overrides], userIDOverrides: before.userIDOverrides });
-          return { overrides: [...before.overrides, ...o.overrides], userIDOverrides: [...before.userIDOverrides, ...o.userIDOverrides] };
+          const answered = appended(next, id, o);
+          next.putOverrides(id, { ...answered, userIDOverrides: next.getOverrides(id)?.userIDOverrides ?? [] });
+          return answered;
         },
       }),
     },
