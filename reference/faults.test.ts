@@ -69,6 +69,12 @@ const FAULT_PROBES: Record<FaultName, Probe> = {
     // Clean (replace): neither array is held. The fault merges: the override is held, the user id is not.
     return [next.overrides.length, next.userIDOverrides.length];
   },
+  'overrides-merge-lost-on-overlap': async (app) => {
+    await Promise.all(['a', 'b'].map((g) => body(app, 'PATCH', OVERRIDES, { overrides: [{ ...item, groupID: g }], userIDOverrides: [] })));
+    const held = (await body(app, 'PATCH', OVERRIDES, { overrides: [], userIDOverrides: [] })).json().data.overrides.map((o: { groupID: string }) => o.groupID);
+    // Clean (replace): the last patch of no item holds nothing. The fault merges, and one of the two is lost.
+    return ['a', 'b'].filter((g) => held.includes(g));
+  },
   'observed-operator-500': (app) =>
     status(
       body(app, 'POST', `${GATE}/rules`, {

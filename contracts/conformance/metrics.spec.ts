@@ -5,7 +5,8 @@
 // stores create a metric: three a run, carrying the manifest prefix and the run id.
 import { isDeepStrictEqual } from 'node:util';
 import type { Reply } from '../support/evidence.ts';
-import { checkLinearizable, fieldsModel } from '../support/linearizability.ts';
+import { checkLinearizable, fieldsModel, timed } from '../support/linearizability.ts';
+import { judgeHistory } from '../support/histories.ts';
 import { checks, expect, test, type T } from '../support/target.ts';
 import { OPERATIONS, schema } from '../index.ts';
 import { clausesUnder } from '../support/clauses.ts';
@@ -527,39 +528,21 @@ test.describe('metrics', () => {
         { isVerified: true },
         { unitTypes: ['stableID'] },
       ];
-      const timed = async (data: Record<string, unknown>, send: () => Promise<Reply>) => {
-        const call = performance.now();
-        const reply = await send();
-        return { data, reply, call, ret: performance.now() };
-      };
       const burst = await Promise.all(sent.map((data) => timed(data, () => update(t, id, data))));
       // The read-back is the history's last operation: an update that changes nothing (there is no read, spec 4).
       const read = await timed({}, () => t.clause('metrics.update.applies', async () => (await readBack(t, id, 'increase')).reply));
       const history = [...burst, read]
         .filter((o) => ok2xx(o.reply) && o.reply.body?.data && typeof o.reply.body.data === 'object')
         .map((o) => ({
-          input: o.data,
+          ...o,
           output: pick(
             o.reply.body.data,
             Object.keys(initial).filter((k) => Object.hasOwn(o.reply.body.data, k)),
           ),
-          call: o.call,
-          ret: o.ret,
         }));
       // The state before: what the update that set it answered (a field it left out, as sent).
       const start = Object.fromEntries(Object.entries(initial).map(([k, v]) => [k, Object.hasOwn(before, k) ? before[k] : v]));
-      const verdict = checkLinearizable(fieldsModel(start), history);
-      if (verdict.result === 'unknown')
-        return t.uncovered('writes.concurrentNoLostUpdate', `not verifiable: the history of ${history.length} updates was ${verdict.reason}`, 'unverifiable');
-      await t.clause('writes.concurrentNoLostUpdate', async () =>
-        expect(
-          verdict.result,
-          `no order of the ${history.length} updates answered 2xx (of ${sent.length} sent at once, and the read-back) explains every answer: an update was lost to an overlapping one. ` +
-            history
-              .map((o) => `sent ${JSON.stringify(o.input)} at ${Math.round(o.call)} ms, answered ${JSON.stringify(o.output)} at ${Math.round(o.ret)} ms`)
-              .join('; '),
-        ).toBe('linearizable'),
-      );
+      await judgeHistory(t, 'writes.concurrentNoLostUpdate', 'updates of the metric', history, checkLinearizable(fieldsModel(start), history));
     },
   );
 

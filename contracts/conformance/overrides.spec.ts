@@ -8,6 +8,8 @@ import { clausesUnder } from '../support/clauses.ts';
 import type { Reply } from '../support/evidence.ts';
 import { expectBrokenBodiesRejected } from '../support/negative.ts';
 import { experimentOf } from '../support/owners.ts';
+import { checkAddsKeptOrReplaced, timed } from '../support/linearizability.ts';
+import { judgeHistory } from '../support/histories.ts';
 
 const path = (t: T) => `/console/v1/experiments/${encodeURIComponent(experimentOf(t.manifest, 'overrides'))}/overrides`;
 /** The resulting arrays, from either shape spec 4.11 describes: the envelope's data, or the arrays at the top level. */
@@ -232,6 +234,43 @@ test.describe('overrides', () => {
       await t.clause('reviewSettings.header.no5xx', async () =>
         expect(r.status, `patch overrides with x-respect-review-settings: true answered ${r.status}`).toBeLessThan(500),
       );
+    },
+  );
+
+  test(
+    'overrides: concurrent patches of one experiment each succeed or get a 4xx, and the history is linearizable [inferred]',
+    checks('inferred', 'overrides.patch.concurrentNoLostPatch'),
+    async ({ t }) => {
+      // Three at once, each one override of its own group and of its own target (type, id, environment:
+      // a server may keep one override per target, and these never compete for one). A 4xx is a refusal
+      // (409 while another write to the experiment is in flight, or 429 after its waits), not a lost patch.
+      const gate = t.manifest.gates[0];
+      const items = [{}, { environment: 'production' }, { environment: 'staging' }].map((env, i) => ({
+        type: 'gate',
+        id: gate,
+        groupID: `cc_concurrent_${i}_${t.runId}`,
+        ...env,
+      }));
+      const groups = items.map((o) => o.groupID);
+      const burst = await Promise.all(items.map((o) => timed([o.groupID], () => t.call('PATCH', path(t), { data: { overrides: [o], userIDOverrides: [] } }))));
+      if (!burst.some((o) => ok2xx(o.reply)))
+        return t.uncovered(
+          'overrides.patch.concurrentNoLostPatch',
+          `not verifiable: the target refused all ${items.length} patches (HTTP ${burst.map((o) => o.reply.status).join(', ')}): their groups are the suite's own`,
+          'unverifiable',
+        );
+      // The read-back is the history's last operation: a patch of no item (merged, it changes nothing; replaced, it clears).
+      const read = await timed([] as string[], () => t.call('PATCH', path(t), { data: { overrides: [], userIDOverrides: [] } }));
+      const history = [...burst, read]
+        .filter((o) => ok2xx(o.reply) && Array.isArray(resulting(o.reply.body).overrides))
+        .map((o) => ({
+          ...o,
+          output: resulting(o.reply.body)
+            .overrides.map((x: any) => x?.groupID)
+            .filter((g: unknown) => groups.includes(g as string)) as string[],
+        }));
+      // Merged or replaced is not shown (4.11): a history either reading explains holds.
+      await judgeHistory(t, 'overrides.patch.concurrentNoLostPatch', 'patches of the overrides', history, checkAddsKeptOrReplaced(history));
     },
   );
 });

@@ -2,7 +2,7 @@
 // (Herlihy and Wing), a lost update of a read-modify-write, the two readings of an add, and the budget.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkLinearizable, fieldsModel, type Model, type Operation, setModel } from './linearizability.ts';
+import { checkAddsKeptOrReplaced, checkLinearizable, fieldsModel, type Model, type Operation, setModel, timed } from './linearizability.ts';
 
 /** A register of one number: write sets it (answers nothing), read answers it. */
 type RegIn = { write: number } | { read: true };
@@ -87,4 +87,16 @@ test('linearizability: a search past its budget is unknown, never linearizable; 
   assert.equal(v.result, 'unknown');
   assert.equal(checkLinearizable(register, h).result, 'not-linearizable');
   assert.equal(checkLinearizable(register, [op<RegIn, number | null>({ write: 1 }, null, 10, 5)]).result, 'unknown');
+});
+
+test('linearizability: adds judged against both readings pass when either explains them; timed keeps the call before the answer', async () => {
+  const kept = [op(['a'], ['a'], 0, 50), op(['b'], ['a', 'b'], 10, 60), op([] as string[], ['a', 'b'], 70, 80)];
+  const replaced = [op(['a'], ['a'], 0, 50), op(['b'], ['b'], 10, 60), op([] as string[], [] as string[], 70, 80)];
+  const lost = [op(['a'], ['a'], 0, 50), op(['b'], ['b'], 10, 60), op([] as string[], ['b'], 70, 80)];
+  assert.equal(checkAddsKeptOrReplaced(kept).result, 'linearizable');
+  assert.equal(checkAddsKeptOrReplaced(replaced).result, 'linearizable');
+  assert.equal(checkAddsKeptOrReplaced(lost).result, 'not-linearizable');
+  const o = await timed(['x'], async () => 'answer');
+  assert.deepEqual([o.input, o.reply], [['x'], 'answer']);
+  assert.ok(o.ret >= o.call);
 });

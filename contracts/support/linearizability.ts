@@ -128,3 +128,25 @@ export function setModel(init: readonly string[], merge: 'keep' | 'replace'): Mo
     },
   };
 }
+
+/**
+ * Adds to a set judged against both readings spec 4.1 and 4.11 leave open (kept or replaced):
+ * linearizable when either explains the history; unknown when neither does and one was not decided.
+ */
+export function checkAddsKeptOrReplaced(history: readonly Operation<readonly string[], readonly string[]>[], budget = DEFAULT_BUDGET): Verdict {
+  const verdicts = (['keep', 'replace'] as const).map((merge) => checkLinearizable(setModel([], merge), history, budget));
+  return (
+    verdicts.find((v) => v.result === 'linearizable') ??
+    verdicts.find((v) => v.result === 'unknown') ?? {
+      result: 'not-linearizable',
+      explored: verdicts.reduce((n, v) => n + (v.result === 'not-linearizable' ? v.explored : 0), 0),
+    }
+  );
+}
+
+/** Sends one operation of a history, and keeps what was sent and when it was sent and answered (ms, one clock). */
+export async function timed<I, R>(input: I, send: () => Promise<R>): Promise<{ input: I; reply: R; call: number; ret: number }> {
+  const call = performance.now();
+  const reply = await send();
+  return { input, reply, call, ret: performance.now() };
+}

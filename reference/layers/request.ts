@@ -5,7 +5,7 @@
 import { badRequest, errorBody, HttpError } from '../errors.ts';
 import { MAX_LIMIT } from '../paging.ts';
 import { dropRequired, retypeRequestField, setBound } from './edits.ts';
-import type { Doc, Store } from '../store/store.ts';
+import type { Doc, Overrides, Store } from '../store/store.ts';
 import type { RequestSwitch, RequestView } from './types.ts';
 
 const LISTS = ['listExperiments', 'listReleasePipelines'];
@@ -42,6 +42,8 @@ const EXPERIMENT_FILTERS = ['layerID', 'idType', 'teamID', 'status', 'targetAppI
  * gate-rules-lost-on-overlap writes back after its gap, and the store it writes them to.
  */
 const readAtArrival = new WeakMap<object, { store: Store; rules: Doc[] }>();
+/** The same for overrides-merge-lost-on-overlap: the overrides a patch read when it arrived. */
+const overridesAtArrival = new WeakMap<object, { store: Store; id: string; held: Overrides }>();
 
 const bytes = (s: unknown) => (typeof s === 'string' ? Buffer.byteLength(s) : 0);
 const isObject = (v: unknown): v is Record<string, any> => !!v && typeof v === 'object' && !Array.isArray(v);
@@ -770,6 +772,36 @@ export const REQUEST_SWITCHES = [
         const written = { ...gate, rules: [...read.rules, ...gate.rules.slice(gate.rules.length - added)] } as Doc;
         read.store.putGate(written);
         r.body.data = written;
+      },
+    },
+  },
+  {
+    name: 'overrides-merge-lost-on-overlap',
+    kind: 'fault',
+    layer: 'request',
+    description:
+      "a patch merges what it sends into the experiment's overrides as it read them when the request arrived, 40 ms before it writes: of two patches that overlap, the later write undoes the earlier (both answered 200 with the overrides as written)",
+    clause: 'overrides.patch.concurrentNoLostPatch',
+    level: 'inferred',
+    change: {
+      operations: ['patchExperimentOverrides'],
+      // The read.
+      rewrite: (r, store) => {
+        const held = store.getOverrides(r.params.id);
+        if (held && isObject(r.body)) overridesAtArrival.set(r.body, { store, id: r.params.id, held });
+      },
+      // The gap between that read and the write.
+      delay: 40,
+      // The write: what was read, and what this patch sent, appended.
+      answer: (r) => {
+        const read = isObject(r.request.body) ? overridesAtArrival.get(r.request.body) : undefined;
+        const sent = r.request.body as Overrides;
+        if (!read || !isObject(r.body?.data) || !Array.isArray(sent?.overrides) || !Array.isArray(sent?.userIDOverrides)) return;
+        const written: Overrides = {
+          overrides: [...read.held.overrides, ...sent.overrides],
+          userIDOverrides: [...read.held.userIDOverrides, ...sent.userIDOverrides],
+        };
+        r.body.data = read.store.putOverrides(read.id, written);
       },
     },
   },
