@@ -79,6 +79,24 @@ test('redactHeaders replaces the key header in any case and keeps the others', (
   assert.deepEqual(redactHeaders({ 'service-api-key': KEY, Accept: '*/*' }), { 'service-api-key': REDACTED, Accept: '*/*' });
 });
 
+test('redactHeaders replaces Authorization and Cookie whatever they hold (the auth tests send the key there)', () => {
+  const basic = `Basic ${Buffer.from(`${KEY}:`).toString('base64')}`;
+  assert.deepEqual(redactHeaders({ Authorization: basic, cookie: `apiKey=${KEY}`, Accept: '*/*' }), {
+    Authorization: REDACTED,
+    cookie: REDACTED,
+    Accept: '*/*',
+  });
+});
+
+test('redactText removes the key inside a larger base64 text: a Basic pair with the key as user or password', () => {
+  for (const pair of [`${KEY}:`, `:${KEY}`, `api:${KEY}`]) {
+    const text = `echoed: Basic ${Buffer.from(pair).toString('base64')}`;
+    const out = redactText(text, KEY);
+    assert.ok(out.includes(REDACTED), `${pair}: ${out}`);
+    assert.ok(!keyForms(KEY).some((f) => out.includes(f)), `${pair}: no form of the key is left: ${out}`);
+  }
+});
+
 test('derivedKeys: one short, the first half, one added and each other case, never the key itself, each once', () => {
   const mixed = 'Cc_Live_0123456789abcdefABCDEFabcd';
   const got = derivedKeys(mixed);

@@ -4,9 +4,17 @@
 export const KEY_HEADER = 'SERVICE-API-KEY';
 export const REDACTED = '<redacted>';
 
+/**
+ * Headers whose value is a credential whatever it holds: the key's own, and the ones a request may carry
+ * the key in where the spec does not put it (the auth tests send it in Authorization and Cookie).
+ */
+const CREDENTIAL_HEADERS = new Set([KEY_HEADER.toLowerCase(), 'authorization', 'cookie', 'proxy-authorization']);
+
+export const isCredentialHeader = (name: string) => CREDENTIAL_HEADERS.has(name.toLowerCase());
+
 export function redactHeaders(headers: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers)) out[k] = k.toLowerCase() === KEY_HEADER.toLowerCase() ? REDACTED : v;
+  for (const [k, v] of Object.entries(headers)) out[k] = isCredentialHeader(k) ? REDACTED : v;
   return out;
 }
 
@@ -56,6 +64,8 @@ export function redactText(text: string, key: string | undefined): string {
   let out = text;
   if (key) {
     for (const form of [key, encodeURIComponent(key), Buffer.from(key).toString('base64')]) out = out.split(form).join(REDACTED);
+    // The key inside a larger base64 text (a Basic pair `key:` echoed back): the fragments its bits alone make.
+    for (const fragment of base64Fragments(key)) if (fragment.length >= 16) out = out.split(fragment).join(REDACTED);
     // Longest first: the key's first half is inside the key cut short, which is inside the key.
     for (const near of [...nearMisses(key)].sort((a, b) => b.length - a.length)) out = out.replace(new RegExp(escapeRegExp(near), 'gi'), REDACTED);
   }

@@ -2,7 +2,7 @@
 // here is one a conformance run and a load run both depend on.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { originOf, transportKind, transportProblem } from './transport-rule.ts';
+import { originOf, serverError, transportKind, transportProblem } from './transport-rule.ts';
 
 const json = { 'content-type': 'application/json' };
 
@@ -38,4 +38,13 @@ test('a redirect is named by its origin only: never its path, query or user info
   assert.equal(originOf('https://Login.Example.com:8443/sso?key=secret'), 'https://login.example.com:8443');
   assert.equal(originOf('https://user:secret@sso.example.com/x'), 'https://sso.example.com');
   assert.equal(originOf('/login?next=/console'), 'a path on the same origin');
+});
+
+test("serverError: a 5xx in JSON, or any 5xx but a gateway's 502, 503 or 504 page, is the server's own answer", () => {
+  assert.equal(serverError(500, true), true);
+  assert.equal(serverError(500, false), true);
+  assert.equal(serverError(501, false), true);
+  assert.equal(serverError(502, true), true);
+  for (const status of [502, 503, 504]) assert.equal(serverError(status, false), false, `${status} page`);
+  for (const status of [200, 404, 429, 499]) assert.equal(serverError(status, true), false, String(status));
 });

@@ -22,6 +22,15 @@ export function transportProblem(status: number, headers: Record<string, string>
   return undefined;
 }
 
+/**
+ * Whether a 5xx is the server's own answer rather than a gateway's page: any 5xx in JSON, and any other
+ * than 502, 503 and 504 (the statuses a proxy or load balancer answers for a server it cannot reach,
+ * RFC 9110 15.6) whatever its body. A server's 500 is reported even when its body is not JSON.
+ */
+export function serverError(status: number, json: boolean): boolean {
+  return status >= 500 && status < 600 && (json || ![502, 503, 504].includes(status));
+}
+
 /** The kinds a transport failure falls into, for counting: the reason's words decide. */
 export const TRANSPORT_KINDS = ['no-response', 'redirect', 'rate-limited', 'too-large', 'not-json'] as const;
 export type TransportKind = (typeof TRANSPORT_KINDS)[number];

@@ -45,6 +45,42 @@ const FAULT_PROBES: Record<FaultName, Probe> = {
         payload: { name: 'probe', type: 'sum', apiKey: KEY },
       }),
     ),
+  'auth-bearer-key-ok': (app) => status(get(app, '/console/v1/release_pipelines', { authorization: `Bearer ${KEY}` })),
+  'auth-basic-key-ok': (app) =>
+    Promise.all(
+      [`${KEY}:`, `:${KEY}`].map((pair) =>
+        status(get(app, '/console/v1/release_pipelines', { authorization: `Basic ${Buffer.from(pair).toString('base64')}` })),
+      ),
+    ),
+  'auth-plain-authorization-key-ok': (app) => status(get(app, '/console/v1/release_pipelines', { authorization: KEY })),
+  'auth-cookie-key-ok': (app) => status(get(app, '/console/v1/release_pipelines', { cookie: `theme=dark; apiKey=${KEY}` })),
+  'rules-first-only-stored': async (app) => {
+    await body(app, 'POST', `${GATE}/rules`, { rules: [{ name: 'first' }, { name: 'second' }] });
+    return (await body(app, 'PUT', `${GATE}/enable`)).json().data.rules.map((r: { name: string }) => r.name);
+  },
+  'gate-rules-lost-on-overlap': async (app) => {
+    await Promise.all(['a', 'b'].map((name) => body(app, 'POST', `${GATE}/rules`, { rules: [{ name }] })));
+    const rules = (await body(app, 'POST', `${GATE}/rules`, { rules: [] })).json().data.rules.map((r: { name: string }) => r.name);
+    return ['a', 'b'].filter((n) => rules.includes(n));
+  },
+  'overrides-merge-user-ids-not-stored': async (app) => {
+    await body(app, 'PATCH', OVERRIDES, { overrides: [item], userIDOverrides: [{ groupID: 'grp_0_test', ids: ['u_probe'] }] });
+    const next = (await body(app, 'PATCH', OVERRIDES, { overrides: [], userIDOverrides: [] })).json().data;
+    // Clean (replace): neither array is held. The fault merges: the override is held, the user id is not.
+    return [next.overrides.length, next.userIDOverrides.length];
+  },
+  'overrides-merge-lost-on-overlap': async (app) => {
+    await Promise.all(['a', 'b'].map((g) => body(app, 'PATCH', OVERRIDES, { overrides: [{ ...item, groupID: g }], userIDOverrides: [] })));
+    const held = (await body(app, 'PATCH', OVERRIDES, { overrides: [], userIDOverrides: [] })).json().data.overrides.map((o: { groupID: string }) => o.groupID);
+    // Clean (replace): the last patch of no item holds nothing. The fault merges, and one of the two is lost.
+    return ['a', 'b'].filter((g) => held.includes(g));
+  },
+  'observed-operator-500': (app) =>
+    status(
+      body(app, 'POST', `${GATE}/rules`, {
+        rules: [{ name: 'r', passPercentage: 1, conditions: [{ type: 'user_id', targetValue: ['u1'], operator: 'none' }] }],
+      }),
+    ),
   'auth-skip-no-key': (app) =>
     status(app.inject({ method: 'PUT', url: SKIP, headers: { 'content-type': 'application/json' }, payload: { phaseID: 'ph_cc_1_1' } })),
   'auth-unpause-no-key': (app) =>

@@ -9,6 +9,8 @@ import { clausesUnder } from '../support/clauses.ts';
 import type { Reply } from '../support/evidence.ts';
 import { addRules, rulesPath } from '../support/gate-rules.ts';
 import { expectBrokenBodiesRejected } from '../support/negative.ts';
+import { checkAddsKeptOrReplaced, timed } from '../support/linearizability.ts';
+import { judgeHistory } from '../support/histories.ts';
 import { gateOf } from '../support/owners.ts';
 import type { Manifest } from '../../core/config.ts';
 
@@ -81,6 +83,7 @@ test.describe('gates', () => {
       'gates.addRules.body',
       'gates.addRules.path',
       'requests.json',
+      'gates.enable.path',
     ),
     async ({ t }) => {
       const id = gateA(t.manifest);
@@ -115,6 +118,23 @@ test.describe('gates', () => {
         expect(rule, 'the added rule as sent').toMatchObject({ name, passPercentage: 12.5, environments: ['production'] });
         expect(comparable(rule.conditions), "the added rule's conditions as sent").toMatchObject(comparable([condition]) as object[]);
         expect(body.data.rules.find((r: any) => r.name === other)?.conditions, 'a rule sent without conditions').toEqual([]);
+      });
+      // Read back: an answer built from the request shows every rule sent whether or not the gate keeps
+      // them. The gate as another operation answers it, with no rule written in between (an enable, which
+      // leaves the rules alone; the disable test on this gate enables it first anyway), holds each rule
+      // of the add, by id and name: what the add answered is the gate it stored (its own clause).
+      const enabled = await t.clause('gates.enable.path', async () =>
+        expectSuccess('enableGate', await t.call('PUT', `/console/v1/gates/${encodeURIComponent(id)}/enable`)),
+      );
+      await t.clause('gates.addRules.response.gate', async () => {
+        const sent = body.data.rules.filter((r: any) => r.name === name || r.name === other);
+        whenPresent(t, 'gates.addRules.response.gate', enabled.data, 'rules', (rules) => {
+          const kept = (k: any) => Array.isArray(rules) && rules.some((r: any) => r?.name === k.name && (k.id === undefined || r?.id === k.id));
+          expect(
+            sent.filter((k: any) => !kept(k)).map((k: any) => k.name),
+            `rules of one add (${sent.length} sent, each in its answer) that the gate, as enable answers it next, does not hold`,
+          ).toEqual([]);
+        });
       });
     },
   );
@@ -421,20 +441,30 @@ test.describe('gates', () => {
   );
 
   test(
-    'gates: concurrent add-rules on one gate each succeed or get a 4xx, and the gate stays well formed [inferred]',
-    checks('inferred', 'writes.concurrentSafe'),
+    'gates: concurrent add-rules on one gate each succeed or get a 4xx, the gate stays well formed, and the history is linearizable [inferred]',
+    checks('inferred', 'writes.concurrentSafe', 'gates.addRules.concurrentNoLostAdd'),
     async ({ t }) => {
       const id = gateA(t.manifest);
       // Four at once: enough to overlap, and every rule taken stays on the gate (no delete). A 4xx is a
-      // refusal (a target may refuse a write while another to the gate is in flight), not a lost write.
-      const replies = await Promise.all(
-        Array.from({ length: 4 }, (_, i) =>
-          addRules(t, id, { rules: [{ name: `cc concurrent ${i} ${t.runId}`, passPercentage: i, conditions: [condition] }] }),
-        ),
+      // refusal (a target may refuse a write while another to the gate is in flight: 409, or 429 after
+      // its waits), not a lost write: only the adds answered 2xx are in the history.
+      const names = Array.from({ length: 4 }, (_, i) => `cc concurrent ${i} ${t.runId}`);
+      const burst = await Promise.all(
+        names.map((name, i) => timed([name], () => addRules(t, id, { rules: [{ name, passPercentage: i, conditions: [condition] }] }))),
       );
-      for (const r of replies) expect(r.status < 500, `a concurrent add-rules answered ${r.status}`).toBe(true);
-      expect(replies.filter(ok2xx).length, 'at least one concurrent add succeeded').toBeGreaterThan(0);
-      expectSuccess('addGateRules', await t.call('POST', rulesPath(id), { data: { rules: [] } }));
+      await t.clause('writes.concurrentSafe', async () => {
+        for (const { reply } of burst) expect(reply.status < 500, `a concurrent add-rules answered ${reply.status}`).toBe(true);
+        expect(burst.filter((o) => ok2xx(o.reply)).length, 'at least one concurrent add succeeded').toBeGreaterThan(0);
+      });
+      // The read-back is the history's last operation: an add of no rule answers the gate (4.1) and leaves no rule behind.
+      const read = await timed([] as string[], () => t.call('POST', rulesPath(id), { data: { rules: [] } }));
+      await t.clause('writes.concurrentSafe', async () => expectSuccess('addGateRules', read.reply));
+      // Each answer, as the names of this burst's rules it shows; an answer without a list of rules has nothing to judge.
+      const history = [...burst, read]
+        .filter((o) => ok2xx(o.reply) && Array.isArray(o.reply.body?.data?.rules))
+        .map((o) => ({ ...o, output: o.reply.body.data.rules.map((r: any) => r?.name).filter((n: unknown) => names.includes(n as string)) as string[] }));
+      // Kept or replaced is not shown (4.1): a history either reading explains holds.
+      await judgeHistory(t, 'gates.addRules.concurrentNoLostAdd', 'adds of rules', history, checkAddsKeptOrReplaced(history));
     },
   );
 });

@@ -8,6 +8,8 @@ import { clausesUnder } from '../support/clauses.ts';
 import type { Reply } from '../support/evidence.ts';
 import { expectBrokenBodiesRejected } from '../support/negative.ts';
 import { experimentOf, overridesNotOwned, ownedExperimentOf } from '../support/owners.ts';
+import { checkAddsKeptOrReplaced, timed } from '../support/linearizability.ts';
+import { judgeHistory } from '../support/histories.ts';
 
 /** The path of this file's experiment; a test on an experiment the manifest does not give the suite ends unchecked (INCOMPLETE, with the fix). */
 const path = (t: T) => {
@@ -136,6 +138,25 @@ test.describe('overrides', () => {
           'overrides of this test in the result',
         ).toBe(1000);
       });
+      // Read back: an answer built from the request shows every item sent whether or not the server keeps
+      // them. A patch of no item shows what the experiment holds without changing it on a server that
+      // merges; on one that replaces it holds nothing of this patch, and there is nothing to read back
+      // (merge or replace is not shown, 4.11). Merged, both arrays of this patch are still there: the
+      // overrides and the user id sent with them.
+      const again = await t.call('PATCH', path(t), { data: { overrides: [], userIDOverrides: [] } });
+      const held = resulting(await t.clause('overrides.patch.path', async () => expectSuccess('patchExperimentOverrides', again)));
+      const heldGroups = new Set((Array.isArray(held.overrides) ? held.overrides : []).map((o: any) => o?.groupID));
+      const kept = overrides.filter((o) => heldGroups.has(o.groupID)).length;
+      t.observe('overrides.patch.merge', 'a patch of no item after the 1000', kept > 0 ? 'merged' : 'replaced', again);
+      if (kept === 0) return;
+      await t.clause('overrides.patch.persisted', async () => {
+        const users = (held.userIDOverrides ?? []).flatMap((u: any) => (Array.isArray(u?.ids) ? u.ids : []));
+        expect(
+          users.filter((id: unknown) => id === user).length,
+          `the user id patched with the overrides, in the result of the next patch (which holds ${kept} of its overrides): exactly once`,
+        ).toBe(1);
+        if (!onePerTarget) expect(kept, 'the overrides of the earlier patch, in the result of the next (merged)').toBe(1000);
+      });
     },
   );
 
@@ -218,6 +239,43 @@ test.describe('overrides', () => {
       await t.clause('reviewSettings.header.no5xx', async () =>
         expect(r.status, `patch overrides with x-respect-review-settings: true answered ${r.status}`).toBeLessThan(500),
       );
+    },
+  );
+
+  test(
+    'overrides: concurrent patches of one experiment each succeed or get a 4xx, and the history is linearizable [inferred]',
+    checks('inferred', 'overrides.patch.concurrentNoLostPatch'),
+    async ({ t }) => {
+      // Three at once, each one override of its own group and of its own target (type, id, environment:
+      // a server may keep one override per target, and these never compete for one). A 4xx is a refusal
+      // (409 while another write to the experiment is in flight, or 429 after its waits), not a lost patch.
+      const gate = t.manifest.gates[0];
+      const items = [{}, { environment: 'production' }, { environment: 'staging' }].map((env, i) => ({
+        type: 'gate',
+        id: gate,
+        groupID: `cc_concurrent_${i}_${t.runId}`,
+        ...env,
+      }));
+      const groups = items.map((o) => o.groupID);
+      const burst = await Promise.all(items.map((o) => timed([o.groupID], () => t.call('PATCH', path(t), { data: { overrides: [o], userIDOverrides: [] } }))));
+      if (!burst.some((o) => ok2xx(o.reply)))
+        return t.uncovered(
+          'overrides.patch.concurrentNoLostPatch',
+          `not verifiable: the target refused all ${items.length} patches (HTTP ${burst.map((o) => o.reply.status).join(', ')}): their groups are the suite's own`,
+          'unverifiable',
+        );
+      // The read-back is the history's last operation: a patch of no item (merged, it changes nothing; replaced, it clears).
+      const read = await timed([] as string[], () => t.call('PATCH', path(t), { data: { overrides: [], userIDOverrides: [] } }));
+      const history = [...burst, read]
+        .filter((o) => ok2xx(o.reply) && Array.isArray(resulting(o.reply.body).overrides))
+        .map((o) => ({
+          ...o,
+          output: resulting(o.reply.body)
+            .overrides.map((x: any) => x?.groupID)
+            .filter((g: unknown) => groups.includes(g as string)) as string[],
+        }));
+      // Merged or replaced is not shown (4.11): a history either reading explains holds.
+      await judgeHistory(t, 'overrides.patch.concurrentNoLostPatch', 'patches of the overrides', history, checkAddsKeptOrReplaced(history));
     },
   );
 });

@@ -6,7 +6,7 @@ import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { KEY_HEADER, REDACTED, redactHeaders, redactText } from '../../core/keys.ts';
+import { isCredentialHeader, KEY_HEADER, REDACTED, redactHeaders, redactText } from '../../core/keys.ts';
 import {
   BACKOFF_MS,
   CUT_SHORT,
@@ -26,7 +26,8 @@ import {
   pacedUntil,
   waitable,
 } from './transport.ts';
-import { MAX_BODY_BYTES, transportProblem } from '../../core/transport-rule.ts';
+import { MAX_BODY_BYTES, serverError, transportProblem } from '../../core/transport-rule.ts';
+import { judgeServerError } from './findings.ts';
 import type { Exchange } from '../../core/formats.ts';
 
 export type { Exchange } from '../../core/formats.ts';
@@ -50,7 +51,10 @@ function shorten(value: unknown): unknown {
 
 function curlLine(baseUrl: string, method: string, path: string, headers: Record<string, string>, body: unknown): string {
   const parts = [`curl -sS -X ${method} '${baseUrl}${path}'`];
-  for (const [k, v] of Object.entries(headers)) parts.push(k.toLowerCase() === KEY_HEADER.toLowerCase() ? `-H "${k}: $CONSOLE_API_KEY"` : `-H '${k}: ${v}'`);
+  for (const [k, v] of Object.entries(headers))
+    parts.push(
+      k.toLowerCase() === KEY_HEADER.toLowerCase() ? `-H "${k}: $CONSOLE_API_KEY"` : isCredentialHeader(k) ? `-H '${k}: ${REDACTED}'` : `-H '${k}: ${v}'`,
+    );
   if (body !== undefined) {
     const text = JSON.stringify(body);
     parts.push(text.length > MAX_SHOWN ? `--data '<${text.length} characters of JSON>'` : `--data '${text.replace(/'/g, `'\\''`)}'`);
@@ -191,6 +195,8 @@ export async function call(info: TestInfo, ctx: CallContext, method: string, pat
   let problem: string | undefined;
   let tries = 0;
   let waits = 0;
+  /** The first server error any attempt got (a read tried again may succeed the next time: the 5xx is still reported). */
+  let failed: number | undefined;
   for (;;) {
     const stopped = stopReason(ctx.reportsDir);
     if (stopped) throw new RunStopped(stopped);
@@ -201,7 +207,9 @@ export async function call(info: TestInfo, ctx: CallContext, method: string, pat
     const reply = await attempt(ctx.baseUrl + path, method, headers, data, ctx.requestTimeoutMs, ctx.reportsDir);
     if ('stopped' in reply) throw new RunStopped(reply.stopped);
     answer = reply;
-    problem = 'error' in answer ? answer.error : transportProblem(answer.status, answer.headers, answer.bytes, parse(answer.text).json);
+    const json = 'error' in answer || parse(answer.text).json;
+    problem = 'error' in answer ? answer.error : transportProblem(answer.status, answer.headers, answer.bytes, json);
+    if (!('error' in answer) && failed === undefined && serverError(answer.status, json)) failed = answer.status;
     if (!problem) break;
     if (!('error' in answer) && answer.status === 429) {
       const wait = retryAfterMs(answer.headers['retry-after']) ?? BACKOFF_MS[0];
@@ -235,6 +243,7 @@ export async function call(info: TestInfo, ctx: CallContext, method: string, pat
   const json = redactText(JSON.stringify(exchange), ctx.apiKey);
   await info.attach('exchange', { body: json, contentType: 'application/json' });
   const recorded: Exchange = JSON.parse(json);
+  judgeServerError(info, recorded, failed);
   if (problem) throw new TransportError(redactText(problem, ctx.apiKey), recorded);
   return { status: recorded.status, body, headers: got!.headers, text: got!.text, exchange: recorded };
 }

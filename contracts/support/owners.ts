@@ -9,12 +9,14 @@
 //
 // | resource              | owner                                                                              |
 // |-----------------------|------------------------------------------------------------------------------------|
-// | gates[0]              | gates.spec.ts (its tests in order, in one worker): add rules, a rule without       |
+// | gates[0]              | gates.spec.ts (its tests in order, in one worker): add rules (read back by an      |
+// |                       | enable), a rule without                                                            |
 // |                       | environments, disable, rejected rules, concurrent adds                             |
 // | gates[1]              | gates.spec.ts: keep-or-replace, every rule field, enable                           |
 // | gates[2]              | envelope.spec.ts (in order)                                                        |
 // | gates[3]              | auth.spec.ts                                                                       |
-// | experiments[0]        | overrides.spec.ts (in order)                                                       |
+// | experiments[0]        | overrides.spec.ts (in order; the 1000 overrides read back by a patch of no item;   |
+// |                       | three concurrent patches, then a patch of no item)                                 |
 // | experiments[1]        | envelope.spec.ts                                                                   |
 // | experiments[2]        | auth.spec.ts                                                                       |
 // | every trigger         | triggers.spec.ts (in order): the current phase is found by trying them all         |

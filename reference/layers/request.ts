@@ -5,6 +5,7 @@
 import { badRequest, errorBody, HttpError } from '../errors.ts';
 import { MAX_LIMIT } from '../paging.ts';
 import { dropRequired, retypeRequestField, setBound } from './edits.ts';
+import type { Doc, Overrides, Store } from '../store/store.ts';
 import type { RequestSwitch, RequestView } from './types.ts';
 
 const LISTS = ['listExperiments', 'listReleasePipelines'];
@@ -35,6 +36,14 @@ const METRIC_UPDATE_FIELDS = [
 ];
 /** The filters of list experiments (spec 4.4). */
 const EXPERIMENT_FILTERS = ['layerID', 'idType', 'teamID', 'status', 'targetAppID', 'createdStartDate', 'createdEndDate', 'creatorName', 'creatorID', 'tags'];
+
+/**
+ * What an add of rules read when it arrived, by its body (the same object reaches the answer): the rules
+ * gate-rules-lost-on-overlap writes back after its gap, and the store it writes them to.
+ */
+const readAtArrival = new WeakMap<object, { store: Store; rules: Doc[] }>();
+/** The same for overrides-merge-lost-on-overlap: the overrides a patch read when it arrived. */
+const overridesAtArrival = new WeakMap<object, { store: Store; id: string; held: Overrides }>();
 
 const bytes = (s: unknown) => (typeof s === 'string' ? Buffer.byteLength(s) : 0);
 const isObject = (v: unknown): v is Record<string, any> => !!v && typeof v === 'object' && !Array.isArray(v);
@@ -79,7 +88,7 @@ export const REQUEST_SWITCHES = [
     kind: 'fault',
     layer: 'request',
     description: 'the key is accepted from the query string',
-    clause: 'auth.key.headerOnly',
+    clause: 'auth.key.headerOnly.query',
     level: 'stated',
     change: { auth: { queryKeys: ['SERVICE-API-KEY'] } },
   },
@@ -88,7 +97,7 @@ export const REQUEST_SWITCHES = [
     kind: 'fault',
     layer: 'request',
     description: 'the key is accepted from the query string as api_key or key',
-    clause: 'auth.key.headerOnly',
+    clause: 'auth.key.headerOnly.query',
     level: 'stated',
     change: { auth: { queryKeys: ['api_key', 'key'] } },
   },
@@ -97,9 +106,45 @@ export const REQUEST_SWITCHES = [
     kind: 'fault',
     layer: 'request',
     description: 'the key is accepted from the JSON body field apiKey',
-    clause: 'auth.key.headerOnly',
+    clause: 'auth.key.headerOnly.body',
     level: 'stated',
     change: { auth: { bodyKey: true } },
+  },
+  {
+    name: 'auth-bearer-key-ok',
+    kind: 'fault',
+    layer: 'request',
+    description: 'the key is accepted from Authorization: Bearer <key> (a server behind a gateway that maps bearer tokens)',
+    clause: 'auth.key.headerOnly.authorization',
+    level: 'stated',
+    change: { auth: { authorization: ['Bearer'] } },
+  },
+  {
+    name: 'auth-basic-key-ok',
+    kind: 'fault',
+    layer: 'request',
+    description: 'the key is accepted from Authorization: Basic, as the user name or the password of the pair',
+    clause: 'auth.key.headerOnly.authorization',
+    level: 'stated',
+    change: { auth: { authorization: ['Basic'] } },
+  },
+  {
+    name: 'auth-plain-authorization-key-ok',
+    kind: 'fault',
+    layer: 'request',
+    description: 'the key is accepted as the bare value of Authorization (no scheme)',
+    clause: 'auth.key.headerOnly.authorization',
+    level: 'stated',
+    change: { auth: { authorization: ['plain'] } },
+  },
+  {
+    name: 'auth-cookie-key-ok',
+    kind: 'fault',
+    layer: 'request',
+    description: 'the key is accepted from a cookie named SERVICE-API-KEY or apiKey (a session cookie taken for the key)',
+    clause: 'auth.key.headerOnly.cookie',
+    level: 'stated',
+    change: { auth: { cookieNames: ['SERVICE-API-KEY', 'apiKey'] } },
   },
   {
     name: 'auth-skip-no-key',
@@ -630,6 +675,24 @@ export const REQUEST_SWITCHES = [
       },
     },
   },
+  // An observation is a request like any other: a 500 to it is reported (the suite's client judges every answer).
+  {
+    name: 'observed-operator-500',
+    kind: 'fault',
+    layer: 'request',
+    description:
+      'add rules with a condition whose operator is none answers 500 (an operator the rule evaluator has no case for): the request the suite sends only to observe which condition values a target takes',
+    clause: 'errors.no5xx',
+    level: 'inferred',
+    change: {
+      operations: ['addGateRules'],
+      check: (r) => {
+        const rules: unknown[] = Array.isArray(r.body?.rules) ? r.body.rules : [];
+        if (rules.some((rule: any) => Array.isArray(rule?.conditions) && rule.conditions.some((c: any) => c?.operator === 'none')))
+          throw new HttpError(500, 'no evaluator for operator none');
+      },
+    },
+  },
   {
     name: 'enable-review-header-required',
     kind: 'fault',
@@ -681,6 +744,65 @@ export const REQUEST_SWITCHES = [
       },
       // The gap between that read and the write.
       delay: 40,
+    },
+  },
+  {
+    name: 'gate-rules-lost-on-overlap',
+    kind: 'fault',
+    layer: 'request',
+    description:
+      "add rules reads the gate's rules when the request arrives, works for 40 ms, then writes back what it read and the rules it adds: of two adds that overlap, the later write undoes the earlier (both answered 200 with the gate as written)",
+    clause: 'gates.addRules.concurrentNoLostAdd',
+    level: 'inferred',
+    change: {
+      operations: ['addGateRules'],
+      // The read.
+      rewrite: (r, store) => {
+        const gate = store.getGate(r.params.id);
+        if (gate && isObject(r.body)) readAtArrival.set(r.body, { store, rules: gate.rules });
+      },
+      // The gap between that read and the write.
+      delay: 40,
+      // The write: what was read, and the rules this add made (the last ones of the gate the handler stored).
+      answer: (r) => {
+        const read = isObject(r.request.body) ? readAtArrival.get(r.request.body) : undefined;
+        const gate = r.body?.data;
+        if (!read || !isObject(gate) || !Array.isArray(gate.rules)) return;
+        const added = Array.isArray(r.request.body.rules) ? r.request.body.rules.length : 0;
+        const written = { ...gate, rules: [...read.rules, ...gate.rules.slice(gate.rules.length - added)] } as Doc;
+        read.store.putGate(written);
+        r.body.data = written;
+      },
+    },
+  },
+  {
+    name: 'overrides-merge-lost-on-overlap',
+    kind: 'fault',
+    layer: 'request',
+    description:
+      "a patch merges what it sends into the experiment's overrides as it read them when the request arrived, 40 ms before it writes: of two patches that overlap, the later write undoes the earlier (both answered 200 with the overrides as written)",
+    clause: 'overrides.patch.concurrentNoLostPatch',
+    level: 'inferred',
+    change: {
+      operations: ['patchExperimentOverrides'],
+      // The read.
+      rewrite: (r, store) => {
+        const held = store.getOverrides(r.params.id);
+        if (held && isObject(r.body)) overridesAtArrival.set(r.body, { store, id: r.params.id, held });
+      },
+      // The gap between that read and the write.
+      delay: 40,
+      // The write: what was read, and what this patch sent, appended.
+      answer: (r) => {
+        const read = isObject(r.request.body) ? overridesAtArrival.get(r.request.body) : undefined;
+        const sent = r.request.body as Overrides;
+        if (!read || !isObject(r.body?.data) || !Array.isArray(sent?.overrides) || !Array.isArray(sent?.userIDOverrides)) return;
+        const written: Overrides = {
+          overrides: [...read.held.overrides, ...sent.overrides],
+          userIDOverrides: [...read.held.userIDOverrides, ...sent.userIDOverrides],
+        };
+        r.body.data = read.store.putOverrides(read.id, written);
+      },
     },
   },
 

@@ -3,7 +3,7 @@
 // write stored wrongly is answered wrongly too; a write "answered but not stored" returns what it was
 // given without storing it. Applied by store/layered.ts.
 import { badRequest, HttpError } from '../errors.ts';
-import type { Doc, Store } from '../store/store.ts';
+import type { Doc, Overrides, Store } from '../store/store.ts';
 import type { StorageChange, StorageSwitch } from './types.ts';
 
 const GATE_TOGGLES = ['enableGate', 'disableGate'];
@@ -25,6 +25,12 @@ function withAddedRules(next: Store, gate: Doc, change: (added: Doc[], kept: Doc
     ),
   };
 }
+
+/** The overrides of an experiment after a patch that appends what it sends to what is held. */
+const appended = (next: Store, id: string, o: Overrides): Overrides => {
+  const before = next.getOverrides(id) ?? { overrides: [], userIDOverrides: [] };
+  return { overrides: [...before.overrides, ...o.overrides], userIDOverrides: [...before.userIDOverrides, ...o.userIDOverrides] };
+};
 
 /** A storage change that edits each rule add-rules adds, before it is stored. */
 const eachAddedRule = (edit: (rule: Doc) => void): StorageChange => ({
@@ -176,6 +182,24 @@ export const STORAGE_SWITCHES = [
           // Thrown inside the handler's transaction: the gate is left as it was.
           if (next.getGate(g.id)?.isEnabled === false) throw new HttpError(409, `gate ${g.id} is already disabled`);
           return next.putGate(g);
+        },
+      }),
+    },
+  },
+  {
+    name: 'rules-first-only-stored',
+    kind: 'fault',
+    layer: 'storage',
+    description:
+      'of several rules added at once only the first is stored, while the answer is built from the request and shows them all (a batch insert that stops after its first row)',
+    clause: 'gates.addRules.response.gate',
+    level: 'stated',
+    change: {
+      operations: ['addGateRules'],
+      wrap: (next) => ({
+        putGate: (g) => {
+          next.putGate(withAddedRules(next, g, (added, kept) => [...kept, ...added.slice(0, 1)]));
+          return g;
         },
       }),
     },
@@ -352,12 +376,25 @@ export const STORAGE_SWITCHES = [
     change: {
       operations: ['patchExperimentOverrides'],
       wrap: (next) => ({
+        putOverrides: (id, o) => next.putOverrides(id, appended(next, id, o)),
+      }),
+    },
+  },
+  {
+    name: 'overrides-merge-user-ids-not-stored',
+    kind: 'fault',
+    layer: 'storage',
+    description:
+      'patched overrides are appended to the existing ones, but the userIDOverrides sent are not stored: the answer is built from the request and shows them, the next patch does not',
+    clause: 'overrides.patch.persisted',
+    level: 'stated',
+    change: {
+      operations: ['patchExperimentOverrides'],
+      wrap: (next) => ({
         putOverrides: (id, o) => {
-          const before = next.getOverrides(id) ?? { overrides: [], userIDOverrides: [] };
-          return next.putOverrides(id, {
-            overrides: [...before.overrides, ...o.overrides],
-            userIDOverrides: [...before.userIDOverrides, ...o.userIDOverrides],
-          });
+          const answered = appended(next, id, o);
+          next.putOverrides(id, { ...answered, userIDOverrides: next.getOverrides(id)?.userIDOverrides ?? [] });
+          return answered;
         },
       }),
     },

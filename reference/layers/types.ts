@@ -65,6 +65,13 @@ export interface AuthPolicy {
   /** The key is also taken from the JSON body's field apiKey. */
   bodyKey?: boolean;
   /**
+   * The key is also taken from the Authorization header in these schemes: `Bearer <key>`, `Basic
+   * base64(<user>:<password>)` (the key as either part, the other empty or anything), or the bare key (plain).
+   */
+  authorization?: readonly ('Bearer' | 'Basic' | 'plain')[];
+  /** The key is also taken from a cookie of one of these names. */
+  cookieNames?: readonly string[];
+  /**
    * The key is taken only from a header whose name is spelt exactly so, as it was sent (the raw header
    * names, req.rawHeaders): header names are case-insensitive (RFC 9110 5.1), and HTTP/2 sends them lower-cased.
    */

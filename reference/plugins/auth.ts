@@ -37,6 +37,28 @@ export const authentication = atRoot<{ apiKey: string; loosened: readonly AuthPo
   };
   const open = new Set(loosened.flatMap((p) => p.openOperations ?? []));
   const queryKeys = loosened.flatMap((p) => p.queryKeys ?? []);
+  const schemes = new Set(loosened.flatMap((p) => p.authorization ?? []));
+  const cookieNames = loosened.flatMap((p) => p.cookieNames ?? []);
+  /** The key as a loosened server finds it in Authorization: a Basic pair gives each of its parts to try. */
+  const fromAuthorization = (value: string | undefined): string | undefined => {
+    if (!value) return undefined;
+    const m = /^(\S+)\s+(.*)$/.exec(value.trim());
+    if (m && /^bearer$/i.test(m[1]) && schemes.has('Bearer')) return m[2];
+    if (m && /^basic$/i.test(m[1]) && schemes.has('Basic')) {
+      const pair = Buffer.from(m[2], 'base64').toString('utf8');
+      const i = pair.indexOf(':');
+      const parts = i < 0 ? [pair] : [pair.slice(0, i), pair.slice(i + 1)];
+      return parts.find((p) => valid(p)) ?? parts.find((p) => p !== '');
+    }
+    return schemes.has('plain') ? value.trim() : undefined;
+  };
+  const fromCookie = (value: string | undefined): string | undefined => {
+    for (const part of (value ?? '').split(';')) {
+      const eq = part.indexOf('=');
+      if (eq > 0 && cookieNames.includes(part.slice(0, eq).trim())) return decodeURIComponent(part.slice(eq + 1).trim());
+    }
+    return undefined;
+  };
 
   // A callback hook, not an async one: it runs on every request, and a promise per request is a
   // measurable share of a fast list call (npm run bench:server).
@@ -45,6 +67,8 @@ export const authentication = atRoot<{ apiKey: string; loosened: readonly AuthPo
     let key = headerKey(req);
     if (key === undefined && open.size > 0 && open.has(operationOf(req) ?? '')) return next();
     for (const name of queryKeys) if (key === undefined) key = (req.query as Record<string, string>)[name];
+    if (key === undefined && schemes.size > 0) key = fromAuthorization(req.headers.authorization);
+    if (key === undefined && cookieNames.length > 0) key = fromCookie(req.headers.cookie);
     // The body is not parsed yet: a request without a key is let through to preValidation, which looks there.
     if (policy.bodyKey && key === undefined) return next();
     if (!valid(key) && !policy.anyKey) return next(new HttpError(401, key === undefined ? MISSING : 'SERVICE-API-KEY is not valid'));
