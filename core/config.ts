@@ -299,3 +299,15 @@ export function k6OutFromEnv(env: NodeJS.ProcessEnv = process.env): string {
 export function targetSetInEnv(env: NodeJS.ProcessEnv = process.env): boolean {
   return Boolean(env.CONSOLE_BASE_URL);
 }
+
+/**
+ * Sets (or, for undefined, removes) variables of this process's environment, for code that reads its
+ * configuration from there: the Playwright workers a global setup hands a target to, the load runs a
+ * benchmark starts in-process. The one writer, as loadConfig is the one reader.
+ */
+export function setEnv(values: Record<string, string | undefined>, env: NodeJS.ProcessEnv = process.env): void {
+  for (const [name, value] of Object.entries(values)) {
+    if (value === undefined) delete env[name];
+    else env[name] = value;
+  }
+}

@@ -15,7 +15,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fail, parseCommand, runCommand, integerOption } from '../../core/command.ts';
-import { ConfigError, targetSetInEnv } from '../../core/config.ts';
+import { ConfigError, setEnv, targetSetInEnv } from '../../core/config.ts';
 import type { RunSummary } from '../../core/formats.ts';
 import { startReference } from '../../core/reference.ts';
 import { OPERATIONS, type OperationId } from '../../contracts/index.ts';
@@ -121,13 +121,12 @@ async function bench(a: PowerArgs): Promise<number> {
   const reports = mkdtempSync(join(tmpdir(), 'bench-power-'));
   // runLoad reads its configuration from the environment: the reports go to the temporary folder, and
   // the length of the scenarios reaches k6 through it (load/lib/profiles.ts, LOAD_SECONDS).
-  process.env.CONSOLE_REPORTS_DIR = reports;
-  if (a.seconds !== undefined) process.env.LOAD_SECONDS = String(a.seconds);
+  setEnv({ CONSOLE_REPORTS_DIR: reports, ...(a.seconds !== undefined ? { LOAD_SECONDS: String(a.seconds) } : {}) });
   // Each runLoad registers its SIGINT/SIGTERM handlers once; many runs would warn of a leak.
   process.setMaxListeners(0);
   const summaryFile = join(reports, 'load', 'paging', 'summary.json');
   const started = Date.now();
-  if (a.calibration === 'pipelines') process.env.LOAD_CALIBRATION_PATH = PIPELINES_RULER;
+  if (a.calibration === 'pipelines') setEnv({ LOAD_CALIBRATION_PATH: PIPELINES_RULER });
   // The operation's route as a gateway would match it: its path up to the first path parameter.
   const route = OPERATIONS[a.operation].path.split('{')[0].replace(/\/$/, '');
   const viaProxy = a.routeChanges.length > 0;
@@ -140,13 +139,11 @@ async function bench(a: PowerArgs): Promise<number> {
       // The reference behind the route proxy, for every condition alike: the hop costs each run the same.
       const server = await startReference({ latency: a.latency, faults, stderr: 'pipe' });
       const proxy = await startSlowRoute({ upstream: server.baseUrl, route, percent: where === 'route' ? change : 0 });
-      process.env.CONSOLE_BASE_URL = proxy.baseUrl;
-      process.env.CONSOLE_API_KEY = server.apiKey;
+      setEnv({ CONSOLE_BASE_URL: proxy.baseUrl, CONSOLE_API_KEY: server.apiKey });
       try {
         code = await runLoad({ scripts: ['paging'], profile: a.profile, compare: false, seed: 1, scale: undefined });
       } finally {
-        delete process.env.CONSOLE_BASE_URL;
-        delete process.env.CONSOLE_API_KEY;
+        setEnv({ CONSOLE_BASE_URL: undefined, CONSOLE_API_KEY: undefined });
         await proxy.stop();
         await server.stop();
       }

@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fail, parseCommand, runCommand, integerOption } from '../../core/command.ts';
-import { ConfigError, targetSetInEnv } from '../../core/config.ts';
+import { ConfigError, setEnv, targetSetInEnv } from '../../core/config.ts';
 import type { RunSummary } from '../../core/formats.ts';
 import { type LoadScript, runLoad } from '../../load/command/run.ts';
 import { type RunnersResult, runnersTable } from './runners-table.ts';
@@ -81,8 +81,7 @@ async function bench(a: Args): Promise<number> {
   if (targetSetInEnv()) throw new ConfigError('CONSOLE_BASE_URL is set: the benchmark starts its own reference servers; unset it');
   const reports = mkdtempSync(join(tmpdir(), 'bench-runners-'));
   // runLoad reads its configuration from the environment (load/lib/profiles.ts reads LOAD_SECONDS).
-  process.env.CONSOLE_REPORTS_DIR = reports;
-  if (a.seconds !== undefined) process.env.LOAD_SECONDS = String(a.seconds);
+  setEnv({ CONSOLE_REPORTS_DIR: reports, ...(a.seconds !== undefined ? { LOAD_SECONDS: String(a.seconds) } : {}) });
   process.setMaxListeners(0);
   const started = Date.now();
   try {
