@@ -10,9 +10,12 @@ import { ROOT } from '../core/config.ts';
 import { samplesIn, verdictScreen, withSample } from './lib/doc-samples.ts';
 
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
-const DOCS = ['README.md', ...readdirSync(join(ROOT, 'docs'))
-  .filter((f) => f.endsWith('.md'))
-  .map((f) => `docs/${f}`)];
+const DOCS = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 const clauses = (parse(read('contracts/clauses.yaml')) as { clauses: { level: string }[] }).clauses;
 const COUNT: Record<string, number> = Object.fromEntries(['stated', 'inferred', 'open'].map((l) => [l, clauses.filter((c) => c.level === l).length]));
 /** The docs that state the present (not a dated measurement of a past run: those are in measurements.md). */
@@ -51,7 +54,9 @@ test('docs: every count of the stated clauses in the present-tense docs is the c
 test('docs: docs/commands.md lists every npm script of package.json', () => {
   const commands = read('docs/commands.md');
   const scripts = Object.keys((JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts);
-  const missing = scripts.filter((s) => !(s === 'test' ? commands.includes('`npm test`') : new RegExp(`(npm run |\`)${s.replace(/[:.]/g, '\\$&')}[\` ]`).test(commands)));
+  const missing = scripts.filter(
+    (s) => !(s === 'test' ? commands.includes('`npm test`') : new RegExp(`(npm run |\`)${s.replace(/[:.]/g, '\\$&')}[\` ]`).test(commands)),
+  );
   assert.deepEqual(missing, [], 'scripts missing from docs/commands.md');
 });
 
@@ -103,7 +108,14 @@ test('docs: the environment is read and written only in core/config.ts (a child 
 });
 
 test('docs: docs:update finds the verdict screen in verify output and rewrites only its sample', () => {
-  const output = ['conformance: ...', '', '================================ verdict ================================', 'PASS  x', 'verdict   PASS (exit 0) in 1.0 s', 'after'].join('\n');
+  const output = [
+    'conformance: ...',
+    '',
+    '================================ verdict ================================',
+    'PASS  x',
+    'verdict   PASS (exit 0) in 1.0 s',
+    'after',
+  ].join('\n');
   const screen = verdictScreen(output);
   assert.equal(screen?.split('\n').length, 3);
   assert.equal(verdictScreen('no screen'), undefined);

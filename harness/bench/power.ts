@@ -82,8 +82,6 @@ function options(): PowerArgs {
       'max-minutes': { type: 'string' },
     },
   });
-  const int = (v: string | undefined, name: string, min: number, max: number, fallback: number) =>
-    integerOption('bench:power', name, v, { min, max, fallback });
   const profile = values.profile ?? 'baseline';
   if (profile !== 'smoke' && profile !== 'baseline') fail('bench:power', `--profile must be smoke or baseline, got ${JSON.stringify(profile)}`);
   const percents = (v: string | undefined, name: string, fallback: string) => {
@@ -102,15 +100,15 @@ function options(): PowerArgs {
   if (calibration !== 'unknown-path' && calibration !== 'pipelines')
     fail('bench:power', `--calibration must be unknown-path or pipelines, got ${JSON.stringify(calibration)}`);
   return {
-    runs: int(values.runs, '--runs', 1, 100, 10),
+    runs: integerOption('bench:power', '--runs', values.runs, { min: 1, max: 100, fallback: 10 }),
     profile,
-    seconds: values.seconds === undefined ? undefined : int(values.seconds, '--seconds', 2, 600, 0),
+    seconds: values.seconds === undefined ? undefined : integerOption('bench:power', '--seconds', values.seconds, { min: 2, max: 600, fallback: 0 }),
     latency: values.latency ?? '40',
     operation: operation as OperationId,
     changes,
     routeChanges,
     calibration,
-    maxMinutes: int(values['max-minutes'], '--max-minutes', 1, 24 * 60, 120),
+    maxMinutes: integerOption('bench:power', '--max-minutes', values['max-minutes'], { min: 1, max: 24 * 60, fallback: 120 }),
   };
 }
 

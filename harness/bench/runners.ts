@@ -59,7 +59,6 @@ function options(): Args {
       rounds: { type: 'string' },
     },
   });
-  const int = (v: string | undefined, name: string, min: number, max: number, fallback: number) => integerOption(NAME, name, v, { min, max, fallback });
   const script = values.script ?? 'paging';
   if (script !== 'paging' && script !== 'mutation') fail(NAME, `--script must be paging or mutation, got ${JSON.stringify(script)}`);
   const profile = values.profile ?? 'baseline';
@@ -70,10 +69,10 @@ function options(): Args {
   return {
     script,
     profile,
-    seconds: values.seconds === undefined ? undefined : int(values.seconds, '--seconds', 2, 600, 0),
+    seconds: values.seconds === undefined ? undefined : integerOption(NAME, '--seconds', values.seconds, { min: 2, max: 600, fallback: 0 }),
     runners,
     latency: values.latency,
-    rounds: int(values.rounds, '--rounds', 1, 20, 1),
+    rounds: integerOption(NAME, '--rounds', values.rounds, { min: 1, max: 20, fallback: 1 }),
   };
 }
 

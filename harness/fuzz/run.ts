@@ -38,16 +38,14 @@ function fail(reason: string): never {
   return failCommand(NAME, reason);
 }
 
-const int = (value: string | undefined, name: string, fallback: number, min: number) => integerOption(NAME, name, value, { min, fallback });
-
 const { values } = parseCommand({
   name: NAME,
   help: HELP,
   options: { runs: { type: 'string' }, seed: { type: 'string' }, examples: { type: 'string' } },
 });
-const runs = int(values.runs, '--runs', 10_000, 1);
-const seed = int(values.seed, '--seed', Math.floor(Math.random() * 2 ** 31), -(2 ** 31));
-const examples = int(values.examples, '--examples', 2, 0);
+const runs = integerOption(NAME, '--runs', values.runs, { min: 1, fallback: 10_000 });
+const seed = integerOption(NAME, '--seed', values.seed, { min: -(2 ** 31), fallback: Math.floor(Math.random() * 2 ** 31) });
+const examples = integerOption(NAME, '--examples', values.examples, { min: 0, fallback: 2 });
 
 interface Violation {
   kind: ViolationKind;
