@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Json } from './json.ts';
 
 export const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
@@ -134,7 +135,7 @@ export function loadManifest(path: string): Manifest {
   if (!isStringArray(m.gates)) throw new ConfigError(`target manifest ${path}: "gates" must be an array of gate ids`);
   if (!isStringArray(m.experiments)) throw new ConfigError(`target manifest ${path}: "experiments" must be an array of experiment ids`);
   if (!Array.isArray(m.triggers)) throw new ConfigError(`target manifest ${path}: "triggers" must be an array`);
-  m.triggers.forEach((t: any, i: number) => {
+  m.triggers.forEach((t: Json, i: number) => {
     if (typeof t !== 'object' || t === null || typeof t.id !== 'string' || typeof t.releasePipelineID !== 'string' || !isStringArray(t.phaseIDs)) {
       throw new ConfigError(`target manifest ${path}: triggers[${i}] must be {"id", "releasePipelineID", "phaseIDs": [...]}`);
     }
@@ -144,7 +145,7 @@ export function loadManifest(path: string): Manifest {
   }
   if (m.waive !== undefined) {
     if (!Array.isArray(m.waive)) throw new ConfigError(`target manifest ${path}: "waive" must be an array of {"clauses": "<glob>", "reason": "..."}`);
-    m.waive.forEach((w: any, i: number) => {
+    m.waive.forEach((w: Json, i: number) => {
       if (typeof w === 'string')
         throw new ConfigError(`target manifest ${path}: waive[${i}] "${w}" needs a reason: write {"clauses": "${w}", "reason": "..."}`);
       if (typeof w !== 'object' || w === null || typeof w.clauses !== 'string' || !/^[A-Za-z0-9_.*-]+$/.test(w.clauses))

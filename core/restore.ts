@@ -9,6 +9,7 @@ import type { Manifest } from './config.ts';
 import type { LedgerPart, LedgerWrite, TargetState } from './formats.ts';
 import { KEY_HEADER } from './keys.ts';
 import { noteState, writeOf } from './ledger.ts';
+import type { JsonObject } from './json.ts';
 
 export interface Connection {
   baseUrl: string;
@@ -16,7 +17,7 @@ export interface Connection {
   timeoutMs: number;
 }
 
-type Json = Record<string, any>;
+type Json = JsonObject;
 type Overrides = { overrides: unknown[]; userIDOverrides: unknown[] };
 
 export interface Snapshot {

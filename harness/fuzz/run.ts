@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import type { Db } from '../../reference/store/sqlite.ts';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, HTTPMethods } from 'fastify';
 import { build } from '../../reference/app.ts';
 import { fail as failCommand, integerOption, parseCommand } from '../../core/command.ts';
 import { randomApiKey } from '../../core/reference.ts';
@@ -144,7 +144,7 @@ for (let chunk = 0; sent < runs; chunk++) {
     let found: { kind: ViolationKind; reason: string }[];
     let status = 0;
     try {
-      const res = await answerWithin(epoch.app.inject({ method: c.method as any, url: c.url, headers: c.headers, payload: c.payload }), c);
+      const res = await answerWithin(epoch.app.inject({ method: c.method as HTTPMethods, url: c.url, headers: c.headers, payload: c.payload }), c);
       status = res.statusCode;
       found = judge(c, { status, headers: res.headers, body: res.body }, apiKey);
     } catch (err) {

@@ -6,6 +6,7 @@ import { badRequest, errorBody, HttpError } from '../errors.ts';
 import { MAX_LIMIT } from '../paging.ts';
 import { dropRequired, retypeRequestField, setBound } from './edits.ts';
 import type { RequestSwitch, RequestView } from './types.ts';
+import type { JsonObject } from '../../core/json.ts';
 
 const LISTS = ['listExperiments', 'listReleasePipelines'];
 const TRIGGER_WRITES = ['skipTriggerPhase', 'unpauseTrigger'];
@@ -37,7 +38,7 @@ const METRIC_UPDATE_FIELDS = [
 const EXPERIMENT_FILTERS = ['layerID', 'idType', 'teamID', 'status', 'targetAppID', 'createdStartDate', 'createdEndDate', 'creatorName', 'creatorID', 'tags'];
 
 const bytes = (s: unknown) => (typeof s === 'string' ? Buffer.byteLength(s) : 0);
-const isObject = (v: unknown): v is Record<string, any> => !!v && typeof v === 'object' && !Array.isArray(v);
+const isObject = (v: unknown): v is JsonObject => !!v && typeof v === 'object' && !Array.isArray(v);
 
 /** The resource a write changes: its kind and id (a created metric's id is `<name>::<type>`, spec 2.8). */
 const writtenResource = (r: RequestView) =>

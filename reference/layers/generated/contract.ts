@@ -3,6 +3,7 @@
 import { type CatalogueClause, clauseCatalogue, contractDocument } from '../../../contracts/index.ts';
 import { combine } from '../edits.ts';
 import type { Level, RequestChange, ResponseChange } from '../types.ts';
+import type { JsonObject } from '../../../core/json.ts';
 
 /** The mechanical edits a fault is generated with. */
 export type GeneratedEdit = 'type' | 'message' | 'presence' | 'required' | 'bound' | 'path' | 'status' | 'filter' | 'enum' | 'query' | 'format' | 'body';
@@ -28,7 +29,7 @@ export interface NotGenerated {
   why: string;
 }
 
-export type Node = Record<string, any>;
+export type Node = JsonObject;
 const REF = '#/components/schemas/';
 
 /**
