@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { ROOT } from '../core/config.ts';
+import { FAULTS, VARIANTS } from '../reference/faults.ts';
 import { samplesIn, verdictScreen, withSample } from './lib/doc-samples.ts';
 
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
@@ -49,6 +50,12 @@ test('docs: every count of the stated clauses in the present-tense docs is the c
     for (const m of read(doc).matchAll(/\b(\d+) stated, (\d+) inferred(?: and| ,)? (\d+) open\b/g))
       assert.deepEqual([Number(m[1]), Number(m[2]), Number(m[3])], [COUNT.stated, COUNT.inferred, COUNT.open], `${doc}: "${m[0]}"`);
   }
+});
+
+test("docs: the count of faults and legal variants the README gives is the reference server's", () => {
+  const m = /\b(\d+) faults and (\d+) legal variants\b/.exec(read('README.md'));
+  assert.ok(m, 'README.md states the faults and variants the suite is tested against');
+  assert.deepEqual([Number(m[1]), Number(m[2])], [FAULTS.length, VARIANTS.length], 'reference/faults.ts');
 });
 
 test('docs: docs/commands.md lists every npm script of package.json', () => {
