@@ -1,7 +1,9 @@
-// Writes reports/conformance.json (shape in core/formats.ts and docs/reports.md),
-// reports/junit.xml and reports/observations.json, and prints the clause matrix. Levels decide what a
-// failed test means: stated fails the run, inferred warns (fails under strict), open only records.
-// Everything written goes through redactText: the API key never reaches a report.
+// The Playwright reporter of the conformance suite: gathers each test's result (its clauses, blame,
+// exchanges, observations, findings, why it checked nothing), stops the run after too many transport
+// failures in a row, and at the end hands the results to the verdict (verdict.ts, a pure function),
+// then writes reports/conformance.json (shape in core/formats.ts and docs/reports.md), junit.xml
+// (junit.ts), observations.json and its part of the ledger (run-ledger.ts), and prints the clause
+// matrix (matrix.ts). Everything written goes through redactText: the API key never reaches a report.
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
