@@ -58,36 +58,49 @@ export function matching(catalogue: readonly Clause[], pattern: string): Clause[
 export function whereOf(clauses: readonly Clause[], root = ROOT): ClauseWhere[] {
   const files = sources(root);
   const specs = files.filter((f) => f.file.startsWith('contracts/conformance/'));
-  const contractLines = readFileSync(join(root, 'contracts/openapi.yaml'), 'utf8').split('\n');
   const proofFile = join(root, 'docs/clause-proof.json');
   const proof = existsSync(proofFile) ? (JSON.parse(readFileSync(proofFile, 'utf8')) as { clauses: { id: string; provedBy: string[] }[] }).clauses : [];
-  const prefixes = placesOf(files, (l) => l.includes('clausesUnder(')).flatMap((p) =>
-    [...p.text.matchAll(/clausesUnder\('([^']+)'\)/g)].map((m) => ({ prefix: m[1], place: p })),
-  );
+  // Indexes made in one pass over the files: each quoted clause-like id, each clausesUnder prefix, each x-clauses id.
+  const quoted = new Map<string, Place[]>();
+  const prefixes: { prefix: string; place: Place }[] = [];
+  for (const p of placesOf(files, (l) => !/^\s*(\/\/|\*)/.test(l))) {
+    for (const m of new Set([...p.text.matchAll(/['"]([a-z][\w]*(?:\.[\w]+)+)['"]/g)].map((x) => x[1]))) quoted.set(m, [...(quoted.get(m) ?? []), p]);
+    for (const m of p.text.matchAll(/clausesUnder\('([^']+)'\)/g)) prefixes.push({ prefix: m[1], place: p });
+  }
+  const contract = new Map<string, Place[]>();
+  readFileSync(join(root, 'contracts/openapi.yaml'), 'utf8')
+    .split('\n')
+    .forEach((l, i) => {
+      const ids = /x-clauses:\s*\[([^\]]*)\]/
+        .exec(l)?.[1]
+        .split(',')
+        .map((x) => x.trim());
+      for (const id of ids ?? []) contract.set(id, [...(contract.get(id) ?? []), { file: 'contracts/openapi.yaml', line: i + 1, text: l.trim() }]);
+    });
+  const titles = new Map<string, Place | undefined>();
+  const titleAt = (title: string) => {
+    if (!titles.has(title)) titles.set(title, placesOf(specs, (l) => l.includes(title))[0]);
+    return titles.get(title);
+  };
   // The line of the shared response-schema check (support/checks.ts): every field clause is judged there.
   const schemaCheck = placesOf(
     files.filter((f) => f.file === 'contracts/support/checks.ts'),
     (l) => l.includes('holds(blamed, schemaCheck)'),
   );
+  const isStep = (p: Place) => /\b(t\.clause|holds|clauseStep)\(/.test(p.text) || !/checks\(|^'[^']*',?$/.test(p.text);
   return clauses.map((c) => {
-    const quoted = (l: string) => l.includes(`'${c.id}'`) || l.includes(`"${c.id}"`);
+    const naming = quoted.get(c.id) ?? [];
     const byPrefix = prefixes.filter((p) => c.id.startsWith(p.prefix)).map((p) => p.place);
-    const naming = placesOf(files, (l) => quoted(l) && !/^\s*(\/\/|\*)/.test(l));
-    const isStep = (p: Place) => /\b(t\.clause|holds|clauseStep)\(/.test(p.text) || !/checks\(|^'[^']*',?$/.test(p.text);
     return {
       id: c.id,
       level: c.level,
       section: c.section,
       text: c.text,
-      tests: c.checkedBy.map((title) => ({ title, at: placesOf(specs, (l) => l.includes(title))[0] })),
+      tests: c.checkedBy.map((title) => ({ title, at: titleAt(title) })),
       asserted: naming.filter(isStep),
       named: naming.filter((p) => !isStep(p)),
       byPrefix: byPrefix.length > 0 ? [...byPrefix, ...schemaCheck] : [],
-      contract: contractLines.flatMap((l, i) =>
-        /x-clauses:/.test(l) && new RegExp(`[\\[ ,]${c.id.replace(/\./g, '\\.')}[\\], ]`).test(l)
-          ? [{ file: 'contracts/openapi.yaml', line: i + 1, text: l.trim() }]
-          : [],
-      ),
+      contract: contract.get(c.id) ?? [],
       provedBy: proof.find((p) => p.id === c.id)?.provedBy ?? [],
     };
   });
