@@ -3,9 +3,10 @@
 // `t.clause`/`holds` step or a shared check naming its id, or, for a clause a test names by prefix with
 // clausesUnder, that line and the shared response-schema check that judges every field), and the faults
 // that prove it (docs/clause-proof.json). Read from the files each time: nothing here can go stale.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../core/config.ts';
+import { readClauseProofFile } from '../core/formats.ts';
 import { globRegExp } from '../core/waivers.ts';
 import type { Clause } from './support/clauses.ts';
 
@@ -58,8 +59,7 @@ export function matching(catalogue: readonly Clause[], pattern: string): Clause[
 export function whereOf(clauses: readonly Clause[], root = ROOT): ClauseWhere[] {
   const files = sources(root);
   const specs = files.filter((f) => f.file.startsWith('contracts/conformance/'));
-  const proofFile = join(root, 'docs/clause-proof.json');
-  const proof = existsSync(proofFile) ? (JSON.parse(readFileSync(proofFile, 'utf8')) as { clauses: { id: string; provedBy: string[] }[] }).clauses : [];
+  const proof = readClauseProofFile(join(root, 'docs/clause-proof.json'))?.clauses ?? [];
   // Indexes made in one pass over the files: each quoted clause-like id, each clausesUnder prefix, each x-clauses id.
   const quoted = new Map<string, Place[]>();
   const prefixes: { prefix: string; place: Place }[] = [];
