@@ -14,7 +14,8 @@ import { addLedgerPart, readLedger, tally } from '../core/ledger.ts';
 import { referenceUnlessTarget } from '../core/reference.ts';
 import { CLAUSES } from './support/clauses.ts';
 import { notRunJunit } from './support/junit.ts';
-import type { ConformanceReport, ConformanceSummary } from './support/reporter.ts';
+import type { ConformanceReport, ConformanceSummary } from '../core/formats.ts';
+import { exitCodeOf } from './support/verdict.ts';
 import { unmatchedWaivers } from '../core/waivers.ts';
 import { PREFLIGHT_TIMEOUT_MS, preflight } from '../core/preflight.ts';
 import { changedBy, restore, takeSnapshot, unknownIds, type Connection, type Snapshot } from '../core/restore.ts';
@@ -118,12 +119,12 @@ export async function runConformance(opts: ConformanceOptions): Promise<number> 
           : `the suite did not run to the end (playwright exit ${r}); see its output above`,
       );
     const summary = readConformance(config.reportsDir)!.summary;
-    // A violation proven before a stop is still a fact: 1 outranks 3.
-    if (summary.verdict === 'fail') return 1;
+    // The code is the verdict's (support/verdict.ts); an exit 3 says why in one line.
+    const code = exitCodeOf(summary);
+    if (code !== EXIT.notCarriedOut) return code;
     if (summary.verdict === 'inconclusive') return say3(cutShort(summary, deadline));
     if (summary.tests.total === 0) return say3('no test ran (check --grep / --shard)');
-    if (summary.verdict === 'incomplete') return say3(incompleteLine(summary));
-    return 0;
+    return say3(incompleteLine(summary));
   } finally {
     await server?.stop();
   }

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { parseDocument } from 'yaml';
 import { fail, parseCommand } from '../core/command.ts';
 import { ROOT } from '../core/config.ts';
+import type { Json } from '../core/json.ts';
 
 const NAME = 'clauses:coverage';
 const HELP = `usage: npm run clauses:coverage -- [--write]
@@ -38,7 +39,7 @@ const list = spawnSync(
 if (list.status !== 0) fail(NAME, `cannot list the tests: ${(list.stderr || list.stdout).split('\n').slice(0, 5).join(' ')}`);
 const report = JSON.parse(list.stdout);
 const byClause = new Map<string, Set<string>>();
-function visit(suite: any, path: string[]): void {
+function visit(suite: Json, path: string[]): void {
   for (const spec of suite.specs ?? []) {
     for (const test of spec.tests ?? []) {
       for (const a of test.annotations ?? []) {
@@ -65,8 +66,8 @@ const levels = ['stated', 'inferred', 'open'].map((l) => {
 });
 console.log(`clauses:coverage: ${clauses.length} clauses; with tests: ${levels.join(', ')}`);
 if (values.write) {
-  const seq = doc.get('clauses') as any;
-  seq.items.forEach((item: any) => item.set('checkedBy', [...(byClause.get(item.get('id')) ?? [])].sort()));
+  const seq = doc.get('clauses') as Json;
+  seq.items.forEach((item: Json) => item.set('checkedBy', [...(byClause.get(item.get('id')) ?? [])].sort()));
   writeFileSync(path, doc.toString({ lineWidth: 200 }));
   console.log('clauses:coverage: checkedBy written to contracts/clauses.yaml');
 }

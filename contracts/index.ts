@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv2020, type Options, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { parse as parseYaml } from 'yaml';
+import type { JsonObject } from '../core/json.ts';
 
 // ajv-formats is CommonJS; seen through NodeNext interop its default export is typed as the module.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -95,12 +96,12 @@ export function requestErrors(operationId: OperationId, body: unknown): string[]
 // The contract as written, for what is generated from it beyond the schemas (the reference server's
 // generated faults, reference/layers/generated.ts): openapi.yaml with its x-clauses and x-listed kept
 // (the generated schemas drop x-* keys), and the clause catalogue. Parsed once, on first use.
-let document: Record<string, any> | undefined;
+let document: JsonObject | undefined;
 let catalogue: readonly CatalogueClause[] | undefined;
 
 /** contracts/openapi.yaml, parsed, x-* keys included. */
-export function contractDocument(): Record<string, any> {
-  document ??= parseYaml(readFileSync(fileURLToPath(new URL('./openapi.yaml', import.meta.url)), 'utf8')) as Record<string, any>;
+export function contractDocument(): JsonObject {
+  document ??= parseYaml(readFileSync(fileURLToPath(new URL('./openapi.yaml', import.meta.url)), 'utf8')) as JsonObject;
   return document;
 }
 

@@ -8,7 +8,7 @@ import { readClauseProofFile, writeClauseProofFile } from '../core/formats.ts';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { parseCommand, runCommand } from '../core/command.ts';
+import { fail, integerOption, parseCommand, runCommand } from '../core/command.ts';
 import { ROOT, reportsDirFromEnv } from '../core/config.ts';
 import type { ClauseProof, FaultProofRun } from '../core/formats.ts';
 import { buildMap, failedClauses, nameMatcher, sample, selectionFor, verifyRun } from './proof-map.ts';
@@ -224,29 +224,23 @@ async function main(): Promise<number> {
     },
     positionals: true,
   });
-  const int = (text: string | undefined, name: string, fallback: number, min = 1) => {
-    if (text === undefined) return fallback;
-    const n = Number(text);
-    if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer of at least ${min}, got ${JSON.stringify(text)}`);
-    return n;
-  };
-  const lanes = int(values.lanes, '--lanes', 2);
-  const timeoutMs = int(values.timeout, '--timeout', 300) * 1000;
+  const lanes = integerOption(NAME, '--lanes', values.lanes, { min: 1, fallback: 2 });
+  const timeoutMs = integerOption(NAME, '--timeout', values.timeout, { min: 1, fallback: 300 }) * 1000;
   const out = resolve(values.out ?? join(reportsDirFromEnv(), 'clause-proof.json'));
   if (!values.verify) {
-    if (positionals.length) throw new Error(`unexpected argument ${JSON.stringify(positionals[0])} (a map file goes with --verify)`);
-    if (values.sample !== undefined || values.seed !== undefined) throw new Error('--sample and --seed go with --verify');
+    if (positionals.length) fail(NAME, `unexpected argument ${JSON.stringify(positionals[0])} (a map file goes with --verify)`);
+    if (values.sample !== undefined || values.seed !== undefined) fail(NAME, '--sample and --seed go with --verify');
     const only = values.only?.split(',').filter(Boolean);
-    if (values.only !== undefined && !only?.length) throw new Error('--only needs at least one fault name');
+    if (values.only !== undefined && !only?.length) fail(NAME, '--only needs at least one fault name');
     return makeMap({ only, handOnly: values['hand-only'] ?? false, lanes, timeoutMs, out, failUnproved: values['fail-unproved'] ?? false });
   }
   if (values.only !== undefined || values['hand-only'] || values['fail-unproved'])
-    throw new Error('--only, --hand-only and --fail-unproved make a map; --verify checks one');
-  if (positionals.length > 1) throw new Error('--verify takes one map file');
+    fail(NAME, '--only, --hand-only and --fail-unproved make a map; --verify checks one');
+  if (positionals.length > 1) fail(NAME, '--verify takes one map file');
   return verify({
     file: positionals[0] ? resolve(positionals[0]) : out,
-    sample: values.sample === undefined ? undefined : int(values.sample, '--sample', 1),
-    seed: int(values.seed, '--seed', 20261125, 0),
+    sample: values.sample === undefined ? undefined : integerOption(NAME, '--sample', values.sample, { min: 1, fallback: 1 }),
+    seed: integerOption(NAME, '--seed', values.seed, { min: 0, fallback: 20261125 }),
     lanes,
     timeoutMs,
   });

@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Json } from './json.ts';
 
 export const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
@@ -168,7 +169,7 @@ export function loadManifest(path: string): Manifest {
   });
   m.overridesOwned = owned;
   if (!Array.isArray(m.triggers)) throw new ConfigError(`target manifest ${path}: "triggers" must be an array`);
-  m.triggers.forEach((t: any, i: number) => {
+  m.triggers.forEach((t: Json, i: number) => {
     if (typeof t !== 'object' || t === null || typeof t.id !== 'string' || typeof t.releasePipelineID !== 'string' || !isStringArray(t.phaseIDs)) {
       throw new ConfigError(`target manifest ${path}: triggers[${i}] must be {"id", "releasePipelineID", "phaseIDs": [...]}`);
     }
@@ -178,7 +179,7 @@ export function loadManifest(path: string): Manifest {
   }
   if (m.waive !== undefined) {
     if (!Array.isArray(m.waive)) throw new ConfigError(`target manifest ${path}: "waive" must be an array of {"clauses": "<glob>", "reason": "..."}`);
-    m.waive.forEach((w: any, i: number) => {
+    m.waive.forEach((w: Json, i: number) => {
       if (typeof w === 'string')
         throw new ConfigError(`target manifest ${path}: waive[${i}] "${w}" needs a reason: write {"clauses": "${w}", "reason": "..."}`);
       if (typeof w !== 'object' || w === null || typeof w.clauses !== 'string' || !/^[A-Za-z0-9_.*-]+$/.test(w.clauses))
@@ -333,4 +334,16 @@ export function k6OutFromEnv(env: NodeJS.ProcessEnv = process.env): string {
 /** True when CONSOLE_BASE_URL names a target: tools that start their own reference refuse to run then. */
 export function targetSetInEnv(env: NodeJS.ProcessEnv = process.env): boolean {
   return Boolean(env.CONSOLE_BASE_URL);
+}
+
+/**
+ * Sets (or, for undefined, removes) variables of this process's environment, for code that reads its
+ * configuration from there: the Playwright workers a global setup hands a target to, the load runs a
+ * benchmark starts in-process. The one writer, as loadConfig is the one reader.
+ */
+export function setEnv(values: Record<string, string | undefined>, env: NodeJS.ProcessEnv = process.env): void {
+  for (const [name, value] of Object.entries(values)) {
+    if (value === undefined) delete env[name];
+    else env[name] = value;
+  }
 }

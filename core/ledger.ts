@@ -14,11 +14,12 @@ import {
   type LedgerWrite,
   type TargetState,
 } from './formats.ts';
+import type { JsonObject } from './json.ts';
 
 export const LEDGER_FILE = RUN_FILES.ledger;
 const FORMAT = 'console-conformance.ledger/1' as const;
 
-type Json = Record<string, any>;
+type Json = JsonObject;
 
 const ROUTES: { operation: string; method: string; path: RegExp; kind: string }[] = [
   { operation: 'addGateRules', method: 'POST', path: /^\/console\/v1\/gates\/([^/?]+)\/rules$/, kind: 'gates' },

@@ -10,6 +10,7 @@ import type { Manifest } from './config.ts';
 import type { LedgerPart, LedgerWrite, TargetState } from './formats.ts';
 import { KEY_HEADER } from './keys.ts';
 import { noteState, writeOf } from './ledger.ts';
+import type { JsonObject } from './json.ts';
 
 export interface Connection {
   baseUrl: string;
@@ -35,7 +36,7 @@ export class Phase {
 
 const NO_ANSWER = 'no answer in time';
 
-type Json = Record<string, any>;
+type Json = JsonObject;
 type Overrides = { overrides: unknown[]; userIDOverrides: unknown[] };
 
 export interface Snapshot {

@@ -96,6 +96,7 @@ export function build(opts: BuildOptions): FastifyInstance {
   installTiming(app, { latency: opts.latency, slow: slowFaults(opts.faults ?? []), operationOf, random: opts.random, wait });
 
   // Contract schemas (the request layer may change them per operation).
+  // biome-ignore lint/suspicious/noExplicitAny: an Ajv validate function is what Fastify calls; its declared result type is narrower than Ajv's
   app.setValidatorCompiler(({ schema, httpPart }) => compileFor(httpPart, schema as { $id?: string }) as any);
   // Request bodies are JSON only (spec 4.0), checked and parsed in body.ts.
   app.removeAllContentTypeParsers();

@@ -43,8 +43,6 @@ function fail(reason: string): never {
   return failCommand(NAME, reason);
 }
 
-const int = (value: string | undefined, name: string, min: number, max: number, fallback: number) => integerOption(NAME, name, value, { min, max, fallback });
-
 const { values: args } = parseCommand({
   name: NAME,
   help: HELP,
@@ -75,11 +73,11 @@ if (args['list-faults']) {
 if (args.generated) fail('--generated goes with --list-faults (a generated fault is selected by name with --fault)');
 
 // All of the configuration is checked before anything is started or printed.
-const port = int(args.port, '--port', 0, 65535, 8080);
+const port = integerOption(NAME, '--port', args.port, { min: 0, max: 65535, fallback: 8080 });
 const host = args.host ?? '127.0.0.1';
 if (!isIP(host) && !/^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$/.test(host)) fail(`--host must be an IP address or a host name, got ${JSON.stringify(host)}`);
-const seedValue = int(args.seed, '--seed', 0, 2 ** 31 - 1, 1);
-const scale = int(args.scale, '--scale', 0, 5_000_000, DEFAULT_SCALE);
+const seedValue = integerOption(NAME, '--seed', args.seed, { min: 0, max: 2 ** 31 - 1, fallback: 1 });
+const scale = integerOption(NAME, '--scale', args.scale, { min: 0, max: 5_000_000, fallback: DEFAULT_SCALE });
 const faults = args.fault ?? [];
 const variants = args.variant ?? [];
 const switchProblem = checkSwitches(faults, variants);

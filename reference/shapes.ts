@@ -12,7 +12,8 @@
 //   - the overrides and userIDOverrides arrays of the overrides response (4.11, its example).
 // Closed enums (experiment status, metric type, directionality) are never given other values.
 
-type Doc = Record<string, any>;
+import type { Json, JsonObject } from '../core/json.ts';
+type Doc = JsonObject;
 
 /** The vendor-shaped variants, in the order they apply when several are on. */
 export type ShapeVariant = 'enum-values-beyond-seen' | 'vendor-extra-fields' | 'vendor-optional-absent' | 'omit-when-empty';
@@ -83,7 +84,7 @@ const METRIC_INPUT_DEFAULTS: Record<string, unknown> = {
 const drop = (o: Doc, keys: string[]) => keys.forEach((k) => delete o[k]);
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-function optionalAbsent(operationId: string, data: any, request: Doc): void {
+function optionalAbsent(operationId: string, data: Json, request: Doc): void {
   if (GATE_OPERATIONS.has(operationId)) {
     drop(data, GATE_OPTIONAL);
     // owner and monitoringMetrics are stated present only in enable/disable responses (2.2).
@@ -116,7 +117,7 @@ function optionalAbsent(operationId: string, data: any, request: Doc): void {
 // ---------------------------------------------------------------- vendor-extra-fields
 // Fields the vendor's models carry that the spec does not list; values as a fresh vendor object has them.
 
-function extraFields(operationId: string, body: Doc, data: any): void {
+function extraFields(operationId: string, body: Doc, data: Json): void {
   if (GATE_OPERATIONS.has(operationId)) {
     Object.assign(data, { version: 1, teamID: null, isTemplate: false, store0100Exposures: false, releasePipelineID: null });
   } else if (operationId === 'listExperiments') {
@@ -154,7 +155,7 @@ function extraFields(operationId: string, body: Doc, data: any): void {
 
 const TRIGGER_STATUS: Record<string, string> = { IN_PROGRESS: 'ROLLING_OUT', PAUSED: 'AWAITING_APPROVAL', COMPLETED: 'DONE' };
 
-function beyondSeen(operationId: string, data: any, request: Doc): void {
+function beyondSeen(operationId: string, data: Json, request: Doc): void {
   if (GATE_OPERATIONS.has(operationId)) {
     if (data.isEnabled === false) data.status = 'Disabled';
     if (data.type === 'TEMPORARY') {

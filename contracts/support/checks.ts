@@ -7,6 +7,7 @@ import { failedExchange, holds, markHeld } from './blame.ts';
 import { clausesOfSchema } from './schema-clauses.ts';
 import { schema } from '../index.ts';
 import { CLAUSES } from './clauses.ts';
+import type { Json } from '../../core/json.ts';
 
 /** The inferred clause "a field the part-2 table lists is present" (contracts/clauses.yaml). */
 export const LISTED_PRESENT = 'response.listedFieldsPresent';
@@ -21,7 +22,7 @@ export const REQUESTS_JSON = 'requests.json';
  * words state (operations/<op>.response.json). A listed field that is absent is an inferred finding
  * (operations/<op>.response.listed.json), one per field pattern per test: a warning, failing only under --strict.
  */
-export function expectSuccess(operationId: string, reply: Reply): any {
+export function expectSuccess(operationId: string, reply: Reply): Json {
   expectAccepted(operationId, reply);
   markChecked(LISTED_PRESENT);
   // The message names the operation and the field pattern only, so that the same absence reads the same in every test.
@@ -50,7 +51,7 @@ export function expectSuccess(operationId: string, reply: Reply): any {
  * states (requests.json). A field the spec names answered spelt in another case (`baseId` for `baseID`)
  * fails fields.caseSensitive, before the schema would read it as absent.
  */
-export function expectAccepted(operationId: string, reply: Reply): any {
+export function expectAccepted(operationId: string, reply: Reply): Json {
   try {
     return accepted(operationId, reply);
   } catch (err) {
@@ -60,7 +61,7 @@ export function expectAccepted(operationId: string, reply: Reply): any {
   }
 }
 
-function accepted(operationId: string, reply: Reply): any {
+function accepted(operationId: string, reply: Reply): Json {
   const op = OPERATIONS[operationId];
   const expected = op.successStatus === '200' ? '200' : 'a 2xx';
   const status200 = op.clauses.find((c) => c.endsWith('.status200'));
@@ -140,7 +141,7 @@ function responseClauses(operationId: string): string[] {
  * cannot be judged, so it is left out of the comparison and the test says so with a finding (its
  * presence is only inferred). All of `items` when every one carries it.
  */
-export function carrying(operationId: string, items: any[], field: string, use: string): any[] {
+export function carrying(operationId: string, items: Json[], field: string, use: string): Json[] {
   const carry = items.filter((x) => x !== null && typeof x === 'object' && Object.hasOwn(x, field));
   if (carry.length < items.length) {
     const judged = carry.length === 0 ? `${use} cannot be compared` : `${use} compared on the ${carry.length} that carry it`;
@@ -158,7 +159,7 @@ export function carrying(operationId: string, items: any[], field: string, use: 
  * compared (the presence of a listed field is only inferred): those are returned, for the test to say
  * that its clause was not verifiable for them. A field present with another value fails.
  */
-export function expectEchoed(data: any, sent: Record<string, unknown>, what: string): string[] {
+export function expectEchoed(data: Json, sent: Record<string, unknown>, what: string): string[] {
   const absent = Object.keys(sent).filter((k) => !(data !== null && typeof data === 'object' && Object.hasOwn(data, k)));
   expect(data, what).toMatchObject(Object.fromEntries(Object.entries(sent).filter(([k]) => !absent.includes(k))));
   return absent;
@@ -172,16 +173,16 @@ export function expectEchoed(data: any, sent: Record<string, unknown>, what: str
 export function whenPresent(
   t: { uncovered(clause: string, reason: string, kind: 'unverifiable'): void },
   clause: string,
-  obj: any,
+  obj: Json,
   field: string,
-  check: (value: any) => void,
+  check: (value: Json) => void,
 ): void {
   if (obj !== null && typeof obj === 'object' && Object.hasOwn(obj, field)) check(obj[field]);
   else t.uncovered(clause, `not verifiable: field absent: ${field}`, 'unverifiable');
 }
 
 /** The exact message text the spec shows for the operation (spec 2.1), blamed on the operation's message clause (its x-clauses). */
-export function expectMessage(operationId: string, body: any, text: string): void {
+export function expectMessage(operationId: string, body: Json, text: string): void {
   const clause = OPERATIONS[operationId].clauses.find((c) => c.endsWith('.message'));
   const check = () => expect(body?.message, `message text (spec 2.1) should be exactly ${JSON.stringify(text)}`).toBe(text);
   if (clause) holds(clause, check);

@@ -29,12 +29,13 @@ import {
 import { MAX_BODY_BYTES, serverError, transportProblem } from '../../core/transport-rule.ts';
 import { judgeServerError } from './findings.ts';
 import type { Exchange } from '../../core/formats.ts';
+import type { Json } from '../../core/json.ts';
 
 export type { Exchange } from '../../core/formats.ts';
 
 export interface Reply {
   status: number;
-  body: any;
+  body: Json;
   /** The response's own headers and raw text (not kept in the evidence: checks on them say what they found). */
   headers: Record<string, string>;
   text: string;

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { junitXml } from './junit.ts';
-import type { Ran } from './reporter.ts';
+import type { Ran } from './verdict.ts';
 
 const failed: Ran = {
   title: 'metrics: a created metric answers the spec message',

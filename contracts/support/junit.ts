@@ -4,7 +4,7 @@
 // that checked nothing (inconclusive: transport, or not run after the run stopped) is <skipped>.
 import { xmlEscape as esc } from '../../core/xml.ts';
 import type { IncompleteGroup } from '../../core/formats.ts';
-import type { Ran } from './reporter.ts';
+import type { Ran } from './verdict.ts';
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 

@@ -6,6 +6,7 @@
 // as not verifiable with the budget that would decide it: never a failure, never a pass.
 import { expect } from './target.ts';
 import { pagesNeeded, RefusedPage, twoPages, type Pager, type Walk } from './paging.ts';
+import type { Json } from '../../core/json.ts';
 
 /**
  * A walk that narrows a check: refused, it leaves the check undecided (its reason returned), never
@@ -33,8 +34,8 @@ export interface FilterCase {
   /** How a failure names it, `status=active`. */
   what: string;
   /** Whether an experiment can be judged: it carries the filtered field (a listed field's presence is only inferred). */
-  judged: (e: any) => boolean;
-  matches: (e: any) => boolean;
+  judged: (e: Json) => boolean;
+  matches: (e: Json) => boolean;
 }
 
 /** A window of created days whose unfiltered list ended within the budget: the universe a filter is narrowed to. */

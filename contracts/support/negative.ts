@@ -8,17 +8,18 @@ import { OPERATIONS, schema } from '../index.ts';
 import { expectClientError } from './checks.ts';
 import type { T } from './target.ts';
 import { requestErrors } from './validators.ts';
+import type { Json } from '../../core/json.ts';
 
 const WRONG: Record<string, unknown> = { string: 17, number: 'text', integer: 'text', boolean: 'yes', array: 'text', object: 'text' };
 
 /** The root object schema of an operation's request body, and its $defs. */
-function bodySchema(op: string): { root: any; defs: any } {
-  const doc: any = schema(OPERATIONS[op].body!);
+function bodySchema(op: string): { root: Json; defs: Json } {
+  const doc: Json = schema(OPERATIONS[op].body!);
   const name = String(doc.$ref ?? '').replace('#/$defs/', '');
   return { root: name ? doc.$defs[name] : doc, defs: doc.$defs ?? {} };
 }
 
-function typeOf(schema: any, defs: any): string | undefined {
+function typeOf(schema: Json, defs: Json): string | undefined {
   if (schema?.$ref) return typeOf(defs[String(schema.$ref).replace('#/$defs/', '')], defs);
   if (Array.isArray(schema?.type)) return schema.type.find((t: string) => t !== 'null');
   return schema?.type ?? (schema?.enum ? 'string' : undefined);
@@ -28,7 +29,7 @@ function typeOf(schema: any, defs: any): string | undefined {
 export function mutations(op: string, valid: Record<string, unknown>): Record<string, unknown>[] {
   const { root, defs } = bodySchema(op);
   const out: Record<string, unknown>[] = [];
-  for (const [key, prop] of Object.entries<any>(root.properties ?? {})) {
+  for (const [key, prop] of Object.entries<Json>(root.properties ?? {})) {
     const t = typeOf(prop, defs);
     if (t && t in WRONG) out.push({ ...valid, [key]: WRONG[t] });
   }
@@ -37,7 +38,7 @@ export function mutations(op: string, valid: Record<string, unknown>): Record<st
     out.push(rest);
   }
   if (root.properties?.warehouseNative) {
-    for (const [key, prop] of Object.entries<any>(defs.WarehouseNative.properties)) {
+    for (const [key, prop] of Object.entries<Json>(defs.WarehouseNative.properties)) {
       const t = typeOf(prop, defs);
       if (t && t in WRONG) out.push({ ...valid, warehouseNative: { [key]: WRONG[t] } });
     }

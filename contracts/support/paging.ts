@@ -6,6 +6,7 @@ import { expectSuccess } from './checks.ts';
 import { claim } from './blame.ts';
 import type { Reply } from './evidence.ts';
 import { DEFAULT_LIST_BUDGET } from '../../core/config.ts';
+import type { Json } from '../../core/json.ts';
 
 export type Get = (query: string) => Promise<Reply>;
 
@@ -14,7 +15,7 @@ export class RefusedPage extends Error {}
 
 export interface Walk {
   ids: string[];
-  items: any[];
+  items: Json[];
   pages: number;
   pageSizes: number[];
   complete: boolean;
@@ -31,7 +32,7 @@ const ok = (r: Reply) => r.status >= 200 && r.status < 300;
  * (spec 8: not shown).
  */
 export async function walk(get: Get, path: string, limit: number, extra = '', first = 1, refused?: string, budget = DEFAULT_LIST_BUDGET): Promise<Walk> {
-  const items: any[] = [];
+  const items: Json[] = [];
   const pageSizes: number[] = [];
   const replies: Reply[] = [];
   const seen = new Set<string>();
@@ -48,7 +49,7 @@ export async function walk(get: Get, path: string, limit: number, extra = '', fi
     // that the list holds items: read as an empty page, it would end the walk and blame every clause after.
     if (!Array.isArray(r.body?.data))
       throw claim(new Error(`page ${page} of ${path}${extra}: a success without a data array: ${JSON.stringify(r.body)?.slice(0, 200)}`), ['envelope.data']);
-    const data: any[] = r.body.data;
+    const data: Json[] = r.body.data;
     if (data.length === 0 || data.every((x) => seen.has(x.id))) return done(page - first + 1, true);
     pageSizes.push(data.length);
     items.push(...data);
@@ -87,7 +88,7 @@ export async function pageBase(get: Get, path: string): Promise<PageBase> {
   const ids = (r: Reply) =>
     ok(r) && Array.isArray(r.body?.data)
       ? r.body.data
-          .map((x: any) => String(x?.id))
+          .map((x: Json) => String(x?.id))
           .sort()
           .join()
       : undefined;

@@ -18,8 +18,8 @@ import { readFileSync } from 'node:fs';
 import type { ErrorObject } from 'ajv';
 import { parse } from 'yaml';
 import { CLAUSES } from './clauses.ts';
+import type { Json } from '../../core/json.ts';
 
-type Json = any;
 let components: Record<string, Json> | undefined;
 /** The contract's components, with their x-clauses (which the generated schemas drop), read when first needed: a run that fails nothing never needs them. */
 function contractComponents(): Record<string, Json> {

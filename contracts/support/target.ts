@@ -9,7 +9,7 @@ import { KEY_HEADER } from '../../core/keys.ts';
 import { RunStopped, TransportError, stopReason } from './transport.ts';
 import { waiverOf } from '../../core/waivers.ts';
 import type { Level, Observation, UncheckedKind } from '../../core/formats.ts';
-import { clauseStep, flushHeld } from './blame.ts';
+import { clauseStep, flushBlame } from './blame.ts';
 
 export type { Level, Observation } from '../../core/formats.ts';
 
@@ -183,7 +183,7 @@ export const test = base.extend<{ t: T }, { target: Target }>({
       needsWrite,
       clause: clauseStep,
     });
-    flushHeld(info, clauses);
+    flushBlame(info, clauses);
   },
 });
 

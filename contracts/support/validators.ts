@@ -2,6 +2,7 @@
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { contractAjv, OPERATIONS, schema } from '../index.ts';
 import { alsoOfError, clauseOfError, formsAt } from './schema-clauses.ts';
+import type { Json } from '../../core/json.ts';
 
 export { OPERATIONS, requestErrors, type Operation as OperationInfo, type OperationId } from '../index.ts';
 
@@ -60,12 +61,12 @@ export function responseErrorsByClause(operationId: string, body: unknown): Resp
 /** What an error breaks, whichever item of a list it is found in: its path with the array indices read as `*`, its keyword and its parameters. */
 const defectOf = (e: ErrorObject) => `${e.instancePath.replace(/\/\d+(?=\/|$)/g, '/*')} ${e.keyword} ${JSON.stringify(e.params)}`;
 
-function closestForm(file: string, doc: any, errors: ErrorObject[], body: unknown): ErrorObject[] {
+function closestForm(file: string, doc: Json, errors: ErrorObject[], body: unknown): ErrorObject[] {
   const choice = errors.find((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf');
   const forms = choice && formsAt(doc, choice.instancePath);
   if (!choice || !forms) return errors;
   const at = choice.instancePath;
-  let instance: any = body;
+  let instance: Json = body;
   for (const k of at.split('/').slice(1)) instance = instance?.[k.replace(/~1/g, '/').replace(/~0/g, '~')];
   let best: ErrorObject[] | undefined;
   let bestDistance: [lacking: number, defects: number] = [0, 0];
@@ -138,7 +139,7 @@ export function otherCase(operationId: string, body: unknown): string[] {
 
 /** The value at a JSON pointer of `body` (an Ajv instancePath), undefined when there is none. */
 function valueAt(body: unknown, instancePath: string): unknown {
-  let at: any = body;
+  let at: Json = body;
   for (const k of instancePath.split('/').slice(1)) at = at?.[k.replace(/~1/g, '/').replace(/~0/g, '~')];
   return at;
 }

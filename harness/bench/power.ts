@@ -15,7 +15,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fail, parseCommand, runCommand, integerOption } from '../../core/command.ts';
-import { ConfigError, targetSetInEnv } from '../../core/config.ts';
+import { ConfigError, setEnv, targetSetInEnv } from '../../core/config.ts';
 import type { RunSummary } from '../../core/formats.ts';
 import { startReference } from '../../core/reference.ts';
 import { OPERATIONS, type OperationId } from '../../contracts/index.ts';
@@ -82,8 +82,6 @@ function options(): PowerArgs {
       'max-minutes': { type: 'string' },
     },
   });
-  const int = (v: string | undefined, name: string, min: number, max: number, fallback: number) =>
-    integerOption('bench:power', name, v, { min, max, fallback });
   const profile = values.profile ?? 'baseline';
   if (profile !== 'smoke' && profile !== 'baseline') fail('bench:power', `--profile must be smoke or baseline, got ${JSON.stringify(profile)}`);
   const percents = (v: string | undefined, name: string, fallback: string) => {
@@ -102,15 +100,15 @@ function options(): PowerArgs {
   if (calibration !== 'unknown-path' && calibration !== 'pipelines')
     fail('bench:power', `--calibration must be unknown-path or pipelines, got ${JSON.stringify(calibration)}`);
   return {
-    runs: int(values.runs, '--runs', 1, 100, 10),
+    runs: integerOption('bench:power', '--runs', values.runs, { min: 1, max: 100, fallback: 10 }),
     profile,
-    seconds: values.seconds === undefined ? undefined : int(values.seconds, '--seconds', 2, 600, 0),
+    seconds: values.seconds === undefined ? undefined : integerOption('bench:power', '--seconds', values.seconds, { min: 2, max: 600, fallback: 0 }),
     latency: values.latency ?? '40',
     operation: operation as OperationId,
     changes,
     routeChanges,
     calibration,
-    maxMinutes: int(values['max-minutes'], '--max-minutes', 1, 24 * 60, 120),
+    maxMinutes: integerOption('bench:power', '--max-minutes', values['max-minutes'], { min: 1, max: 24 * 60, fallback: 120 }),
   };
 }
 
@@ -121,13 +119,12 @@ async function bench(a: PowerArgs): Promise<number> {
   const reports = mkdtempSync(join(tmpdir(), 'bench-power-'));
   // runLoad reads its configuration from the environment: the reports go to the temporary folder, and
   // the length of the scenarios reaches k6 through it (load/lib/profiles.ts, LOAD_SECONDS).
-  process.env.CONSOLE_REPORTS_DIR = reports;
-  if (a.seconds !== undefined) process.env.LOAD_SECONDS = String(a.seconds);
+  setEnv({ CONSOLE_REPORTS_DIR: reports, ...(a.seconds !== undefined ? { LOAD_SECONDS: String(a.seconds) } : {}) });
   // Each runLoad registers its SIGINT/SIGTERM handlers once; many runs would warn of a leak.
   process.setMaxListeners(0);
   const summaryFile = join(reports, 'load', 'paging', 'summary.json');
   const started = Date.now();
-  if (a.calibration === 'pipelines') process.env.LOAD_CALIBRATION_PATH = PIPELINES_RULER;
+  if (a.calibration === 'pipelines') setEnv({ LOAD_CALIBRATION_PATH: PIPELINES_RULER });
   // The operation's route as a gateway would match it: its path up to the first path parameter.
   const route = OPERATIONS[a.operation].path.split('{')[0].replace(/\/$/, '');
   const viaProxy = a.routeChanges.length > 0;
@@ -140,13 +137,11 @@ async function bench(a: PowerArgs): Promise<number> {
       // The reference behind the route proxy, for every condition alike: the hop costs each run the same.
       const server = await startReference({ latency: a.latency, faults, stderr: 'pipe' });
       const proxy = await startSlowRoute({ upstream: server.baseUrl, route, percent: where === 'route' ? change : 0 });
-      process.env.CONSOLE_BASE_URL = proxy.baseUrl;
-      process.env.CONSOLE_API_KEY = server.apiKey;
+      setEnv({ CONSOLE_BASE_URL: proxy.baseUrl, CONSOLE_API_KEY: server.apiKey });
       try {
         code = await runLoad({ scripts: ['paging'], profile: a.profile, compare: false, seed: 1, scale: undefined });
       } finally {
-        delete process.env.CONSOLE_BASE_URL;
-        delete process.env.CONSOLE_API_KEY;
+        setEnv({ CONSOLE_BASE_URL: undefined, CONSOLE_API_KEY: undefined });
         await proxy.stop();
         await server.stop();
       }

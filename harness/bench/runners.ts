@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fail, parseCommand, runCommand, integerOption } from '../../core/command.ts';
-import { ConfigError, targetSetInEnv } from '../../core/config.ts';
+import { ConfigError, setEnv, targetSetInEnv } from '../../core/config.ts';
 import type { RunSummary } from '../../core/formats.ts';
 import { type LoadScript, runLoad } from '../../load/command/run.ts';
 import { type RunnersResult, runnersTable } from './runners-table.ts';
@@ -59,7 +59,6 @@ function options(): Args {
       rounds: { type: 'string' },
     },
   });
-  const int = (v: string | undefined, name: string, min: number, max: number, fallback: number) => integerOption(NAME, name, v, { min, max, fallback });
   const script = values.script ?? 'paging';
   if (script !== 'paging' && script !== 'mutation') fail(NAME, `--script must be paging or mutation, got ${JSON.stringify(script)}`);
   const profile = values.profile ?? 'baseline';
@@ -70,10 +69,10 @@ function options(): Args {
   return {
     script,
     profile,
-    seconds: values.seconds === undefined ? undefined : int(values.seconds, '--seconds', 2, 600, 0),
+    seconds: values.seconds === undefined ? undefined : integerOption(NAME, '--seconds', values.seconds, { min: 2, max: 600, fallback: 0 }),
     runners,
     latency: values.latency,
-    rounds: int(values.rounds, '--rounds', 1, 20, 1),
+    rounds: integerOption(NAME, '--rounds', values.rounds, { min: 1, max: 20, fallback: 1 }),
   };
 }
 
@@ -81,8 +80,7 @@ async function bench(a: Args): Promise<number> {
   if (targetSetInEnv()) throw new ConfigError('CONSOLE_BASE_URL is set: the benchmark starts its own reference servers; unset it');
   const reports = mkdtempSync(join(tmpdir(), 'bench-runners-'));
   // runLoad reads its configuration from the environment (load/lib/profiles.ts reads LOAD_SECONDS).
-  process.env.CONSOLE_REPORTS_DIR = reports;
-  if (a.seconds !== undefined) process.env.LOAD_SECONDS = String(a.seconds);
+  setEnv({ CONSOLE_REPORTS_DIR: reports, ...(a.seconds !== undefined ? { LOAD_SECONDS: String(a.seconds) } : {}) });
   process.setMaxListeners(0);
   const started = Date.now();
   try {

@@ -25,10 +25,9 @@ const { values } = parseCommand({
   help: HELP,
   options: { scale: { type: 'string' }, requests: { type: 'string' }, rounds: { type: 'string' } },
 });
-const positive = (text: string | undefined, name: string, fallback: number) => integerOption('bench:server', name, text, { min: 1, fallback });
-const scale = positive(values.scale, '--scale', 100_000);
-const requests = positive(values.requests, '--requests', 2000);
-const rounds = positive(values.rounds, '--rounds', 5);
+const scale = integerOption('bench:server', '--scale', values.scale, { min: 1, fallback: 100_000 });
+const requests = integerOption('bench:server', '--requests', values.requests, { min: 1, fallback: 2000 });
+const rounds = integerOption('bench:server', '--rounds', values.rounds, { min: 1, fallback: 5 });
 const KEY = 'bench-key-0123456789';
 const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
 

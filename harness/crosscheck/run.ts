@@ -101,10 +101,9 @@ function redacted(stream: NodeJS.ReadableStream, out: NodeJS.WritableStream, for
 }
 
 async function main(values: { 'max-examples'?: string; seed?: string; workers?: string }): Promise<number> {
-  const int = (v: string | undefined, name: string, fallback: number) => integerOption(NAME, name, v, { min: 1, fallback });
-  const maxExamples = int(values['max-examples'], '--max-examples', 50);
-  const seed = int(values.seed, '--seed', 1);
-  const workers = int(values.workers, '--workers', 1);
+  const maxExamples = integerOption(NAME, '--max-examples', values['max-examples'], { min: 1, fallback: 50 });
+  const seed = integerOption(NAME, '--seed', values.seed, { min: 1, fallback: 1 });
+  const workers = integerOption(NAME, '--workers', values.workers, { min: 1, fallback: 1 });
   const config = loadConfigOr(fail);
   // The crosscheck is of the reference server and the contract: a remote target is not its business.
   if (config.baseUrl) fail('crosscheck runs against the reference server; unset CONSOLE_BASE_URL');

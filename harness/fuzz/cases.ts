@@ -3,6 +3,7 @@
 // whether a mutation happened to leave the request valid ("either": any non-5xx answer is fine).
 import fc from 'fast-check';
 import type { Operation } from './contract.ts';
+import type { Json as Parsed } from '../../core/json.ts';
 
 export type Expect = 'reject' | 'either';
 
@@ -31,14 +32,14 @@ function paths(value: Json, at: Path = []): { path: Path; value: Json }[] {
 }
 
 function valueAt(root: Json, path: Path): Json {
-  let node: any = root;
+  let node: Parsed = root;
   for (const key of path) node = node[key];
   return node;
 }
 
 function setAt(root: Json, path: Path, value: Json): Json {
   if (path.length === 0) return value;
-  const copy = structuredClone(root) as any;
+  const copy = structuredClone(root) as Parsed;
   let node = copy;
   for (const key of path.slice(0, -1)) node = node[key];
   node[path[path.length - 1]] = value;
@@ -47,7 +48,7 @@ function setAt(root: Json, path: Path, value: Json): Json {
 
 function deleteAt(root: Json, path: Path): Json | undefined {
   if (path.length === 0) return undefined;
-  const copy = structuredClone(root) as any;
+  const copy = structuredClone(root) as Parsed;
   let node = copy;
   for (const key of path.slice(0, -1)) node = node[key];
   if (Array.isArray(node)) node.splice(path[path.length - 1] as number, 1);

@@ -2,6 +2,7 @@
 // no 5xx; an error answer in the one error shape of docs/development.md ({status, error, message});
 // a request the contract rejects is rejected; the key is never echoed.
 import type { FuzzCase } from './cases.ts';
+import type { Json } from '../../core/json.ts';
 
 export interface Answer {
   status: number;
@@ -18,7 +19,7 @@ export function judge(c: FuzzCase, a: Answer, apiKey: string): { kind: Violation
   const out: { kind: ViolationKind; reason: string }[] = [];
   if (a.body.includes(apiKey) || JSON.stringify(a.headers).includes(apiKey)) out.push({ kind: 'key-echoed', reason: 'the answer holds the API key' });
   if (a.status >= 500) out.push({ kind: '5xx', reason: `status ${a.status}: ${a.body.slice(0, 160)}` });
-  let body: any;
+  let body: Json;
   try {
     body = JSON.parse(a.body);
   } catch {

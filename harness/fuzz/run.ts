@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import type { Db } from '../../reference/store/sqlite.ts';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, HTTPMethods } from 'fastify';
 import { build } from '../../reference/app.ts';
 import { fail as failCommand, integerOption, parseCommand } from '../../core/command.ts';
 import { randomApiKey } from '../../core/reference.ts';
@@ -38,16 +38,14 @@ function fail(reason: string): never {
   return failCommand(NAME, reason);
 }
 
-const int = (value: string | undefined, name: string, fallback: number, min: number) => integerOption(NAME, name, value, { min, fallback });
-
 const { values } = parseCommand({
   name: NAME,
   help: HELP,
   options: { runs: { type: 'string' }, seed: { type: 'string' }, examples: { type: 'string' } },
 });
-const runs = int(values.runs, '--runs', 10_000, 1);
-const seed = int(values.seed, '--seed', Math.floor(Math.random() * 2 ** 31), -(2 ** 31));
-const examples = int(values.examples, '--examples', 2, 0);
+const runs = integerOption(NAME, '--runs', values.runs, { min: 1, fallback: 10_000 });
+const seed = integerOption(NAME, '--seed', values.seed, { min: -(2 ** 31), fallback: Math.floor(Math.random() * 2 ** 31) });
+const examples = integerOption(NAME, '--examples', values.examples, { min: 0, fallback: 2 });
 
 interface Violation {
   kind: ViolationKind;
@@ -146,7 +144,7 @@ for (let chunk = 0; sent < runs; chunk++) {
     let found: { kind: ViolationKind; reason: string }[];
     let status = 0;
     try {
-      const res = await answerWithin(epoch.app.inject({ method: c.method as any, url: c.url, headers: c.headers, payload: c.payload }), c);
+      const res = await answerWithin(epoch.app.inject({ method: c.method as HTTPMethods, url: c.url, headers: c.headers, payload: c.payload }), c);
       status = res.statusCode;
       found = judge(c, { status, headers: res.headers, body: res.body }, apiKey);
     } catch (err) {

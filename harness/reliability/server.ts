@@ -1,6 +1,7 @@
 // The reference server for the reliability tests: core/reference.ts's one process (kill -9 hits the
 // server itself and RSS is the server's own), its stderr kept so a test can read its log.
 import { startReference, type ReferenceOptions, type ReferenceServer } from '../../core/reference.ts';
+import type { Json } from '../../core/json.ts';
 
 export type Server = ReferenceServer;
 
@@ -15,14 +16,14 @@ export async function call(
   path: string,
   body?: unknown,
   headers: Record<string, string> = {},
-): Promise<{ status: number; body: any }> {
+): Promise<{ status: number; body: Json }> {
   const res = await fetch(`${server.baseUrl}${path}`, {
     method,
     headers: { 'SERVICE-API-KEY': server.apiKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
-  let parsed: any;
+  let parsed: Json;
   try {
     parsed = JSON.parse(text);
   } catch {

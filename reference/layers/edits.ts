@@ -2,8 +2,9 @@
 // given another type, a required request field no longer required, a bound moved. Switches written by
 // hand use them where they fit; switches generated from the contract are made of nothing else.
 import type { RequestChange, ResponseChange, ResponseView } from './types.ts';
+import type { Json, JsonObject } from '../../core/json.ts';
 
-type Node = Record<string, any>;
+type Node = JsonObject;
 
 /**
  * Calls `fn(parent, key)` for every field at `path` that is present: dotted keys, `[]` after a key
@@ -49,7 +50,7 @@ export function dropField(operations: readonly string[], path: string, when?: (v
 }
 
 /** The field at `path` of the success answer of `operations` is given another value (another type: `String`). */
-export function retypeField(operations: readonly string[], path: string, to: (value: any) => unknown): ResponseChange {
+export function retypeField(operations: readonly string[], path: string, to: (value: Json) => unknown): ResponseChange {
   return {
     operations,
     transform: (r) =>

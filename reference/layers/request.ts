@@ -7,6 +7,7 @@ import { MAX_LIMIT } from '../paging.ts';
 import { dropRequired, retypeRequestField, setBound } from './edits.ts';
 import type { Doc, Overrides, Store } from '../store/store.ts';
 import type { RequestSwitch, RequestView } from './types.ts';
+import type { Json, JsonObject } from '../../core/json.ts';
 
 const LISTS = ['listExperiments', 'listReleasePipelines'];
 const TRIGGER_WRITES = ['skipTriggerPhase', 'unpauseTrigger'];
@@ -46,7 +47,7 @@ const readAtArrival = new WeakMap<object, { store: Store; rules: Doc[] }>();
 const overridesAtArrival = new WeakMap<object, { store: Store; id: string; held: Overrides }>();
 
 const bytes = (s: unknown) => (typeof s === 'string' ? Buffer.byteLength(s) : 0);
-const isObject = (v: unknown): v is Record<string, any> => !!v && typeof v === 'object' && !Array.isArray(v);
+const isObject = (v: unknown): v is JsonObject => !!v && typeof v === 'object' && !Array.isArray(v);
 
 /** The resource a write changes: its kind and id (a created metric's id is `<name>::<type>`, spec 2.8). */
 const writtenResource = (r: RequestView) =>
@@ -688,7 +689,7 @@ export const REQUEST_SWITCHES = [
       operations: ['addGateRules'],
       check: (r) => {
         const rules: unknown[] = Array.isArray(r.body?.rules) ? r.body.rules : [];
-        if (rules.some((rule: any) => Array.isArray(rule?.conditions) && rule.conditions.some((c: any) => c?.operator === 'none')))
+        if (rules.some((rule: Json) => Array.isArray(rule?.conditions) && rule.conditions.some((c: Json) => c?.operator === 'none')))
           throw new HttpError(500, 'no evaluator for operator none');
       },
     },

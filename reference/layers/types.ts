@@ -12,11 +12,12 @@
 // lists them all. Nothing here knows Fastify beyond the request's parts.
 import type { HttpError } from '../errors.ts';
 import type { Doc, Store } from '../store/store.ts';
+import type { Json, JsonObject } from '../../core/json.ts';
 
 /** The level of a clause in contracts/clauses.yaml (faults.test.ts holds each entry to it). */
 export type Level = 'stated' | 'inferred' | 'open';
 export type LayerName = 'request' | 'storage' | 'response' | 'errors';
-type Schema = Record<string, any>;
+type Schema = JsonObject;
 
 /**
  * What a switch is: a fault (a defect the suite must catch: it fails under --strict) or a legal
@@ -46,8 +47,8 @@ export type Switch<L extends LayerName, C> = About &
 export interface RequestView {
   operationId: string;
   params: Record<string, string>;
-  query: Record<string, any>;
-  body: any;
+  query: JsonObject;
+  body: Json;
   /** The request's headers, names lower-cased (as Node gives them). */
   headers: Readonly<Record<string, string | string[] | undefined>>;
 }
@@ -127,10 +128,10 @@ export interface ResponseView {
   /** undefined: no operation of the contract (an unknown path). */
   operationId: string | undefined;
   status: number;
-  body: any;
+  body: Json;
   /** Sent as the answer's media type when set (the body is still JSON). */
   contentType?: string;
-  request: { body: any; query: any; headers?: Record<string, unknown> };
+  request: { body: Json; query: Json; headers?: Record<string, unknown> };
 }
 
 export interface ResponseChange {

@@ -1,7 +1,7 @@
 // Error shaping: every error the server answers, the framework's own included, leaves through one
 // function: the reference's one error shape (errors.ts), with the error layer's changes applied
 // (layers/errors.ts). The plugin sets the error handler that route errors and schema violations reach.
-import type { FastifyReply } from 'fastify';
+import type { FastifyError, FastifyReply } from 'fastify';
 import { errorBody, HttpError } from '../errors.ts';
 import type { ErrorChange, ErrorView } from '../layers/types.ts';
 import { atRoot } from './root.ts';
@@ -27,12 +27,12 @@ export function errorSender(changes: readonly ErrorChange[]): SendError {
 }
 
 export const errorHandling = atRoot<{ send: SendError }>((app, { send }, done) => {
-  app.setErrorHandler((err: any, req, reply) => {
+  app.setErrorHandler((err: FastifyError, req, reply) => {
     let status: number = err instanceof HttpError ? err.status : typeof err.statusCode === 'number' ? err.statusCode : 500;
     let message: string = err.message ?? 'error';
     if (err.validation) {
       status = 400;
-      message = `invalid ${err.validationContext ?? 'request'}: ${err.validation.map((v: any) => `${v.instancePath || '/'} ${v.message}`).join('; ')}`;
+      message = `invalid ${err.validationContext ?? 'request'}: ${err.validation.map((v) => `${v.instancePath || '/'} ${v.message}`).join('; ')}`;
     }
     if (status < 400 || status > 599) status = 500;
     // What went wrong inside stays in the log; the client gets no stack or internal detail.

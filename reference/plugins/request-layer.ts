@@ -8,6 +8,7 @@ import type { RequestChange, RequestView, ResponseView } from '../layers/types.t
 import { OPERATION_IDS, operationOf, operationOfRoute } from '../operations.ts';
 import type { Store } from '../store/store.ts';
 import { atRoot } from './root.ts';
+import type { JsonObject } from '../../core/json.ts';
 
 export interface RequestLayerOptions {
   changes: readonly RequestChange[];
@@ -41,7 +42,7 @@ export const requestLayer = atRoot<RequestLayerOptions>((app, { changes, store, 
       const id = typeof route.method === 'string' ? operationOfRoute(route.method, route.url) : undefined;
       const on = id ? schemaChanges.filter(applies(id)) : [];
       if (on.length === 0 || !route.schema) return;
-      const s = route.schema as Record<string, any>;
+      const s = route.schema as JsonObject;
       for (const part of ['body', 'querystring', 'params'] as const) {
         if (!s[part]) continue;
         const changed = structuredClone(s[part]);

@@ -4,8 +4,9 @@
 // refuses or a handler abandons leaves nothing behind.
 import type { Statement } from './sqlite.ts';
 import { type Db, getDoc, insertDoc, putDoc } from './db.ts';
+import type { JsonObject } from '../../core/json.ts';
 
-export type Doc = Record<string, any>;
+export type Doc = JsonObject;
 
 export interface Overrides {
   overrides: Record<string, unknown>[];
