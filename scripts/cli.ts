@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { fail, rewriteHelp } from '../core/command.ts';
-import { ROOT } from '../core/config.ts';
+import { anchorPaths, ROOT } from '../core/config.ts';
 import { EXIT } from '../core/exit.ts';
 import { packageCommit, packageVersion } from '../core/package.ts';
 import { contractDocument } from '../contracts/index.ts';
@@ -23,7 +23,7 @@ export const COMMANDS: Record<string, Command> = {
   conformance: { file: 'contracts/conformance.ts', scripts: { conformance: 'conformance' }, summary: 'the conformance suite alone (Playwright)' },
   load: {
     file: 'load/command/load.ts',
-    scripts: { 'load:paging': 'load paging', 'load:mutation': 'load mutation', 'load:smoke': 'load smoke' },
+    scripts: { 'load:paging': 'load paging', 'load:mutation': 'load mutation', 'load:smoke': 'load smoke', 'load:*': 'load' },
     summary: 'one load profile: load paging|mutation|smoke',
   },
   'target-check': {
@@ -75,23 +75,10 @@ CONSOLE_TARGET_MANIFEST...) or the options of the same meaning (--base-url, --ap
 Exit codes: 0 pass, 1 contract failure, 2 performance regression, 3 could not be carried out.`;
 }
 
-/**
- * Paths in the environment made absolute against the folder the user is in: the commands start
- * Playwright and the reference server in the package's folder, where a relative path would name
- * another file. Reports default to ./reports here, not inside the package.
- */
-function anchorEnvironment(env: NodeJS.ProcessEnv, cwd: string): void {
-  for (const name of ['CONSOLE_TARGET_MANIFEST', 'CONSOLE_FIXTURES', 'CONSOLE_REPORTS_DIR', 'CONSOLE_HISTORY', 'CONSOLE_OBSERVATIONS_BASELINE']) {
-    const value = env[name];
-    if (value?.trim()) env[name] = resolve(cwd, value);
-  }
-  env.CONSOLE_REPORTS_DIR ||= resolve(cwd, 'reports');
-}
-
 /** `npm run load:paging --` in a command's help becomes `console-conformance load paging`. */
 function helpForPackage(help: string): string {
   const names = new Map(Object.values(COMMANDS).flatMap((c) => Object.entries(c.scripts)));
-  return help.replace(/npm run ([a-z0-9:]+)(?:\s+--(?=\s))?/g, (text, script: string) => (names.has(script) ? `${NAME} ${names.get(script)}` : text));
+  return help.replace(/npm run ([a-z0-9:*]+)(?:\s+--(?=\s))?/g, (text, script: string) => (names.has(script) ? `${NAME} ${names.get(script)}` : text));
 }
 
 export async function main(argv: string[]): Promise<void> {
@@ -107,7 +94,7 @@ export async function main(argv: string[]): Promise<void> {
   }
   const command = COMMANDS[first];
   if (!command) fail(NAME, `${first.startsWith('-') ? 'unknown option' : 'unknown command'} ${first} (see --help)`);
-  anchorEnvironment(process.env, process.cwd());
+  anchorPaths(process.env, process.cwd());
   rewriteHelp(helpForPackage);
   // The command file reads its options from process.argv, as under `npm run`.
   process.argv = [process.argv[0], join(ROOT, command.file), ...rest];
