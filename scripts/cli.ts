@@ -41,9 +41,9 @@ export const COMMANDS: Record<string, Command> = {
 };
 
 /** The candidate compare, where this copy of the suite has it. */
-if (existsSync(join(ROOT, 'scripts/candidate.ts')))
+if (existsSync(join(ROOT, 'candidate/command.ts')))
   COMMANDS.candidate = {
-    file: 'scripts/candidate.ts',
+    file: 'candidate/command.ts',
     scripts: { candidate: 'candidate' },
     summary: 'the same checks against two deployments, side by side',
   };
