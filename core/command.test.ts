@@ -39,7 +39,14 @@ test("a command: --help is exit 0, a mistake or a thrown error one line and exit
 });
 
 test('a command that reaches a target: the options of its environment variables set them, paths made absolute', () => {
-  const names = ['CONSOLE_BASE_URL', 'CONSOLE_API_KEY', 'CONSOLE_TARGET_MANIFEST', 'CONSOLE_REPORTS_DIR', 'CONSOLE_REQUEST_TIMEOUT', 'CONSOLE_ALLOW_REMOTE_LOAD'];
+  const names = [
+    'CONSOLE_BASE_URL',
+    'CONSOLE_API_KEY',
+    'CONSOLE_TARGET_MANIFEST',
+    'CONSOLE_REPORTS_DIR',
+    'CONSOLE_REQUEST_TIMEOUT',
+    'CONSOLE_ALLOW_REMOTE_LOAD',
+  ];
   const saved = Object.fromEntries(names.map((n) => [n, process.env[n]]));
   const dir = mkdtempSync(join(tmpdir(), 'cc-command-'));
   try {
@@ -64,8 +71,9 @@ test('a command that reaches a target: the options of its environment variables 
       ['http://127.0.0.1:9', 'cc_from_a_file', resolve('staging.json'), resolve('out'), '5', '1'],
     );
   } finally {
-    for (const n of names) if (saved[n] === undefined) delete process.env[n];
-    else process.env[n] = saved[n];
+    for (const n of names)
+      if (saved[n] === undefined) delete process.env[n];
+      else process.env[n] = saved[n];
     rmSync(dir, { recursive: true, force: true });
   }
 });
