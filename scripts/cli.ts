@@ -69,9 +69,10 @@ ${Object.entries(COMMANDS)
   .map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`)
   .join('\n')}
 
-Configuration: the environment variables of docs/environment.md (CONSOLE_BASE_URL, CONSOLE_API_KEY,
-CONSOLE_TARGET_MANIFEST...) or the options of the same meaning (--base-url, --api-key-file,
---manifest, --reports-dir...). The key comes from CONSOLE_API_KEY or a file, never an option.
+Configuration: environment variables (CONSOLE_BASE_URL, CONSOLE_API_KEY, CONSOLE_TARGET_MANIFEST...;
+docs/environment.md in the package) or the options of the same meaning (--base-url, --api-key-file,
+--manifest, --reports-dir...: each command's --help). The key comes from CONSOLE_API_KEY or a file
+(--api-key-file), never an option. Without --base-url, a reference server is started for the run.
 Exit codes: 0 pass, 1 contract failure, 2 performance regression, 3 could not be carried out.`;
 }
 

@@ -94,12 +94,16 @@ function install(tarball: string): string {
   return project;
 }
 
-/** `npx console-conformance ARGS` in `project`, its key only in the environment. */
-function npx(project: string, args: string[], env: NodeJS.ProcessEnv = {}) {
-  return spawnSync('npx', ['--no-install', 'console-conformance', ...args], {
+/**
+ * `npx console-conformance ARGS` in `project`, no target or key from this process's environment; with
+ * `bin`, the installed command itself (node_modules/.bin, what npx runs), without npm's start-up.
+ */
+function npx(project: string, args: string[], how: 'npx' | 'bin' = 'npx') {
+  const [command, ...first] = how === 'npx' ? ['npx', '--no-install', 'console-conformance'] : [join(project, 'node_modules/.bin/console-conformance')];
+  return spawnSync(command, [...first, ...args], {
     cwd: project,
     encoding: 'utf8',
-    env: { ...process.env, CONSOLE_API_KEY: '', CONSOLE_BASE_URL: '', CONSOLE_REPORTS_DIR: '', CONSOLE_TARGET_MANIFEST: '', ...env },
+    env: { ...process.env, CONSOLE_API_KEY: '', CONSOLE_BASE_URL: '', CONSOLE_REPORTS_DIR: '', CONSOLE_TARGET_MANIFEST: '' },
     timeout: 300_000,
   });
 }
@@ -192,7 +196,7 @@ test('the npm package, installed into an empty project, runs from there', { time
     const { version: ours } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
     assert.match(version.stdout, new RegExp(`^console-conformance ${ours.replaceAll('.', '\\.')}\\nspec: .+ v1\\ncommit: [0-9a-f]{12}`));
     for (const args of [['--help'], ...Object.keys(COMMANDS).map((c) => [c, '--help'])]) {
-      const r = npx(project, args);
+      const r = npx(project, args, args.length === 1 ? 'npx' : 'bin');
       assert.equal(r.status, 0, `${args.join(' ')}: ${r.stderr}`);
       assert.match(r.stdout, /^usage: console-conformance/, args.join(' '));
       const script = /npm run ([a-z0-9:*]+)/.exec(r.stdout.replaceAll(/npm run (k6:install|load:testrun)/g, ''));
@@ -202,7 +206,7 @@ test('the npm package, installed into an empty project, runs from there', { time
 
   await t.test('a bad option, or the key as an option, exits 3 with one line', () => {
     for (const args of [['verify', '--no-such-option'], ['--no-such-option'], ['conformance', '--api-key', 'k'], ['no-such-command']]) {
-      const r = npx(project, args);
+      const r = npx(project, args, args[0] === 'verify' ? 'npx' : 'bin');
       assert.equal(r.status, 3, `${args.join(' ')}: exit ${r.status}`);
       assert.equal(r.stdout, '', args.join(' '));
       assert.equal(r.stderr.trim().split('\n').length, 1, `${args.join(' ')}: ${r.stderr}`);
