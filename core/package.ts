@@ -5,22 +5,27 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { ROOT } from './config.ts';
 
-const fromHere = (specifier: string) => fileURLToPath(import.meta.resolve(specifier));
+const require = createRequire(import.meta.url);
 
 /** tsx's command line: runs a TypeScript file in a child process. */
-export const TSX_CLI = fromHere('tsx/cli');
+export const TSX_CLI = require.resolve('tsx/cli');
 /** tsx's loader, for `node --import` (one process, no tsx launcher in between). */
-export const TSX_LOADER = import.meta.resolve('tsx');
+export const TSX_LOADER = pathToFileURL(require.resolve('tsx')).href;
 /** Playwright's command line (`playwright test`). */
-export const PLAYWRIGHT_CLI = fromHere('@playwright/test/cli');
+export const PLAYWRIGHT_CLI = require.resolve('@playwright/test/cli');
 
-/** The version in a package's package.json, found where Node finds the package. */
+/** The folder of a dependency, found where Node finds it (for a program it ships outside its exports). */
+export function dependencyDir(name: string): string {
+  return dirname(require.resolve(`${name}/package.json`));
+}
+
+/** The version in a dependency's package.json. */
 export function dependencyVersion(name: string): string {
-  return (createRequire(import.meta.url)(`${name}/package.json`) as { version: string }).version;
+  return (require(`${name}/package.json`) as { version: string }).version;
 }
 
 /** This package's name and version. */
