@@ -40,7 +40,7 @@ export interface CommandSpec<O extends Options> {
   options: O;
   /** Operands after the options (folders, files); refused unless allowed. */
   positionals?: boolean;
-  /** A command that reaches a target or its reports: it takes TARGET_OPTIONS too. */
+  /** A command that reaches a target: it takes TARGET_OPTIONS too. */
   target?: boolean;
 }
 
