@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join, relative } from 'node:path';
 import { type AuthProbes, ConfigError, ROOT, loadConfig, seconds, type Config } from '../core/config.ts';
 import { EXIT } from '../core/exit.ts';
+import { PLAYWRIGHT_CLI, TSX_LOADER } from '../core/package.ts';
 import { redactText } from '../core/keys.ts';
 import { addLedgerPart, readLedger, tally } from '../core/ledger.ts';
 import { referenceUnlessTarget } from '../core/reference.ts';
@@ -130,9 +131,13 @@ export async function runConformance(opts: ConformanceOptions): Promise<number> 
   }
 }
 
-/** Playwright as a child (not spawnSync: a signal to this process must still be able to stop it and restore). */
+/**
+ * Playwright as a child (not spawnSync: a signal to this process must still be able to stop it and restore).
+ * With tsx's loader: Playwright compiles no TypeScript under a node_modules folder, where the suite is
+ * when installed from npm; its workers inherit the loader with the rest of the child's Node options.
+ */
 function playwright(args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<number | 'timeout'> {
-  const child = spawn(process.execPath, [join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '-c', join(ROOT, 'playwright.config.ts'), ...args], {
+  const child = spawn(process.execPath, ['--import', TSX_LOADER, PLAYWRIGHT_CLI, 'test', '-c', join(ROOT, 'playwright.config.ts'), ...args], {
     cwd: ROOT,
     env,
     stdio: 'inherit',

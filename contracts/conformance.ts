@@ -35,6 +35,7 @@ with the fix; the manifest's "waive" leaves clauses out on purpose)`;
 const { values, rest } = parseKnown({
   name: 'conformance',
   help: HELP,
+  target: true,
   options: {
     strict: { type: 'boolean' },
     'read-only': { type: 'boolean' },

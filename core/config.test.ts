@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, isLoopback, loadConfig, referenceKeyFromEnv, updateScreenshotsFromEnv } from './config.ts';
+import { anchorPaths, ConfigError, isLoopback, loadConfig, referenceKeyFromEnv, updateScreenshotsFromEnv } from './config.ts';
 
 /** A manifest file in a temporary folder that is removed when test `t` ends. */
 function manifestFile(t: TestContext, content: unknown): string {
@@ -141,4 +141,18 @@ test('config: the reference server key is CONSOLE_API_KEY, none when unset or em
 test('config: screenshots go to docs/ only with CONSOLE_UPDATE_SCREENSHOTS=1', () => {
   assert.equal(updateScreenshotsFromEnv({ CONSOLE_UPDATE_SCREENSHOTS: '1' }), true);
   for (const v of [undefined, '', '0', 'yes', 'true']) assert.equal(updateScreenshotsFromEnv({ CONSOLE_UPDATE_SCREENSHOTS: v }), false, String(v));
+});
+
+test('anchorPaths: the environment paths made absolute against the folder the command is run from, reports there by default', () => {
+  const env: NodeJS.ProcessEnv = { CONSOLE_TARGET_MANIFEST: 'conformance/staging.json', CONSOLE_HISTORY: '/abs/history.sqlite', CONSOLE_BASE_URL: 'http://x' };
+  anchorPaths(env, '/srv/my-server');
+  assert.deepEqual(env, {
+    CONSOLE_TARGET_MANIFEST: '/srv/my-server/conformance/staging.json',
+    CONSOLE_HISTORY: '/abs/history.sqlite',
+    CONSOLE_BASE_URL: 'http://x',
+    CONSOLE_REPORTS_DIR: '/srv/my-server/reports',
+  });
+  const given: NodeJS.ProcessEnv = { CONSOLE_REPORTS_DIR: 'out/reports' };
+  anchorPaths(given, '/srv/my-server');
+  assert.equal(given.CONSOLE_REPORTS_DIR, '/srv/my-server/out/reports');
 });

@@ -233,6 +233,23 @@ export function reportsDirFromEnv(env: NodeJS.ProcessEnv = process.env): string 
   return resolve(env.CONSOLE_REPORTS_DIR || resolve(ROOT, 'reports'));
 }
 
+/**
+ * For the packaged command, run from the user's folder: the paths the environment names made absolute
+ * against `cwd`, and reports defaulting to ./reports there (not inside the package), before the
+ * command starts Playwright and the reference server in the package's folder, where a relative path
+ * would name another file.
+ */
+export function anchorPaths(env: NodeJS.ProcessEnv, cwd: string): void {
+  const paths = {
+    CONSOLE_TARGET_MANIFEST: env.CONSOLE_TARGET_MANIFEST,
+    CONSOLE_FIXTURES: env.CONSOLE_FIXTURES,
+    CONSOLE_HISTORY: env.CONSOLE_HISTORY,
+    CONSOLE_OBSERVATIONS_BASELINE: env.CONSOLE_OBSERVATIONS_BASELINE,
+  };
+  for (const [name, value] of Object.entries(paths)) if (value?.trim()) env[name] = resolve(cwd, value);
+  env.CONSOLE_REPORTS_DIR = resolve(cwd, env.CONSOLE_REPORTS_DIR?.trim() || 'reports');
+}
+
 /** The configuration from `env`; `note` gets a line for a deprecated name (default: stderr). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, note: (line: string) => void = (line) => console.error(line)): Config {
   let baseUrl = env.CONSOLE_BASE_URL?.trim() || undefined;

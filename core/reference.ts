@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { ConfigError, ROOT, type Config } from './config.ts';
+import { TSX_LOADER } from './package.ts';
 
 export interface ReferenceServer {
   baseUrl: string;
@@ -48,7 +49,18 @@ export function randomApiKey(): string {
 export async function startReference(opts: ReferenceOptions = {}): Promise<ReferenceServer> {
   const apiKey = opts.apiKey ?? randomApiKey();
   const timeoutMs = opts.timeoutMs ?? 60_000;
-  const args = ['--import', 'tsx', resolve(ROOT, 'reference/cli.ts'), '--port', '0', '--host', '127.0.0.1', '--db', opts.db ?? ':memory:', '--exit-with-stdin'];
+  const args = [
+    '--import',
+    TSX_LOADER,
+    resolve(ROOT, 'reference/cli.ts'),
+    '--port',
+    '0',
+    '--host',
+    '127.0.0.1',
+    '--db',
+    opts.db ?? ':memory:',
+    '--exit-with-stdin',
+  ];
   if (opts.seed !== undefined) args.push('--seed', String(opts.seed));
   if (opts.scale !== undefined) args.push('--scale', String(opts.scale));
   for (const f of opts.faults ?? []) args.push('--fault', f);

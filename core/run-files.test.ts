@@ -11,7 +11,7 @@ const NOT_RUN_FILES: Record<string, string> = {
   'core/config.ts': 'the target manifest',
   'contracts/index.ts': 'the generated schemas and their index',
   'reference/store/seed.ts': "the reference manifest, the seed's ids",
-  'scripts/lib/verify-run.ts': "package.json's versions",
+  'core/package.ts': "package.json's version and build-info.json's commit",
   'report/inputs.ts': "timeseries.json, the report's own file",
 };
 const SKIP = new Set(['node_modules', '.git', 'reports', 'test-results', 'playwright-report', '.tools', '.venv', 'data', 'schemas']);

@@ -58,6 +58,7 @@ with the fix; waive on purpose with the manifest's "waive". When several apply: 
 const { values } = parseCommand({
   name: 'verify',
   help: HELP,
+  target: true,
   options: {
     strict: { type: 'boolean' },
     'read-only': { type: 'boolean' },

@@ -106,11 +106,16 @@ test('action: the key is an environment variable of two steps (masked by the fir
   assert.match(actionScript, /echo "::add-mask::\$\{CONSOLE_API_KEY\}"/);
 });
 
-test("action: the suite is installed and run from the action's own checkout, not the caller's workspace", () => {
+test("action: the suite is the npm package of the action's own checkout, installed apart and run as its command", () => {
   const steps = actionSteps();
-  const install = steps.find((s) => /npm ci/.test(String(s.run)));
-  assert.equal(install['working-directory'], '${{ github.action_path }}');
-  for (const s of steps.filter((x) => x.run)) assert.match(s.run, /^npm ci|^bash "\$GITHUB_ACTION_PATH\/scripts\/ci\/action\.sh" \w+$/, s.name);
+  const install = steps.findIndex((s) => s.id === 'install');
+  const run = steps.findIndex((s) => s.id === 'run');
+  assert.match(steps[install].run, /action\.sh" install$/);
+  assert.ok(install < run, 'installed before it runs');
+  assert.equal(steps[run].env.CC_COMMAND, '${{ steps.install.outputs.command }}');
+  assert.match(actionScript, /npm pack --silent --pack-destination/);
+  assert.match(actionScript, /"\$command" verify "\$\{args\[@\]\}"/);
+  for (const s of steps.filter((x) => x.run)) assert.match(s.run, /^bash "\$GITHUB_ACTION_PATH\/scripts\/ci\/action\.sh" \w+$/, s.name);
   // Caches keyed on the action's files: hashFiles() sees only the caller's workspace.
   assert.doesNotMatch(JSON.stringify(loadAction()), /hashFiles/);
   assert.equal(steps.find((s) => s.name === 'Cache k6').with.path, '${{ github.action_path }}/.tools/bin');

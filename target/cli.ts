@@ -24,7 +24,7 @@ CONSOLE_TARGET_MANIFEST, CONSOLE_HISTORY, CONSOLE_REPORTS_DIR, CONSOLE_REQUEST_T
 Exit 0 the manifest fits the target (warnings printed); 3 it cannot work: the target is down or not the
 Console API, a manifest id is unknown to it, or its triggers have run out (one line says which).`;
 
-parseCommand({ name: NAME, help: HELP, options: {} });
+parseCommand({ name: NAME, help: HELP, options: {}, target: true });
 
 runCommand(NAME, async () => {
   const env = { ...process.env };

@@ -51,6 +51,7 @@ function options(): LoadArgs {
   const { values, positionals } = parseCommand({
     name: 'load',
     help: HELP,
+    target: true,
     positionals: true,
     options: {
       profile: { type: 'string' },

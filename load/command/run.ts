@@ -14,6 +14,7 @@ import { type LedgerWrite, type LoadScript, type TargetState, readRunSummary, wr
 import { addLedgerPart, tally } from '../../core/ledger.ts';
 import { restore, takeSnapshot, type Connection, type Snapshot } from '../../core/restore.ts';
 import { worst } from '../../core/exit.ts';
+import { TSX_CLI } from '../../core/package.ts';
 import { startReference, type ReferenceServer } from '../../core/reference.ts';
 import { runSegmented } from '../runners/segmented.ts';
 import { type LoadOutcome, type LoadSummaryVerdictInput, loadOutcome } from './outcome.ts';
@@ -80,7 +81,7 @@ function writeBodies(o: { seed: number; runId: string; manifestPath: string; out
   const gen = spawnSync(
     process.execPath,
     [
-      join(ROOT, 'node_modules/tsx/dist/cli.mjs'),
+      TSX_CLI,
       join(ROOT, 'fixtures/generate.ts'),
       '--seed',
       String(o.seed),

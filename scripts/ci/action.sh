@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The steps of the composite action (action.yml at the repository root) that are ours, not GitHub's:
-# action.yml runs `action.sh mask`, `check`, `run` and `verdict` in that order, each a step of its own,
+# action.yml runs `action.sh mask`, `check`, `install`, `run` and `verdict` in that order, each a step of its own,
 # with the action's inputs in the environment (INPUT_*), never in the script text, and the key only as
-# CONSOLE_API_KEY. The suite runs from the directory this script is in (the action's own checkout),
+# CONSOLE_API_KEY. `install` packs the directory this script is in (the action's own checkout) as the
+# npm package users install and installs it apart; `run` runs its command in the caller's workspace,
 # whatever repository the calling workflow checked out; paths the caller gives (the manifest...) are
-# relative to the caller's workspace. scripts/ci/action.test.ts runs these steps as action.yml
+# relative to that workspace. scripts/ci/action.test.ts runs these steps as action.yml
 # declares them. docs/ci.md shows the action from a server repository's side.
 set -euo pipefail
 
@@ -12,17 +13,19 @@ ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 
 usage() {
   cat <<'HELP'
-usage: scripts/ci/action.sh mask|check|run|verdict [--help]
+usage: scripts/ci/action.sh mask|check|install|run|verdict [--help]
 
 The steps of the console-conformance GitHub action (action.yml), run by GitHub in this order:
 
   mask     masks CONSOLE_API_KEY in the job's log (::add-mask::), before any other step runs
   check    checks the inputs, resolves the caller's paths against GITHUB_WORKSPACE and writes them
            to GITHUB_OUTPUT (manifest, observations, history, reports, artifact, load, npm-key, k6-key)
-  run      runs `npm run verify` from the action's checkout against INPUT_BASE_URL (empty: the bundled
-           reference server) and writes exit-code, verdict and report-path to GITHUB_OUTPUT and the
-           verdict to GITHUB_STEP_SUMMARY; it exits 0 whatever the verdict, so that the reports are
-           uploaded before the verdict step fails the job
+  install  packs the action's checkout (npm pack) and installs the package into a folder of its own
+           under RUNNER_TEMP; writes the path of its `console-conformance` command to GITHUB_OUTPUT
+  run      runs `console-conformance verify` (CC_COMMAND) in the caller's workspace against
+           INPUT_BASE_URL (empty: the bundled reference server) and writes exit-code, verdict and
+           report-path to GITHUB_OUTPUT and the verdict to GITHUB_STEP_SUMMARY; it exits 0 whatever
+           the verdict, so that the reports are uploaded before the verdict step fails the job
   verdict  one annotation for CC_EXIT_CODE, then exits with it (empty: 3, the suite never ran)
 
 Inputs (environment): INPUT_BASE_URL, INPUT_MANIFEST, INPUT_STRICT, INPUT_READ_ONLY, INPUT_SKIP_LOAD,
@@ -111,7 +114,19 @@ check() {
   output k6-key "console-conformance-k6-${RUNNER_OS:-Linux}-$(sha256sum "$ROOT/scripts/install-k6" | cut -c1-16)"
 }
 
+install() {
+  local dir="${RUNNER_TEMP:-/tmp}/console-conformance-cli"
+  rm -rf "$dir"
+  mkdir -p "$dir/pack"
+  # npm pack's prepack records the checkout's commit for `console-conformance --version`.
+  (cd "$ROOT" && npm pack --silent --pack-destination "$dir/pack" >/dev/null)
+  printf '{"name": "console-conformance-cli", "version": "0.0.0", "private": true}\n' >"$dir/package.json"
+  (cd "$dir" && npm install --no-audit --no-fund --prefer-offline "$dir"/pack/console-conformance-*.tgz)
+  output command "$dir/node_modules/.bin/console-conformance"
+}
+
 run() {
+  local command="${CC_COMMAND:?CC_COMMAND is not set: the install step gives the command}"
   local args=()
   # The inputs decide, whatever the job's environment says: the suite reads these variables.
   export CONSOLE_BASE_URL="${INPUT_BASE_URL:-}"
@@ -126,7 +141,16 @@ run() {
   if [[ -n "${CC_MANIFEST:-}" ]]; then export CONSOLE_TARGET_MANIFEST="$CC_MANIFEST"; else unset CONSOLE_TARGET_MANIFEST; fi
   export CONSOLE_REPORTS_DIR="${CC_REPORTS:?CC_REPORTS is not set: the check step resolves it}"
   mkdir -p "$CONSOLE_REPORTS_DIR"
-  if [[ "${INPUT_SKIP_LOAD:-true}" == "true" ]]; then args+=(--skip-load); else args+=(--profile "${INPUT_PROFILE:-smoke}"); fi
+  if [[ "${INPUT_SKIP_LOAD:-true}" == "true" ]]; then
+    args+=(--skip-load)
+  else
+    args+=(--profile "${INPUT_PROFILE:-smoke}")
+    # k6 in the action's checkout, where action.yml caches it (built once per version).
+    if [[ -z "${K6_BIN:-}" ]]; then
+      bash "$ROOT/scripts/install-k6" >&2 || true
+      if [[ -x "$ROOT/.tools/bin/k6" ]]; then export K6_BIN="$ROOT/.tools/bin/k6"; fi
+    fi
+  fi
   if [[ "${INPUT_READ_ONLY:-false}" == "true" ]]; then args+=(--read-only); fi
   if [[ -n "${INPUT_DEADLINE:-}" ]]; then args+=(--deadline "$INPUT_DEADLINE"); fi
   if [[ -n "${CC_OBSERVATIONS:-}" ]]; then args+=(--observations-baseline "$CC_OBSERVATIONS"); fi
@@ -137,9 +161,9 @@ run() {
 
   local log
   log="$(mktemp "${RUNNER_TEMP:-/tmp}/console-conformance-verify.XXXXXX")"
-  echo "console-conformance: npm run verify -- ${args[*]} (in ${ROOT})"
+  echo "console-conformance verify ${args[*]} (in ${GITHUB_WORKSPACE:-$PWD})"
   set +e
-  (cd "$ROOT" && npm run --silent verify -- "${args[@]}") 2>&1 | tee "$log"
+  (cd "${GITHUB_WORKSPACE:-$PWD}" && "$command" verify "${args[@]}") 2>&1 | tee "$log"
   local code="${PIPESTATUS[0]}"
   set -e
   # The verdict as verify printed it (its last line: "verdict   PASS (exit 0) in 12.3 s"); by the
@@ -179,7 +203,7 @@ verdict() {
 
 case "${1:-}" in
   --help | -h) usage ;;
-  mask | check | run | verdict)
+  mask | check | install | run | verdict)
     if [[ $# -ne 1 ]]; then
       echo "action.sh: unexpected argument ${2} (see --help)" >&2
       exit 3
@@ -191,7 +215,7 @@ case "${1:-}" in
     "$1"
     ;;
   *)
-    echo "action.sh: the first argument must be mask, check, run or verdict, got \"${1:-}\" (see --help)" >&2
+    echo "action.sh: the first argument must be mask, check, install, run or verdict, got \"${1:-}\" (see --help)" >&2
     exit 3
     ;;
 esac

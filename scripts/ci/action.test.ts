@@ -1,7 +1,7 @@
 // The action (action.yml) as GitHub runs it, minus GitHub's own actions: its run steps in order, with
 // the environment, working directory, `if:` and outputs action.yml declares, against a real server.
-// GitHub's steps (setup-node, the caches, upload-artifact) and `npm ci` are left out: this worktree
-// has its dependencies, and an upload needs GitHub; scripts/workflows.test.ts checks how they are
+// GitHub's steps (setup-node, the caches, upload-artifact) and the install of the packed suite are left
+// out: this worktree is the package with its dependencies, and an upload needs GitHub; scripts/workflows.test.ts checks how they are
 // wired. A caller's workspace is a temporary folder holding only the server repository's manifest.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -21,7 +21,7 @@ after(() => rmSync(work, { recursive: true, force: true }));
 
 interface Step {
   name: string;
-  /** null: not run (a GitHub action, npm ci, or skipped by its `if:`). */
+  /** null: not run (a GitHub action, the install, or skipped by its `if:`). */
   code: number | null;
 }
 interface Run {
@@ -81,8 +81,15 @@ async function runAction(inputs: Record<string, string>, files: Record<string, s
   let outputFiles = '';
   for (const [i, step] of (action.runs.steps as any[]).entries()) {
     const name = step.id ?? step.name;
-    if (step.uses || /^npm ci\b/.test(step.run)) {
+    if (step.uses) {
       steps.push({ name, code: null });
+      continue;
+    }
+    // The install packs and installs the package (scripts/package.test.ts proves that); this worktree,
+    // with its dependencies, is that package here, and its command the one the run step gets.
+    if (step.id === 'install') {
+      steps.push({ name, code: null });
+      ctx.steps.install = { outputs: { command: join(ROOT, 'bin/console-conformance.mjs') } };
       continue;
     }
     if (step.if !== undefined && step.if !== 'always()') throw new Error(`the test does not evaluate if: ${step.if}`);
@@ -145,7 +152,7 @@ test('a server breaking a stated clause: the step fails with exit 1 and FAIL, af
     check: 0,
     'Set up Node.js': null,
     'Cache npm downloads': null,
-    "Install the suite's dependencies (in the action's checkout)": null,
+    install: null,
     'Set up Go (k6 build)': null,
     'Cache k6': null,
     run: 0,
@@ -250,10 +257,10 @@ test('action.sh outside the action: --help, and exit 3 with one line for a wrong
   const env = { PATH: process.env.PATH ?? '' };
   const help = await bash(`bash ${script} --help`, env, work);
   assert.equal(help.code, 0);
-  assert.match(help.out, /^usage: scripts\/ci\/action\.sh mask\|check\|run\|verdict/);
+  assert.match(help.out, /^usage: scripts\/ci\/action\.sh mask\|check\|install\|run\|verdict/);
   const wrong = await bash(`bash ${script} deploy`, env, work);
   assert.deepEqual([wrong.code, wrong.out.trim().split('\n').length], [3, 1]);
-  assert.match(wrong.out, /first argument must be mask, check, run or verdict, got "deploy"/);
+  assert.match(wrong.out, /first argument must be mask, check, install, run or verdict, got "deploy"/);
   const outside = await bash(`bash ${script} check`, env, work);
   assert.deepEqual([outside.code, outside.out.trim()], [3, 'action.sh: GITHUB_OUTPUT is not set: these are the steps of action.yml, run by GitHub Actions']);
 });

@@ -14,6 +14,7 @@ import { type AuthProbes, ConfigError, ROOT, isLoopback, loadConfig, type Config
 import { worst } from '../../core/exit.ts';
 import { recordRun } from '../../core/history.ts';
 import { keyForms } from '../../core/keys.ts';
+import { dependencyVersion, packageCommit, packageVersion, TSX_CLI } from '../../core/package.ts';
 import { randomApiKey, referenceUnlessTarget, type ReferenceServer } from '../../core/reference.ts';
 import type { ConformanceSummary } from '../../contracts/support/reporter.ts';
 import {
@@ -42,7 +43,6 @@ import { runTargetCheck, type TargetCheckOutcome } from '../../target/run-check.
 
 export const PROFILES = ['smoke', 'baseline', 'stress'] as const;
 const LEVEL_NAMES: Level[] = ['stated', 'inferred', 'open'];
-const TSX = join(ROOT, 'node_modules/tsx/dist/cli.mjs');
 
 export interface VerifyOptions {
   strict: boolean;
@@ -101,13 +101,11 @@ const firstLine = (cmd: string, args: string[]) => {
 };
 
 function versions(k6: string | undefined): Record<string, string> {
-  const pkg = (p: string) => JSON.parse(readFileSync(join(ROOT, p), 'utf8')).version as string;
-  const commit = firstLine('git', ['rev-parse', '--short', 'HEAD']);
-  const dirty = commit && firstLine('git', ['status', '--porcelain', '--untracked-files=no']) ? '+changes' : '';
+  const commit = packageCommit();
   const out: Record<string, string> = {
-    'console-conformance': `${pkg('package.json')}${commit ? ` (${commit}${dirty})` : ''}`,
+    'console-conformance': `${packageVersion()}${commit === 'unknown' ? '' : ` (${commit})`}`,
     node: process.version,
-    playwright: pkg('node_modules/@playwright/test/package.json'),
+    playwright: dependencyVersion('@playwright/test'),
   };
   const k6v = k6 && firstLine(k6, ['version']);
   if (k6v) out.k6 = k6v.replace(/^k6 /, '').split(' ')[0];
@@ -119,7 +117,7 @@ let running: ChildProcess | undefined;
 
 /** Runs a node script with tsx, its stdout read line by line (for progress), stderr passed through. */
 function runTsx(script: string, args: string[], env: NodeJS.ProcessEnv, onLine: (line: string) => void, onErrorLine?: (line: string) => void): Promise<number> {
-  const child = spawn(process.execPath, [TSX, join(ROOT, script), ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [TSX_CLI, join(ROOT, script), ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   running = child;
   createInterface({ input: child.stdout! }).on('line', onLine);
   // Passed through as it comes; the caller may keep a line too (the one-line reason of a stage that could not run).
