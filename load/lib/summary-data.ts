@@ -1,5 +1,8 @@
-// The end-of-test data k6 passes to handleSummary (its JSON summary format), as far as this suite
-// reads it; @types/k6 does not declare it.
+// The end-of-run data of a load profile, built from what its workers recorded (load/lib/runtime.ts):
+// per metric its figures (durations in milliseconds, from microsecond samples) and each threshold
+// with whether it held; the checks by name. load/lib/summary.ts writes summary.json and JUnit from it.
+import type { MetricRecord, Records } from './runtime.ts';
+
 export interface MetricData {
   type: 'counter' | 'gauge' | 'rate' | 'trend';
   /** e.g. count and rate for a counter; avg, max, 'p(95)', count for a trend; rate, passes, fails for a rate. */
@@ -23,4 +26,91 @@ export interface SummaryData {
   metrics: Record<string, MetricData>;
   root_group?: GroupData;
   state?: { testRunDurationMs?: number };
+}
+
+/** Thresholds as the profiles state them: metric key to expressions such as `p(95)<300` or `rate<=0.001`. */
+export type Thresholds = Record<string, string[]>;
+
+function quantile(asc: number[], q: number): number {
+  if (asc.length === 0) return 0;
+  const h = (asc.length - 1) * q;
+  const lo = Math.floor(h);
+  const hi = Math.min(asc.length - 1, lo + 1);
+  return asc[lo] + (h - lo) * (asc[hi] - asc[lo]);
+}
+
+export function metricValues(r: MetricRecord, seconds: number): Record<string, number> {
+  switch (r.type) {
+    case 'counter':
+      return { count: r.sum, rate: seconds > 0 ? r.sum / seconds : 0 };
+    case 'gauge':
+      return { value: r.value, min: r.value, max: r.value };
+    case 'rate': {
+      const n = r.passes + r.fails;
+      return { rate: n ? r.passes / n : 0, passes: r.passes, fails: r.fails };
+    }
+    case 'trend': {
+      const ms = r.micros.map((u) => u / 1000).sort((a, b) => a - b);
+      const sum = ms.reduce((a, b) => a + b, 0);
+      return {
+        avg: ms.length ? sum / ms.length : 0,
+        min: ms[0] ?? 0,
+        med: quantile(ms, 0.5),
+        max: ms.at(-1) ?? 0,
+        'p(50)': quantile(ms, 0.5),
+        'p(90)': quantile(ms, 0.9),
+        'p(95)': quantile(ms, 0.95),
+        'p(99)': quantile(ms, 0.99),
+        count: ms.length,
+      };
+    }
+  }
+}
+
+const EXPRESSION = /^\s*([a-z]+(?:\(\d+(?:\.\d+)?\))?)\s*(<=|>=|==|!=|<|>)\s*(-?\d+(?:\.\d+)?)\s*$/;
+
+/**
+ * Whether `expr` holds on `values`. A metric with no samples holds every threshold (nothing crossed it),
+ * as in k6; an expression this suite cannot read is an error, not a pass.
+ */
+export function thresholdHolds(expr: string, values: Record<string, number> | undefined): boolean {
+  const m = EXPRESSION.exec(expr);
+  if (!m) throw new Error(`threshold ${JSON.stringify(expr)} is not <stat> <op> <number>`);
+  if (!values) return true;
+  const v = values[m[1] === 'med' ? 'med' : m[1]];
+  if (v === undefined) throw new Error(`threshold ${JSON.stringify(expr)}: no figure ${m[1]} on this metric`);
+  const limit = Number(m[3]);
+  switch (m[2]) {
+    case '<':
+      return v < limit;
+    case '<=':
+      return v <= limit;
+    case '>':
+      return v > limit;
+    case '>=':
+      return v >= limit;
+    case '==':
+      return v === limit;
+    default:
+      return v !== limit;
+  }
+}
+
+/** The whole run's data from the merged records, its thresholds judged. */
+export function summaryData(records: Records, thresholds: Thresholds, durationMs: number): SummaryData {
+  const seconds = durationMs / 1000;
+  const metrics: Record<string, MetricData> = {};
+  for (const [key, r] of Object.entries(records.metrics)) metrics[key] = { type: r.type, values: metricValues(r, seconds) };
+  for (const [key, exprs] of Object.entries(thresholds)) {
+    const has = metrics[key];
+    const t: Record<string, { ok: boolean }> = {};
+    for (const e of exprs) t[e] = { ok: thresholdHolds(e, has && !emptyMetric(has) ? has.values : undefined) };
+    metrics[key] = has ? { ...has, thresholds: t } : { type: /duration/.test(key) ? 'trend' : 'rate', values: {}, thresholds: t };
+  }
+  const checks = Object.entries(records.checks).map(([name, c]) => ({ name, ...c }));
+  return { metrics, root_group: { name: '', checks, groups: [] }, state: { testRunDurationMs: durationMs } };
+}
+
+function emptyMetric(m: MetricData): boolean {
+  return m.type === 'trend' ? m.values.count === 0 : m.type === 'rate' ? m.values.passes + m.values.fails === 0 : false;
 }
