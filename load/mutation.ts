@@ -145,27 +145,27 @@ if (M.triggers.length && (BUDGET === null || BUDGET.triggerPhasesPerRun > 0))
 scenarios[CALIBRATION] = calibrationScenario();
 
 const thresholds = {
-    ...ledgerThresholds,
-    http_req_failed: ['rate<0.01'],
-    ...verdictThresholds(SHARED.checks, STRICT, SHARED.maxEndpointErrorRate),
-    ...endpointThresholds(
-      {
-        createMetric: limits(500, 1000),
-        'createMetric.dryRun': limits(500, 1000),
-        updateMetric: limits(500, 1000),
-        'updateMetric.dryRun': limits(500, 1000),
-        'updateMetric.readBack': limits(500, 1000),
-        addGateRules: limits(500, 1000),
-        disableGate: limits(500, 1000),
-        enableGate: limits(500, 1000),
-        patchExperimentOverrides: limits(500, 1000),
-        'patchExperimentOverrides.1000': limits(1000, 2000),
-        skipTriggerPhase: limits(500, 1000),
-        unpauseTrigger: limits(500, 1000),
-        [CALIBRATION]: limits(300, 600),
-      },
-      SHARED.maxEndpointErrorRate,
-    ),
+  ...ledgerThresholds,
+  http_req_failed: ['rate<0.01'],
+  ...verdictThresholds(SHARED.checks, STRICT, SHARED.maxEndpointErrorRate),
+  ...endpointThresholds(
+    {
+      createMetric: limits(500, 1000),
+      'createMetric.dryRun': limits(500, 1000),
+      updateMetric: limits(500, 1000),
+      'updateMetric.dryRun': limits(500, 1000),
+      'updateMetric.readBack': limits(500, 1000),
+      addGateRules: limits(500, 1000),
+      disableGate: limits(500, 1000),
+      enableGate: limits(500, 1000),
+      patchExperimentOverrides: limits(500, 1000),
+      'patchExperimentOverrides.1000': limits(1000, 2000),
+      skipTriggerPhase: limits(500, 1000),
+      unpauseTrigger: limits(500, 1000),
+      [CALIBRATION]: limits(300, 600),
+    },
+    SHARED.maxEndpointErrorRate,
+  ),
 };
 
 interface Setup {
@@ -188,7 +188,11 @@ async function setup(): Promise<Setup> {
  */
 async function overridesTaken(): Promise<boolean> {
   const exp = M.experiments[0];
-  const res = await call('PATCH', `/console/v1/experiments/${encodeURIComponent(exp)}/overrides`, { endpoint: 'setup', body: OVERRIDES[0], expected: ANY_STATUS });
+  const res = await call('PATCH', `/console/v1/experiments/${encodeURIComponent(exp)}/overrides`, {
+    endpoint: 'setup',
+    body: OVERRIDES[0],
+    expected: ANY_STATUS,
+  });
   const network = transportReason(res);
   if (network) abort(`patch overrides of ${exp}: no usable answer: ${network}`);
   if (res.status < 400 || res.status >= 500) return true;

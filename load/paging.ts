@@ -69,19 +69,19 @@ const scenarios = {
   [CALIBRATION]: calibrationScenario(),
 };
 const thresholds = {
-    http_req_failed: ['rate<0.01'],
-    ...verdictThresholds(SHARED.checks, STRICT, SHARED.maxEndpointErrorRate),
-    ...endpointThresholds(
-      {
-        'listExperiments.page1': P.page,
-        'listExperiments.filter': P.page,
-        'listExperiments.deep': P.page,
-        'listExperiments.walk': P.walk,
-        listReleasePipelines: P.page,
-        [CALIBRATION]: P.calibration,
-      },
-      SHARED.maxEndpointErrorRate,
-    ),
+  http_req_failed: ['rate<0.01'],
+  ...verdictThresholds(SHARED.checks, STRICT, SHARED.maxEndpointErrorRate),
+  ...endpointThresholds(
+    {
+      'listExperiments.page1': P.page,
+      'listExperiments.filter': P.page,
+      'listExperiments.deep': P.page,
+      'listExperiments.walk': P.walk,
+      listReleasePipelines: P.page,
+      [CALIBRATION]: P.calibration,
+    },
+    SHARED.maxEndpointErrorRate,
+  ),
 };
 
 /** The list filters the profile exercises; teamID is left out (see learnFilters). */

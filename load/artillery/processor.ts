@@ -3,7 +3,9 @@
 // profile's job for this arrival in proportion to the scenarios' rates at this moment (Artillery has
 // one arrival process per test; the profile's scenarios each have a rate of their own), runs it, and
 // appends what the arrival recorded (load/lib/runtime.ts: microsecond durations, checks, counters) as
-// one JSON line to this worker's file in LOAD_SAMPLES_DIR, which the command merges exactly.
+// one JSON line to this worker's file in LOAD_SAMPLES_DIR, which the command merges exactly. With
+// LOAD_ARTILLERY_COUNTERS=1 (the cloud runs of npm run load:cloud, whose workers' files stay in their
+// containers) it gives the same records to Artillery as counters instead (load/artillery/counters.ts).
 // A sequence scenario (one user running its job N times, e.g. the export walk) is run once per test:
 // by the first arrival that takes its lock file in LOAD_DATA_DIR. Iterations are numbered across every
 // worker on this machine (each number claimed as a file), so that a job's budget (metrics created,
@@ -14,10 +16,12 @@ import { threadId } from 'node:worker_threads';
 import type { Profile } from '../lib/profile.ts';
 import type { Scenario } from '../lib/profiles.ts';
 import { Counter, takeRecords } from '../lib/runtime.ts';
+import { toCounters } from './counters.ts';
 
 const DATA_DIR = process.env.LOAD_DATA_DIR ?? '';
 const SAMPLES_DIR = process.env.LOAD_SAMPLES_DIR ?? join(DATA_DIR, 'samples');
 const SCRIPT = process.env.LOAD_SCRIPT ?? '';
+const AS_COUNTERS = process.env.LOAD_ARTILLERY_COUNTERS === '1';
 
 /** The rate of `s` (arrivals/s) `t` seconds after the start; 0 when it is over. */
 export function rateAt(s: Scenario, t: number): number {
@@ -72,7 +76,7 @@ async function load(): Promise<Loaded> {
   const profile = SCRIPT === 'paging' ? (await import('../paging.ts')).paging : SCRIPT === 'mutation' ? (await import('../mutation.ts')).mutation : undefined;
   if (!profile) throw new Error(`LOAD_SCRIPT must be paging or mutation, got ${JSON.stringify(SCRIPT)}`);
   const setup = JSON.parse(readFileSync(join(DATA_DIR, `setup-${SCRIPT}.json`), 'utf8')) as unknown;
-  mkdirSync(SAMPLES_DIR, { recursive: true });
+  if (!AS_COUNTERS) mkdirSync(SAMPLES_DIR, { recursive: true });
   return {
     profile: profile as Profile,
     setup,
@@ -128,10 +132,15 @@ async function runSequences(l: Loaded): Promise<void> {
 
 let sequencesStarted = false;
 
+interface ArtilleryEvents {
+  emit(kind: 'counter', name: string, value: number): void;
+}
+
 /** Artillery's function step: one arrival. */
-export async function arrive(): Promise<void> {
+export async function arrive(_context: unknown, events?: ArtilleryEvents): Promise<void> {
   loaded ??= load();
   const l = await loaded;
+  const began = Date.now();
   const work: Promise<void>[] = [];
   if (!sequencesStarted) {
     sequencesStarted = true;
@@ -145,5 +154,10 @@ export async function arrive(): Promise<void> {
   }
   await Promise.all(work);
   const records = takeRecords();
+  records.span = [began, Date.now()];
+  if (AS_COUNTERS && events) {
+    for (const [name, n] of toCounters(records)) events.emit('counter', name, n);
+    return;
+  }
   if (Object.keys(records.metrics).length > 0 || Object.keys(records.checks).length > 0) appendFileSync(l.file, `${JSON.stringify(records)}\n`);
 }

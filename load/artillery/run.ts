@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { ROOT } from '../../core/config.ts';
 import { histogramOf, type RunSamples } from '../compare/samples.ts';
@@ -29,6 +30,8 @@ export interface ProfileRunOptions {
   reportDir: string;
   /** The run's data folder (request bodies, the setup's answer, the workers' records). */
   dataDir: string;
+  /** Where to write one row per request (writeRequestRows), when asked. */
+  requestRows?: string;
   /** Artillery processes sharing the load (default 1). */
   runners?: number;
   requestTimeoutMs: number;
@@ -82,7 +85,7 @@ export function readRecords(samplesDir: string): Records {
 }
 
 /** Per-endpoint duration histograms (ms) from the merged microsecond samples; setup's probes left out. */
-export function samplesOf(records: Records): RunSamples {
+export function histogramsOf(records: Records): RunSamples {
   const endpoints: RunSamples['endpoints'] = {};
   for (const [key, r] of Object.entries(records.metrics)) {
     const m = /^http_req_duration\{endpoint:([^}]+)\}$/.exec(key);
@@ -90,6 +93,50 @@ export function samplesOf(records: Records): RunSamples {
     endpoints[m[1]] = histogramOf(r.micros.map((u) => u / 1000));
   }
   return { format: 'console-conformance.duration-histograms/1', endpoints };
+}
+
+/**
+ * One row per request (the time it began, epoch ms; its duration, ms; its endpoint), gzipped, in the
+ * columns report/timeseries.ts reads: the throughput-over-time chart of verify's report.
+ */
+export function writeRequestRows(records: Records, file: string): void {
+  const rows = ['metric_name,timestamp,metric_value,extra_tags'];
+  for (const [key, r] of Object.entries(records.metrics)) {
+    const m = /^http_req_duration\{endpoint:([^}]+)\}$/.exec(key);
+    if (!m || r.type !== 'trend' || !r.at || m[1] === 'setup') continue;
+    for (let i = 0; i < r.micros.length; i++) rows.push(`http_req_duration,${r.at[i]},${(r.micros[i] / 1000).toFixed(3)},endpoint=${encodeURIComponent(m[1])}`);
+  }
+  writeFileSync(file, gzipSync(`${rows.join('\n')}\n`));
+}
+
+export interface Plan {
+  scenarios: Record<string, Scenario>;
+  thresholds: Thresholds;
+}
+
+/** The profile's setup, once, in a process of its own with `env` (load/artillery/setup.ts); its plan, or why it could not run. */
+export async function runSetup(script: string, dataDir: string, env: NodeJS.ProcessEnv): Promise<{ plan: Plan } | { reason: string }> {
+  const setup = await run(process.execPath, [TSX, join(ROOT, 'load/artillery/setup.ts'), script], env, '');
+  if (setup.code !== 0) return { reason: setup.tail.at(-1)?.replace(/^load: \w+: /, '') ?? `setup exited ${setup.code}` };
+  return { plan: JSON.parse(readFileSync(join(dataDir, `plan-${script}.json`), 'utf8')) as Plan };
+}
+
+/**
+ * The processor as one ES module (Artillery imports it in every worker): the profiles, their checks
+ * and the validators of this run bundled, so that the workers need no TypeScript loader. `settings`
+ * are environment variables written into it (a cloud run's: never the key).
+ */
+export async function bundleProcessor(outfile: string, settings: Record<string, string> = {}): Promise<void> {
+  await build({
+    entryPoints: [join(ROOT, 'load/artillery/processor.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    logLevel: 'error',
+    define: Object.fromEntries(Object.entries(settings).map(([k, v]) => [`process.env.${k}`, JSON.stringify(v)])),
+  });
 }
 
 export async function runProfile(o: ProfileRunOptions): Promise<ProfileRunResult> {
@@ -109,22 +156,11 @@ export async function runProfile(o: ProfileRunOptions): Promise<ProfileRunResult
     ARTILLERY_DISABLE_TELEMETRY: 'true',
   };
 
-  const setup = await run(process.execPath, [TSX, join(ROOT, 'load/artillery/setup.ts'), o.script], env, '');
-  if (setup.code !== 0) return { exit: 3, summaryFile, reason: setup.tail.at(-1)?.replace(/^load: \w+: /, '') ?? `setup exited ${setup.code}` };
-  const plan = JSON.parse(readFileSync(join(o.dataDir, `plan-${o.script}.json`), 'utf8')) as { scenarios: Record<string, Scenario>; thresholds: Thresholds };
-
-  // The processor as one ES module (Artillery imports it in every worker): the profiles, their checks
-  // and the validators of this run bundled, so that the workers need no TypeScript loader.
+  const setup = await runSetup(o.script, o.dataDir, env);
+  if ('reason' in setup) return { exit: 3, summaryFile, reason: setup.reason };
+  const plan = setup.plan;
   const processor = join(o.dataDir, `processor-${o.script}.mjs`);
-  await build({
-    entryPoints: [join(ROOT, 'load/artillery/processor.ts')],
-    outfile: processor,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    logLevel: 'error',
-  });
+  await bundleProcessor(processor);
 
   const t0 = Date.now();
   const codes = await Promise.all(
@@ -145,11 +181,17 @@ export async function runProfile(o: ProfileRunOptions): Promise<ProfileRunResult
       return run(process.execPath, args, env, runners > 1 ? `[runner ${i + 1}/${runners}]` : '');
     }),
   );
-  const durationMs = Date.now() - t0;
   const failed = codes.findIndex((c) => c.code !== 0);
-  if (failed >= 0) return { exit: 3, summaryFile, reason: `Artillery${runners > 1 ? ` (runner ${failed + 1})` : ''} exited ${codes[failed].code}: ${codes[failed].tail.at(-1) ?? 'no output'}` };
+  if (failed >= 0)
+    return {
+      exit: 3,
+      summaryFile,
+      reason: `Artillery${runners > 1 ? ` (runner ${failed + 1})` : ''} exited ${codes[failed].code}: ${codes[failed].tail.at(-1) ?? 'no output'}`,
+    };
 
   const records = readRecords(samplesDir);
+  // The load's own span (first arrival to last answer), not Artillery's start-up around it.
+  const durationMs = records.span ? records.span[1] - records.span[0] : Date.now() - t0;
   const data = summaryData(records, plan.thresholds, durationMs);
   const out = summaryFiles({
     script: o.script,
@@ -157,13 +199,14 @@ export async function runProfile(o: ProfileRunOptions): Promise<ProfileRunResult
     baseUrl: o.baseUrl,
     apiKey: o.env.CONSOLE_API_KEY ?? '',
     data,
-    samples: samplesOf(records),
+    samples: histogramsOf(records),
     runners,
     engine: { name: 'artillery', version: artilleryVersion() },
   });
   writeFileSync(summaryFile, out.summaryJson);
   writeFileSync(join(o.reportDir, 'junit.xml'), out.junit);
   process.stdout.write(out.console);
+  if (o.requestRows) writeRequestRows(records, o.requestRows);
   const crossed = Object.values(data.metrics).some((m) => Object.values(m.thresholds ?? {}).some((t) => !t.ok));
   if (runners > 1) console.log(`${label}: ${runners} Artillery runners, every worker's records merged`);
   return { exit: crossed ? 99 : 0, summaryFile };

@@ -1,4 +1,4 @@
-// What a load run says about the target, on real k6 runs against the reference server: a correct server
+// What a load run says about the target, on real load runs (Artillery) against the reference server: a correct server
 // that looks unlike the reference (legal variants of what the spec leaves open) passes; a stated
 // violation is exit 1; an inferred one warns, and fails under --strict. The network's failures are in
 // harness/transport/transport.test.ts.

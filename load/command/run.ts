@@ -34,11 +34,12 @@ export interface LoadArgs {
 }
 
 /** The key must be in no artifact: look for it in everything this run wrote (docs/reports.md), the runners' folders too. */
-function assertNoKey(dir: string, key: string): void {
+export function assertNoKey(dir: string, key: string): void {
   for (const name of readdirSync(dir)) {
     const file = join(dir, name);
     if (statSync(file).isDirectory()) assertNoKey(file, key);
-    else if (readFileSync(file, 'latin1').includes(key)) throw new ConfigError(`${file} holds the API key: refusing to keep it`);
+    else if (readFileSync(file, 'latin1').includes(key) || readFileSync(file, 'latin1').includes(encodeURIComponent(key)))
+      throw new ConfigError(`${file} holds the API key: refusing to keep it`);
   }
 }
 
@@ -55,7 +56,7 @@ function readLoadSummary(file: string): RunSummary | undefined {
  * The request bodies written ahead into `outDir` by fixtures/generate.ts, run as the command it is
  * (fixtures/ is a folder of its own); `budget` bounds them by the manifest's load budget.
  */
-function writeBodies(o: { seed: number; runId: string; manifestPath: string; outDir: string; budget: boolean }): void {
+export function writeBodies(o: { seed: number; runId: string; manifestPath: string; outDir: string; budget: boolean }): void {
   const gen = spawnSync(
     process.execPath,
     [
@@ -77,7 +78,7 @@ function writeBodies(o: { seed: number; runId: string; manifestPath: string; out
 }
 
 /** The environment of a profile run (its setup and Artillery's workers: load/lib/env.ts). */
-function loadEnv(
+export function loadEnv(
   profile: string,
   target: { baseUrl: string; apiKey: string },
   dataDir: string,
@@ -262,6 +263,7 @@ export async function runLoad(args: LoadArgs): Promise<number> {
         dataDir,
         runners: args.runners,
         requestTimeoutMs: config.requestTimeoutMs,
+        requestRows: process.env.LOAD_REQUESTS_CSV ? join(process.env.LOAD_REQUESTS_CSV, `${script}.csv.gz`) : undefined,
       });
       if (run.reason) console.error(`load: ${script}: ${run.reason}`);
       const code = run.exit;

@@ -54,6 +54,7 @@ export async function call(method: string, path: string, opts: CallOptions): Pro
   if (body !== undefined) headers['content-type'] = 'application/json';
   const url = BASE_URL + path;
   const out: Response = { status: 0, body: '', headers: {}, url, request: { method }, error: '', micros: 0 };
+  const at = Date.now();
   const t0 = process.hrtime.bigint();
   try {
     // A redirect is never followed: it would take the key header to wherever it points (docs/transport.md).
@@ -70,7 +71,7 @@ export async function call(method: string, path: string, opts: CallOptions): Pro
   out.micros = Number(process.hrtime.bigint() - t0) / 1000;
   const tags = { endpoint: opts.endpoint };
   const expected = opts.expected ?? SUCCESS;
-  duration.add(out.micros, tags);
+  duration.add(out.micros, tags, at);
   failed.add(!expected.some((r) => out.status >= r.min && out.status <= r.max), tags);
   requests.add(1, tags);
   return out;

@@ -17,12 +17,14 @@ export type MetricRecord =
   | { type: 'counter'; sum: number }
   | { type: 'gauge'; value: number }
   | { type: 'rate'; passes: number; fails: number }
-  | { type: 'trend'; micros: number[] };
+  | { type: 'trend'; micros: number[]; at?: number[] };
 
 /** What some part of a run recorded: metrics by key (`name` or `name{tag:value}`) and checks by name. */
 export interface Records {
   metrics: Record<string, MetricRecord>;
   checks: Record<string, { passes: number; fails: number }>;
+  /** When the load recorded here began and ended (epoch ms): the run's duration is the merged span. */
+  span?: [number, number];
 }
 
 const emptyRecords = (): Records => ({ metrics: {}, checks: {} });
@@ -40,13 +42,7 @@ function record(name: string, type: MetricRecord['type'], tags: Tags | undefined
     let r = current.metrics[key];
     if (!r) {
       r =
-        type === 'counter'
-          ? { type, sum: 0 }
-          : type === 'gauge'
-            ? { type, value: 0 }
-            : type === 'rate'
-              ? { type, passes: 0, fails: 0 }
-              : { type, micros: [] };
+        type === 'counter' ? { type, sum: 0 } : type === 'gauge' ? { type, value: 0 } : type === 'rate' ? { type, passes: 0, fails: 0 } : { type, micros: [] };
       current.metrics[key] = r;
     }
     apply(r);
@@ -76,17 +72,23 @@ export class Rate {
   constructor(readonly name: string) {}
   add(value: boolean, tags?: Tags): void {
     record(this.name, 'rate', tags, (r) => {
-      if (r.type === 'rate') value ? r.passes++ : r.fails++;
+      if (r.type !== 'rate') return;
+      if (value) r.passes++;
+      else r.fails++;
     });
   }
 }
 
 export class Trend {
   constructor(readonly name: string) {}
-  /** `micros`: a duration in microseconds. */
-  add(micros: number, tags?: Tags): void {
+  /** `micros`: a duration in microseconds; `at`, when it began (epoch ms), for the throughput over time. */
+  add(micros: number, tags?: Tags, at?: number): void {
     record(this.name, 'trend', tags, (r) => {
-      if (r.type === 'trend') r.micros.push(micros);
+      if (r.type !== 'trend') return;
+      r.micros.push(micros);
+      if (at === undefined) return;
+      r.at = r.at ?? [];
+      r.at.push(at);
     });
   }
 }
@@ -103,8 +105,10 @@ export function check<T>(value: T, tests: Record<string, (v: T) => boolean>, tag
     } catch {
       ok = false;
     }
-    const c = (current.checks[name] ??= { passes: 0, fails: 0 });
-    ok ? c.passes++ : c.fails++;
+    const c = current.checks[name] ?? { passes: 0, fails: 0 };
+    if (ok) c.passes++;
+    else c.fails++;
+    current.checks[name] = c;
     checksRate.add(ok, tags);
     all &&= ok;
   }
@@ -123,7 +127,7 @@ export function mergeRecords(into: Records, part: Records): Records {
   for (const [key, r] of Object.entries(part.metrics)) {
     const have = into.metrics[key];
     if (!have) {
-      into.metrics[key] = r.type === 'trend' ? { type: 'trend', micros: [...r.micros] } : { ...r };
+      into.metrics[key] = r.type === 'trend' ? { type: 'trend', micros: [...r.micros], ...(r.at ? { at: [...r.at] } : {}) } : { ...r };
       continue;
     }
     if (have.type === 'counter' && r.type === 'counter') have.sum += r.sum;
@@ -131,13 +135,21 @@ export function mergeRecords(into: Records, part: Records): Records {
     else if (have.type === 'rate' && r.type === 'rate') {
       have.passes += r.passes;
       have.fails += r.fails;
-    } else if (have.type === 'trend' && r.type === 'trend') for (const m of r.micros) have.micros.push(m);
-    else throw new Error(`metric ${key} recorded as both ${have.type} and ${r.type}`);
+    } else if (have.type === 'trend' && r.type === 'trend') {
+      for (const m of r.micros) have.micros.push(m);
+      if (r.at) {
+        const at = have.at ?? [];
+        for (const a of r.at) at.push(a);
+        have.at = at;
+      }
+    } else throw new Error(`metric ${key} recorded as both ${have.type} and ${r.type}`);
   }
+  if (part.span) into.span = into.span ? [Math.min(into.span[0], part.span[0]), Math.max(into.span[1], part.span[1])] : [...part.span];
   for (const [name, c] of Object.entries(part.checks)) {
-    const have = (into.checks[name] ??= { passes: 0, fails: 0 });
+    const have = into.checks[name] ?? { passes: 0, fails: 0 };
     have.passes += c.passes;
     have.fails += c.fails;
+    into.checks[name] = have;
   }
   return into;
 }

@@ -18,7 +18,7 @@ The steps of the console-conformance GitHub action (action.yml), run by GitHub i
 
   mask     masks CONSOLE_API_KEY in the job's log (::add-mask::), before any other step runs
   check    checks the inputs, resolves the caller's paths against GITHUB_WORKSPACE and writes them
-           to GITHUB_OUTPUT (manifest, observations, history, reports, artifact, load, npm-key, k6-key)
+           to GITHUB_OUTPUT (manifest, observations, history, reports, artifact, load, npm-key)
   run      runs `npm run verify` from the action's checkout against INPUT_BASE_URL (empty: the bundled
            reference server) and writes exit-code, verdict and report-path to GITHUB_OUTPUT and the
            verdict to GITHUB_STEP_SUMMARY; it exits 0 whatever the verdict, so that the reports are
@@ -108,7 +108,6 @@ check() {
   # Cache keys from the action's own files (the caller's workspace is not where they are, so the
   # workflow's hashFiles() cannot see them).
   output npm-key "console-conformance-npm-${RUNNER_OS:-Linux}-$(sha256sum "$ROOT/package-lock.json" | cut -c1-16)"
-  output k6-key "console-conformance-k6-${RUNNER_OS:-Linux}-$(sha256sum "$ROOT/scripts/install-k6" | cut -c1-16)"
 }
 
 run() {
