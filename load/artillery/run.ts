@@ -84,11 +84,11 @@ export function readRecords(samplesDir: string): Records {
   return all;
 }
 
-/** Per-endpoint duration histograms (ms) from the merged microsecond samples; setup's probes left out. */
+/** Per-endpoint duration histograms (ms) of the expected answers, from the merged microsecond samples; setup's probes left out. */
 export function histogramsOf(records: Records): RunSamples {
   const endpoints: RunSamples['endpoints'] = {};
   for (const [key, r] of Object.entries(records.metrics)) {
-    const m = /^http_req_duration\{endpoint:([^}]+)\}$/.exec(key);
+    const m = /^load_expected_duration\{endpoint:([^}]+)\}$/.exec(key);
     if (!m || r.type !== 'trend' || m[1] === 'setup') continue;
     endpoints[m[1]] = histogramOf(r.micros.map((u) => u / 1000));
   }

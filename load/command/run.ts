@@ -8,7 +8,7 @@ import { newRunId } from '../../core/random.ts';
 import { buildValidators } from '../lib/build-validators.ts';
 import { attachTarget, loadTarget } from '../compare/target.ts';
 import { compareRun, printCompare } from '../compare/baseline.ts';
-import { ConfigError, isLoopback, loadConfig, ROOT, type Config } from '../../core/config.ts';
+import { ConfigError, isLoopback, loadConfig, ROOT, requestRowsDirFromEnv, type Config } from '../../core/config.ts';
 import { type LedgerWrite, type LoadScript, type TargetState, readRunSummary, writeRunSummary, type RunSummary } from '../../core/formats.ts';
 import { addLedgerPart, tally } from '../../core/ledger.ts';
 import { restore, takeSnapshot, type Connection, type Snapshot } from '../../core/restore.ts';
@@ -263,7 +263,7 @@ export async function runLoad(args: LoadArgs): Promise<number> {
         dataDir,
         runners: args.runners,
         requestTimeoutMs: config.requestTimeoutMs,
-        requestRows: process.env.LOAD_REQUESTS_CSV ? join(process.env.LOAD_REQUESTS_CSV, `${script}.csv.gz`) : undefined,
+        requestRows: requestRowsDirFromEnv() ? join(requestRowsDirFromEnv() as string, `${script}.csv.gz`) : undefined,
       });
       if (run.reason) console.error(`load: ${script}: ${run.reason}`);
       const code = run.exit;
