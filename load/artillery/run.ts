@@ -84,6 +84,15 @@ export function readRecords(samplesDir: string): Records {
   return all;
 }
 
+/** Requests the load sent (setup's probes left out): none means the workers recorded nothing, and nothing was measured. */
+export function loadRequests(records: Records): number {
+  const count = (key: string) => {
+    const r = records.metrics[key];
+    return r?.type === 'counter' ? r.sum : 0;
+  };
+  return count('http_reqs') - count('http_reqs{endpoint:setup}');
+}
+
 /** Per-endpoint duration histograms (ms) of the expected answers, from the merged microsecond samples; setup's probes left out. */
 export function histogramsOf(records: Records): RunSamples {
   const endpoints: RunSamples['endpoints'] = {};
@@ -190,6 +199,8 @@ export async function runProfile(o: ProfileRunOptions): Promise<ProfileRunResult
     };
 
   const records = readRecords(samplesDir);
+  // Thresholds of metrics without samples hold: a run whose workers recorded nothing must not pass.
+  if (loadRequests(records) === 0) return { exit: 3, summaryFile, reason: `Artillery ran, but its workers recorded no request of the profile (${samplesDir})` };
   // The load's own span (first arrival to last answer), not Artillery's start-up around it.
   const durationMs = records.span ? records.span[1] - records.span[0] : Date.now() - t0;
   const data = summaryData(records, plan.thresholds, durationMs);

@@ -13,7 +13,7 @@ import { ConfigError, isLoopback, loadConfig, ROOT } from '../../core/config.ts'
 import { newRunId } from '../../core/random.ts';
 import { type LoadScript, readRunSummary, writeRunSummary } from '../../core/formats.ts';
 import { fromCounters } from '../artillery/counters.ts';
-import { bundleProcessor, type Plan, runSetup, histogramsOf } from '../artillery/run.ts';
+import { bundleProcessor, histogramsOf, loadRequests, type Plan, runSetup } from '../artillery/run.ts';
 import { artilleryScript } from '../artillery/script.ts';
 import { buildValidators } from '../lib/build-validators.ts';
 import { summaryData } from '../lib/summary-data.ts';
@@ -84,8 +84,8 @@ function judgeReport(file: string): number {
   const counters = report.aggregate?.counters;
   if (!counters) throw new ConfigError(`${file} is not an Artillery JSON report (no aggregate.counters)`);
   const records = fromCounters(counters);
-  if (Object.keys(records.metrics).length === 0)
-    throw new ConfigError(`${file} holds no counters of this suite's processor: was the run prepared by npm run load:cloud?`);
+  if (loadRequests(records) === 0)
+    throw new ConfigError(`${file} holds no request counted by this suite's processor: was the run prepared by npm run load:cloud?`);
   const agg = report.aggregate ?? {};
   const durationMs = agg.firstMetricAt && agg.lastMetricAt ? agg.lastMetricAt - agg.firstMetricAt : 0;
   const config = loadConfig();
