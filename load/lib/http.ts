@@ -39,6 +39,9 @@ const expectedDuration = new Trend('load_expected_duration');
 const failed = new Rate('http_req_failed');
 const requests = new Counter('http_reqs');
 
+/** Errors of a reused connection that the server had closed (undici's codes). */
+const STALE_CONNECTION = new Set(['UND_ERR_SOCKET', 'ECONNRESET']);
+
 export interface CallOptions {
   body?: unknown;
   endpoint: string;
@@ -58,17 +61,25 @@ export async function call(method: string, path: string, opts: CallOptions): Pro
   const out: Response = { status: 0, body: '', headers: {}, url, request: { method }, error: '', micros: 0 };
   const at = Date.now();
   const t0 = process.hrtime.bigint();
-  try {
-    // A redirect is never followed: it would take the key header to wherever it points (docs/transport.md).
-    const res = await fetch(url, { method, headers, body, redirect: 'manual', signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
-    out.body = await res.text();
-    out.status = res.status;
-    res.headers.forEach((v, k) => {
-      out.headers[k.toLowerCase()] = v;
-    });
-  } catch (err) {
-    const e = err as Error & { cause?: { code?: string; message?: string } };
-    out.error = e.name === 'TimeoutError' ? `request timeout (${REQUEST_TIMEOUT_MS / 1000} s)` : (e.cause?.code ?? e.cause?.message ?? e.message);
+  const signal = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      // A redirect is never followed: it would take the key header to wherever it points (docs/transport.md).
+      const res = await fetch(url, { method, headers, body, redirect: 'manual', signal });
+      out.body = await res.text();
+      out.status = res.status;
+      res.headers.forEach((v, k) => {
+        out.headers[k.toLowerCase()] = v;
+      });
+      out.error = '';
+      break;
+    } catch (err) {
+      const e = err as Error & { cause?: { code?: string; message?: string } };
+      out.error = e.name === 'TimeoutError' ? `request timeout (${REQUEST_TIMEOUT_MS / 1000} s)` : (e.cause?.code ?? e.cause?.message ?? e.message);
+      // A kept-alive connection the server closed as it was reused fails at once, before any answer: a
+      // GET is sent again once on a new one, as Go's and browsers' clients do. Anything else is the answer.
+      if (attempt > 1 || method !== 'GET' || !STALE_CONNECTION.has(e.cause?.code ?? '')) break;
+    }
   }
   out.micros = Number(process.hrtime.bigint() - t0) / 1000;
   const tags = { endpoint: opts.endpoint };
