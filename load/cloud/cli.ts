@@ -1,5 +1,6 @@
 // npm run load:cloud -- paging|mutation --platform fargate [options]    (prepare a distributed run)
 // npm run load:cloud -- --report DIR/artillery.json                      (after it: our summary)
+// (npm run load:testrun, the k6-operator TestRun, is load/cloud/testrun.ts: a one-line exit 3 pointing here.)
 // Artillery's own distributed runs (its `run-fargate`: N containers, each running the whole script,
 // metrics merged by Artillery) replace the k6-operator TestRun this suite used to write. This command
 // prepares the test folder (Artillery script, processor bundle, request bodies, the setup's answer),
@@ -48,8 +49,11 @@ removed and the command exits 3. Then it prints the command to run:
 --seed N        seed of the request bodies (default 1)
 
 A sequence scenario (the export walk, the trigger walk) runs once per container: locks are per disk.
-Exit codes: 0 prepared (or the report judged as passing); 1 a check failed; 2 latency thresholds
-crossed; 3 could not be prepared or judged (no target, loopback target, key found, bad option).`;
+Environment: CONSOLE_BASE_URL, CONSOLE_API_KEY (here only, for the setup; the containers read it from
+AWS SSM), CONSOLE_ALLOW_REMOTE_LOAD=1, CONSOLE_TARGET_MANIFEST, CONSOLE_STRICT, CONSOLE_REQUEST_TIMEOUT,
+CONSOLE_REPORTS_DIR (where the prepared folder and the judged summary go, default reports/).
+Exit 0 prepared (or the report judged as passing); 1 a check failed; 2 latency thresholds crossed;
+3 could not be prepared or judged (no target, loopback target, key found, bad option).`;
 
 const PLATFORMS = ['fargate', 'lambda', 'aci'] as const;
 
@@ -66,7 +70,6 @@ function prepareOptions() {
       out: { type: 'string' },
       seed: { type: 'string' },
       report: { type: 'string' },
-      'from-testrun': { type: 'boolean' },
     },
   });
   return { values, positionals };
@@ -192,10 +195,6 @@ async function prepare(values: ReturnType<typeof prepareOptions>['values'], scri
 
 runCommand('load:cloud', async () => {
   const { values, positionals } = prepareOptions();
-  if (values['from-testrun'])
-    throw new ConfigError(
-      'load:testrun wrote a k6-operator TestRun; k6 is no longer used (docs/load.md): run npm run load:cloud -- paging|mutation --platform fargate (Artillery distributed runs)',
-    );
   if (values.report !== undefined) {
     if (positionals.length > 0) fail('load:cloud', '--report takes no profile name');
     return judgeReport(values.report);

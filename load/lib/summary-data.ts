@@ -1,6 +1,7 @@
 // The end-of-run data of a load profile, built from what its workers recorded (load/lib/runtime.ts):
 // per metric its figures (durations in milliseconds, from microsecond samples) and each threshold
 // with whether it held; the checks by name. load/lib/summary.ts writes summary.json and JUnit from it.
+import { holds } from '../compare/merge.ts';
 import type { MetricRecord, Records } from './runtime.ts';
 
 export interface MetricData {
@@ -67,33 +68,18 @@ export function metricValues(r: MetricRecord, seconds: number): Record<string, n
   }
 }
 
-const EXPRESSION = /^\s*([a-z]+(?:\(\d+(?:\.\d+)?\))?)\s*(<=|>=|==|!=|<|>)\s*(-?\d+(?:\.\d+)?)\s*$/;
-
 /**
- * Whether `expr` holds on `values`. A metric with no samples holds every threshold (nothing crossed it),
- * as in k6; an expression this suite cannot read is an error, not a pass.
+ * Whether `expr` (`p(95)<300`, `rate<=0.001`) holds on `values`, read as the merge reads thresholds
+ * (load/compare/merge.ts). A metric with no samples holds every threshold (nothing crossed it); an
+ * expression this suite cannot judge is an error, not a pass.
  */
 export function thresholdHolds(expr: string, values: Record<string, number> | undefined): boolean {
-  const m = EXPRESSION.exec(expr);
-  if (!m) throw new Error(`threshold ${JSON.stringify(expr)} is not <stat> <op> <number>`);
-  if (!values) return true;
-  const v = values[m[1] === 'med' ? 'med' : m[1]];
-  if (v === undefined) throw new Error(`threshold ${JSON.stringify(expr)}: no figure ${m[1]} on this metric`);
-  const limit = Number(m[3]);
-  switch (m[2]) {
-    case '<':
-      return v < limit;
-    case '<=':
-      return v <= limit;
-    case '>':
-      return v > limit;
-    case '>=':
-      return v >= limit;
-    case '==':
-      return v === limit;
-    default:
-      return v !== limit;
-  }
+  const judged = holds(
+    expr,
+    (aggregation, percentile) => (values ?? { [aggregation]: 0, [`p(${percentile})`]: 0 })[aggregation === 'p' ? `p(${percentile})` : aggregation],
+  );
+  if (judged === undefined) throw new Error(`threshold ${JSON.stringify(expr)} cannot be judged: not <stat> <op> <number>, or no such figure on this metric`);
+  return values ? judged : true;
 }
 
 /** The whole run's data from the merged records, its thresholds judged. */
