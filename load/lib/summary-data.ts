@@ -90,13 +90,27 @@ export function summaryData(records: Records, thresholds: Thresholds, durationMs
   for (const [key, exprs] of Object.entries(thresholds)) {
     const has = metrics[key];
     const t: Record<string, { ok: boolean }> = {};
-    for (const e of exprs) t[e] = { ok: thresholdHolds(e, has && !emptyMetric(has) ? has.values : undefined) };
-    metrics[key] = has ? { ...has, thresholds: t } : { type: /duration/.test(key) ? 'trend' : 'rate', values: {}, thresholds: t };
+    for (const e of exprs) t[e] = { ok: thresholdHolds(e, has && !noSamples(has) ? has.values : undefined) };
+    // A metric no sample reached still shows its figures, at zero (a request count of 0), with its thresholds.
+    metrics[key] = has ? { ...has, thresholds: t } : { ...emptyMetric(exprs), thresholds: t };
   }
   const checks = Object.entries(records.checks).map(([name, c]) => ({ name, ...c }));
   return { metrics, root_group: { name: '', checks, groups: [] }, state: { testRunDurationMs: durationMs } };
 }
 
-function emptyMetric(m: MetricData): boolean {
+/** The figures of a metric without samples, of the type its thresholds read (percentiles: a trend; rate; count; value). */
+function emptyMetric(exprs: string[]): MetricData {
+  const stat = exprs[0] ?? '';
+  const record: MetricRecord = /^\s*(p\(|avg|med|min|max)/.test(stat)
+    ? { type: 'trend', micros: [] }
+    : /^\s*count/.test(stat)
+      ? { type: 'counter', sum: 0 }
+      : /^\s*value/.test(stat)
+        ? { type: 'gauge', value: 0 }
+        : { type: 'rate', passes: 0, fails: 0 };
+  return { type: record.type, values: metricValues(record, 0) };
+}
+
+function noSamples(m: MetricData): boolean {
   return m.type === 'trend' ? m.values.count === 0 : m.type === 'rate' ? m.values.passes + m.values.fails === 0 : false;
 }
