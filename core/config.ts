@@ -208,7 +208,7 @@ export function loadBudget(m: Manifest): Budget {
  * The path of the target manifest: CONSOLE_TARGET_MANIFEST, or its old name CONSOLE_FIXTURES (it names
  * a manifest of the target, not fixtures), still accepted with a one-line note. The old name is
  * rewritten to the new one in `env`, so that the child processes a command starts with it (the suite,
- * Playwright's workers, k6) read the new name and the note is shown once per run, not once per process.
+ * Playwright's workers, the load profiles) read the new name and the note is shown once per run, not once per process.
  */
 function manifestPathFrom(env: NodeJS.ProcessEnv, note: (line: string) => void): string {
   const old = env.CONSOLE_FIXTURES;
@@ -340,12 +340,9 @@ export function updateScreenshotsFromEnv(env: NodeJS.ProcessEnv = process.env): 
   return env.CONSOLE_UPDATE_SCREENSHOTS === '1';
 }
 
-/**
- * K6_OUT, k6's own setting for where it streams metrics, which a load run extends with its CSV of
- * request rows rather than replacing. Empty when unset.
- */
-export function k6OutFromEnv(env: NodeJS.ProcessEnv = process.env): string {
-  return env.K6_OUT ?? '';
+/** LOAD_REQUESTS_CSV: a folder where a load run writes one row per request (verify's throughput chart); undefined when unset. */
+export function requestRowsDirFromEnv(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return env.LOAD_REQUESTS_CSV || undefined;
 }
 
 /** True when CONSOLE_BASE_URL names a target: tools that start their own reference refuse to run then. */

@@ -13,6 +13,11 @@ const NOT_RUN_FILES: Record<string, string> = {
   'reference/store/seed.ts': "the reference manifest, the seed's ids",
   'core/package.ts': "package.json's version and build-info.json's commit",
   'report/inputs.ts': "timeseries.json, the report's own file",
+  'load/paging.ts': 'the request data fixtures/generate.ts wrote for the run',
+  'load/mutation.ts': 'the request bodies fixtures/generate.ts wrote for the run',
+  'load/artillery/processor.ts': "the setup's answer, handed to every worker",
+  'load/artillery/run.ts': "the profile's plan and Artillery's package.json (its version)",
+  'load/cloud/cli.ts': "a prepared cloud run's plan and Artillery's JSON report of it",
 };
 const SKIP = new Set(['node_modules', '.git', 'reports', 'test-results', 'playwright-report', '.tools', '.venv', 'data', 'schemas']);
 

@@ -27,6 +27,7 @@ const SCRIPTS: Record<string, string> = {
   'bench:nights': 'bench:nights',
   'target:check': 'target:check',
   'load:testrun': 'load:testrun',
+  'load:cloud': 'load:cloud',
   'bench:runners': 'bench:runners',
 };
 

@@ -1,23 +1,20 @@
-// k6 mutation profile : creates and updates metrics (a share with dryRun), adds gate rules,
+// Mutation load profile: creates and updates metrics (a share with dryRun), adds gate rules,
 // disables and enables gates, patches overrides (some with 1000 items, the spec's limit), skips and
 // unpauses triggers, touching only what the target manifest names (docs/architecture.md, "Target manifest").
 // Run it with `npm run load:mutation -- --profile smoke|baseline|stress`.
-import { sleep } from 'k6';
-import { SharedArray } from 'k6/data';
-import exec from 'k6/execution';
-import { Counter, Gauge } from 'k6/metrics';
-import type { Options, Scenario } from 'k6/options';
+import { readFileSync } from 'node:fs';
+import { threadId } from 'node:worker_threads';
 import type { Envelope, Gate, Metric, OverridesBody, Override, TriggerBody } from './lib/bodies.ts';
 import { CALIBRATION, calibrationScenario } from './lib/calibration.ts';
 import { answered, checkSuccess, checkThat, isSuccess, transportReason } from './lib/checks.ts';
 import { DATA_DIR, type ProfileName, STRICT } from './lib/env.ts';
 import { ANY_STATUS, call, SUCCESS_OR_REFUSED } from './lib/http.ts';
-import { arrival, byProfile, SHARED, type Shape } from './lib/profiles.ts';
-import { makeHandleSummary } from './lib/summary.ts';
+import { calibration } from './lib/calibration.ts';
+import type { Profile } from './lib/profile.ts';
+import { arrival, byProfile, type Scenario, SHARED, type Shape } from './lib/profiles.ts';
+import { Counter, Gauge, sleep } from './lib/runtime.ts';
 import { abort, checkTarget } from './lib/target.ts';
-import { endpointThresholds, type Limits, TREND_STATS, verdictThresholds } from './lib/thresholds.ts';
-
-export { calibration } from './lib/calibration.ts';
+import { endpointThresholds, type Limits, verdictThresholds } from './lib/thresholds.ts';
 
 // Written by fixtures/generate.ts (seeded faker bodies, checked against the request schemas).
 interface Trigger {
@@ -65,17 +62,15 @@ interface Run {
   overrides1000: OverridesPatch[];
 }
 type Bodies = Omit<Run, 'runId' | 'manifest' | 'budget'>;
-// The manifest and run id are small and read once; the bodies are shared between VUs (SharedArray).
-const RUN = JSON.parse(open(`${DATA_DIR}/mutation.json`)) as Pick<Run, 'runId' | 'manifest' | 'budget'>;
+// Read once per worker, when the profile is first loaded.
+const RUN = JSON.parse(readFileSync(`${DATA_DIR}/mutation.json`, 'utf8')) as Run;
 const M = RUN.manifest;
 const BUDGET = RUN.budget;
-const shared = <K extends keyof Bodies>(key: K): Bodies[K][number][] =>
-  new SharedArray<Bodies[K][number]>(key, () => (JSON.parse(open(`${DATA_DIR}/mutation.json`)) as Bodies)[key]);
-const CREATES = shared('creates');
-const UPDATES = shared('updates');
-const RULES = shared('rules');
-const OVERRIDES = shared('overrides');
-const OVERRIDES_1000 = shared('overrides1000');
+const CREATES: Bodies['creates'] = RUN.creates;
+const UPDATES: Bodies['updates'] = RUN.updates;
+const RULES: Bodies['rules'] = RUN.rules;
+const OVERRIDES: Bodies['overrides'] = RUN.overrides;
+const OVERRIDES_1000: Bodies['overrides1000'] = RUN.overrides1000;
 
 const triggersCompleted = new Counter('mutation_triggers_completed');
 const triggersUnusable = new Counter('mutation_triggers_unusable');
@@ -88,7 +83,7 @@ const metricsCreated = new Counter('mutation_metrics_created');
 const FULL_AT = 20;
 const gatesRefusingRules = new Counter('mutation_gates_refusing_rules');
 /** Rules each gate held at its last answer: the snapshot before the run (load/command/run.ts), then this VU's answers. */
-const heldRules: Record<string, number> = JSON.parse(__ENV.LOAD_GATE_RULES || '{}');
+const heldRules: Record<string, number> = JSON.parse(process.env.LOAD_GATE_RULES || '{}');
 const refusing: Record<string, true> = {};
 
 // What the run wrote, per resource, for reports/ledger.json (load/command/run.ts reads them from the
@@ -139,47 +134,38 @@ const PROFILE_TABLE: Record<ProfileName, MutationProfile> = {
 const P = byProfile(PROFILE_TABLE);
 const limits = (p95: number, p99: number): Limits => ({ p95: p95 * P.latencyScale, p99: p99 * P.latencyScale });
 
-// A manifest without gates, experiments or triggers leaves that scenario out (k6 wants it absent, not undefined),
-// and so does a budget of no trigger phases.
+// A manifest without gates, experiments or triggers leaves that scenario out, and so does a budget of no trigger phases.
 const scenarios: Record<string, Scenario> = { metrics: arrival('metrics', P.metrics) };
 if (M.gates.length) scenarios.gates = arrival('gates', P.gates);
 if (M.experiments.length) scenarios.overrides = arrival('overrides', P.overrides);
 // One VU owns every trigger: trigger state is tracked from responses, and two VUs racing on one
 // trigger would only turn its skips into 409s.
 if (M.triggers.length && (BUDGET === null || BUDGET.triggerPhasesPerRun > 0))
-  scenarios.triggers = { executor: 'per-vu-iterations', exec: 'triggers', vus: 1, iterations: TRIGGER_OPS, maxDuration: `${SHARED.seconds + 5}s` };
+  scenarios.triggers = { kind: 'sequence', exec: 'triggers', iterations: TRIGGER_OPS };
 scenarios[CALIBRATION] = calibrationScenario();
 
-export const options: Options = {
-  scenarios,
-  thresholds: {
-    ...ledgerThresholds,
-    http_req_failed: ['rate<0.01'],
-    ...verdictThresholds(SHARED.checks, STRICT, SHARED.maxEndpointErrorRate),
-    ...endpointThresholds(
-      {
-        createMetric: limits(500, 1000),
-        'createMetric.dryRun': limits(500, 1000),
-        updateMetric: limits(500, 1000),
-        'updateMetric.dryRun': limits(500, 1000),
-        'updateMetric.readBack': limits(500, 1000),
-        addGateRules: limits(500, 1000),
-        disableGate: limits(500, 1000),
-        enableGate: limits(500, 1000),
-        patchExperimentOverrides: limits(500, 1000),
-        'patchExperimentOverrides.1000': limits(1000, 2000),
-        skipTriggerPhase: limits(500, 1000),
-        unpauseTrigger: limits(500, 1000),
-        [CALIBRATION]: limits(300, 600),
-      },
-      SHARED.maxEndpointErrorRate,
-    ),
-  },
-  summaryTrendStats: TREND_STATS,
-  // A redirect is never followed: it would take the key header to wherever it points (docs/transport.md).
-  maxRedirects: 0,
-  setupTimeout: '30s',
-  teardownTimeout: '10s',
+const thresholds = {
+  ...ledgerThresholds,
+  http_req_failed: ['rate<0.01'],
+  ...verdictThresholds(SHARED.checks, STRICT, SHARED.maxEndpointErrorRate),
+  ...endpointThresholds(
+    {
+      createMetric: limits(500, 1000),
+      'createMetric.dryRun': limits(500, 1000),
+      updateMetric: limits(500, 1000),
+      'updateMetric.dryRun': limits(500, 1000),
+      'updateMetric.readBack': limits(500, 1000),
+      addGateRules: limits(500, 1000),
+      disableGate: limits(500, 1000),
+      enableGate: limits(500, 1000),
+      patchExperimentOverrides: limits(500, 1000),
+      'patchExperimentOverrides.1000': limits(1000, 2000),
+      skipTriggerPhase: limits(500, 1000),
+      unpauseTrigger: limits(500, 1000),
+      [CALIBRATION]: limits(300, 600),
+    },
+    SHARED.maxEndpointErrorRate,
+  ),
 };
 
 interface Setup {
@@ -187,11 +173,11 @@ interface Setup {
   overrides: boolean;
 }
 
-export function setup(): Setup {
-  checkTarget();
-  const longest = `${M.metricPrefix}${RUN.runId}_${9999}_${999999}`;
+async function setup(): Promise<Setup> {
+  await checkTarget();
+  const longest = `${M.metricPrefix}${RUN.runId}_${9_999_999}t${999}_${999999}`;
   if (longest.length > 200) abort(`metric names would exceed 200 characters (spec 8): ${longest.length}`);
-  return { overrides: M.experiments.length > 0 && overridesTaken() };
+  return { overrides: M.experiments.length > 0 && (await overridesTaken()) };
 }
 
 /**
@@ -200,9 +186,13 @@ export function setup(): Setup {
  * shown), and then the overrides load would measure refusals. The conformance suite says "not
  * verifiable" for the same reason; here the overrides scenario is left out, with a note.
  */
-function overridesTaken(): boolean {
+async function overridesTaken(): Promise<boolean> {
   const exp = M.experiments[0];
-  const res = call('PATCH', `/console/v1/experiments/${encodeURIComponent(exp)}/overrides`, { endpoint: 'setup', body: OVERRIDES[0], expected: ANY_STATUS });
+  const res = await call('PATCH', `/console/v1/experiments/${encodeURIComponent(exp)}/overrides`, {
+    endpoint: 'setup',
+    body: OVERRIDES[0],
+    expected: ANY_STATUS,
+  });
   const network = transportReason(res);
   if (network) abort(`patch overrides of ${exp}: no usable answer: ${network}`);
   if (res.status < 400 || res.status >= 500) return true;
@@ -219,10 +209,12 @@ let created = 0;
 const mine: { id: string; type: string }[] = [];
 const copy = <T>(o: T): T => JSON.parse(JSON.stringify(o));
 
-export function metrics(): void {
-  const i = exec.scenario.iterationInTest;
-  // <metricPrefix><runId>_<vu>_<n>: the prefix marks what the suite made; the run id keeps two runs apart.
-  const name = `${M.metricPrefix}${RUN.runId}_${exec.vu.idInTest}_${created++}`;
+/** This worker, among every worker of every runner on this machine: its process and thread. */
+const WORKER = `${process.pid}t${threadId}`;
+
+async function metrics(_s: Setup, i: number): Promise<void> {
+  // <metricPrefix><runId>_<worker>_<n>: the prefix marks what the suite made; the run id keeps two runs apart.
+  const name = `${M.metricPrefix}${RUN.runId}_${WORKER}_${created++}`;
   const body = copy(CREATES[i % CREATES.length]);
   body.name = name;
   // Past the run's budget of metrics (a target's metrics stay: there is no delete), an iteration creates
@@ -231,9 +223,9 @@ export function metrics(): void {
     checkSuccess<Envelope<Metric>>(
       'createMetric',
       'createMetric.dryRun',
-      call('POST', '/console/v1/metrics', { endpoint: 'createMetric.dryRun', body: { ...body, dryRun: true } }),
+      await call('POST', '/console/v1/metrics', { endpoint: 'createMetric.dryRun', body: { ...body, dryRun: true } }),
     );
-    if (mine.length > 0) updatePath(i, encodeURIComponent(mine[i % mine.length].id));
+    if (mine.length > 0) await updatePath(i, encodeURIComponent(mine[i % mine.length].id));
     return;
   }
   const sampled = i % 5 === 0;
@@ -242,9 +234,9 @@ export function metrics(): void {
     checkSuccess<Envelope<Metric>>(
       'createMetric',
       'createMetric.dryRun',
-      call('POST', '/console/v1/metrics', { endpoint: 'createMetric.dryRun', body: { ...body, dryRun: true } }),
+      await call('POST', '/console/v1/metrics', { endpoint: 'createMetric.dryRun', body: { ...body, dryRun: true } }),
     );
-  const sent = call('POST', '/console/v1/metrics', { endpoint: 'createMetric', body });
+  const sent = await call('POST', '/console/v1/metrics', { endpoint: 'createMetric', body });
   const res = checkSuccess<Envelope<Metric>>('createMetric', 'createMetric', sent);
   // The real create of the dry run's name succeeds: the dry run left nothing behind (as the suite's writes.dryRunNoChange).
   if (sampled && answered('createMetric', sent))
@@ -256,13 +248,13 @@ export function metrics(): void {
   if (res.data.id !== undefined)
     checkThat('createMetric', 'id is the name and the type joined by a double colon (spec 2.8)', res.data.id === expectedId, 'stated');
   mine.push({ id: res.data.id ?? expectedId, type: body.type });
-  updatePath(i, encodeURIComponent(res.data.id ?? expectedId));
+  await updatePath(i, encodeURIComponent(res.data.id ?? expectedId));
 }
 
 /** Update, and every other time the read-back: a dry run, then a write that changes nothing, which answers the metric as stored. */
-function updatePath(i: number, id: string): void {
+async function updatePath(i: number, id: string): Promise<void> {
   const update = UPDATES[i % UPDATES.length];
-  const updateRes = call('POST', `/console/v1/metrics/${id}`, { endpoint: 'updateMetric', body: update });
+  const updateRes = await call('POST', `/console/v1/metrics/${id}`, { endpoint: 'updateMetric', body: update });
   if (updateRes.status >= 200 && updateRes.status < 300) ledger.updated.add(1);
   const upd = checkSuccess<Envelope<Metric>>('updateMetric', 'updateMetric', updateRes);
   if (upd && upd.data.description !== undefined)
@@ -272,7 +264,7 @@ function updatePath(i: number, id: string): void {
   // the update set), which answers the metric as stored (there is no read, spec 4): the update took, the
   // dry run did not (4.7). A second dry run with no change stays between them, unjudged (what a dry run
   // answers is not shown), so that the request mix, and the baselines recorded with it, stay as before.
-  const dry = call('POST', `/console/v1/metrics/${id}`, {
+  const dry = await call('POST', `/console/v1/metrics/${id}`, {
     endpoint: 'updateMetric.dryRun',
     body: { description: `${update.description} (dry run)`, dryRun: true },
   });
@@ -280,17 +272,16 @@ function updatePath(i: number, id: string): void {
   checkSuccess<Envelope<Metric>>(
     'updateMetric',
     'updateMetric.dryRun',
-    call('POST', `/console/v1/metrics/${id}`, { endpoint: 'updateMetric.dryRun', body: { dryRun: true } }),
+    await call('POST', `/console/v1/metrics/${id}`, { endpoint: 'updateMetric.dryRun', body: { dryRun: true } }),
   );
-  const readBack = call('POST', `/console/v1/metrics/${id}`, { endpoint: 'updateMetric.readBack', body: { directionality: update.directionality } });
+  const readBack = await call('POST', `/console/v1/metrics/${id}`, { endpoint: 'updateMetric.readBack', body: { directionality: update.directionality } });
   if (readBack.status >= 200 && readBack.status < 300) ledger.updated.add(1);
   const after = checkSuccess<Envelope<Metric>>('updateMetric', 'updateMetric.readBack', readBack);
   if (after && after.data.description !== undefined)
     checkThat('updateMetric.readBack', 'the update persisted and the dry run did not (spec 4.7)', after.data.description === update.description, 'stated');
 }
 
-export function gates(): void {
-  const i = exec.scenario.iterationInTest;
+async function gates(_s: Setup, i: number): Promise<void> {
   const gate = M.gates[i % M.gates.length];
   const path = `/console/v1/gates/${encodeURIComponent(gate)}`;
   // Within the budget (rules stay: there is no delete) one rule per add, past it an add of none: the
@@ -298,7 +289,7 @@ export function gates(): void {
   const round = Math.floor(i / M.gates.length);
   const body: RulesBody =
     BUDGET === null ? RULES[i % RULES.length] : { rules: round < BUDGET.rulesPerGatePerRun ? RULES[i % RULES.length].rules.slice(0, 1) : [] };
-  const addRes = call('POST', `${path}/rules`, { endpoint: 'addGateRules', body });
+  const addRes = await call('POST', `${path}/rules`, { endpoint: 'addGateRules', body });
   const added = checkSuccess<Envelope<Gate>>('addGateRules', 'addGateRules', addRes);
   if (addRes.status >= 200 && addRes.status < 300) {
     ledger.ruleWrites.add(1, { gate });
@@ -319,25 +310,24 @@ export function gates(): void {
   }
   // The gate's id is a listed field (its presence only inferred, docs/presence.md): compared when present.
   const isGate = (g: Gate) => g.id === undefined || g.id === gate;
-  const offRes = call('PUT', `${path}/disable`, { endpoint: 'disableGate' });
+  const offRes = await call('PUT', `${path}/disable`, { endpoint: 'disableGate' });
   if (offRes.status >= 200 && offRes.status < 300) ledger.toggles.add(1, { gate });
   const off = checkSuccess<Envelope<Gate>>('disableGate', 'disableGate', offRes);
   if (off) checkThat('disableGate', 'the gate returned has isEnabled false (spec 4.2)', off.data.isEnabled === false && isGate(off.data), 'stated');
   // The state after enable is not shown (spec 3): the response is checked against its schema only.
-  const onRes = call('PUT', `${path}/enable`, { endpoint: 'enableGate' });
+  const onRes = await call('PUT', `${path}/enable`, { endpoint: 'enableGate' });
   if (onRes.status >= 200 && onRes.status < 300) ledger.toggles.add(1, { gate });
   const on = checkSuccess<Envelope<Gate>>('enableGate', 'enableGate', onRes);
   if (on) checkThat('enableGate', 'the gate returned is the one enabled (spec 4.3)', isGate(on.data), 'stated');
 }
 
-export function overrides(s: Setup): void {
+async function overrides(s: Setup, i: number): Promise<void> {
   if (!s.overrides) return;
-  const i = exec.scenario.iterationInTest;
   const big = i % 4 === 3;
   const endpoint = big ? 'patchExperimentOverrides.1000' : 'patchExperimentOverrides';
   const body = big ? OVERRIDES_1000[i % OVERRIDES_1000.length] : OVERRIDES[i % OVERRIDES.length];
   const exp = M.experiments[i % M.experiments.length];
-  const patched = call('PATCH', `/console/v1/experiments/${encodeURIComponent(exp)}/overrides`, { endpoint, body });
+  const patched = await call('PATCH', `/console/v1/experiments/${encodeURIComponent(exp)}/overrides`, { endpoint, body });
   if (patched.status >= 200 && patched.status < 300) ledger.patches.add(1, { experiment: exp });
   const res = checkSuccess<OverridesBody>('patchExperimentOverrides', endpoint, patched);
   if (!res) return;
@@ -376,7 +366,7 @@ const PHASE_BUDGET = BUDGET === null ? Number.POSITIVE_INFINITY : BUDGET.trigger
 let skipped = 0;
 let turn = 0;
 
-export function triggers(): void {
+async function triggers(): Promise<void> {
   const open = states.map((_, k) => k).filter((k) => !states[k].done);
   if (open.length === 0 || skipped >= PHASE_BUDGET) return; // every trigger completed, or the budget spent: the remaining iterations end at once
   const k = open[turn++ % open.length];
@@ -384,7 +374,7 @@ export function triggers(): void {
   const s = states[k];
   const phaseID = t.phaseIDs[s.idx];
   const op = s.paused ? 'unpauseTrigger' : 'skipTriggerPhase';
-  const res = call('PUT', `/console/v1/release_pipeline_triggers/${encodeURIComponent(t.id)}/${s.paused ? 'unpause' : 'skip'}`, {
+  const res = await call('PUT', `/console/v1/release_pipeline_triggers/${encodeURIComponent(t.id)}/${s.paused ? 'unpause' : 'skip'}`, {
     endpoint: op,
     body: { phaseID },
     expected: SUCCESS_OR_REFUSED,
@@ -435,7 +425,7 @@ export function triggers(): void {
     }
   }
   // Spread the trigger work over the run instead of finishing every trigger in its first second.
-  sleep(SHARED.seconds / TRIGGER_OPS);
+  await sleep(SHARED.seconds / TRIGGER_OPS);
 }
 
-export const handleSummary = makeHandleSummary('mutation');
+export const mutation: Profile<Setup> = { name: 'mutation', scenarios, thresholds, setup, jobs: { metrics, gates, overrides, triggers, calibration } };

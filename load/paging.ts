@@ -1,23 +1,21 @@
-// k6 paging profile : walks experiments (each limit, each filter) and release pipelines page
+// Paging load profile: walks experiments (each limit, each filter) and release pipelines page
 // by page, like a dashboard (page 1, a filter, sometimes page 2) and an export job (every page) would,
 // plus a deep page. Run it with `npm run load:paging -- --profile smoke|baseline|stress`.
-import exec from 'k6/execution';
-import { Counter } from 'k6/metrics';
-import type { Options } from 'k6/options';
+import { readFileSync } from 'node:fs';
 import type { Experiment, ListBody, ReleasePipeline } from './lib/bodies.ts';
 import { CALIBRATION, calibrationScenario } from './lib/calibration.ts';
 import { checkSuccess, checkThat, type Level, parse, transportReason } from './lib/checks.ts';
 import { DATA_DIR, type ProfileName, STRICT } from './lib/env.ts';
 import { ANY_STATUS, call, query } from './lib/http.ts';
 import { arrival, byProfile, SHARED, type Shape } from './lib/profiles.ts';
-import { makeHandleSummary } from './lib/summary.ts';
+import type { Profile } from './lib/profile.ts';
+import { Counter } from './lib/runtime.ts';
 import { abort, checkTarget } from './lib/target.ts';
-import { endpointThresholds, type Limits, TREND_STATS, verdictThresholds } from './lib/thresholds.ts';
+import { endpointThresholds, type Limits, verdictThresholds } from './lib/thresholds.ts';
+import { calibration } from './lib/calibration.ts';
 
-export { calibration } from './lib/calibration.ts';
-
-// Written by fixtures/generate.ts; open() runs in the init context only.
-const DATA = JSON.parse(open(`${DATA_DIR}/paging.json`)) as { limits: number[]; exportLimit: number; seed: number };
+// Written by fixtures/generate.ts before the run.
+const DATA = JSON.parse(readFileSync(`${DATA_DIR}/paging.json`, 'utf8')) as { limits: number[]; exportLimit: number; seed: number };
 
 const pagesWalked = new Counter('paging_pages_walked');
 
@@ -64,34 +62,26 @@ const PROFILE_TABLE: Record<ProfileName, PagingProfile> = {
 };
 const P = byProfile(PROFILE_TABLE);
 
-export const options: Options = {
-  scenarios: {
-    dashboard: arrival('dashboard', P.dashboard),
-    deep: arrival('deepPage', P.deep),
-    export: { executor: 'per-vu-iterations', exec: 'exportWalk', vus: 1, iterations: P.exportIterations, maxDuration: `${SHARED.seconds + 5}s` },
-    [CALIBRATION]: calibrationScenario(),
-  },
-  thresholds: {
-    http_req_failed: ['rate<0.01'],
-    ...verdictThresholds(SHARED.checks, STRICT, SHARED.maxEndpointErrorRate),
-    ...endpointThresholds(
-      {
-        'listExperiments.page1': P.page,
-        'listExperiments.filter': P.page,
-        'listExperiments.deep': P.page,
-        'listExperiments.walk': P.walk,
-        listReleasePipelines: P.page,
-        [CALIBRATION]: P.calibration,
-      },
-      SHARED.maxEndpointErrorRate,
-    ),
-  },
-  summaryTrendStats: TREND_STATS,
-  // A redirect is never followed: it would take the key header to wherever it points (docs/transport.md).
-  maxRedirects: 0,
-  // The summary must not wait on slow stragglers forever: every profile stops by itself.
-  setupTimeout: '30s',
-  teardownTimeout: '10s',
+const scenarios = {
+  dashboard: arrival('dashboard', P.dashboard),
+  deep: arrival('deepPage', P.deep),
+  export: { kind: 'sequence' as const, exec: 'exportWalk', iterations: P.exportIterations },
+  [CALIBRATION]: calibrationScenario(),
+};
+const thresholds = {
+  http_req_failed: ['rate<0.01'],
+  ...verdictThresholds(SHARED.checks, STRICT, SHARED.maxEndpointErrorRate),
+  ...endpointThresholds(
+    {
+      'listExperiments.page1': P.page,
+      'listExperiments.filter': P.page,
+      'listExperiments.deep': P.page,
+      'listExperiments.walk': P.walk,
+      listReleasePipelines: P.page,
+      [CALIBRATION]: P.calibration,
+    },
+    SHARED.maxEndpointErrorRate,
+  ),
 };
 
 /** The list filters the profile exercises; teamID is left out (see learnFilters). */
@@ -202,11 +192,11 @@ function matcher(f: Filter): (e: Experiment) => boolean | undefined {
  * first page holds only tagged experiments and differs from the unfiltered first page is used, as in
  * the conformance suite; when none does, tags=x, and its inferred check says what came back.
  */
-function tagsAsTheTargetReadsThem(f: Filter, unfiltered: Experiment[]): Filter {
+async function tagsAsTheTargetReadsThem(f: Filter, unfiltered: Experiment[]): Promise<Filter> {
   const all = unfiltered.map((e) => String(e.id)).join(',');
   const encodings: Record<string, string>[] = [{ tags: f.value }, { 'tags[]': f.value }, { tags: JSON.stringify([f.value]) }];
   for (const params of encodings) {
-    const res = call('GET', `/console/v1/experiments${query({ ...params, limit: unfiltered.length })}`, { endpoint: 'setup', expected: ANY_STATUS });
+    const res = await call('GET', `/console/v1/experiments${query({ ...params, limit: unfiltered.length })}`, { endpoint: 'setup', expected: ANY_STATUS });
     const items = transportReason(res) || res.status !== 200 ? undefined : (parse(res) as ListBody<Experiment> | undefined)?.data;
     if (!Array.isArray(items) || items.length === 0) continue;
     const tagged = items.every((e) => Array.isArray(e.tags) && e.tags.indexOf(f.value) >= 0);
@@ -227,8 +217,8 @@ const FILTER_LEVEL: Record<FilterName, Level> = {
   createdStartDate: 'inferred',
 };
 
-function listExperiments(endpoint: string, params: Record<string, string | number | undefined>): Experiment[] | undefined {
-  const res = call('GET', `/console/v1/experiments${query(params)}`, { endpoint });
+async function listExperiments(endpoint: string, params: Record<string, string | number | undefined>): Promise<Experiment[] | undefined> {
+  const res = await call('GET', `/console/v1/experiments${query(params)}`, { endpoint });
   const body = checkSuccess<ListBody<Experiment>>('listExperiments', endpoint, res);
   if (!body) return undefined;
   // Without a limit the page size is the target's default (not shown, 4.4): nothing to hold it to.
@@ -241,8 +231,8 @@ function listExperiments(endpoint: string, params: Record<string, string | numbe
  * failed check counts (a stated one fails the run, exit 1), where stopping here would say only that
  * the run could not be carried out. No usable answer, or no data array, stops the run with the reason.
  */
-function setupAnswer(what: string, path: string): ListBody<Experiment> {
-  const res = call('GET', path, { endpoint: 'setup', expected: ANY_STATUS });
+async function setupAnswer(what: string, path: string): Promise<ListBody<Experiment>> {
+  const res = await call('GET', path, { endpoint: 'setup', expected: ANY_STATUS });
   const network = transportReason(res);
   if (network) abort(`${what}: no usable answer: ${network}`);
   const body = checkSuccess<ListBody<Experiment>>('listExperiments', 'setup', res) ?? (parse(res) as ListBody<Experiment> | undefined);
@@ -254,24 +244,24 @@ function setupAnswer(what: string, path: string): ListBody<Experiment> {
  * The largest page size of DATA that the target takes: a target may refuse a limit above its maximum
  * with a 4xx instead of clamping it (spec 4.4: the maximum is not shown). undefined when it takes none.
  */
-function largestLimit(): { limit: number | undefined; first: ListBody<Experiment> } {
+async function largestLimit(): Promise<{ limit: number | undefined; first: ListBody<Experiment> }> {
   const sizes = DATA.limits
     .concat([DATA.exportLimit])
     .filter((n, k, all) => all.indexOf(n) === k)
     .sort((a, b) => b - a);
   for (const limit of sizes) {
-    const res = call('GET', `/console/v1/experiments${query({ limit })}`, { endpoint: 'setup', expected: ANY_STATUS });
+    const res = await call('GET', `/console/v1/experiments${query({ limit })}`, { endpoint: 'setup', expected: ANY_STATUS });
     const network = transportReason(res);
     if (network) abort(`list experiments (limit ${limit}): no usable answer: ${network}`);
     if (res.status >= 400 && res.status < 500) continue;
-    return { limit, first: setupAnswer(`list experiments (limit ${limit})`, `/console/v1/experiments${query({ limit })}`) };
+    return { limit, first: await setupAnswer(`list experiments (limit ${limit})`, `/console/v1/experiments${query({ limit })}`) };
   }
-  return { limit: undefined, first: setupAnswer('list experiments (no limit)', '/console/v1/experiments') };
+  return { limit: undefined, first: await setupAnswer('list experiments (no limit)', '/console/v1/experiments') };
 }
 
-export function setup(): Setup {
-  checkTarget();
-  const { limit: largest, first: body } = largestLimit();
+async function setup(): Promise<Setup> {
+  await checkTarget();
+  const { limit: largest, first: body } = await largestLimit();
   if (body.data.length === 0) abort('the target lists no experiments: the paging profile needs some');
   if (largest === undefined) abort(`the target refuses every page size of ${DATA.limits.join(', ')} with a 4xx`);
   const limits = DATA.limits.filter((n) => n <= (largest as number));
@@ -284,21 +274,23 @@ export function setup(): Setup {
   if (typeof total === 'number') {
     last = Math.max(1, Math.ceil(total / deepLimit));
   } else {
-    const nonEmpty = (p: number) =>
-      setupAnswer(`list experiments (page ${p})`, `/console/v1/experiments${query({ limit: deepLimit, page: p })}`).data.length > 0;
+    const nonEmpty = async (p: number) =>
+      (await setupAnswer(`list experiments (page ${p})`, `/console/v1/experiments${query({ limit: deepLimit, page: p })}`)).data.length > 0;
     let hi = 2;
-    while (nonEmpty(hi) && hi < 1 << 20) hi *= 2;
+    while ((await nonEmpty(hi)) && hi < 1 << 20) hi *= 2;
     let lo = hi / 2;
     while (hi - lo > 1) {
       const mid = Math.floor((lo + hi) / 2);
-      if (nonEmpty(mid)) lo = mid;
+      if (await nonEmpty(mid)) lo = mid;
       else hi = mid;
     }
     last = lo;
   }
   // "Deep" is 90% of the way down: far from the first pages, still a full page.
+  const filters: Filter[] = [];
+  for (const f of learnFilters(body.data)) filters.push(f.name === 'tags' ? await tagsAsTheTargetReadsThem(f, body.data) : f);
   return {
-    filters: learnFilters(body.data).map((f) => (f.name === 'tags' ? tagsAsTheTargetReadsThem(f, body.data) : f)),
+    filters,
     deepPage: Math.max(1, Math.floor(last * 0.9)),
     deepLimit,
     limits,
@@ -310,20 +302,19 @@ export function setup(): Setup {
 const allMatch = (items: Experiment[], match: (e: Experiment) => boolean | undefined) => items.every((e) => match(e) !== false);
 
 /** A dashboard view: page 1 unfiltered, or one filter at one limit, sometimes its page 2; now and then the pipelines. */
-export function dashboard(s: Setup): void {
-  const i = exec.scenario.iterationInTest;
+async function dashboard(s: Setup, i: number): Promise<void> {
   const slot = i % (s.filters.length + 1);
   if (slot === 0) {
-    listExperiments('listExperiments.page1', {});
+    await listExperiments('listExperiments.page1', {});
   } else {
     const f = s.filters[slot - 1];
     const limit = s.limits[Math.floor(i / (s.filters.length + 1)) % s.limits.length];
     const match = matcher(f);
     const level = FILTER_LEVEL[f.name];
-    const page1 = listExperiments('listExperiments.filter', { ...f.params, limit });
+    const page1 = await listExperiments('listExperiments.filter', { ...f.params, limit });
     if (page1) checkThat('listExperiments.filter', `every item matches filter ${f.name}`, allMatch(page1, match), level);
     if (page1 && page1.length === limit && i % 3 === 0) {
-      const page2 = listExperiments('listExperiments.filter', { ...f.params, limit, page: 2 });
+      const page2 = await listExperiments('listExperiments.filter', { ...f.params, limit, page: 2 });
       if (page2) {
         checkThat('listExperiments.filter', `every item matches filter ${f.name}`, allMatch(page2, match), level);
         const seen: Record<string, true> = {};
@@ -342,27 +333,27 @@ export function dashboard(s: Setup): void {
     const body = checkSuccess<ListBody<ReleasePipeline>>(
       'listReleasePipelines',
       'listReleasePipelines',
-      call('GET', `/console/v1/release_pipelines${query({ limit })}`, { endpoint: 'listReleasePipelines' }),
+      await call('GET', `/console/v1/release_pipelines${query({ limit })}`, { endpoint: 'listReleasePipelines' }),
     );
     if (body) checkThat('listReleasePipelines', 'page holds at most limit items', body.data.length <= limit, 'inferred');
   }
 }
 
-export function deepPage(s: Setup): void {
-  const items = listExperiments('listExperiments.deep', { limit: s.deepLimit, page: s.deepPage });
+async function deepPage(s: Setup): Promise<void> {
+  const items = await listExperiments('listExperiments.deep', { limit: s.deepLimit, page: s.deepPage });
   // Inferred: a page short of the limit before the last page says the pages do not cover the list.
   if (items) checkThat('listExperiments.deep', 'deep page is a full page', items.length === s.deepLimit, 'inferred');
 }
 
 /** An export job: every page of the pipelines, then experiments page by page up to a bound; no page repeats an item. */
-export function exportWalk(s: Setup): void {
+async function exportWalk(s: Setup): Promise<void> {
   const seen: Record<string, true> = {};
   let dup = 0;
   for (let page = 1; page <= 1000; page++) {
     const body = checkSuccess<ListBody<ReleasePipeline>>(
       'listReleasePipelines',
       'listReleasePipelines',
-      call('GET', `/console/v1/release_pipelines${query({ limit: s.exportLimit, page })}`, { endpoint: 'listReleasePipelines' }),
+      await call('GET', `/console/v1/release_pipelines${query({ limit: s.exportLimit, page })}`, { endpoint: 'listReleasePipelines' }),
     );
     if (!body) break;
     pagesWalked.add(1);
@@ -376,7 +367,7 @@ export function exportWalk(s: Setup): void {
   const ids: Record<string, true> = {};
   dup = 0;
   for (let page = 1; page <= P.exportPages; page++) {
-    const items = listExperiments('listExperiments.walk', { limit: s.exportLimit, page });
+    const items = await listExperiments('listExperiments.walk', { limit: s.exportLimit, page });
     if (!items) break;
     pagesWalked.add(1);
     for (const e of items) {
@@ -388,4 +379,4 @@ export function exportWalk(s: Setup): void {
   checkThat('listExperiments.walk', 'pages share no item', dup === 0, 'inferred');
 }
 
-export const handleSummary = makeHandleSummary('paging');
+export const paging: Profile<Setup> = { name: 'paging', scenarios, thresholds, setup, jobs: { dashboard, deepPage, exportWalk, calibration } };

@@ -95,7 +95,7 @@ function filesSection(i: ReportInputs): string {
     l.conformance && `<li><a href="${esc(l.conformance)}">conformance.json</a>: every clause with status, tests and evidence</li>`,
     l.observations && `<li><a href="${esc(l.observations)}">observations.json</a>: give it to the next run for drift</li>`,
     l.junit && `<li><a href="${esc(l.junit)}">junit.xml</a>: one case per conformance test</li>`,
-    ...i.load.flatMap((r) => [r.dashboard && `<li><a href="${esc(r.dashboard)}">k6 web dashboard: ${esc(r.script)}</a></li>`]),
+    ...i.load.flatMap((r) => [r.dashboard && `<li><a href="${esc(r.dashboard)}">Artillery report: ${esc(r.script)}</a></li>`]),
     l.compare && `<li><a href="${esc(l.compare)}">load/compare.json</a>: the load compare, per endpoint</li>`,
   ].filter(Boolean);
   return `<section id="files"><h2>Files of this run</h2><ul>${items.join('')}</ul></section>`;

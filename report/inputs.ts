@@ -35,6 +35,7 @@ export interface LoadRun {
   script: string;
   summary: RunSummary | null;
   series: TimeSeries | null;
+  /** Artillery's own JSON report of the run, linked beside the summary. */
   dashboard: string | null;
   junit: string | null;
 }
@@ -71,7 +72,7 @@ export interface ReportInputs {
 /** Where the proof map is committed (docs/proof.md says how it is made). */
 export const COMMITTED_PROOF = join(ROOT, 'docs', 'clause-proof.json');
 
-/** timeseries.json: the report's own file, written by ./timeseries.ts from k6's request rows. */
+/** timeseries.json: the report's own file, written by ./timeseries.ts from the load run's request rows. */
 function readTimeSeries(file: string): TimeSeries | null {
   if (!existsSync(file)) return null;
   try {
@@ -108,7 +109,7 @@ export function readInputs(reportsDir: string, historyFile = join(reportsDir, 'h
     script,
     summary: readRunSummary(join(reportsDir, RUN_FILES.summary(script))) ?? null,
     series: readTimeSeries(join(reportsDir, 'load', script, 'timeseries.json')),
-    dashboard: rel(`load/${script}/dashboard.html`),
+    dashboard: rel(`load/${script}/artillery.json`),
     junit: rel(`load/${script}/junit.xml`),
   })).filter((l) => l.summary || l.series || l.dashboard);
   const sectionNames: Record<string, string> = {};

@@ -1,6 +1,6 @@
-// Load: per k6 profile, latency percentiles per endpoint against the baseline (calibrated for this
-// machine, docs/load.md "Baselines and the compare"), throughput over time, and links to k6's own
-// outputs (web dashboard export, JUnit, summary).
+// Load: per load profile, latency percentiles per endpoint against the baseline (calibrated for this
+// machine, docs/load.md "Baselines and the compare"), throughput over time, and links to the run's own
+// outputs (Artillery's JSON report, JUnit, summary).
 import { esc, fmtMs, fmtPct, fmtRatio } from './escape.ts';
 import { latencyChart, throughputChart } from './charts.ts';
 import type { EndpointRow, ProfileResult } from '../core/formats.ts';
@@ -66,7 +66,7 @@ function profileBlock(run: LoadRun, cmp: ProfileResult | undefined): string {
     cmp?.reason ? esc(cmp.reason) : '',
   ].filter(Boolean);
   const links = [
-    run.dashboard ? `<a href="${esc(run.dashboard)}">k6 web dashboard</a>` : '',
+    run.dashboard ? `<a href="${esc(run.dashboard)}">Artillery report (JSON)</a>` : '',
     run.junit ? `<a href="${esc(run.junit)}">JUnit</a>` : '',
     run.summary ? `<a href="load/${esc(run.script)}/summary.json">summary.json</a>` : '',
     cmp ? `<span class="muted">baseline ${esc(cmp.baselineFile.replace(/^.*\/(load\/baselines\/)/, '$1'))}</span>` : '',
@@ -78,7 +78,7 @@ ${failedThresholds.length ? `<ul class="bad">${failedThresholds.map((t) => `<li>
 <p class="links">${links.join(' · ')}</p>
 ${table(rows, scale)}
 <div class="charts"><figure><figcaption>p95 latency per endpoint: this run and what the baseline predicts on this machine</figcaption>${latencyChart(rows, scale, `${run.script}: p95 per endpoint against the baseline`)}</figure>
-<figure><figcaption>throughput over time (requests per second, from k6's request samples)</figcaption>${run.series ? throughputChart(run.series, `${run.script}: requests per second over time`) : '<p class="muted">No time series (k6 CSV output) for this run.</p>'}</figure></div>
+<figure><figcaption>throughput over time (requests per second, from the load run's request samples)</figcaption>${run.series ? throughputChart(run.series, `${run.script}: requests per second over time`) : '<p class="muted">No time series (request rows) for this run.</p>'}</figure></div>
 </div>`;
 }
 

@@ -1,5 +1,5 @@
-// Throughput over time of a k6 run. k6's end-of-test summary keeps totals only, so verify asks k6 for
-// its CSV output (K6_OUT=csv=..., K6_CSV_TIME_FORMAT=unix_milli) and this module folds the request
+// Throughput over time of a load run. Its summary keeps totals only, so verify asks the run for
+// one row per request (LOAD_REQUESTS_CSV: load/artillery/run.ts writes them) and this module folds the request
 // samples into buckets: requests per endpoint per bucket and the p95 latency of each bucket. The CSV
 // is deleted afterwards: it is compressed, so the secret scan could not read it, and the buckets are
 // all the report needs.
@@ -26,7 +26,7 @@ export interface TimeSeries {
   buckets: Bucket[];
 }
 
-/** The `endpoint` tag from k6's extra_tags column (`endpoint=x&other=y`); untagged requests are "other". */
+/** The `endpoint` tag from the extra_tags column (`endpoint=x&other=y`); untagged requests are "other". */
 function endpointOf(extraTags: string): string {
   for (const pair of extraTags.split('&')) {
     const [k, v] = pair.split('=');
@@ -80,7 +80,7 @@ export function bucketize(script: string, samples: Sample[]): TimeSeries {
   return { format: 'console-conformance.timeseries/1', script, bucketMs, durationMs: end - start, endpoints, buckets };
 }
 
-/** Reads k6's CSV output (gzipped when the name ends in .gz) and keeps one sample per request. */
+/** Reads the request rows (gzipped when the name ends in .gz) and keeps one sample per request. */
 export async function readK6Csv(file: string): Promise<Sample[]> {
   const raw = createReadStream(file);
   const input = file.endsWith('.gz') ? raw.pipe(createGunzip()) : raw;
@@ -98,7 +98,8 @@ export async function readK6Csv(file: string): Promise<Sample[]> {
         value: header.indexOf('metric_value'),
         tags: header.indexOf('extra_tags'),
       };
-      if (col.name < 0 || col.time < 0 || col.value < 0) throw new Error(`${file}: not a k6 CSV output (no metric_name/timestamp/metric_value header)`);
+      if (col.name < 0 || col.time < 0 || col.value < 0)
+        throw new Error(`${file}: not a load run's request rows (no metric_name/timestamp/metric_value header)`);
       continue;
     }
     // http_req_duration has one row per request, with the request's tags: enough for both counts and latency.

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The two tiers of the project's unit tests (node:test, *.test.ts):
-//   process     a test that starts a process (the reference server, k6, Chromium, a CLI): it reaches
+//   process     a test that starts a process (the reference server, Artillery, Chromium, a CLI): it reaches
 //               node:child_process through its own imports, directly or through the reference
 //               launcher (core/reference.ts) or a runner. It runs in `npm test` only (test:unit).
 //   in-process  every other test. It also runs in `npm run check` (test:fast), the inner loop.

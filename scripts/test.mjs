@@ -8,10 +8,8 @@ import { randomBytes } from 'node:crypto';
 const stages = [
   ['contracts:check', 'generated schemas are fresh and compile under Ajv2020 strict'],
   ['contracts:lint', 'openapi.yaml is lint-clean under Redocly'],
-  ['typecheck', 'TypeScript strict typecheck (Node code, and load/ against the k6 types)'],
+  ['typecheck', 'TypeScript strict typecheck (tsconfig.json: every folder, load/ included)'],
   ['lint', 'Biome lint and format check (biome.jsonc): no errors, formatted'],
-  // Before the unit tests: some of them run the real k6 (baseline merge of two runners).
-  ['k6:install', 'k6 built from its Go module into .tools/bin (skipped when already there)'],
   ['test:unit', 'unit tests (node:test): contract, clauses, reference server, reliability, scripts'],
   ['clauses:coverage', 'every stated clause of contracts/clauses.yaml has a conformance test'],
   ['fuzz:smoke', 'seeded fuzz of the reference server: no 5xx, error shape, nothing persisted'],
@@ -19,7 +17,7 @@ const stages = [
   // Grouped: the strict-pass variants share a server per group (contracts/selftest-groups.ts), about half the time.
   ['conformance:selftest', 'the suite fails against every injected fault and passes every legal variant (variants in groups)', ['--grouped']],
   ['crosscheck', 'Schemathesis (pinned, in .venv) finds no failure of the reference server against contracts/openapi.yaml'],
-  ['load:smoke', 'k6 paging and mutation smoke profiles against the reference, compared with the baselines'],
+  ['load:smoke', 'paging and mutation smoke profiles on Artillery against the reference, compared with the baselines'],
   ['report:test', 'reports/index.html of a real verify run (one injected fault) in Debian Chromium: verdict, filters, failure evidence, load, no network'],
   ['scan:secrets', 'nothing the run wrote holds the API key'],
 ];

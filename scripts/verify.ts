@@ -10,7 +10,7 @@ const HELP = `usage: npm run verify -- [options]
 
 The main job. Runs, against CONSOLE_BASE_URL (or a reference server it starts on a free loopback port):
   1. the conformance suite (Playwright),
-  2. the k6 paging and mutation load profiles, compared with load/baselines/ (calibrated per machine),
+  2. the paging and mutation load profiles (on Artillery), compared with load/baselines/ (calibrated per machine),
 then writes reports/ (index.html: one page for a release manager; conformance.json, observations.json,
 junit.xml, verify.json, load/), scans reports/ for the API key and prints a one-screen verdict.
 
@@ -21,12 +21,12 @@ junit.xml, verify.json, load/), scans reports/ for the API key and prints a one-
   --auth-probes derived         the auth tests also send wrong keys made from the real one (one character
                                 short, its first half, one added, other case) and expect each refused;
                                 for a throwaway key only (also CONSOLE_AUTH_PROBES=derived; default random)
-  --skip-load                   do not run the load profiles (k6 is then not needed)
+  --skip-load                   do not run the load profiles
   --profile smoke|baseline|stress
                                 size of the load profiles (default smoke, a few seconds each; the
                                 committed baselines are smoke: another profile compares as no-baseline)
-  --runners N                   run each load profile as N k6 processes of equal execution segments,
-                                released together and merged (npm run load:paging -- --help); default 1;
+  --runners N                   run each load profile as N Artillery processes sharing its arrival rates,
+                                their records merged exactly (npm run load:paging -- --help); default 1;
                                 compared only with baselines of N runners (--baselines DIR)
   --baselines DIR               compare with the baselines in DIR instead of load/baselines/
   --observations-baseline FILE  report drift against this observations.json (default:
@@ -41,15 +41,14 @@ junit.xml, verify.json, load/), scans reports/ for the API key and prints a one-
                                 with the reports written so far, marked partial (docs/transport.md)
   --help                        this text
 
-k6: when neither K6_BIN nor .tools/bin/k6 exists, verify builds it first (npm run k6:install, Go
-needed, about two minutes); when it cannot, it exits 3 before running anything.
+Load engine: Artillery, an npm dependency installed by npm ci (k6 is not used: docs/load.md).
 Environment: CONSOLE_BASE_URL, CONSOLE_API_KEY, CONSOLE_TARGET_MANIFEST (old name CONSOLE_FIXTURES), CONSOLE_STRICT, CONSOLE_READ_ONLY, CONSOLE_AUTH_PROBES, CONSOLE_ALLOW_REMOTE_LOAD,
 CONSOLE_DEADLINE, CONSOLE_REQUEST_TIMEOUT, CONSOLE_HISTORY, CONSOLE_REPORTS_DIR (where reports go, default
-reports/), K6_BIN (docs/environment.md).
+reports/) (docs/environment.md).
 
 exit codes: 0 pass; 1 contract failure (a stated clause violated, by the suite or a load check; an
 inferred one under --strict);
-2 performance regression against the baseline (or a k6 latency threshold crossed); 3 the run could
+2 performance regression against the baseline (or a load latency threshold crossed); 3 the run could
 not be carried out or was cut short (deadline, transport failures, inconclusive tests, the network
 answering instead of the target under load, the key found in reports/), or is INCOMPLETE: a stated clause went unchecked for a
 reason you can fix (the manifest ran out of trigger phases, the target refused a resource), named

@@ -50,7 +50,7 @@ the statistical rule (load/compare/detect.ts, the compare as it is) and by the r
 The full measurement (about 53 minutes on 2 cores): npm run bench:power -- --runs 10
 A route slowdown against a handler slowdown of one operation (docs/load.md, "Power of the compare"):
   npm run bench:power -- --operation listReleasePipelines --changes 25 --route-changes 25 --runs 5 --seconds 30
-Needs k6 (npm run k6:install). Writes only to a temporary folder.
+Runs on Artillery (installed by npm ci). Writes only to a temporary folder.
 Environment: CONSOLE_BASE_URL must be unset (the benchmark starts its own reference servers).
 Exit 0 figures printed, 3 the benchmark could not be carried out.`;
 
@@ -118,7 +118,7 @@ async function bench(a: PowerArgs): Promise<number> {
   if (targetSetInEnv()) throw new ConfigError('CONSOLE_BASE_URL is set: the benchmark starts its own reference servers; unset it');
   const reports = mkdtempSync(join(tmpdir(), 'bench-power-'));
   // runLoad reads its configuration from the environment: the reports go to the temporary folder, and
-  // the length of the scenarios reaches k6 through it (load/lib/profiles.ts, LOAD_SECONDS).
+  // the length of the scenarios reaches the profiles through it (load/lib/profiles.ts, LOAD_SECONDS).
   setEnv({ CONSOLE_REPORTS_DIR: reports, ...(a.seconds !== undefined ? { LOAD_SECONDS: String(a.seconds) } : {}) });
   // Each runLoad registers its SIGINT/SIGTERM handlers once; many runs would warn of a leak.
   process.setMaxListeners(0);

@@ -1,7 +1,7 @@
 // npm run bench:runners -- [--script paging|mutation] [--profile smoke|baseline] [--seconds S]
 //                          [--runners 1,2,4] [--latency MS[:S]] [--rounds R]
-// One load profile run by one k6 and by 2 and 4 segmented runners (load:* --runners N: the k6
-// operator's mechanism on this machine), each against a fresh reference server, side by side in one
+// One load profile run by one Artillery process and by 2 and 4 runners (load:* --runners N on this
+// machine), each against a fresh reference server, side by side in one
 // run, the runner counts taking turns round by round. It prints, per endpoint, the requests and
 // the merged p50/p95 of each, and their ratio to the one-runner run: the same test split N ways
 // must send the same requests, and on one machine its latencies say what N processes cost the
@@ -20,8 +20,8 @@ const NAME = 'bench:runners';
 
 const HELP = `usage: npm run bench:runners -- [options]
 
-Runs one load profile with 1, 2 and 4 k6 runners (equal execution segments, started paused, released
-together, merged: npm run load:paging -- --help, --runners) against fresh reference servers, and prints
+Runs one load profile with 1, 2 and 4 Artillery runners (equal integer shares of every rate,
+every worker's records merged exactly: npm run load:paging -- --help, --runners) against fresh reference servers, and prints
 per endpoint the requests and merged p50/p95 of each runner count and their ratio to one runner.
 
   --script NAME     paging or mutation (default paging)
@@ -33,7 +33,7 @@ per endpoint the requests and merged p50/p95 of each runner count and their rati
 
 On one machine the runners share its cores with each other and with the server: the figures measure
 the mechanism (same requests, same checks, one merged summary), not the capacity of N machines.
-Needs k6 (npm run k6:install). Writes only to a temporary folder.
+Runs on Artillery (installed by npm ci). Writes only to a temporary folder.
 Environment: CONSOLE_BASE_URL must be unset (the benchmark starts its own reference servers).
 Exit 0 figures printed, 3 the benchmark could not be carried out.`;
 

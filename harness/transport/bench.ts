@@ -9,7 +9,7 @@ import { runScenario, type ScenarioOutcome, type ScenarioSpec } from './run-scen
 
 const HELP = `usage: npm run bench:transport -- [--only NAME,...] [--keep]
 
-Runs npm run conformance (and once npm run verify -- --skip-load, and the k6 profiles at smoke size)
+Runs npm run conformance (and once npm run verify -- --skip-load, and the load profiles at smoke size)
 through a misbehaving proxy on 127.0.0.1 in front of a fresh reference server, one scenario at a time
 (a few minutes in all), and prints per scenario: exit code, seconds against its --deadline (load: its
 bound), conformance.json / junit.xml / index.html written and marked partial (load: summary.json),

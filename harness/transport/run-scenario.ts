@@ -1,5 +1,5 @@
 // One transport scenario, end to end: a fresh reference server, the misbehaving proxy in front of it,
-// and the real command (`npm run conformance`, `npm run verify -- --skip-load`, or a k6 profile at
+// and the real command (`npm run conformance`, `npm run verify -- --skip-load`, or a load profile at
 // smoke size, `npm run load:paging` / `load:mutation`) run through the proxy as a child process. What comes back is what a user would see: exit code, time, the reports
 // written (and whether they say partial), the last line of stderr, and whether the key leaked into
 // any report, the console output, or to the origin a redirect points to.

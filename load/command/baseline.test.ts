@@ -1,5 +1,5 @@
 // The baseline compare: a slower endpoint is a regression, a machine that is slower across the board
-// (calibration included) is not; and the merge of several runners, on two real k6 runs.
+// (calibration included) is not; and the merge of several runners, on two real load runs.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -97,11 +97,11 @@ function loadRun(env: NodeJS.ProcessEnv): Promise<{ code: number | null; out: st
   return new Promise((done) => child.on('exit', (code) => done({ code, out })));
 }
 
-test('two real k6 runners against one target merge into one summary that compare reads', { timeout: 120_000 }, async () => {
+test('two real load runs side by side against one target merge into one summary that compare reads', { timeout: 120_000 }, async () => {
   const server = await startReference({ stderr: 'ignore' });
   try {
     const env = (dir: string) => ({ ...process.env, CONSOLE_BASE_URL: server.baseUrl, CONSOLE_API_KEY: server.apiKey, CONSOLE_REPORTS_DIR: join(work, dir) });
-    // At the same time, as two k6-operator runners would be.
+    // At the same time, as two load generators on two machines would be.
     const [a, b] = await Promise.all([loadRun(env('a')), loadRun(env('b'))]);
     assert.equal(a.code, 0, a.out);
     assert.equal(b.code, 0, b.out);
@@ -116,7 +116,7 @@ test('two real k6 runners against one target merge into one summary that compare
     assert.equal(m.count, ea.count + eb.count, name);
     assert.ok(Math.abs(m.rps - (ea.rps + eb.rps)) < 1e-9, name);
     // The whole run's p95 lies between the runners' (read from the merged histogram: each duration within 1%, a few requests
-    // interpolated between buckets). With a handful of requests k6's own p95 interpolates between far-apart durations, so
+    // interpolated between buckets). With a handful of requests a run's own p95 interpolates between far-apart durations, so
     // there only the bound every p95 keeps holds: at most the slowest request seen.
     if (ea.count >= 20 && eb.count >= 20)
       assert.ok(m.p95 >= Math.min(ea.p95, eb.p95) * 0.97 && m.p95 <= Math.max(ea.p95, eb.p95) * 1.03, `${name}: ${m.p95} vs ${ea.p95}, ${eb.p95}`);

@@ -30,10 +30,10 @@ compare  compares reports/load/<script>/summary.json (or, with --merge, the summ
          Mann-Whitney test says the calibrated durations are slower (alpha ${DEFAULT_TOLERANCE.alpha} over the endpoints)
          and the 95% interval of the median ratio lies above 1 + --min-effect PCT (default ${(DEFAULT_TOLERANCE.minEffect ?? 0) * 100}).
          Endpoints with too few requests for the test, and runs without samples, keep the tolerances.
---merge  RUNNER is a runner's summary.json or its folder (summary.json, and requests.csv.gz when the
-         runner kept its k6 CSV output, as the pods of npm run load:testrun do: its request durations
-         make the merge exact). The runners are merged per script (counts, rates, checks, transport,
-         percentiles from the merged duration histograms; segments must cover the test once), judged
+--merge  RUNNER is a run's summary.json or its folder (a run of npm run load:* on another machine, or
+         of npm run load:cloud --report), with its request-duration histograms, which make the merge
+         exact. The runs are merged per script (counts, rates, checks, transport, percentiles from the
+         merged duration histograms; one script and profile), judged
          as a load run is (thresholds again on the merged figures) and written to
          reports/load/<script>/summary.json ("runners": N), which the compare, baseline:update and
          the report then read like a single run's. --history FILE adds the merged run to that run
@@ -45,7 +45,7 @@ Environment: CONSOLE_REPORTS_DIR (where the last run is read and the merged one 
 CONSOLE_TARGET_MANIFEST (the target a merged run is recorded against, with --history); CONSOLE_STRICT.
 Exit 0 pass or no baseline; 2 regression; with --merge also 1 (a check of the merged run failed: a
 contract matter) and 3 (a runner could not run, or over the transport budget); 3 cannot be done (no
-run, unreadable file, a runner's segment missing, bad option).`;
+run, unreadable file, runs of different profiles, bad option).`;
 
 const NAME = 'baseline';
 

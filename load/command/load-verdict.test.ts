@@ -1,4 +1,4 @@
-// What a load run says about the target, on real k6 runs against the reference server: a correct server
+// What a load run says about the target, on real load runs (Artillery) against the reference server: a correct server
 // that looks unlike the reference (legal variants of what the spec leaves open) passes; a stated
 // violation is exit 1; an inferred one warns, and fails under --strict. The network's failures are in
 // harness/transport/transport.test.ts.
@@ -59,7 +59,10 @@ test('load: a correct server unlike the reference (15 legal variants at once: 40
     const s = r.summary(script);
     assert.deepEqual(s.checks.failed, [], script);
     assert.ok(s.checks.stated.passes > 100, `${script}: ${s.checks.stated.passes} stated checks`);
-    assert.deepEqual(s.verdict, { code: 0, note: 'ok', warnings: [] });
+    // A pass; on a busy machine the ruler alone may cross its latency thresholds, which says so and still passes.
+    assert.equal(s.verdict.code, 0, JSON.stringify(s.verdict));
+    assert.deepEqual(s.verdict.warnings, []);
+    assert.match(s.verdict.note, /^(ok|only the calibration request crossed its latency thresholds: the machine was slow)$/);
     assert.equal(s.transport.failures, 0);
   }
   // The calibration request is refused with 403 here, and that is a refusal as good as 401 (spec 5, 7).

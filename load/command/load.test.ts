@@ -38,12 +38,6 @@ test('--help describes the commands and exit codes', () => {
   assert.match(r.stdout, /--variant NAME/);
 });
 
-test('a missing k6 is exit 3 with the reason, before any server starts', () => {
-  const r = load(['smoke'], { K6_BIN: '/nonexistent/k6' });
-  assert.equal(r.status, 3);
-  assert.equal(r.stderr, 'load: K6_BIN=/nonexistent/k6 is not an executable file');
-});
-
 test('--latency and --fault shape the reference server started for the run: refused with a target, a bad fault named', () => {
   const withTarget = load(['paging', '--latency', '40'], { CONSOLE_BASE_URL: 'http://127.0.0.1:9', CONSOLE_API_KEY: 'k_local_secret' });
   assert.equal(withTarget.status, 3);

@@ -1,15 +1,15 @@
 // npm run load:paging | load:mutation | load:smoke -- [--profile smoke|baseline|stress] [--compare] [--seed N] [--scale N]
 //                                                    [--strict] [--latency MS[:S]] [--fault NAME] [--variant NAME] [--runners N]
-// Parses its options and runs load/command/run.ts: a k6 load profile against the target (or a
-// reference server it starts), writing reports/load/<script>/{summary.json,junit.xml,dashboard.html}.
+// Parses its options and runs load/command/run.ts: a load profile on Artillery against the target (or a
+// reference server it starts), writing reports/load/<script>/{summary.json,junit.xml,artillery.json}.
 import { fail, parseCommand, runCommand, integerOption } from '../../core/command.ts';
 import { LOAD_SCRIPTS, runLoad, type LoadArgs, type LoadScript } from './run.ts';
 
-const HELP = `usage: npm run load:paging   -- [options]   (k6 load/paging.ts)
-       npm run load:mutation -- [options]   (k6 load/mutation.ts)
+const HELP = `usage: npm run load:paging   -- [options]   (load/paging.ts on Artillery)
+       npm run load:mutation -- [options]   (load/mutation.ts on Artillery)
        npm run load:smoke    -- [options]   (both, at smoke size: what npm test runs)
 
-Runs a k6 load profile against CONSOLE_BASE_URL, or, when it is unset, against a reference server
+Runs a load profile on Artillery against CONSOLE_BASE_URL, or, when it is unset, against a reference server
 started on a free loopback port for the run (and stopped after it).
 
   --profile NAME  smoke (a few seconds), baseline (about a minute, constant arrival rate) or
@@ -25,26 +25,27 @@ started on a free loopback port for the run (and stopped after it).
                   operation 25% slower: a regression of known size for the compare); refused with a target
   --variant NAME  a legal variant of the started reference server, repeatable (npm run serve -- --list-faults);
                   refused with a target
-  --runners N     run the profile as N k6 processes (1 to 16, default 1), as the k6 operator runs a TestRun of
-                  parallelism N: equal execution segments, started paused, released together through k6's
-                  REST API on loopback ports, each writing its own summary (reports/load/<script>/runners/<i>/),
-                  then merged into summary.json ("runners": N; percentiles from the merged histograms).
-                  On one machine this proves the mechanism, not more capacity
+  --runners N     run the profile as N Artillery processes (1 to 16, default 1), each with an equal integer
+                  share of every arrival rate and its own workers; every worker's records (each request's
+                  duration in microseconds, checks, counters) merged exactly into summary.json ("runners": N),
+                  Artillery's own report of runner i in reports/load/<script>/runners/<i>/artillery.json.
+                  On one machine this proves the mechanism, not more capacity; beyond one machine,
+                  npm run load:cloud (Artillery's Fargate, Lambda and ACI runs)
   --help          this text
 
 Environment: CONSOLE_BASE_URL, CONSOLE_API_KEY, CONSOLE_TARGET_MANIFEST (target manifest; old name CONSOLE_FIXTURES),
 CONSOLE_ALLOW_REMOTE_LOAD=1 (needed for a target that is not loopback), CONSOLE_STRICT, CONSOLE_REQUEST_TIMEOUT
-(seconds a request may take, default 15), K6_BIN (a k6 to use).
-The key reaches k6 through its environment only, never its arguments or output.
+(seconds a request may take, default 15). Artillery's telemetry is off (ARTILLERY_DISABLE_TELEMETRY=true).
+The key reaches Artillery's workers through their environment only, never its script, arguments or output.
 
-Writes reports/load/<script>/summary.json, junit.xml and dashboard.html (k6 web dashboard export); with
---runners N, the merged summary.json and each runner's three files in runners/<i>/.
+Writes reports/load/<script>/summary.json, junit.xml and artillery.json (Artillery's own report); with
+--runners N, the merged summary.json and each runner's artillery.json in runners/<i>/.
 Every check has the level of its clause: a stated check that fails is exit 1; an inferred one warns
 (exit 1 with --strict); what the spec leaves open is not checked. An answer that is the network's, not
 the target's (no answer within the timeout, a redirect, a 429, a 2xx or 5xx that is not JSON) checks
 nothing and is counted apart: over the profile's budget it is exit 3, never 1.
 Exit codes: 0 pass; 1 a check failed (a contract matter); 2 latency thresholds crossed, or a regression
-against the baseline (--compare); 3 the run could not be carried out (k6 missing, target refused,
+against the baseline (--compare); 3 the run could not be carried out (target refused,
 unreachable or answering through a misbehaving network, bad option).`;
 
 function options(): LoadArgs {
@@ -82,5 +83,5 @@ function options(): LoadArgs {
   return { scripts, profile, compare: values.compare ?? false, seed, scale, reference, strict: values.strict, runners };
 }
 
-// Every failure before or around k6 (bad option, config, k6 missing, reference not starting) is exit 3.
+// Every failure before or around the run (bad option, config, reference not starting) is exit 3.
 runCommand('load', () => runLoad(options()));

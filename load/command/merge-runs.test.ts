@@ -1,32 +1,26 @@
-// `baseline:compare --merge` on folders as a TestRun's pods leave them (summary.json without
-// histograms, the k6 CSV output beside it): the merge reads the durations from the CSV, writes one
-// run's summary with its verdict, the compare judges it by the statistical rule, and --history adds
+// `baseline:compare --merge` on the folders of runs side by side (each a summary.json with its
+// request-duration histograms): the merge adds the histograms exactly, writes one run's summary with its verdict, the compare judges it by the statistical rule, and --history adds
 // it to the run history like a run of verify.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { gzipSync } from 'node:zlib';
 import { ROOT } from '../../core/config.ts';
 import { readRuns } from '../../core/history.ts';
 import { DEFAULT_TOLERANCE, updateBaseline } from '../compare/baseline.ts';
+import { histogramOf } from '../compare/samples.ts';
 import { seededRandom } from '../compare/stats.ts';
 import { mergeRuns } from './merge-runs.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'cc-merge-runs-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
-const HEADER =
-  'metric_name,timestamp,metric_value,check,error,error_code,expected_response,group,method,name,proto,scenario,service,status,subproto,tls_version,url,extra_tags,metadata';
-const row = (value: number, endpoint: string, pod: number) =>
-  `http_req_duration,1763900000123,${value.toFixed(6)},,,,true,,GET,x,HTTP/1.1,default,,200,,,x,endpoint=${endpoint}&instance_id=${pod},`;
-
 /**
- * A pod's folder: its summary (figures as k6 wrote them, segment, thresholds, checks, no histograms)
- * and its CSV output. `slower` multiplies the endpoint's durations.
+ * A runner's folder: its summary (figures, thresholds, checks, raw metrics and the request-duration
+ * histograms, as a run of load:* or load:cloud --report writes them). `slower` multiplies the endpoint's durations.
  */
-function pod(dir: string, index: number, of: number, slower: number, seed: number): string {
+function pod(dir: string, index: number, _of: number, slower: number, seed: number): string {
   const random = seededRandom(seed);
   const draw = (n: number, ms: number) => Array.from({ length: n }, () => ms * (0.8 + 0.4 * random()));
   const calibration = draw(150, 2);
@@ -43,7 +37,6 @@ function pod(dir: string, index: number, of: number, slower: number, seed: numbe
     rps: d.length / 60,
     errorRate: 0,
   });
-  const sequence = Array.from({ length: of + 1 }, (_, i) => (i === 0 ? '0' : i === of ? '1' : `${i}/${of}`));
   writeFileSync(
     join(folder, 'summary.json'),
     JSON.stringify({
@@ -53,18 +46,18 @@ function pod(dir: string, index: number, of: number, slower: number, seed: numbe
       target: 'https://staging.example.com',
       finishedAt: '2026-11-25T03:00:00.000Z',
       durationMs: 60_000,
-      segment: `${sequence[index - 1]}:${sequence[index]}`,
-      segmentSequence: sequence.join(','),
       thresholdsOk: true,
       checks: { passes: 450, fails: 0, stated: { passes: 450, fails: 0 }, inferred: { passes: 0, fails: 0 }, failed: [] },
       transport: { answers: 450, failures: 0, kinds: {} },
       endpoints: { calibration: fig(calibration), 'listExperiments.deep': fig(deep) },
       thresholds: [{ metric: 'checks{level:stated}', threshold: 'rate>0.999', ok: true }],
-      k6: { metrics: { 'checks{level:stated}': { type: 'rate', values: { passes: 450, fails: 0, rate: 1 } } } },
+      metrics: { 'checks{level:stated}': { type: 'rate', values: { passes: 450, fails: 0, rate: 1 } } },
+      samples: {
+        format: 'console-conformance.duration-histograms/1',
+        endpoints: { calibration: histogramOf(calibration), 'listExperiments.deep': histogramOf(deep) },
+      },
     }),
   );
-  const rows = [...calibration.map((v) => row(v, 'calibration', index)), ...deep.map((v) => row(v, 'listExperiments.deep', index))];
-  writeFileSync(join(folder, 'requests.csv.gz'), gzipSync(`${HEADER}\n${rows.join('\n')}\n`));
   return folder;
 }
 
@@ -84,12 +77,11 @@ test('pods of a TestRun merge into one run that is judged, compared statisticall
   assert.equal(await mergeRuns({ ...opts, files: night1 }), 0);
   const merged = JSON.parse(readFileSync(join(reportsDir, 'load/paging/summary.json'), 'utf8'));
   assert.equal(merged.runners, 2);
-  assert.deepEqual(merged.segments, ['0:1/2', '1/2:1']);
   assert.equal(merged.merge.percentiles, 'exact');
   assert.equal(merged.endpoints['listExperiments.deep'].count, 600);
   assert.ok(
     Math.abs(merged.endpoints['listExperiments.deep'].p50 / 40 - 1) < 0.05,
-    `p50 ${merged.endpoints['listExperiments.deep'].p50} read from the CSV rows`,
+    `p50 ${merged.endpoints['listExperiments.deep'].p50} read from the runners' histograms`,
   );
   assert.deepEqual(merged.verdict, { code: 0, note: 'ok', warnings: [] });
   updateBaseline('paging', reportsDir, baselines);
@@ -111,12 +103,14 @@ test('pods of a TestRun merge into one run that is judged, compared statisticall
   assert.ok(row.scale !== null);
 });
 
-test('a pod left out of the merge is refused: a part of the run is not the run', async () => {
-  const one = pod(join(work, 'n3'), 1, 3, 1, 5);
-  const three = pod(join(work, 'n3'), 3, 3, 1, 6);
+test('runs of different profiles do not merge, and a missing folder is named', async () => {
+  const one = pod(join(work, 'n3'), 1, 2, 1, 5);
+  const other = pod(join(work, 'n3'), 2, 2, 1, 6);
+  const file = join(other, 'summary.json');
+  writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), profile: 'smoke' }));
   await assert.rejects(
-    mergeRuns({ files: [one, three], reportsDir: join(work, 'r3'), tolerance: DEFAULT_TOLERANCE, manifestPath: 'm.json', strict: false }),
-    /the summaries cover segments 0:1\/3, 2\/3:1; 1\/3:2\/3 is missing: merge every runner's summary/,
+    mergeRuns({ files: [one, other], reportsDir: join(work, 'r3'), tolerance: DEFAULT_TOLERANCE, manifestPath: 'm.json', strict: false }),
+    /cannot merge paging\/(smoke|baseline) with paging\/(smoke|baseline): one script and profile per merge/,
   );
   await assert.rejects(
     mergeRuns({ files: [join(work, 'nowhere')], reportsDir: join(work, 'r3'), tolerance: DEFAULT_TOLERANCE, manifestPath: 'm.json', strict: false }),

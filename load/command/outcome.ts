@@ -1,7 +1,7 @@
-// What a k6 run means, from its exit code and summary.json, for `load:*` and `verify` alike (docs/load.md,
+// What a load run means, from its exit code and summary.json, for `load:*` and `verify` alike (docs/load.md,
 // "Levels and transport"): exit 1 only for a failed check (stated; inferred under --strict), exit 3 when
 // the network rather than the target answered too often (no answer, redirects, 429s, pages that are not
-// JSON) or k6 could not run, exit 2 for latency thresholds alone.
+// JSON) or the run could not be carried out, exit 2 for latency thresholds alone.
 
 export interface LoadSummaryVerdictInput {
   thresholds?: { metric: string; threshold?: string; ok: boolean }[];
@@ -18,15 +18,15 @@ export type { LoadOutcome } from '../../core/formats.ts';
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /**
- * k6 exits 0 (every threshold held), 99 (a threshold crossed) or another code (aborted in setup, a
+ * The engine (load/artillery/run.ts) gives 0 (every threshold held), 99 (a threshold crossed) or another code (aborted in setup, a
  * script error: the run could not be carried out). A crossed threshold is read from the summary: a
  * check threshold is a contract matter (1); transport failures over their budget, or beside any other
  * crossing, mean the load was not carried out (3); thresholds of the calibration request alone say the
  * machine was slow, not the target (0, docs/load.md, "Calibration"); latency thresholds alone are 2.
  */
-export function loadOutcome(k6Exit: number, summary: LoadSummaryVerdictInput | undefined): LoadOutcome {
+export function loadOutcome(engineExit: number, summary: LoadSummaryVerdictInput | undefined): LoadOutcome {
   const warnings = (summary?.checks?.failed ?? []).filter((c) => c.level === 'inferred').map((c) => `${c.name} (${plural(c.fails, 'failure')})`);
-  if (k6Exit !== 0 && k6Exit !== 99) return { code: 3, note: `could not be carried out (k6 exit ${k6Exit})`, warnings };
+  if (engineExit !== 0 && engineExit !== 99) return { code: 3, note: `could not be carried out (engine exit ${engineExit})`, warnings };
   const t = summary?.transport;
   const network =
     t && t.failures > 0
@@ -39,7 +39,7 @@ export function loadOutcome(k6Exit: number, summary: LoadSummaryVerdictInput | u
   const refused = full
     ? `${plural(full, 'manifest gate')} refused new rules and may be full (real servers cap a gate's rules): reset ${full === 1 ? 'it' : 'them'} or name others in the manifest`
     : '';
-  if (k6Exit === 0) {
+  if (engineExit === 0) {
     if (refused) return { code: 3, note: refused, warnings };
     return { code: 0, note: network ? `ok; ${network}, within the profile's budget` : 'ok', warnings };
   }

@@ -1,22 +1,21 @@
-// The work of `npm run load:*`: validators and request bodies written ahead, the k6 scripts against the
-// target (or a reference server started for the run), the key looked for in what k6 wrote, and the
-// compare with the baselines on request. docs/load.md has the whole story.
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+// The work of `npm run load:*`: validators and request bodies written ahead, the profiles run on
+// Artillery against the target (or a reference server started for the run), the key looked for in
+// what the run wrote, and the compare with the baselines on request. docs/load.md has the whole story.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { newRunId } from '../../core/random.ts';
 import { buildValidators } from '../lib/build-validators.ts';
-import { attachSamples, csvOutput, formatJson } from '../compare/run-samples.ts';
 import { attachTarget, loadTarget } from '../compare/target.ts';
 import { compareRun, printCompare } from '../compare/baseline.ts';
-import { ConfigError, isLoopback, k6OutFromEnv, loadConfig, ROOT, type Config } from '../../core/config.ts';
+import { ConfigError, isLoopback, loadConfig, ROOT, requestRowsDirFromEnv, type Config } from '../../core/config.ts';
 import { type LedgerWrite, type LoadScript, type TargetState, readRunSummary, writeRunSummary, type RunSummary } from '../../core/formats.ts';
 import { addLedgerPart, tally } from '../../core/ledger.ts';
 import { restore, takeSnapshot, type Connection, type Snapshot } from '../../core/restore.ts';
 import { worst } from '../../core/exit.ts';
 import { TSX_CLI } from '../../core/package.ts';
 import { startReference, type ReferenceServer } from '../../core/reference.ts';
-import { runSegmented } from '../runners/segmented.ts';
+import { runProfile } from '../artillery/run.ts';
 import { type LoadOutcome, type LoadSummaryVerdictInput, loadOutcome } from './outcome.ts';
 
 export { LOAD_SCRIPTS, type LoadScript } from '../../core/formats.ts';
@@ -31,40 +30,21 @@ export interface LoadArgs {
   reference?: { latency?: string; faults?: string[]; variants?: string[] };
   /** Inferred checks fail the run (--strict; else CONSOLE_STRICT). */
   strict?: boolean;
-  /** k6 processes of equal execution segments, released together and merged (load/runners/); 1 or absent: one k6. */
+  /** Artillery processes sharing the arrival rates, their workers' records merged exactly; 1 or absent: one. */
   runners?: number;
 }
 
-/** The k6 binary, as scripts/install-k6 resolves it (K6_BIN, else .tools/bin/k6); missing is exit 3. */
-function findK6(): string {
-  const r = spawnSync('bash', [join(ROOT, 'scripts/install-k6'), '--which'], { encoding: 'utf8' });
-  if (r.status !== 0) throw new ConfigError((r.stderr || 'k6 is not installed: run npm run k6:install').trim().replace(/^install-k6: /, ''));
-  return r.stdout.trim();
-}
-
 /** The key must be in no artifact: look for it in everything this run wrote (docs/reports.md), the runners' folders too. */
-function assertNoKey(dir: string, key: string): void {
+export function assertNoKey(dir: string, key: string): void {
   for (const name of readdirSync(dir)) {
     const file = join(dir, name);
     if (statSync(file).isDirectory()) assertNoKey(file, key);
-    else if (readFileSync(file, 'latin1').includes(key)) throw new ConfigError(`${file} holds the API key: refusing to keep it`);
+    else if (readFileSync(file, 'latin1').includes(key) || readFileSync(file, 'latin1').includes(encodeURIComponent(key)))
+      throw new ConfigError(`${file} holds the API key: refusing to keep it`);
   }
 }
 
-/**
- * Where k6 writes one row per request, which the compare's statistical rule needs (summary.json keeps
- * aggregates only): the CSV output the caller asked for (verify does, for its time series), else one
- * of this run's own in the data folder, deleted with it. Returns the K6_OUT to give k6 and the file.
- */
-function requestRows(script: LoadScript, dataDir: string): { k6Out: string; csv: string } {
-  const asked = k6OutFromEnv();
-  const given = csvOutput(asked);
-  if (given) return { k6Out: asked, csv: given };
-  const csv = join(dataDir, `${script}.requests.csv.gz`);
-  return { k6Out: asked ? `${asked},csv=${csv}` : `csv=${csv}`, csv };
-}
-
-/** A run's summary.json; undefined when k6 wrote none, or none that parses (the run could not be carried out). */
+/** A run's summary.json; undefined when the run wrote none, or none that parses (the run could not be carried out). */
 function readLoadSummary(file: string): RunSummary | undefined {
   try {
     return readRunSummary(file);
@@ -77,7 +57,7 @@ function readLoadSummary(file: string): RunSummary | undefined {
  * The request bodies written ahead into `outDir` by fixtures/generate.ts, run as the command it is
  * (fixtures/ is a folder of its own); `budget` bounds them by the manifest's load budget.
  */
-function writeBodies(o: { seed: number; runId: string; manifestPath: string; outDir: string; budget: boolean }): void {
+export function writeBodies(o: { seed: number; runId: string; manifestPath: string; outDir: string; budget: boolean }): void {
   const gen = spawnSync(
     process.execPath,
     [
@@ -98,13 +78,12 @@ function writeBodies(o: { seed: number; runId: string; manifestPath: string; out
   if (gen.status !== 0) throw new ConfigError(`writing the request bodies: ${(gen.stderr || gen.stdout).trim().split('\n')[0]}`);
 }
 
-/** What k6 gets to run `script` (one k6, or each runner of several). */
-function k6Env(
+/** The environment of a profile run (its setup and Artillery's workers: load/lib/env.ts). */
+export function loadEnv(
   profile: string,
   target: { baseUrl: string; apiKey: string },
   dataDir: string,
   reportDir: string,
-  k6Out: string,
   judging: { strict: boolean; requestTimeoutMs: number; external: boolean; gateRules?: Record<string, number> },
 ): NodeJS.ProcessEnv {
   return {
@@ -118,24 +97,8 @@ function k6Env(
     LOAD_REQUEST_TIMEOUT: String(judging.requestTimeoutMs / 1000),
     // Rules each gate held before the run (the snapshot's answers): a full one may refuse more (load/mutation.ts).
     ...(judging.gateRules ? { LOAD_GATE_RULES: JSON.stringify(judging.gateRules) } : {}),
-    // The dashboard's HTML export without an open port (port -1: k6 docs, "Web dashboard").
-    K6_WEB_DASHBOARD: 'true',
-    K6_WEB_DASHBOARD_PORT: '-1',
-    K6_WEB_DASHBOARD_EXPORT: join(reportDir, 'dashboard.html'),
-    // The dashboard aggregates per period (default 10 s) and skips its report below two periods: a
-    // 1 s period gives the few-second smoke a report too.
-    K6_WEB_DASHBOARD_PERIOD: profile === 'smoke' ? '1s' : '5s',
-    K6_NO_USAGE_REPORT: 'true',
-    K6_OUT: k6Out,
   };
 }
-
-function runK6(k6: string, script: LoadScript, env: NodeJS.ProcessEnv): Promise<number> {
-  const child = spawn(k6, ['run', ...K6_ARGS, join(ROOT, 'load', `${script}.ts`)], { cwd: ROOT, env, stdio: 'inherit' });
-  return new Promise((done) => child.on('exit', (code, signal) => done(code ?? (signal ? 3 : 0))));
-}
-
-const K6_ARGS = ['--quiet', '--no-color'];
 
 interface Before {
   startedAt: string;
@@ -231,7 +194,7 @@ async function recordWrites(
   );
 }
 
-/** The k6 scripts against the configured target or a reference server started for the run; resolves to the exit code. */
+/** The load profiles against the configured target or a reference server started for the run; resolves to the exit code. */
 export async function runLoad(args: LoadArgs): Promise<number> {
   const config: Config = loadConfig();
   if (config.readOnly && args.scripts.includes('mutation')) {
@@ -244,7 +207,6 @@ export async function runLoad(args: LoadArgs): Promise<number> {
   }
   if (config.baseUrl && (args.reference?.latency || args.reference?.faults?.length || args.reference?.variants?.length))
     throw new ConfigError('--latency, --fault and --variant shape the reference server started for the run; CONSOLE_BASE_URL is set, so none is started');
-  const k6 = findK6();
   const runId = newRunId();
   const dataDir = join(ROOT, 'load/data', `run-${runId}`);
   // Validators are built into a temporary name then renamed, so a parallel run never reads half a file.
@@ -284,47 +246,37 @@ export async function runLoad(args: LoadArgs): Promise<number> {
   try {
     for (const script of args.scripts) {
       const reportDir = join(config.reportsDir, 'load', script);
-      const rows = requestRows(script, dataDir);
-      rmSync(rows.csv, { force: true });
       rmSync(reportDir, { recursive: true, force: true });
       mkdirSync(reportDir, { recursive: true });
       const writes = script === 'mutation' && config.baseUrl ? await snapshotFor(config, target) : undefined;
-      const env = k6Env(args.profile, target, dataDir, reportDir, rows.k6Out, {
+      const env = loadEnv(args.profile, target, dataDir, reportDir, {
         strict: args.strict ?? config.strict,
         requestTimeoutMs: config.requestTimeoutMs,
         external: Boolean(config.baseUrl),
         gateRules: writes?.gateRules,
       });
-      const segmented = (args.runners ?? 1) > 1;
-      const code = segmented
-        ? await runSegmented({
-            k6,
-            script: join(ROOT, 'load', `${script}.ts`),
-            label: `load: ${script}`,
-            runners: args.runners!,
-            env,
-            reportDir,
-            cwd: ROOT,
-            args: K6_ARGS,
-            target: loadTarget(config.baseUrl),
-          })
-        : await runK6(k6, script, env);
-      const summaryFile = join(reportDir, 'summary.json');
+      const run = await runProfile({
+        script,
+        profile: args.profile,
+        baseUrl: target.baseUrl,
+        env,
+        reportDir,
+        dataDir,
+        runners: args.runners,
+        requestTimeoutMs: config.requestTimeoutMs,
+        requestRows: requestRowsDirFromEnv() ? join(requestRowsDirFromEnv() as string, `${script}.csv.gz`) : undefined,
+      });
+      if (run.reason) console.error(`load: ${script}: ${run.reason}`);
+      const code = run.exit;
+      const summaryFile = run.summaryFile;
       try {
-        if (existsSync(summaryFile) && !segmented) attachTarget(summaryFile, loadTarget(config.baseUrl));
+        if (existsSync(summaryFile)) attachTarget(summaryFile, loadTarget(config.baseUrl));
       } catch (err) {
         console.error(`load: ${script}: summary.json does not say what it measured: ${(err as Error).message.split('\n')[0]}`);
       }
-      // A merged summary has its runners' histograms already (load/runners/merge-runners.ts).
-      if (existsSync(summaryFile) && existsSync(rows.csv) && !segmented) {
-        // Without them the compare falls back to its ratio rule and says so: worth a line, not a failed run.
-        await attachSamples(summaryFile, rows.csv).catch((err: Error) =>
-          console.error(`load: ${script}: request samples not kept in summary.json: ${err.message.split('\n')[0]}`),
-        );
-      }
       assertNoKey(reportDir, target.apiKey);
       if (writes) await recordWrites(config, target, writes, readLoadSummary(summaryFile)?.ledger as Record<string, number> | undefined);
-      // k6: 99 thresholds crossed (the summary says which); 107/108 aborted in setup (its reason is printed above).
+      // 99: thresholds crossed (the summary says which); 3: not carried out (its reason is printed above).
       const summary = readLoadSummary(summaryFile);
       const outcome = loadOutcome(code, summary);
       // The verdict goes into summary.json too, so that verify and the report say the same.

@@ -307,6 +307,8 @@ export function updateBaseline(script: string, reportsDir = reportsDirFromEnv(),
     machine: { cpus: availableParallelism(), cpu: cpus()[0]?.model ?? 'unknown', node: process.version },
     ...(run.target ? { target: run.target } : {}),
     ...(run.runners ? { runners: run.runners } : {}),
+    // The load engine that measured it (absent: k6, before Artillery).
+    ...(run.engine ? { engine: run.engine } : {}),
     endpoints: run.endpoints,
     ...(run.samples && keepSamples ? { samples: samplesIn(run, 'the run') } : {}),
   };

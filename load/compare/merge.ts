@@ -33,6 +33,8 @@ interface RawMetric {
 export interface RunnerSummary extends RunSummary {
   segment?: string | null;
   segmentSequence?: string | null;
+  /** The raw metrics (`metrics`; `k6.metrics` in summaries written by the k6 engine before). */
+  metrics?: Record<string, RawMetric>;
   k6?: { metrics?: Record<string, RawMetric> };
 }
 
@@ -176,8 +178,8 @@ function mergeThresholds(summaries: RunnerSummary[], samples: RunSamples | undef
   const out: Threshold[] = [];
   for (const { metric, threshold } of keys.values()) {
     // A runner that kept its raw metrics but none of this one saw no sample of it (a segment without that scenario).
-    const kept = summaries.every((s) => s.k6?.metrics !== undefined);
-    const raw = summaries.map((s) => s.k6?.metrics?.[metric]).filter((m): m is RawMetric => m !== undefined);
+    const kept = summaries.every((s) => (s.metrics ?? s.k6?.metrics) !== undefined);
+    const raw = summaries.map((s) => (s.metrics ?? s.k6?.metrics)?.[metric]).filter((m): m is RawMetric => m !== undefined);
     const endpoint = durationEndpoint(metric);
     const merged = kept && raw.length > 0 ? holds(threshold, mergedValue(raw, endpoint ? samples?.endpoints[endpoint] : undefined)) : undefined;
     // What cannot be judged on the merged figures holds when it held in every runner.

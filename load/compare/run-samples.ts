@@ -1,33 +1,8 @@
 // The duration histograms of a load run, kept in its summary.json under `samples` (and, through
-// `baseline:update`, in the baseline): k6's end-of-test summary holds aggregates only, so after k6
-// exits they are read from its CSV output and added to the summary it wrote.
-import { readRunSummary, writeRunSummary } from '../../core/formats.ts';
-import { type DurationHistogram, readK6Samples, type RunSamples } from './samples.ts';
+// `baseline:update`, in the baseline), read back and checked here.
+import type { DurationHistogram, RunSamples } from './samples.ts';
 
 export const SAMPLES_FORMAT: RunSamples['format'] = 'console-conformance.duration-histograms/1';
-
-/**
- * The file of the one CSV output a K6_OUT value names, else null (none, or several). k6 splits
- * K6_OUT at commas into outputs (`json=a.json,csv=b.csv`), and a CSV output is `csv=PATH` or
- * `csv=fileName=PATH` (checked with k6 v1: `csv=file_name=...` is refused).
- */
-export function csvOutput(k6Out: string | undefined): string | null {
-  const files = (k6Out ?? '')
-    .split(',')
-    .map((o) => o.trim())
-    .filter((o) => o.startsWith('csv='))
-    .map((o) => o.slice(4).replace(/^fileName=/, ''));
-  return files.length === 1 && files[0] !== '' && !files[0].includes('=') ? files[0] : null;
-}
-
-/** Adds the histograms of k6's CSV output to the summary.json k6 wrote; returns them. */
-export async function attachSamples(summaryFile: string, csvFile: string): Promise<RunSamples> {
-  const samples = await readK6Samples(csvFile);
-  const summary = readRunSummary(summaryFile);
-  if (!summary) throw new Error(`no ${summaryFile}`);
-  writeRunSummary(summaryFile, { ...summary, samples });
-  return samples;
-}
 
 export { formatJson } from '../../core/formats.ts';
 

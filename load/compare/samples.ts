@@ -1,6 +1,6 @@
-// Per-endpoint request durations of a k6 run, kept small enough to commit in a baseline, for the
-// statistical compare (detect.ts). Read from k6's CSV output (K6_OUT=csv=<file>.csv.gz): one
-// http_req_duration row per request, with the request's `endpoint` tag in the extra_tags column.
+// Per-endpoint request durations of a load run, kept small enough to commit in a baseline, for the
+// statistical compare (detect.ts). Made from every request's duration as the load's processor timed it
+// (load/artillery/run.ts), or from the bucket counts a cloud run gives Artillery (load/artillery/counters.ts).
 //
 // Kept as a log-bucketed histogram (bucket i holds [g^i, g^(i+1)) ms, g = 1.02), not a reservoir:
 // - its size is bounded by the spread of the latencies, not the number of requests: about 35 buckets
@@ -12,11 +12,7 @@
 // The price is a quantisation of at most 1% (half a bucket, each duration read as its bucket's
 // geometric middle): ten times finer than the smallest effect the compare judges by default (10%).
 // Equal bucket values are ties for the Mann-Whitney test, which its tie correction accounts for.
-import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
-import { createGunzip } from 'node:zlib';
 import { quantileSorted } from './stats.ts';
-import { splitCsvLine } from '../../core/csv.ts';
 
 export const GROWTH = 1.02;
 /** Durations below this (ms) share the lowest bucket: a duration of 0 has no logarithm. */
@@ -115,52 +111,5 @@ export function mergeRunSamples(runs: RunSamples[]): RunSamples {
   for (const r of runs) {
     for (const [name, h] of Object.entries(r.endpoints)) endpoints[name] = endpoints[name] ? mergeHistograms(endpoints[name], h) : h;
   }
-  return { format: 'console-conformance.duration-histograms/1', endpoints };
-}
-
-/** The `endpoint` tag from k6's extra_tags column (`endpoint=x&other=y`, URL-encoded), or null. */
-export function endpointTag(extraTags: string): string | null {
-  for (const pair of extraTags.split('&')) {
-    const eq = pair.indexOf('=');
-    if (eq > 0 && pair.slice(0, eq) === 'endpoint' && eq < pair.length - 1) return decodeURIComponent(pair.slice(eq + 1).replace(/\+/g, ' '));
-  }
-  return null;
-}
-
-/**
- * Reads k6's CSV output (gzipped when the name ends in .gz) into one histogram per endpoint tag.
- * Only http_req_duration rows of expected responses count: a failed request's duration (a refused
- * connection, a quick 500) says nothing of the endpoint's speed, and the error rate is judged apart.
- * Requests without an endpoint tag (setup's readiness check) are not part of the load and are left out.
- */
-export async function readK6Samples(file: string, growth = GROWTH): Promise<RunSamples> {
-  const raw = createReadStream(file);
-  const input = file.endsWith('.gz') ? raw.pipe(createGunzip()) : raw;
-  const lines = createInterface({ input, crlfDelay: Infinity });
-  let col: { value: number; tags: number; expected: number } | undefined;
-  const builders = new Map<string, HistogramBuilder>();
-  for await (const line of lines) {
-    if (!line) continue;
-    if (!col) {
-      const header = splitCsvLine(line);
-      col = { value: header.indexOf('metric_value'), tags: header.indexOf('extra_tags'), expected: header.indexOf('expected_response') };
-      if (header[0] !== 'metric_name' || col.value < 0 || col.tags < 0)
-        throw new Error(`${file}: not a k6 CSV output (no metric_name, metric_value and extra_tags columns)`);
-      continue;
-    }
-    if (!line.startsWith('http_req_duration,')) continue;
-    const f = splitCsvLine(line);
-    if (col.expected >= 0 && f[col.expected] === 'false') continue;
-    const endpoint = endpointTag(f[col.tags] ?? '');
-    if (endpoint === null) continue;
-    let b = builders.get(endpoint);
-    if (!b) {
-      b = new HistogramBuilder(growth);
-      builders.set(endpoint, b);
-    }
-    b.add(Number(f[col.value]));
-  }
-  const endpoints: Record<string, DurationHistogram> = {};
-  for (const [name, b] of [...builders].sort(([a], [b]) => (a < b ? -1 : 1))) endpoints[name] = b.build();
   return { format: 'console-conformance.duration-histograms/1', endpoints };
 }

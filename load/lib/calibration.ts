@@ -7,12 +7,10 @@
 // route middleware) slows that route's requests and not the ruler, as a slower handler would.
 // Before, the ruler was `GET /console/v1/release_pipelines?limit=1` without the key: a rule on that
 // route slowed the ruler with the endpoint and the compare divided the slowdown away.
-// A script adds `calibration: calibrationScenario()` to its scenarios and exports `calibration` as that scenario's exec.
-import http from 'k6/http';
-import type { Scenario } from 'k6/options';
+// A profile adds `calibration: calibrationScenario()` to its scenarios and `calibration` to its jobs.
 import { answered, checkThat } from './checks.ts';
-import { BASE_URL, REQUEST_TIMEOUT } from './env.ts';
-import { SHARED } from './profiles.ts';
+import { call, REFUSED } from './http.ts';
+import { type Scenario, SHARED } from './profiles.ts';
 
 export const CALIBRATION = 'calibration';
 
@@ -20,20 +18,16 @@ export const CALIBRATION = 'calibration';
  * The path no operation of the spec has (part 4 lists them all). LOAD_CALIBRATION_PATH replaces it
  * for the power benchmark's comparison with the ruler before (harness/bench/power.ts, --calibration).
  */
-export const CALIBRATION_PATH = __ENV.LOAD_CALIBRATION_PATH || '/console/v1/console-conformance/calibration';
+export const CALIBRATION_PATH = process.env.LOAD_CALIBRATION_PATH || '/console/v1/console-conformance/calibration';
 
 /** Constant in every profile: the ruler must not change with the load around it. */
 export function calibrationScenario(seconds = SHARED.seconds): Scenario {
-  return { executor: 'constant-arrival-rate', exec: CALIBRATION, rate: 5, timeUnit: '1s', duration: `${seconds}s`, preAllocatedVUs: 1, maxVUs: 4 };
+  return { kind: 'constant', exec: CALIBRATION, rate: 5, seconds, maxVUs: 4 };
 }
 
-/** The exec function of the calibration scenario. */
-export function calibration(): void {
-  const res = http.get(`${BASE_URL}${CALIBRATION_PATH}`, {
-    tags: { endpoint: CALIBRATION, name: CALIBRATION },
-    responseCallback: http.expectedStatuses({ min: 400, max: 499 }),
-    timeout: REQUEST_TIMEOUT,
-  });
+/** The job of the calibration scenario. */
+export async function calibration(): Promise<void> {
+  const res = await call('GET', CALIBRATION_PATH, { endpoint: CALIBRATION, expected: REFUSED, anonymous: true });
   // Inferred, not stated: the spec requires the key of its operations (spec 5) and says nothing of a
   // path that is none; refusing it is what any server does, and a server that does not has no ruler.
   if (answered(CALIBRATION, res))

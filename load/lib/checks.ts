@@ -7,9 +7,8 @@
 // answer, a redirect, a 429, a 2xx or 5xx that is not JSON: core/transport-rule.ts) checks nothing:
 // it is counted apart in load_transport_failures, and a run over its budget could not be carried out
 // (exit 3), never a contract failure (docs/load.md, "Levels and transport").
-import { check } from 'k6';
-import type { RefinedResponse, ResponseType } from 'k6/http';
-import { Rate } from 'k6/metrics';
+import type { Response } from './http.ts';
+import { check, Rate } from './runtime.ts';
 import { transportKind, transportProblem } from '../../core/transport-rule.ts';
 import * as validators from '../data/validators.js';
 import type { Validator } from '../data/validators.js';
@@ -19,15 +18,16 @@ const byOperation = validators as unknown as Record<string, Validator | undefine
 const { OPERATIONS } = validators;
 
 export type Level = 'stated' | 'inferred';
-/** What an inferred check's name ends with, so that the summary, the console and JUnit say its level. */
-export const INFERRED_MARK = ' [inferred]';
+import { INFERRED_MARK } from './runtime.ts';
+
+export { INFERRED_MARK };
 
 /** One sample per answer looked at: true when the network, not the target, answered. */
 const transportFailures = new Rate('load_transport_failures');
 
 let printed = 0;
 /** A failed check prints one line with its evidence (no headers, so never the key), at most 20 per VU. */
-function report(endpoint: string, what: string, res: RefinedResponse<ResponseType>, detail: string): void {
+function report(endpoint: string, what: string, res: Response, detail: string): void {
   if (printed++ >= 20) return;
   const body = typeof res.body === 'string' ? res.body.slice(0, 300) : '';
   console.warn(`check failed: ${endpoint} ${what}: ${res.request.method} ${res.url.replace(/^https?:\/\/[^/]+/, '')} -> ${res.status} ${detail} ${body}`);
@@ -38,7 +38,7 @@ export function isSuccess(operationId: string, status: number): boolean {
   return OPERATIONS[operationId].successStatus === '200' ? status === 200 : status >= 200 && status < 300;
 }
 
-export function parse(res: RefinedResponse<ResponseType>): unknown {
+export function parse(res: Response): unknown {
   try {
     return typeof res.body === 'string' ? JSON.parse(res.body) : undefined;
   } catch {
@@ -46,13 +46,13 @@ export function parse(res: RefinedResponse<ResponseType>): unknown {
   }
 }
 
-/** k6's error text without the request line it may start with (`Get "http://...": `): the kind of failure only. */
+/** The error text without a request line it may start with (`Get "http://...": `): the kind of failure only. */
 function shortError(error: string): string {
   return (error || 'no answer').replace(/^[A-Z][a-z]+ "[^"]*": /, '').slice(0, 120);
 }
 
 /** Why `res` is the network's doing rather than the target's answer (core/transport-rule.ts), or undefined. */
-export function transportReason(res: RefinedResponse<ResponseType>): string | undefined {
+export function transportReason(res: Response): string | undefined {
   if (res.status === 0) return `no response: ${shortError(res.error)}`;
   const headers: Record<string, string> = {};
   for (const name of Object.keys(res.headers ?? {})) headers[name.toLowerCase()] = res.headers[name];
@@ -65,7 +65,7 @@ let printedTransport = 0;
  * True when `res` is the target's answer. Otherwise it is counted as a transport failure of `endpoint`
  * (by kind), printed (at most 10 lines per VU: method, path, reason; never a header) and false.
  */
-export function answered(endpoint: string, res: RefinedResponse<ResponseType>): boolean {
+export function answered(endpoint: string, res: Response): boolean {
   const reason = transportReason(res);
   if (reason === undefined) {
     transportFailures.add(false, { endpoint });
@@ -84,7 +84,7 @@ export function answered(endpoint: string, res: RefinedResponse<ResponseType>): 
  * caller reads (load/lib/bodies.ts): the schema check stands behind it. Status, envelope and the types
  * of the schema are stated (spec 2.1, 4.0, part 2).
  */
-export function checkSuccess<T>(operationId: string, endpoint: string, res: RefinedResponse<ResponseType>): T | undefined {
+export function checkSuccess<T>(operationId: string, endpoint: string, res: Response): T | undefined {
   if (!answered(endpoint, res)) return undefined;
   const body = parse(res);
   const tags = { endpoint, level: 'stated' };

@@ -1,19 +1,20 @@
-// What a k6 script knows about its run, from __ENV only (k6 cannot import core/config.ts; the
-// names are those of docs/architecture.md, "Environment"). load/command/load.ts sets every one of them.
-export const BASE_URL: string = (__ENV.CONSOLE_BASE_URL || 'http://127.0.0.1:8080').replace(/\/+$/, '');
+// What a load profile knows about its run, from its environment only (it runs in Artillery's workers,
+// which do not read core/config.ts; the names are those of docs/architecture.md, "Environment").
+// load/command/run.ts sets every one of them.
+export const BASE_URL: string = (process.env.CONSOLE_BASE_URL || 'http://127.0.0.1:8080').replace(/\/+$/, '');
 // The key is read here and only put into request headers; it is never logged or returned from setup().
-export const API_KEY: string = __ENV.CONSOLE_API_KEY || '';
+export const API_KEY: string = process.env.CONSOLE_API_KEY || '';
 export const PROFILES = ['smoke', 'baseline', 'stress'] as const;
 export type ProfileName = (typeof PROFILES)[number];
 const isProfile = (name: string): name is ProfileName => (PROFILES as readonly string[]).indexOf(name) >= 0;
-const profile = __ENV.LOAD_PROFILE || 'smoke';
+const profile = process.env.LOAD_PROFILE || 'smoke';
 if (!isProfile(profile)) throw new Error(`LOAD_PROFILE must be one of ${PROFILES.join(', ')}, got ${profile}`);
 export const PROFILE: ProfileName = profile;
-export const REPORT_DIR: string = __ENV.LOAD_REPORT_DIR || 'reports/load';
-export const DATA_DIR: string = __ENV.LOAD_DATA_DIR || './data';
+export const REPORT_DIR: string = process.env.LOAD_REPORT_DIR || 'reports/load';
+export const DATA_DIR: string = process.env.LOAD_DATA_DIR || './data';
 export const KEY_HEADER = 'SERVICE-API-KEY';
 /** CONSOLE_STRICT: an inferred check that fails crosses a threshold (exit 1), as in the conformance suite. */
-export const STRICT: boolean = __ENV.LOAD_STRICT === '1';
+export const STRICT: boolean = process.env.LOAD_STRICT === '1';
 /** Seconds one request may take (CONSOLE_REQUEST_TIMEOUT); past it the request counts as a transport failure. */
-export const REQUEST_TIMEOUT = `${Number(__ENV.LOAD_REQUEST_TIMEOUT) > 0 ? Number(__ENV.LOAD_REQUEST_TIMEOUT) : 15}s`;
+export const REQUEST_TIMEOUT_MS = (Number(process.env.LOAD_REQUEST_TIMEOUT) > 0 ? Number(process.env.LOAD_REQUEST_TIMEOUT) : 15) * 1000;
 export const REDACTED = '<redacted>';

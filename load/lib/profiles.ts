@@ -2,8 +2,17 @@
 // constant arrival rate), stress (a ramping arrival rate, to find where latency bends). All are
 // bounded in time and in VUs and stop by themselves. Each script keeps its own figures in a table
 // keyed by profile name (`byProfile`); what both scripts share is in SHARED.
-import type { Scenario } from 'k6/options';
 import { PROFILE, type ProfileName } from './env.ts';
+
+/**
+ * A scenario of a profile: `exec` started at `rate` per second for `seconds` (constant), or in four
+ * steps of `rate` x1, x2, x4, x8 (ramp), at most `maxVUs` at once; or `iterations` runs of `exec` one
+ * after another by a single user (sequence). load/artillery/config.ts makes Artillery's phases of them.
+ */
+export type Scenario =
+  | { kind: 'constant'; exec: string; rate: number; seconds: number; maxVUs: number }
+  | { kind: 'ramp'; exec: string; rate: number; stepSeconds: number; maxVUs: number }
+  | { kind: 'sequence'; exec: string; iterations: number };
 
 /** An arrival-rate scenario's figures: iterations/s (the first step, for stress) and its VU bound. */
 export interface Shape {
@@ -33,27 +42,15 @@ export function byProfile<T>(table: Record<ProfileName, T>): T {
 
 // LOAD_SECONDS shortens or lengthens the arrival-rate scenarios of a profile at its own rates: the
 // power benchmark (harness/bench/power.ts) repeats runs many times and may not afford a minute each.
-const seconds = Number(__ENV.LOAD_SECONDS);
-if (__ENV.LOAD_SECONDS && !(Number.isInteger(seconds) && seconds >= 1 && seconds <= 3600))
-  throw new Error(`LOAD_SECONDS must be an integer from 1 to 3600, got ${__ENV.LOAD_SECONDS}`);
+const seconds = Number(process.env.LOAD_SECONDS);
+if (process.env.LOAD_SECONDS && !(Number.isInteger(seconds) && seconds >= 1 && seconds <= 3600))
+  throw new Error(`LOAD_SECONDS must be an integer from 1 to 3600, got ${process.env.LOAD_SECONDS}`);
 const row = byProfile(SHARED_TABLE);
-export const SHARED: SharedProfile = __ENV.LOAD_SECONDS ? { ...row, seconds } : row;
+export const SHARED: SharedProfile = process.env.LOAD_SECONDS ? { ...row, seconds } : row;
 
 /** A scenario of `exec` at `shape.rate` iterations/s: constant for smoke and baseline, ramping to x8 for stress. */
-export function arrival(exec: string, shape: Shape, seconds = SHARED.seconds, startTime = '0s'): Scenario {
+export function arrival(exec: string, shape: Shape, seconds = SHARED.seconds): Scenario {
   const { rate, maxVUs } = shape;
-  if (PROFILE === 'stress') {
-    const step = Math.max(10, Math.round(seconds / 4));
-    return {
-      executor: 'ramping-arrival-rate',
-      exec,
-      startTime,
-      startRate: rate,
-      timeUnit: '1s',
-      preAllocatedVUs: Math.min(maxVUs, 4),
-      maxVUs,
-      stages: [1, 2, 4, 8].map((k) => ({ target: rate * k, duration: `${step}s` })),
-    };
-  }
-  return { executor: 'constant-arrival-rate', exec, startTime, rate, timeUnit: '1s', duration: `${seconds}s`, preAllocatedVUs: Math.min(maxVUs, 2), maxVUs };
+  if (PROFILE === 'stress') return { kind: 'ramp', exec, rate, stepSeconds: Math.max(10, Math.round(seconds / 4)), maxVUs };
+  return { kind: 'constant', exec, rate, seconds, maxVUs };
 }

@@ -1,17 +1,17 @@
-// handleSummary for both scripts: reports/load/<script>/summary.json (per-endpoint figures that
-// load/compare/baseline.ts compares, the thresholds and the raw k6 metrics), junit.xml, and a short
-// stdout summary. Every output passes through redact(): the summary holds no headers, but a key
-// must never reach an artifact even if k6 changed that.
-import exec from 'k6/execution';
-import { API_KEY, BASE_URL, PROFILE, REDACTED, REPORT_DIR } from './env.ts';
+// The end of a profile run, for both profiles: reports/load/<script>/summary.json (per-endpoint figures
+// that load/compare/baseline.ts compares, the thresholds, the raw metrics and the per-endpoint duration
+// histograms), junit.xml, and a short console summary. Every output passes through redact(): the
+// summary holds no headers, but a key must never reach an artifact even if that changed.
 import { TRANSPORT_KINDS } from '../../core/transport-rule.ts';
-import { INFERRED_MARK } from './checks.ts';
+import { INFERRED_MARK } from './runtime.ts';
 import { junitXml } from './junit.ts';
 import type { GroupData, SummaryData } from './summary-data.ts';
 
-function redact(text: string): string {
-  if (!API_KEY) return text;
-  return text.split(API_KEY).join(REDACTED).split(encodeURIComponent(API_KEY)).join(REDACTED);
+const REDACTED = '<redacted>';
+
+function redact(text: string, key: string): string {
+  if (!key) return text;
+  return text.split(key).join(REDACTED).split(encodeURIComponent(key)).join(REDACTED);
 }
 
 export interface EndpointFigures {
@@ -31,7 +31,8 @@ export function endpointFigures(data: SummaryData): Record<string, EndpointFigur
   const out: Record<string, EndpointFigures> = {};
   for (const metric of Object.keys(data.metrics)) {
     const m = /^http_req_duration\{endpoint:([^}]+)\}$/.exec(metric);
-    if (!m) continue;
+    // The endpoints with thresholds: setup's probes are recorded under an endpoint of their own, apart.
+    if (!m || !data.metrics[metric].thresholds) continue;
     const v = data.metrics[metric].values;
     const failed = data.metrics[`http_req_failed{endpoint:${m[1]}}`]?.values;
     out[m[1]] = {
@@ -86,22 +87,28 @@ function transportFigures(data: SummaryData): { answers: number; failures: numbe
   return { answers: (v?.passes ?? 0) + (v?.fails ?? 0), failures: v?.passes ?? 0, kinds };
 }
 
-/**
- * The execution segment this k6 ran (`--execution-segment`, as each k6-operator runner does) and the
- * sequence it belongs to; null for a run of the whole test. The merge of several runners' summaries
- * checks with them that every segment of the sequence is there, once (load/compare/merge.ts).
- */
-function segmentOf(): { segment: string | null; segmentSequence: string | null } {
-  const o = exec.test.options;
-  return { segment: o.executionSegment || null, segmentSequence: o.executionSegmentSequence || null };
-}
-
 function fixed(n: number | undefined, digits = 1): string {
   return n === undefined || Number.isNaN(n) ? '-' : n.toFixed(digits);
 }
 
-export function makeHandleSummary(script: string) {
-  return function handleSummary(data: SummaryData): Record<string, string> {
+export interface SummaryInput {
+  script: string;
+  profile: string;
+  baseUrl: string;
+  apiKey: string;
+  data: SummaryData;
+  /** Per-endpoint duration histograms (load/compare/samples.ts). */
+  samples: unknown;
+  /** Load generators merged into this run (processes of Artillery's, each with its workers). */
+  runners: number;
+  engine: { name: string; version: string };
+}
+
+/** summary.json, junit.xml (their text, the key redacted) and the console lines of a run. */
+export function summaryFiles(o: SummaryInput): { summaryJson: string; junit: string; console: string } {
+  const { script, data } = o;
+  const PROFILE = o.profile;
+  {
     const endpoints = endpointFigures(data);
     const thresholds = thresholdList(data);
     const checks = data.metrics.checks?.values ?? { passes: 0, fails: 0, rate: 0 };
@@ -109,10 +116,11 @@ export function makeHandleSummary(script: string) {
       format: 'console-conformance.load-summary/1',
       script,
       profile: PROFILE,
-      target: BASE_URL.replace(/\/\/[^@/]*@/, '//'), // no credentials in a URL either
+      target: o.baseUrl.replace(/\/\/[^@/]*@/, '//'), // no credentials in a URL either
       finishedAt: new Date().toISOString(),
       durationMs: data.state?.testRunDurationMs ?? 0,
-      ...segmentOf(),
+      engine: o.engine,
+      ...(o.runners > 1 ? { runners: o.runners } : {}),
       thresholdsOk: thresholds.every((t) => t.ok),
       checks: {
         passes: checks.passes,
@@ -126,10 +134,13 @@ export function makeHandleSummary(script: string) {
       thresholds,
       counters: pickCounters(data),
       ledger: ledgerFigures(data),
-      k6: { metrics: data.metrics },
+      samples: o.samples,
+      metrics: data.metrics,
     };
-    const part = summary.segment ? `, segment ${summary.segment}` : '';
-    const lines = [`k6 ${script} (${PROFILE}${part}): ${fixed(summary.durationMs / 1000)} s, checks ${checks.passes} passed ${checks.fails} failed`];
+    const part = o.runners > 1 ? `, ${o.runners} runners merged` : '';
+    const lines = [
+      `${o.engine.name} ${script} (${PROFILE}${part}): ${fixed(summary.durationMs / 1000)} s, checks ${checks.passes} passed ${checks.fails} failed`,
+    ];
     lines.push(
       `  ${'endpoint'.padEnd(34)} ${'count'.padStart(6)} ${'rps'.padStart(7)} ${'p50'.padStart(7)} ${'p95'.padStart(7)} ${'p99'.padStart(7)} ${'err%'.padStart(6)}`,
     );
@@ -151,11 +162,11 @@ export function makeHandleSummary(script: string) {
       );
     for (const t of thresholds.filter((x) => !x.ok)) lines.push(`  THRESHOLD CROSSED: ${t.metric} ${t.threshold}`);
     return {
-      [`${REPORT_DIR}/summary.json`]: redact(JSON.stringify(summary, null, 2)),
-      [`${REPORT_DIR}/junit.xml`]: redact(junitXml(`k6.${script}.${PROFILE}`, data)),
-      stdout: redact(lines.join('\n') + '\n'),
+      summaryJson: redact(JSON.stringify(summary, null, 2), o.apiKey),
+      junit: redact(junitXml(`load.${script}.${PROFILE}`, data), o.apiKey),
+      console: redact(lines.join('\n') + '\n', o.apiKey),
     };
-  };
+  }
 }
 
 /**

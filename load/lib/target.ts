@@ -1,15 +1,11 @@
 // setup()'s first step: the target answers and the key is accepted, or the run stops at once with a
 // clear reason (exec.test.abort), instead of a minute of failed requests.
-import exec from 'k6/execution';
-import http from 'k6/http';
 import { transportReason } from './checks.ts';
-import { API_KEY, BASE_URL, KEY_HEADER, REQUEST_TIMEOUT } from './env.ts';
+import { API_KEY, BASE_URL } from './env.ts';
+import { ANY_STATUS, call } from './http.ts';
+import { abort } from './runtime.ts';
 
-/** Stops the whole run with `reason`. exec.test.abort throws, but its declared type is void, not never. */
-export function abort(reason: string): never {
-  exec.test.abort(reason);
-  throw new Error(reason);
-}
+export { abort } from './runtime.ts';
 
 /** The host of a base URL when it is not this machine (loopback), else undefined: as core/config.ts isLoopback. */
 export function remoteHost(baseUrl: string): string | undefined {
@@ -18,20 +14,18 @@ export function remoteHost(baseUrl: string): string | undefined {
   return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host) ? undefined : host || baseUrl;
 }
 
-export function checkTarget(): void {
-  // The rule of load:* (a target that is not loopback needs CONSOLE_ALLOW_REMOTE_LOAD=1) holds in k6
-  // too, so that an archive run elsewhere (a k6-operator TestRun, npm run load:testrun) keeps it.
+export async function checkTarget(): Promise<void> {
+  // The rule of load:* (a target that is not loopback needs CONSOLE_ALLOW_REMOTE_LOAD=1) holds in the
+  // profile too, so that a run elsewhere (Artillery's own distributed runs, npm run load:cloud) keeps it.
   const remote = remoteHost(BASE_URL);
-  if (remote !== undefined && __ENV.CONSOLE_ALLOW_REMOTE_LOAD !== '1')
+  if (remote !== undefined && process.env.CONSOLE_ALLOW_REMOTE_LOAD !== '1')
     abort(`refusing to load ${remote}: it is not loopback; set CONSOLE_ALLOW_REMOTE_LOAD=1 to allow it`);
-  const url = `${BASE_URL}/console/v1/release_pipelines?limit=1`;
+  const path = '/console/v1/release_pipelines?limit=1';
   // Tagged apart so that these probes stay out of every endpoint's figures.
-  const tags = { endpoint: 'setup', name: 'setup' };
-  const params = { tags, responseCallback: http.expectedStatuses({ min: 0, max: 599 }), timeout: REQUEST_TIMEOUT };
-  const anonymous = http.get(url, params);
+  const anonymous = await call('GET', path, { endpoint: 'setup', expected: ANY_STATUS, anonymous: true });
   if (anonymous.status === 0) abort(`target ${BASE_URL} does not answer: ${anonymous.error}`);
   if (!API_KEY) abort('CONSOLE_API_KEY is empty: the SERVICE-API-KEY header needs a key (spec 5)');
-  const keyed = http.get(url, { ...params, headers: { [KEY_HEADER]: API_KEY } });
+  const keyed = await call('GET', path, { endpoint: 'setup', expected: ANY_STATUS });
   const network = transportReason(keyed);
   if (network) abort(`target ${BASE_URL} gives no usable answer to list release pipelines: ${network}`);
   if (keyed.status === 401 || keyed.status === 403) abort(`target ${BASE_URL} rejects the key (HTTP ${keyed.status}): check CONSOLE_API_KEY`);

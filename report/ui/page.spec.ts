@@ -124,7 +124,7 @@ test('load: percentiles per endpoint against the baseline, throughput over time,
   // Every link of the page leads to a file of the run or to a place on the page.
   const hrefs = await page.locator('a[href]').evaluateAll((as) => as.map((a) => a.getAttribute('href')!));
   for (const href of hrefs.filter((h) => !h.startsWith('#'))) expect(existsSync(join(dir, href)), href).toBe(true);
-  expect(hrefs).toEqual(expect.arrayContaining(['load/paging/dashboard.html', 'load/mutation/dashboard.html', 'playwright-report/index.html']));
+  expect(hrefs).toEqual(expect.arrayContaining(['load/paging/artillery.json', 'load/mutation/artillery.json', 'playwright-report/index.html']));
   await page.locator('#load-paging').screenshot({ path: shot('report-load.png') });
 });
 

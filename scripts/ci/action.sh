@@ -19,7 +19,7 @@ The steps of the console-conformance GitHub action (action.yml), run by GitHub i
 
   mask     masks CONSOLE_API_KEY in the job's log (::add-mask::), before any other step runs
   check    checks the inputs, resolves the caller's paths against GITHUB_WORKSPACE and writes them
-           to GITHUB_OUTPUT (manifest, observations, history, reports, artifact, load, npm-key, k6-key)
+           to GITHUB_OUTPUT (manifest, observations, history, reports, artifact, load, npm-key)
   install  packs the action's checkout (npm pack) and installs the package into a folder of its own
            under RUNNER_TEMP; writes the path of its `console-conformance` command to GITHUB_OUTPUT
   run      runs `console-conformance verify` (CC_COMMAND) in the caller's workspace against
@@ -111,7 +111,6 @@ check() {
   # Cache keys from the action's own files (the caller's workspace is not where they are, so the
   # workflow's hashFiles() cannot see them).
   output npm-key "console-conformance-npm-${RUNNER_OS:-Linux}-$(sha256sum "$ROOT/package-lock.json" | cut -c1-16)"
-  output k6-key "console-conformance-k6-${RUNNER_OS:-Linux}-$(sha256sum "$ROOT/scripts/install-k6" | cut -c1-16)"
 }
 
 install() {
@@ -145,11 +144,6 @@ run() {
     args+=(--skip-load)
   else
     args+=(--profile "${INPUT_PROFILE:-smoke}")
-    # k6 in the action's checkout, where action.yml caches it (built once per version).
-    if [[ -z "${K6_BIN:-}" ]]; then
-      bash "$ROOT/scripts/install-k6" >&2 || true
-      if [[ -x "$ROOT/.tools/bin/k6" ]]; then export K6_BIN="$ROOT/.tools/bin/k6"; fi
-    fi
   fi
   if [[ "${INPUT_READ_ONLY:-false}" == "true" ]]; then args+=(--read-only); fi
   if [[ -n "${INPUT_DEADLINE:-}" ]]; then args+=(--deadline "$INPUT_DEADLINE"); fi

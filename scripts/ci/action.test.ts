@@ -153,8 +153,6 @@ test('a server breaking a stated clause: the step fails with exit 1 and FAIL, af
     'Set up Node.js': null,
     'Cache npm downloads': null,
     install: null,
-    'Set up Go (k6 build)': null,
-    'Cache k6': null,
     run: 0,
     upload: null,
     Verdict: 1,

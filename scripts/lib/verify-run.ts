@@ -1,5 +1,5 @@
 // The work of `npm run verify`, one function per stage: the conformance suite against the target (a
-// reference server it starts when none is configured), the k6 paging and mutation profiles compared
+// reference server it starts when none is configured), the paging and mutation load profiles (Artillery) compared
 // with the baselines, the secret scan of reports/, and the report (verify.json, index.html and a
 // verdict that fits on one screen). Exit codes: 0 pass, 1 contract failure, 2 performance regression,
 // 3 the run could not be carried out; when several apply, core/exit.ts's worst(): 1 before 3 before 2
@@ -58,7 +58,7 @@ export interface VerifyOptions {
   deadline: string | undefined;
   /** The run history file (--history), else CONSOLE_HISTORY, else reports/history.sqlite. */
   history?: string | undefined;
-  /** k6 runners per load profile (--runners, load:* --runners): above 1, segmented and merged. */
+  /** Artillery runners per load profile (--runners, load:* --runners): above 1, their records merged. */
   runners?: number;
 }
 
@@ -75,40 +75,20 @@ interface Run {
   say(text: string): void;
 }
 
-function ensureK6(): string {
-  const which = () => spawnSync('bash', [join(ROOT, 'scripts/install-k6'), '--which'], { encoding: 'utf8' });
-  let w = which();
-  if (w.status !== 0) {
-    console.log('verify: k6 is not installed: building it now (npm run k6:install, about two minutes with Go)');
-    const install = spawnSync('bash', [join(ROOT, 'scripts/install-k6')], { encoding: 'utf8', stdio: ['ignore', 'inherit', 'pipe'] });
-    const reason =
-      install.stderr
-        .trim()
-        .split('\n')
-        .pop()
-        ?.replace(/^install-k6: /, '') ?? '';
-    if (install.status !== 0)
-      throw new ConfigError(`k6 is missing and cannot be installed: ${reason || `install-k6 exit ${install.status}`} (or run with --skip-load)`);
-    w = which();
-    if (w.status !== 0) throw new ConfigError(`k6 is missing after npm run k6:install: ${w.stderr.trim()}`);
-  }
-  return w.stdout.trim();
-}
-
 const firstLine = (cmd: string, args: string[]) => {
   const r = spawnSync(cmd, args, { encoding: 'utf8', cwd: ROOT });
   return r.status === 0 ? r.stdout.trim().split('\n')[0] : undefined;
 };
 
-function versions(k6: string | undefined): Record<string, string> {
+function versions(load: boolean): Record<string, string> {
   const commit = packageCommit();
   const out: Record<string, string> = {
     'console-conformance': `${packageVersion()}${commit === 'unknown' ? '' : ` (${commit})`}`,
     node: process.version,
     playwright: dependencyVersion('@playwright/test'),
   };
-  const k6v = k6 && firstLine(k6, ['version']);
-  if (k6v) out.k6 = k6v.replace(/^k6 /, '').split(' ')[0];
+  // The load engine, an npm dependency (docs/load.md: why Artillery, not k6).
+  if (load) out.artillery = dependencyVersion('artillery');
   return out;
 }
 
@@ -198,7 +178,7 @@ async function conformanceStage(run: Run): Promise<{ stage: StageResult; summary
   return { stage, summary, targetUrl, reference: Boolean(server) };
 }
 
-/** The load stage: each k6 script against a fresh reference server of its own (like the baselines) or the target, then the compare. */
+/** The load stage: each load profile against a fresh reference server of its own (like the baselines) or the target, then the compare. */
 async function loadStage(run: Run): Promise<{ stage: StageResult; compare: CompareResult | undefined }> {
   const { opts, reportsDir, config } = run;
   if (run.left() <= 0)
@@ -208,16 +188,16 @@ async function loadStage(run: Run): Promise<{ stage: StageResult; compare: Compa
     };
   const loadEnv: NodeJS.ProcessEnv = { ...run.env };
   const tl = Date.now();
-  run.say(`load: k6 paging and mutation, ${opts.profile} profile, against ${config.baseUrl ?? 'a fresh reference server each'}`);
-  const csvDir = mkdtempSync(join(tmpdir(), 'cc-verify-k6-'));
+  run.say(`load: Artillery paging and mutation, ${opts.profile} profile, against ${config.baseUrl ?? 'a fresh reference server each'}`);
+  const csvDir = mkdtempSync(join(tmpdir(), 'cc-verify-load-'));
   const codes: Record<string, number> = {};
   const notes: string[] = [];
   let compare: CompareResult | undefined;
   const runScript = async (script: string) => {
     const csv = join(csvDir, `${script}.csv.gz`);
     rmSync(csv, { force: true });
-    // k6's CSV output gives one sample per request: the throughput-over-time chart (report/timeseries.ts).
-    const k6Env = { ...loadEnv, K6_OUT: `csv=${csv}`, K6_CSV_TIME_FORMAT: 'unix_milli' };
+    // One row per request, written by the load run: the throughput-over-time chart (report/timeseries.ts).
+    const runEnv = { ...loadEnv, LOAD_REQUESTS_CSV: csvDir };
     const ts = Date.now();
     const timer = setInterval(
       () => console.log(`verify: load ${script} (${opts.profile}) ${secs(ts).toFixed(0)} s elapsed`),
@@ -225,7 +205,7 @@ async function loadStage(run: Run): Promise<{ stage: StageResult; compare: Compa
     );
     try {
       const runners = (opts.runners ?? 1) > 1 ? ['--runners', String(opts.runners)] : [];
-      codes[script] = await runTsx('load/command/load.ts', [script, '--profile', opts.profile, ...runners], k6Env, (line) => console.log(line));
+      codes[script] = await runTsx('load/command/load.ts', [script, '--profile', opts.profile, ...runners], runEnv, (line) => console.log(line));
     } finally {
       clearInterval(timer);
     }
@@ -248,7 +228,7 @@ async function loadStage(run: Run): Promise<{ stage: StageResult; compare: Compa
       return undefined;
     }
   };
-  // Past the deadline the running k6 is stopped; what it wrote stays, the stage is an error (exit 3).
+  // Past the deadline the running load is stopped; what it wrote stays, the stage is an error (exit 3).
   let deadlinePassed = false;
   const deadlineTimer = setTimeout(
     () => {
@@ -377,8 +357,8 @@ function recordHistory(run: Run): void {
   }
 }
 
-/** Checked before anything runs: what would make the run fail late (a refused load target, k6 missing) fails it now. */
-function prepare(opts: VerifyOptions): { env: NodeJS.ProcessEnv; config: Config; k6: string | undefined } {
+/** Checked before anything runs: what would make the run fail late (a refused load target) fails it now. */
+function prepare(opts: VerifyOptions): { env: NodeJS.ProcessEnv; config: Config } {
   const env: NodeJS.ProcessEnv = { ...process.env };
   if (opts.strict) env.CONSOLE_STRICT = '1';
   if (opts.readOnly) env.CONSOLE_READ_ONLY = '1';
@@ -395,15 +375,14 @@ function prepare(opts: VerifyOptions): { env: NodeJS.ProcessEnv; config: Config;
   if (!opts.skipLoad && config.baseUrl && !isLoopback(config.baseUrl) && !config.allowRemoteLoad) {
     throw new ConfigError(`load against ${new URL(config.baseUrl).host} is refused (not loopback): set CONSOLE_ALLOW_REMOTE_LOAD=1, or run with --skip-load`);
   }
-  return { env, config, k6: opts.skipLoad ? undefined : ensureK6() };
+  return { env, config };
 }
 
 /** The whole job; resolves to its exit code. */
 export async function verify(opts: VerifyOptions): Promise<number> {
-  const { env, config, k6 } = prepare(opts);
+  const { env, config } = prepare(opts);
   const startedAt = new Date();
   const t0 = Date.now();
-  // The deadline counts from here (k6 is built before: its two minutes are not the target's).
   const deadlineAt = t0 + config.deadlineSeconds * 1000;
   const reportsDir = config.reportsDir;
   const manifest = shortPath(config.manifestPath);
@@ -472,7 +451,7 @@ export async function verify(opts: VerifyOptions): Promise<number> {
       observationsBaseline: run.observationsBaseline ? shortPath(run.observationsBaseline) : null,
       grep: opts.grep ?? null,
     },
-    versions: versions(k6),
+    versions: versions(!opts.skipLoad),
     stages,
   };
   const { page, inputs } = reportStage(run, result);

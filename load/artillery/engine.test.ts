@@ -1,0 +1,109 @@
+// The pieces of the Artillery engine that need no process: the phases of a profile shared among
+// runners, the pick of a job by rate, the records merged exactly, and their round trip through
+// Artillery counters (a cloud run's report).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { histogramQuantile } from '../compare/samples.ts';
+import type { Scenario } from '../lib/profiles.ts';
+import { mergeRecords, newRecords, type Records } from '../lib/runtime.ts';
+import { summaryData, thresholdHolds } from '../lib/summary-data.ts';
+import { fromCounters, toCounters } from './counters.ts';
+import { picker, rateAt } from './processor.ts';
+import { histogramsOf } from './run.ts';
+import { phasesOf, share } from './script.ts';
+
+const PAGING: Record<string, Scenario> = {
+  dashboard: { kind: 'constant', exec: 'dashboard', rate: 10, seconds: 4, maxVUs: 4 },
+  deep: { kind: 'constant', exec: 'deepPage', rate: 5, seconds: 4, maxVUs: 3 },
+  export: { kind: 'sequence', exec: 'exportWalk', iterations: 1 },
+  calibration: { kind: 'constant', exec: 'calibration', rate: 5, seconds: 4, maxVUs: 4 },
+};
+
+test('phases: the sum of the rates, shared among runners in integer shares that add up to it', () => {
+  assert.deepEqual(phasesOf(PAGING), [{ name: '0-4 s', duration: 4, arrivalRate: 20, maxVusers: 12 }]);
+  const three = [0, 1, 2].map((i) => phasesOf(PAGING, 3, i)[0]);
+  assert.deepEqual(
+    three.map((p) => p.arrivalRate),
+    [7, 7, 6],
+  );
+  for (let n = 1; n <= 7; n++)
+    assert.equal(
+      Array.from({ length: n }, (_, i) => share(23, n, i)).reduce((a, b) => a + b, 0),
+      23,
+    );
+});
+
+test('stress: four steps, x1 then ramps to x2, x4, x8, the calibration constant beside them', () => {
+  const stress: Record<string, Scenario> = {
+    a: { kind: 'ramp', exec: 'a', rate: 10, stepSeconds: 30, maxVUs: 20 },
+    calibration: { kind: 'constant', exec: 'calibration', rate: 5, seconds: 120, maxVUs: 4 },
+  };
+  const phases = phasesOf(stress);
+  assert.deepEqual(
+    phases.map((p) => [p.duration, p.arrivalRate, p.rampTo]),
+    [
+      [30, 15, undefined],
+      [30, 15, 25],
+      [30, 25, 45],
+      [30, 45, 85],
+    ],
+  );
+  assert.equal(rateAt(stress.a, 45), 15);
+  assert.equal(rateAt(stress.calibration, 119), 5);
+  assert.equal(rateAt(stress.calibration, 120), 0);
+});
+
+test('the pick follows the rates exactly and in a fixed order', () => {
+  const pick = picker(PAGING);
+  const counts: Record<string, number> = {};
+  const order: string[] = [];
+  for (let i = 0; i < 80; i++) {
+    const name = pick(1) as string;
+    counts[name] = (counts[name] ?? 0) + 1;
+    order.push(name);
+  }
+  assert.deepEqual(counts, { dashboard: 40, deep: 20, calibration: 20 });
+  const again = picker(PAGING);
+  assert.deepEqual(
+    order,
+    Array.from({ length: 80 }, () => again(1)),
+  );
+  assert.equal(picker(PAGING)(10), undefined, 'nothing past the end');
+});
+
+function recorded(micros: number[], checks: [number, number]): Records {
+  return {
+    metrics: {
+      'http_req_duration{endpoint:a}': { type: 'trend', micros },
+      'load_expected_duration{endpoint:a}': { type: 'trend', micros },
+      'http_reqs{endpoint:a}': { type: 'counter', sum: micros.length },
+      'checks{level:stated}': { type: 'rate', passes: checks[0], fails: checks[1] },
+    },
+    checks: { 'a: status is success': { passes: checks[0], fails: checks[1] } },
+  };
+}
+
+test('records of several workers merge exactly: every duration kept, counts added', () => {
+  const all = mergeRecords(mergeRecords(newRecords(), recorded([1000, 2000], [2, 0])), recorded([3000], [0, 1]));
+  const trend = all.metrics['http_req_duration{endpoint:a}'];
+  assert.deepEqual(trend.type === 'trend' && trend.micros, [1000, 2000, 3000]);
+  assert.deepEqual(all.checks['a: status is success'], { passes: 2, fails: 1 });
+  const data = summaryData(all, { 'checks{level:stated}': ['rate==1'], 'http_req_duration{endpoint:a}': ['p(95)<2.5'] }, 1000);
+  assert.equal(data.metrics['http_req_duration{endpoint:a}'].values['p(50)'], 2);
+  assert.equal(data.metrics['checks{level:stated}'].thresholds?.['rate==1'].ok, false);
+  assert.equal(data.metrics['http_req_duration{endpoint:a}'].thresholds?.['p(95)<2.5'].ok, false);
+  assert.equal(thresholdHolds('p(95)<300', undefined), true, 'no samples: nothing crossed it');
+  assert.throws(() => thresholdHolds('p95 under 300', {}), /cannot be judged/);
+});
+
+test('records through Artillery counters and back: counts exact, each duration within 1%', () => {
+  const micros = Array.from({ length: 500 }, (_, i) => 800 + i * 37);
+  const back = fromCounters(Object.fromEntries(toCounters(recorded(micros, [499, 1]))));
+  assert.deepEqual(back.checks['a: status is success'], { passes: 499, fails: 1 });
+  assert.deepEqual(back.metrics['checks{level:stated}'], { type: 'rate', passes: 499, fails: 1 });
+  const h = histogramsOf(back).endpoints.a;
+  const exact = histogramsOf(recorded(micros, [1, 0])).endpoints.a;
+  assert.deepEqual(h, exact, 'the same histogram as the local run keeps');
+  const p50 = histogramQuantile(h, 0.5);
+  assert.ok(Math.abs(p50 / ((800 + 249.5 * 37) / 1000) - 1) < 0.02, `p50 ${p50}`);
+});

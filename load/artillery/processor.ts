@@ -1,0 +1,163 @@
+// The processor Artillery loads into each of its workers (config.processor of the script that
+// load/artillery/script.ts writes): one function, `arrive`, run once per arrival. It picks the
+// profile's job for this arrival in proportion to the scenarios' rates at this moment (Artillery has
+// one arrival process per test; the profile's scenarios each have a rate of their own), runs it, and
+// appends what the arrival recorded (load/lib/runtime.ts: microsecond durations, checks, counters) as
+// one JSON line to this worker's file in LOAD_SAMPLES_DIR, which the command merges exactly. With
+// LOAD_ARTILLERY_COUNTERS=1 (the cloud runs of npm run load:cloud, whose workers' files stay in their
+// containers) it gives the same records to Artillery as counters instead (load/artillery/counters.ts).
+// A sequence scenario (one user running its job N times, e.g. the export walk) is run once per test:
+// by the first arrival that takes its lock file in LOAD_DATA_DIR. Iterations are numbered across every
+// worker on this machine (each number claimed as a file), so that a job's budget (metrics created,
+// rules added) holds for the whole run, not per worker.
+import { appendFileSync, closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { threadId } from 'node:worker_threads';
+import type { Profile } from '../lib/profile.ts';
+import type { Scenario } from '../lib/profiles.ts';
+import { Counter, takeRecords } from '../lib/runtime.ts';
+import { toCounters } from './counters.ts';
+
+const DATA_DIR = process.env.LOAD_DATA_DIR ?? '';
+const SAMPLES_DIR = process.env.LOAD_SAMPLES_DIR ?? join(DATA_DIR, 'samples');
+const SCRIPT = process.env.LOAD_SCRIPT ?? '';
+const AS_COUNTERS = process.env.LOAD_ARTILLERY_COUNTERS === '1';
+
+/** The rate of `s` (arrivals/s) `t` seconds after the start; 0 when it is over. */
+export function rateAt(s: Scenario, t: number): number {
+  if (s.kind === 'constant') return t < s.seconds ? s.rate : 0;
+  if (s.kind === 'sequence') return 0;
+  // Four steps: x1 for the first, then linear ramps x1->x2, x2->x4, x4->x8 (as a ramping arrival rate's stages).
+  const k = Math.floor(t / s.stepSeconds);
+  if (k >= 4) return 0;
+  const from = [1, 1, 2, 4][k];
+  const to = [1, 2, 4, 8][k];
+  return s.rate * (from + ((to - from) * (t - k * s.stepSeconds)) / s.stepSeconds);
+}
+
+/**
+ * The scenario the next arrival runs: each scenario earns its current rate as credit at every arrival,
+ * the richest is picked and pays the total (smooth weighted round robin): the mix follows the rates
+ * exactly, in a fixed order, not by chance.
+ */
+export function picker(scenarios: Record<string, Scenario>): (t: number) => string | undefined {
+  const credit: Record<string, number> = {};
+  return (t) => {
+    let total = 0;
+    let best: string | undefined;
+    for (const [name, s] of Object.entries(scenarios)) {
+      const r = rateAt(s, t);
+      if (r <= 0) continue;
+      credit[name] = (credit[name] ?? 0) + r;
+      total += r;
+      if (best === undefined || credit[name] > credit[best]) best = name;
+    }
+    if (best !== undefined) credit[best] -= total;
+    return best;
+  };
+}
+
+interface Loaded {
+  profile: Profile;
+  setup: unknown;
+  pick: (t: number) => string | undefined;
+  /** Each scenario's next iteration number to try (claimIteration). */
+  iterations: Record<string, number>;
+  startedAt: number;
+  file: string;
+}
+
+let loaded: Promise<Loaded> | undefined;
+const jobErrors = new Counter('load_job_errors');
+let printedErrors = 0;
+
+async function load(): Promise<Loaded> {
+  // Literal paths, so that Artillery's bundler takes both profiles in.
+  const profile = SCRIPT === 'paging' ? (await import('../paging.ts')).paging : SCRIPT === 'mutation' ? (await import('../mutation.ts')).mutation : undefined;
+  if (!profile) throw new Error(`LOAD_SCRIPT must be paging or mutation, got ${JSON.stringify(SCRIPT)}`);
+  const setup = JSON.parse(readFileSync(join(DATA_DIR, `setup-${SCRIPT}.json`), 'utf8')) as unknown;
+  if (!AS_COUNTERS) mkdirSync(SAMPLES_DIR, { recursive: true });
+  return {
+    profile: profile as Profile,
+    setup,
+    pick: picker(profile.scenarios),
+    iterations: {},
+    startedAt: Date.now(),
+    file: join(SAMPLES_DIR, `${process.pid}-${threadId}.ndjson`),
+  };
+}
+
+/** True for the first caller of the whole test (every worker, every runner on this machine). */
+function firstToTake(name: string): boolean {
+  try {
+    closeSync(openSync(join(DATA_DIR, `${name}.lock`), 'wx'));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The next iteration number of `scenario` in the whole test: the first number whose claim file this worker creates. */
+function claimIteration(l: Loaded, scenario: string): number {
+  const dir = join(DATA_DIR, `iterations-${SCRIPT}-${scenario}`);
+  mkdirSync(dir, { recursive: true });
+  for (let i = l.iterations[scenario] ?? 0; ; i++) {
+    try {
+      closeSync(openSync(join(dir, String(i)), 'wx'));
+      l.iterations[scenario] = i + 1;
+      return i;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+  }
+}
+
+async function runJob(l: Loaded, scenario: string, exec: string, iteration: number): Promise<void> {
+  const job = l.profile.jobs[exec];
+  try {
+    if (!job) throw new Error(`the profile has no job ${exec}`);
+    await job(l.setup, iteration);
+  } catch (err) {
+    jobErrors.add(1, { scenario });
+    if (printedErrors++ < 10) console.error(`load: ${SCRIPT}: ${scenario} iteration ${iteration} stopped: ${(err as Error).message.split('\n')[0]}`);
+  }
+}
+
+async function runSequences(l: Loaded): Promise<void> {
+  for (const [name, s] of Object.entries(l.profile.scenarios)) {
+    if (s.kind !== 'sequence' || !firstToTake(`sequence-${SCRIPT}-${name}`)) continue;
+    for (let i = 0; i < s.iterations; i++) await runJob(l, name, s.exec, i);
+  }
+}
+
+let sequencesStarted = false;
+
+interface ArtilleryEvents {
+  emit(kind: 'counter', name: string, value: number): void;
+}
+
+/** Artillery's function step: one arrival. */
+export async function arrive(_context: unknown, events?: ArtilleryEvents): Promise<void> {
+  loaded ??= load();
+  const l = await loaded;
+  const began = Date.now();
+  const work: Promise<void>[] = [];
+  if (!sequencesStarted) {
+    sequencesStarted = true;
+    work.push(runSequences(l));
+  }
+  const name = l.pick((Date.now() - l.startedAt) / 1000);
+  if (name !== undefined) {
+    const s = l.profile.scenarios[name];
+    const i = claimIteration(l, name);
+    work.push(runJob(l, name, s.exec, i));
+  }
+  await Promise.all(work);
+  const records = takeRecords();
+  records.span = [began, Date.now()];
+  if (AS_COUNTERS && events) {
+    for (const [name, n] of toCounters(records)) events.emit('counter', name, n);
+    return;
+  }
+  if (Object.keys(records.metrics).length > 0 || Object.keys(records.checks).length > 0) appendFileSync(l.file, `${JSON.stringify(records)}\n`);
+}

@@ -1,0 +1,226 @@
+// One profile run on Artillery: the profile's setup once (load/artillery/setup.ts), then `runners`
+// Artillery processes (`artillery run`, each with its own workers) sharing the profile's arrival rates,
+// then every record their workers wrote merged exactly (all durations kept) into the run's summary.json,
+// junit.xml and Artillery's own JSON report(s). This is the module other commands build on: give it a
+// profile, a base URL and an environment holding the key, and it returns the exit code and the summary.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+import { ROOT } from '../../core/config.ts';
+import { dependencyDir, dependencyVersion, TSX_CLI } from '../../core/package.ts';
+import { histogramOf, type RunSamples } from '../compare/samples.ts';
+import type { Scenario } from '../lib/profiles.ts';
+import { mergeRecords, newRecords, type Records } from '../lib/runtime.ts';
+import { summaryData, type Thresholds } from '../lib/summary-data.ts';
+import { summaryFiles } from '../lib/summary.ts';
+import { artilleryScript } from './script.ts';
+
+// Found where Node finds packages: installed from npm, the suite's dependencies sit beside it, not inside it.
+export const ARTILLERY_BIN = join(dependencyDir('artillery'), 'bin/run');
+const TSX = TSX_CLI;
+
+export interface ProfileRunOptions {
+  script: 'paging' | 'mutation';
+  profile: string;
+  baseUrl: string;
+  /** The environment of the setup and of Artillery: CONSOLE_API_KEY and the LOAD_* variables (load/lib/env.ts). */
+  env: NodeJS.ProcessEnv;
+  /** summary.json, junit.xml and artillery.json go here (runner i's Artillery report into runners/<i>/). */
+  reportDir: string;
+  /** The run's data folder (request bodies, the setup's answer, the workers' records). */
+  dataDir: string;
+  /** Where to write one row per request (writeRequestRows), when asked. */
+  requestRows?: string;
+  /** Artillery processes sharing the load (default 1). */
+  runners?: number;
+  requestTimeoutMs: number;
+  label?: string;
+}
+
+export interface ProfileRunResult {
+  /** 0 every threshold held, 99 one crossed (summary.json says which), 3 the run could not be carried out. */
+  exit: number;
+  summaryFile: string;
+  /** The one-line reason when exit is 3. */
+  reason?: string;
+}
+
+function artilleryVersion(): string {
+  return dependencyVersion('artillery');
+}
+
+/** Runs `args` with `env`, its output lines prefixed (or passed as they are); resolves to its exit code and last stderr lines. */
+function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, prefix: string): Promise<{ code: number; tail: string[] }> {
+  const child = spawn(cmd, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const tail: string[] = [];
+  const relay = (stream: NodeJS.ReadableStream, write: (l: string) => void, keep: boolean) =>
+    createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => {
+      write(prefix ? `${prefix} ${line}` : line);
+      if (keep) {
+        tail.push(line);
+        if (tail.length > 5) tail.shift();
+      }
+    });
+  relay(child.stdout, (l) => console.log(l), false);
+  relay(child.stderr, (l) => console.error(l), true);
+  return new Promise((done) => {
+    child.once('error', (err) => {
+      tail.push(err.message);
+      done({ code: 3, tail });
+    });
+    child.once('close', (code, signal) => done({ code: code ?? (signal ? 3 : 0), tail }));
+  });
+}
+
+/** Every record the setup and the workers wrote, merged. */
+export function readRecords(samplesDir: string): Records {
+  const all = newRecords();
+  if (!existsSync(samplesDir)) return all;
+  for (const name of readdirSync(samplesDir).sort()) {
+    if (!name.endsWith('.ndjson')) continue;
+    for (const line of readFileSync(join(samplesDir, name), 'utf8').split('\n')) if (line.trim()) mergeRecords(all, JSON.parse(line) as Records);
+  }
+  return all;
+}
+
+/** Requests the load sent (setup's probes left out): none means the workers recorded nothing, and nothing was measured. */
+export function loadRequests(records: Records): number {
+  const count = (key: string) => {
+    const r = records.metrics[key];
+    return r?.type === 'counter' ? r.sum : 0;
+  };
+  return count('http_reqs') - count('http_reqs{endpoint:setup}');
+}
+
+/** Per-endpoint duration histograms (ms) of the expected answers, from the merged microsecond samples; setup's probes left out. */
+export function histogramsOf(records: Records): RunSamples {
+  const endpoints: RunSamples['endpoints'] = {};
+  for (const [key, r] of Object.entries(records.metrics)) {
+    const m = /^load_expected_duration\{endpoint:([^}]+)\}$/.exec(key);
+    if (!m || r.type !== 'trend' || m[1] === 'setup') continue;
+    endpoints[m[1]] = histogramOf(r.micros.map((u) => u / 1000));
+  }
+  return { format: 'console-conformance.duration-histograms/1', endpoints };
+}
+
+/**
+ * One row per request (the time it began, epoch ms; its duration, ms; its endpoint), gzipped, in the
+ * columns report/timeseries.ts reads: the throughput-over-time chart of verify's report.
+ */
+export function writeRequestRows(records: Records, file: string): void {
+  const rows = ['metric_name,timestamp,metric_value,extra_tags'];
+  for (const [key, r] of Object.entries(records.metrics)) {
+    const m = /^http_req_duration\{endpoint:([^}]+)\}$/.exec(key);
+    if (!m || r.type !== 'trend' || !r.at || m[1] === 'setup') continue;
+    for (let i = 0; i < r.micros.length; i++) rows.push(`http_req_duration,${r.at[i]},${(r.micros[i] / 1000).toFixed(3)},endpoint=${encodeURIComponent(m[1])}`);
+  }
+  writeFileSync(file, gzipSync(`${rows.join('\n')}\n`));
+}
+
+export interface Plan {
+  scenarios: Record<string, Scenario>;
+  thresholds: Thresholds;
+}
+
+/** The profile's setup, once, in a process of its own with `env` (load/artillery/setup.ts); its plan, or why it could not run. */
+export async function runSetup(script: string, dataDir: string, env: NodeJS.ProcessEnv): Promise<{ plan: Plan } | { reason: string }> {
+  const setup = await run(process.execPath, [TSX, join(ROOT, 'load/artillery/setup.ts'), script], env, '');
+  if (setup.code !== 0) return { reason: setup.tail.at(-1)?.replace(/^load: \w+: /, '') ?? `setup exited ${setup.code}` };
+  return { plan: JSON.parse(readFileSync(join(dataDir, `plan-${script}.json`), 'utf8')) as Plan };
+}
+
+/**
+ * The processor as one ES module (Artillery imports it in every worker): the profiles, their checks
+ * and the validators of this run bundled, so that the workers need no TypeScript loader. `settings`
+ * are environment variables written into it (a cloud run's: never the key).
+ */
+export async function bundleProcessor(outfile: string, settings: Record<string, string> = {}): Promise<void> {
+  await build({
+    entryPoints: [join(ROOT, 'load/artillery/processor.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    logLevel: 'error',
+    define: Object.fromEntries(Object.entries(settings).map(([k, v]) => [`process.env.${k}`, JSON.stringify(v)])),
+  });
+}
+
+export async function runProfile(o: ProfileRunOptions): Promise<ProfileRunResult> {
+  const runners = o.runners ?? 1;
+  const label = o.label ?? `load: ${o.script}`;
+  const samplesDir = join(o.dataDir, `samples-${o.script}`);
+  rmSync(samplesDir, { recursive: true, force: true });
+  mkdirSync(samplesDir, { recursive: true });
+  mkdirSync(o.reportDir, { recursive: true });
+  const summaryFile = join(o.reportDir, 'summary.json');
+  const env: NodeJS.ProcessEnv = {
+    ...o.env,
+    LOAD_SCRIPT: o.script,
+    LOAD_DATA_DIR: o.dataDir,
+    LOAD_SAMPLES_DIR: samplesDir,
+    // Artillery reports usage to its makers unless told not to; this suite sends nothing but to the target.
+    ARTILLERY_DISABLE_TELEMETRY: 'true',
+  };
+
+  const setup = await runSetup(o.script, o.dataDir, env);
+  if ('reason' in setup) return { exit: 3, summaryFile, reason: setup.reason };
+  const plan = setup.plan;
+  const processor = join(o.dataDir, `processor-${o.script}.mjs`);
+  await bundleProcessor(processor);
+
+  const t0 = Date.now();
+  const codes = await Promise.all(
+    Array.from({ length: runners }, (_, i) => {
+      const dir = runners > 1 ? join(o.reportDir, 'runners', String(i + 1)) : o.reportDir;
+      mkdirSync(dir, { recursive: true });
+      const file = join(o.dataDir, `artillery-${o.script}-${i + 1}.json`);
+      const script = artilleryScript({
+        scenarios: plan.scenarios,
+        target: o.baseUrl,
+        processor,
+        requestTimeoutMs: o.requestTimeoutMs,
+        runners,
+        runner: i,
+      });
+      writeFileSync(file, JSON.stringify(script, null, 2));
+      const args = [ARTILLERY_BIN, 'run', '--quiet', '--output', join(dir, 'artillery.json'), file];
+      return run(process.execPath, args, env, runners > 1 ? `[runner ${i + 1}/${runners}]` : '');
+    }),
+  );
+  const failed = codes.findIndex((c) => c.code !== 0);
+  if (failed >= 0)
+    return {
+      exit: 3,
+      summaryFile,
+      reason: `Artillery${runners > 1 ? ` (runner ${failed + 1})` : ''} exited ${codes[failed].code}: ${codes[failed].tail.at(-1) ?? 'no output'}`,
+    };
+
+  const records = readRecords(samplesDir);
+  // Thresholds of metrics without samples hold: a run whose workers recorded nothing must not pass.
+  if (loadRequests(records) === 0) return { exit: 3, summaryFile, reason: `Artillery ran, but its workers recorded no request of the profile (${samplesDir})` };
+  // The load's own span (first arrival to last answer), not Artillery's start-up around it.
+  const durationMs = records.span ? records.span[1] - records.span[0] : Date.now() - t0;
+  const data = summaryData(records, plan.thresholds, durationMs);
+  const out = summaryFiles({
+    script: o.script,
+    profile: o.profile,
+    baseUrl: o.baseUrl,
+    apiKey: o.env.CONSOLE_API_KEY ?? '',
+    data,
+    samples: histogramsOf(records),
+    runners,
+    engine: { name: 'artillery', version: artilleryVersion() },
+  });
+  writeFileSync(summaryFile, out.summaryJson);
+  writeFileSync(join(o.reportDir, 'junit.xml'), out.junit);
+  process.stdout.write(out.console);
+  if (o.requestRows) writeRequestRows(records, o.requestRows);
+  const crossed = Object.values(data.metrics).some((m) => Object.values(m.thresholds ?? {}).some((t) => !t.ok));
+  if (runners > 1) console.log(`${label}: ${runners} Artillery runners, every worker's records merged`);
+  return { exit: crossed ? 99 : 0, summaryFile };
+}

@@ -1,0 +1,96 @@
+// The Artillery test script of a profile run: the profile's scenarios as one arrival process
+// (Artillery's phases: the sum of the scenarios' rates at each moment; load/artillery/processor.ts
+// shares the arrivals out by rate), one scenario whose single step is the processor's `arrive`.
+// With several runners each gets an equal integer share of every rate, as Artillery shares a phase
+// among its own workers. The key is not in it: the workers read it from their environment.
+import type { Scenario } from '../lib/profiles.ts';
+
+export interface ArtilleryPhase {
+  name: string;
+  duration: number;
+  arrivalRate: number;
+  rampTo?: number;
+  maxVusers: number;
+}
+
+export interface ArtilleryScript {
+  config: {
+    target: string;
+    phases: ArtilleryPhase[];
+    processor: string;
+    http: { timeout: number };
+  };
+  scenarios: { name: string; flow: { function: string }[] }[];
+}
+
+/** `total` shared among `n` as integers that differ by at most one; share `i` (0-based). */
+export function share(total: number, n: number, i: number): number {
+  const base = Math.floor(total / n);
+  return base + (i < total - base * n ? 1 : 0);
+}
+
+/** The moments at which some scenario's rate changes course: phase boundaries. */
+function boundaries(scenarios: Scenario[]): number[] {
+  const b = new Set<number>([0]);
+  for (const s of scenarios) {
+    if (s.kind === 'constant') b.add(s.seconds);
+    if (s.kind === 'ramp') for (let k = 1; k <= 4; k++) b.add(k * s.stepSeconds);
+  }
+  return [...b].sort((x, y) => x - y);
+}
+
+function totalRate(scenarios: Scenario[], t: number, end: boolean): number {
+  let sum = 0;
+  for (const s of scenarios) {
+    if (s.kind === 'constant' && (end ? t <= s.seconds : t < s.seconds)) sum += s.rate;
+    if (s.kind === 'ramp') {
+      const k = end ? Math.ceil(t / s.stepSeconds) - 1 : Math.floor(t / s.stepSeconds);
+      if (k < 0 || k >= 4) continue;
+      const from = [1, 1, 2, 4][k];
+      const to = [1, 2, 4, 8][k];
+      sum += s.rate * (from + ((to - from) * (t - k * s.stepSeconds)) / s.stepSeconds);
+    }
+  }
+  return sum;
+}
+
+/** The phases of runner `runner` (0-based) of `runners`; a sequence scenario adds one arrival at the start. */
+export function phasesOf(scenarios: Record<string, Scenario>, runners = 1, runner = 0): ArtilleryPhase[] {
+  const list = Object.values(scenarios);
+  const times = boundaries(list);
+  const maxVUs = list.reduce((n, s) => n + (s.kind === 'sequence' ? 1 : s.maxVUs), 0);
+  const phases: ArtilleryPhase[] = [];
+  for (let k = 0; k + 1 < times.length; k++) {
+    const [from, to] = [times[k], times[k + 1]];
+    const start = Math.round(totalRate(list, from, false));
+    const end = Math.round(totalRate(list, to, true));
+    const phase: ArtilleryPhase = {
+      name: `${from}-${to} s`,
+      duration: to - from,
+      arrivalRate: share(start, runners, runner),
+      maxVusers: Math.max(1, share(maxVUs, runners, runner)),
+    };
+    if (end !== start) phase.rampTo = share(end, runners, runner);
+    phases.push(phase);
+  }
+  return phases;
+}
+
+export function artilleryScript(o: {
+  scenarios: Record<string, Scenario>;
+  target: string;
+  processor: string;
+  requestTimeoutMs: number;
+  runners?: number;
+  runner?: number;
+}): ArtilleryScript {
+  return {
+    config: {
+      target: o.target.replace(/\/\/[^@/]*@/, '//'),
+      phases: phasesOf(o.scenarios, o.runners, o.runner),
+      processor: o.processor,
+      http: { timeout: Math.ceil(o.requestTimeoutMs / 1000) },
+    },
+    scenarios: [{ name: 'arrive', flow: [{ function: 'arrive' }] }],
+  };
+}

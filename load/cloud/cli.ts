@@ -1,0 +1,206 @@
+// npm run load:cloud -- paging|mutation --platform fargate [options]    (prepare a distributed run)
+// npm run load:cloud -- --report DIR/artillery.json                      (after it: our summary)
+// (npm run load:testrun, the k6-operator TestRun, is load/cloud/testrun.ts: a one-line exit 3 pointing here.)
+// Artillery's own distributed runs (its `run-fargate`: N containers, each running the whole script,
+// metrics merged by Artillery) replace the k6-operator TestRun this suite used to write. This command
+// prepares the test folder (Artillery script, processor bundle, request bodies, the setup's answer),
+// scans it for the key, and prints the command to run; the workers read the key from the platform's
+// secret store only. The workers' records travel as Artillery counters, which its merge adds exactly,
+// and `--report` turns the merged report back into summary.json for the compare and the report.
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fail, integerOption, parseCommand, runCommand } from '../../core/command.ts';
+import { ConfigError, isLoopback, loadConfig, ROOT } from '../../core/config.ts';
+import { newRunId } from '../../core/random.ts';
+import { type LoadScript, readRunSummary, writeRunSummary } from '../../core/formats.ts';
+import { fromCounters } from '../artillery/counters.ts';
+import { bundleProcessor, histogramsOf, loadRequests, type Plan, runSetup } from '../artillery/run.ts';
+import { artilleryScript } from '../artillery/script.ts';
+import { buildValidators } from '../lib/build-validators.ts';
+import { summaryData } from '../lib/summary-data.ts';
+import { summaryFiles } from '../lib/summary.ts';
+import { loadOutcome } from '../command/outcome.ts';
+import { assertNoKey, loadEnv, writeBodies } from '../command/run.ts';
+
+const HELP = `usage: npm run load:cloud -- paging|mutation --platform fargate [--profile NAME] [--count N] [--region R] [--out DIR] [--seed N]
+       npm run load:cloud -- --report DIR/artillery.json
+
+Prepares a run of a load profile on Artillery's own distributed platform, against CONSOLE_BASE_URL
+(a target the platform can reach; not loopback, so CONSOLE_ALLOW_REMOTE_LOAD=1 is needed too).
+The profile's setup runs here, once, with CONSOLE_API_KEY from this environment; then DIR (default
+reports/load-cloud/<script>/) holds script.json (Artillery's script: phases sharing the profile's rates
+among the --count containers, default 1), processor.mjs (the profile bundled with this run's settings,
+never the key), the request bodies and the setup's answer. DIR is scanned for the key; found, it is
+removed and the command exits 3. Then it prints the command to run:
+
+  fargate  npx artillery run-fargate --secret CONSOLE_API_KEY: the containers read the key from AWS SSM
+           Parameter Store (/artilleryio/CONSOLE_API_KEY in --region), put there once by you.
+  lambda, aci  refused (exit 3): Artillery passes environment to Lambda and ACI workers only through a
+           --dotenv file uploaded with the test bundle, so the key would travel in the bundle.
+
+--report FILE  after the run: Artillery's JSON report (--output) of a prepared run, its counters
+               (each request's duration as a 2% histogram bucket, checks, counts: added exactly by
+               Artillery across containers) turned into reports/load/<script>/summary.json and
+               junit.xml, judged as npm run load:* judges a run (thresholds of DIR/plan.json). Then
+               npm run baseline:compare and npm run report read it like a local run's.
+--profile NAME  smoke, baseline or stress (default baseline)
+--count N       containers (1 to 100, default 1); each runs a 1/N integer share of every rate
+--region R      AWS region of the run and of the secret (default us-east-1)
+--seed N        seed of the request bodies (default 1)
+
+A sequence scenario (the export walk, the trigger walk) runs once per container: locks are per disk.
+Environment: CONSOLE_BASE_URL, CONSOLE_API_KEY (here only, for the setup; the containers read it from
+AWS SSM), CONSOLE_ALLOW_REMOTE_LOAD=1, CONSOLE_TARGET_MANIFEST, CONSOLE_STRICT, CONSOLE_REQUEST_TIMEOUT,
+CONSOLE_REPORTS_DIR (where the prepared folder and the judged summary go, default reports/).
+Exit 0 prepared (or the report judged as passing); 1 a check failed; 2 latency thresholds crossed;
+3 could not be prepared or judged (no target, loopback target, key found, bad option).`;
+
+const PLATFORMS = ['fargate', 'lambda', 'aci'] as const;
+
+function prepareOptions() {
+  const { values, positionals } = parseCommand({
+    name: 'load:cloud',
+    help: HELP,
+    positionals: true,
+    options: {
+      platform: { type: 'string' },
+      profile: { type: 'string' },
+      count: { type: 'string' },
+      region: { type: 'string' },
+      out: { type: 'string' },
+      seed: { type: 'string' },
+      report: { type: 'string' },
+    },
+  });
+  return { values, positionals };
+}
+
+/** Artillery's report of a prepared run, back into our summary.json; resolves to the exit code. */
+function judgeReport(file: string): number {
+  const dir = dirname(resolve(file));
+  if (!existsSync(file)) throw new ConfigError(`${file}: no such file`);
+  if (!existsSync(join(dir, 'plan.json'))) throw new ConfigError(`${dir}: no plan.json: --report reads the report of a run prepared by npm run load:cloud`);
+  const plan = JSON.parse(readFileSync(join(dir, 'plan.json'), 'utf8')) as Plan & { script: LoadScript; profile: string; target: string; count: number };
+  const report = JSON.parse(readFileSync(file, 'utf8')) as {
+    aggregate?: { counters?: Record<string, number>; firstMetricAt?: number; lastMetricAt?: number };
+  };
+  const counters = report.aggregate?.counters;
+  if (!counters) throw new ConfigError(`${file} is not an Artillery JSON report (no aggregate.counters)`);
+  const records = fromCounters(counters);
+  if (loadRequests(records) === 0)
+    throw new ConfigError(`${file} holds no request counted by this suite's processor: was the run prepared by npm run load:cloud?`);
+  const agg = report.aggregate ?? {};
+  const durationMs = agg.firstMetricAt && agg.lastMetricAt ? agg.lastMetricAt - agg.firstMetricAt : 0;
+  const config = loadConfig();
+  const reportDir = join(config.reportsDir, 'load', plan.script);
+  mkdirSync(reportDir, { recursive: true });
+  const out = summaryFiles({
+    script: plan.script,
+    profile: plan.profile,
+    baseUrl: plan.target,
+    apiKey: config.apiKey ?? '',
+    data: summaryData(records, plan.thresholds, durationMs),
+    samples: histogramsOf(records),
+    runners: plan.count,
+    engine: { name: 'artillery', version: 'cloud' },
+  });
+  const summaryFile = join(reportDir, 'summary.json');
+  writeFileSync(summaryFile, out.summaryJson);
+  writeFileSync(join(reportDir, 'junit.xml'), out.junit);
+  process.stdout.write(out.console);
+  const summary = readRunSummary(summaryFile);
+  const crossed = (summary?.thresholds ?? []).some((t) => !t.ok);
+  const outcome = loadOutcome(crossed ? 99 : 0, summary);
+  if (summary) writeRunSummary(summaryFile, { ...summary, verdict: outcome });
+  console.log(`load:cloud: ${plan.script}: ${outcome.note} -> ${relative(process.cwd(), summaryFile)}`);
+  return outcome.code;
+}
+
+async function prepare(values: ReturnType<typeof prepareOptions>['values'], script: LoadScript): Promise<number> {
+  const platform = values.platform ?? '';
+  if (!(PLATFORMS as readonly string[]).includes(platform))
+    fail('load:cloud', `--platform must be one of ${PLATFORMS.join(', ')}, got ${JSON.stringify(platform)}`);
+  if (platform !== 'fargate')
+    throw new ConfigError(
+      `--platform ${platform}: Artillery gives ${platform === 'lambda' ? 'Lambda' : 'ACI'} workers environment only through a --dotenv file uploaded with the test bundle, so the key would travel in it; use --platform fargate (the key from AWS SSM)`,
+    );
+  const profile = values.profile ?? 'baseline';
+  if (!['smoke', 'baseline', 'stress'].includes(profile)) fail('load:cloud', `--profile must be smoke, baseline or stress, got ${JSON.stringify(profile)}`);
+  const count = integerOption('load:cloud', '--count', values.count, { min: 1, max: 100, fallback: 1 });
+  const seed = integerOption('load:cloud', '--seed', values.seed, { min: 0, fallback: 1 });
+  const region = values.region ?? 'us-east-1';
+  if (!/^[a-z]{2}(-[a-z]+)+-\d$/.test(region)) fail('load:cloud', `--region must be an AWS region such as us-east-1, got ${JSON.stringify(region)}`);
+  const config = loadConfig();
+  if (!config.baseUrl) throw new ConfigError('CONSOLE_BASE_URL is not set: a distributed run needs a target its containers can reach');
+  if (isLoopback(config.baseUrl)) throw new ConfigError(`${config.baseUrl} is loopback: the platform's containers cannot reach it`);
+  if (!config.allowRemoteLoad)
+    throw new ConfigError(`refusing to load ${new URL(config.baseUrl).host}: it is not loopback; set CONSOLE_ALLOW_REMOTE_LOAD=1 to allow it`);
+  if (config.readOnly && script === 'mutation') throw new ConfigError('read-only run (CONSOLE_READ_ONLY=1): the mutation profile writes');
+  const apiKey = config.apiKey ?? '';
+  const dir = resolve(values.out ?? join(config.reportsDir, 'load-cloud', script));
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const runId = newRunId();
+  const tmp = await buildValidators(join(ROOT, 'load/data', `validators.${runId}.tmp.js`));
+  renameSync(tmp, join(ROOT, 'load/data/validators.js'));
+  writeBodies({ seed, runId, manifestPath: config.manifestPath, outDir: dir, budget: true });
+  const env = loadEnv(profile, { baseUrl: config.baseUrl, apiKey }, dir, dir, {
+    strict: config.strict,
+    requestTimeoutMs: config.requestTimeoutMs,
+    external: true,
+  });
+  const setup = await runSetup(script, dir, { ...env, LOAD_SCRIPT: script, LOAD_DATA_DIR: dir, LOAD_SAMPLES_DIR: join(dir, 'setup-records') });
+  if ('reason' in setup) throw new ConfigError(setup.reason);
+  rmSync(join(dir, 'setup-records'), { recursive: true, force: true });
+  writeFileSync(join(dir, 'plan.json'), JSON.stringify({ ...setup.plan, script, profile, target: config.baseUrl, count }, null, 2));
+  // The run's settings are written into the bundle (the containers get no other environment); the key is not among them.
+  const settings: Record<string, string> = {
+    LOAD_SCRIPT: script,
+    LOAD_PROFILE: profile,
+    LOAD_DATA_DIR: '.',
+    LOAD_ARTILLERY_COUNTERS: '1',
+    LOAD_STRICT: config.strict ? '1' : '0',
+    LOAD_REQUEST_TIMEOUT: String(config.requestTimeoutMs / 1000),
+    CONSOLE_BASE_URL: config.baseUrl,
+    CONSOLE_ALLOW_REMOTE_LOAD: '1',
+  };
+  await bundleProcessor(join(dir, 'processor.mjs'), settings);
+  const scriptJson = artilleryScript({
+    scenarios: setup.plan.scenarios,
+    target: config.baseUrl,
+    processor: './processor.mjs',
+    requestTimeoutMs: config.requestTimeoutMs,
+    runners: count,
+    runner: 0,
+  });
+  const data = [`${script}.json`, `setup-${script}.json`];
+  writeFileSync(join(dir, 'script.json'), JSON.stringify({ ...scriptJson, config: { ...scriptJson.config, includeFiles: data } }, null, 2));
+  try {
+    assertNoKey(dir, apiKey);
+  } catch (err) {
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+  const rel = relative(process.cwd(), dir);
+  console.log(`load:cloud: ${script} (${profile}) prepared in ${rel}: script.json, processor.mjs, ${data.join(', ')}; scanned, no key in it`);
+  console.log('load:cloud: once, put the key into the secret store the containers read (AWS SSM Parameter Store):');
+  console.log(`  aws ssm put-parameter --region ${region} --name /artilleryio/CONSOLE_API_KEY --type SecureString --overwrite --value "$CONSOLE_API_KEY"`);
+  console.log('load:cloud: then run, and judge its report:');
+  console.log(
+    `  ARTILLERY_DISABLE_TELEMETRY=true npx artillery run-fargate --region ${region} --count ${count} --secret CONSOLE_API_KEY --output ${rel}/artillery.json ${rel}/script.json`,
+  );
+  console.log(`  npm run load:cloud -- --report ${rel}/artillery.json`);
+  return 0;
+}
+
+runCommand('load:cloud', async () => {
+  const { values, positionals } = prepareOptions();
+  if (values.report !== undefined) {
+    if (positionals.length > 0) fail('load:cloud', '--report takes no profile name');
+    return judgeReport(values.report);
+  }
+  const [script, ...extra] = positionals;
+  if ((script !== 'paging' && script !== 'mutation') || extra.length > 0)
+    fail('load:cloud', `first argument must be paging or mutation, got ${JSON.stringify(positionals.join(' '))} (see --help)`);
+  return prepare(values, script);
+});

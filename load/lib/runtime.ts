@@ -1,0 +1,166 @@
+// What a load profile records while it runs: its requests' durations (microseconds, timed by
+// load/lib/http.ts with process.hrtime), checks, counters, rates and gauges, each also under every
+// tag it was given (`http_req_duration{endpoint:listExperiments.deep}`), so that thresholds and the
+// summary name the endpoint. Artillery runs the profile's functions in its workers (threads, and
+// processes with --runners); each worker appends what one arrival recorded as one JSON line to a file
+// of its own (load/artillery/processor.ts), and the command merges every line of every file: counts add
+// and every duration is kept, so several workers merge exactly. Artillery's own metrics are whole
+// milliseconds and approximate quantiles: too coarse for a local target and for the compare.
+
+export type Tags = Record<string, string>;
+
+/** What an inferred check's name ends with, so that the summary, the console and JUnit say its level. */
+export const INFERRED_MARK = ' [inferred]';
+
+/** One metric's raw record: durations in microseconds for a trend. */
+export type MetricRecord =
+  | { type: 'counter'; sum: number }
+  | { type: 'gauge'; value: number }
+  | { type: 'rate'; passes: number; fails: number }
+  | { type: 'trend'; micros: number[]; at?: number[] };
+
+/** What some part of a run recorded: metrics by key (`name` or `name{tag:value}`) and checks by name. */
+export interface Records {
+  metrics: Record<string, MetricRecord>;
+  checks: Record<string, { passes: number; fails: number }>;
+  /** When the load recorded here began and ended (epoch ms): the run's duration is the merged span. */
+  span?: [number, number];
+}
+
+const emptyRecords = (): Records => ({ metrics: {}, checks: {} });
+let current: Records = emptyRecords();
+
+/** The keys a value is recorded under: the metric itself and one per tag. */
+function keys(name: string, tags: Tags | undefined): string[] {
+  const out = [name];
+  for (const [k, v] of Object.entries(tags ?? {})) out.push(`${name}{${k}:${v}}`);
+  return out;
+}
+
+function record(name: string, type: MetricRecord['type'], tags: Tags | undefined, apply: (r: MetricRecord) => void): void {
+  for (const key of keys(name, tags)) {
+    let r = current.metrics[key];
+    if (!r) {
+      r =
+        type === 'counter' ? { type, sum: 0 } : type === 'gauge' ? { type, value: 0 } : type === 'rate' ? { type, passes: 0, fails: 0 } : { type, micros: [] };
+      current.metrics[key] = r;
+    }
+    apply(r);
+  }
+}
+
+export class Counter {
+  constructor(readonly name: string) {}
+  add(value: number, tags?: Tags): void {
+    record(this.name, 'counter', tags, (r) => {
+      if (r.type === 'counter') r.sum += value;
+    });
+  }
+}
+
+/** The last value set (merged: the largest, since workers' last values are not ordered in time). */
+export class Gauge {
+  constructor(readonly name: string) {}
+  add(value: number, tags?: Tags): void {
+    record(this.name, 'gauge', tags, (r) => {
+      if (r.type === 'gauge') r.value = value;
+    });
+  }
+}
+
+export class Rate {
+  constructor(readonly name: string) {}
+  add(value: boolean, tags?: Tags): void {
+    record(this.name, 'rate', tags, (r) => {
+      if (r.type !== 'rate') return;
+      if (value) r.passes++;
+      else r.fails++;
+    });
+  }
+}
+
+export class Trend {
+  constructor(readonly name: string) {}
+  /** `micros`: a duration in microseconds; `at`, when it began (epoch ms), for the throughput over time. */
+  add(micros: number, tags?: Tags, at?: number): void {
+    record(this.name, 'trend', tags, (r) => {
+      if (r.type !== 'trend') return;
+      r.micros.push(micros);
+      if (at === undefined) return;
+      r.at = r.at ?? [];
+      r.at.push(at);
+    });
+  }
+}
+
+const checksRate = new Rate('checks');
+
+/** Runs each named test on `value`; records each under its name and in `checks` (with `tags`); true when all held. */
+export function check<T>(value: T, tests: Record<string, (v: T) => boolean>, tags?: Tags): boolean {
+  let all = true;
+  for (const [name, test] of Object.entries(tests)) {
+    let ok = false;
+    try {
+      ok = Boolean(test(value));
+    } catch {
+      ok = false;
+    }
+    const c = current.checks[name] ?? { passes: 0, fails: 0 };
+    if (ok) c.passes++;
+    else c.fails++;
+    current.checks[name] = c;
+    checksRate.add(ok, tags);
+    all &&= ok;
+  }
+  return all;
+}
+
+/** What was recorded since the last call, handed over and forgotten. */
+export function takeRecords(): Records {
+  const r = current;
+  current = emptyRecords();
+  return r;
+}
+
+/** Adds `part` into `into` (counts add, durations are all kept, gauges keep the largest). */
+export function mergeRecords(into: Records, part: Records): Records {
+  for (const [key, r] of Object.entries(part.metrics)) {
+    const have = into.metrics[key];
+    if (!have) {
+      into.metrics[key] = r.type === 'trend' ? { type: 'trend', micros: [...r.micros], ...(r.at ? { at: [...r.at] } : {}) } : { ...r };
+      continue;
+    }
+    if (have.type === 'counter' && r.type === 'counter') have.sum += r.sum;
+    else if (have.type === 'gauge' && r.type === 'gauge') have.value = Math.max(have.value, r.value);
+    else if (have.type === 'rate' && r.type === 'rate') {
+      have.passes += r.passes;
+      have.fails += r.fails;
+    } else if (have.type === 'trend' && r.type === 'trend') {
+      for (const m of r.micros) have.micros.push(m);
+      if (r.at) {
+        const at = have.at ?? [];
+        for (const a of r.at) at.push(a);
+        have.at = at;
+      }
+    } else throw new Error(`metric ${key} recorded as both ${have.type} and ${r.type}`);
+  }
+  if (part.span) into.span = into.span ? [Math.min(into.span[0], part.span[0]), Math.max(into.span[1], part.span[1])] : [...part.span];
+  for (const [name, c] of Object.entries(part.checks)) {
+    const have = into.checks[name] ?? { passes: 0, fails: 0 };
+    have.passes += c.passes;
+    have.fails += c.fails;
+    into.checks[name] = have;
+  }
+  return into;
+}
+
+export const newRecords = emptyRecords;
+
+/** Stops the run with `reason`: a target that cannot be tested (exit 3, the reason in one line). */
+export class AbortRun extends Error {}
+
+export function abort(reason: string): never {
+  throw new AbortRun(reason);
+}
+
+export const sleep = (seconds: number) => new Promise<void>((done) => setTimeout(done, seconds * 1000));
