@@ -25,6 +25,7 @@ import {
 } from './transport.ts';
 import { MAX_BODY_BYTES, transportProblem } from '../../core/transport-rule.ts';
 import type { Exchange } from '../../core/formats.ts';
+import { fullExchangesFromEnv } from '../../core/config.ts';
 
 export type { Exchange } from '../../core/formats.ts';
 
@@ -37,7 +38,8 @@ export interface Reply {
   exchange: Exchange;
 }
 
-const MAX_SHOWN = 4000;
+// Whole bodies when two deployments' answers are compared field by field (npm run candidate).
+const MAX_SHOWN = fullExchangesFromEnv() ? Number.POSITIVE_INFINITY : 4000;
 
 function shorten(value: unknown): unknown {
   const text = typeof value === 'string' ? value : JSON.stringify(value);
