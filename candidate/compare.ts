@@ -71,6 +71,8 @@ function observationDiffs(a: Observations, b: Observations): { id: string; claus
 }
 
 const MAX_CLAUSES = 8;
+/** An assertion's message without the terminal colours Playwright gives it. */
+const plain = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '');
 const clausesOf = (t: TestExchanges) => [...t.clauses, ...t.observations];
 
 /** The changed behaviour: every difference between the sides' first reads that is not noise, one entry per operation, kind and place. */
@@ -199,7 +201,8 @@ export function verdicts(current: Read[], candidate: Read[]): Verdicts {
     if (cand.status === 'fail') {
       const ev = evidenceOf(cand);
       if (cur.status === 'fail') {
-        out.bothBroken.push({ clause: id, level: clause.level, current: evidenceOf(cur)?.error ?? null, candidate: ev?.error ?? null });
+        const e1 = evidenceOf(cur)?.error;
+        out.bothBroken.push({ clause: id, level: clause.level, current: e1 ? plain(e1) : null, candidate: ev?.error ? plain(ev.error) : null });
         continue;
       }
       const e = ev?.exchanges.at(-1);
@@ -210,7 +213,7 @@ export function verdicts(current: Read[], candidate: Read[]): Verdicts {
         text: clause.text,
         current: cur.status,
         test: ev?.test ?? '',
-        error: ev?.error ?? null,
+        error: ev?.error ? plain(ev.error) : null,
         exchanges: { current: counterpart(ev?.test ?? '', e, cand.read!.exchanges, current[0].exchanges), candidate: e ?? null },
       });
     } else if (cur.status === 'fail') out.fixed.push(id);
@@ -231,6 +234,14 @@ export function verdicts(current: Read[], candidate: Read[]): Verdicts {
     }
   }
   return out;
+}
+
+/** The changes a regression explains: the differences of its own pair of exchanges are the broken clause's, not open behaviour. */
+export function withoutExplained(found: CandidateChange[], regressions: CandidateRegression[], aliases?: Aliases): CandidateChange[] {
+  const explained = new Set(
+    regressions.flatMap((g) => (g.exchanges.current && g.exchanges.candidate ? diffExchanges(g.exchanges.current, g.exchanges.candidate, aliases).map(differenceKey) : [])),
+  );
+  return found.filter((c) => !explained.has(differenceKey(c)));
 }
 
 export type { Side };

@@ -31,7 +31,7 @@ export function verdictScreen(r: CandidateReport, reportsShown: string): string 
     `compared  ${r.paired.exchanges} exchanges of ${r.paired.tests} tests in pairs, ${r.options.readOnly ? 'read-only' : 'with writes'}; noise learnt from ${r.options.reads} read${r.options.reads === 1 ? '' : 's'} of each side: ${r.noise.places} places, ${r.noise.differencesIgnored} differences ignored`,
   );
   for (const g of r.regressions) {
-    out.push(`REGRESSION candidate breaks ${g.level} clause ${g.clause} (current: ${g.current}): ${short(g.error ?? '', 200)}`);
+    out.push(`REGRESSION candidate breaks ${g.level} clause ${g.clause} (current: ${g.current}): ${short((g.error ?? '').split('\n')[0], 200)}`);
     out.push(`  current   ${line(g.exchanges.current)}`);
     out.push(`  candidate ${line(g.exchanges.candidate)}`);
   }

@@ -11,7 +11,7 @@ import { readConformance, readExchangeLog, readObservationsFile, writeCandidate,
 import { redactText } from '../core/keys.ts';
 import { PREFLIGHT_TIMEOUT_MS, preflight } from '../core/preflight.ts';
 import { startReference, type ReferenceServer } from '../core/reference.ts';
-import { changes, learnNoise, verdicts, type Read } from './compare.ts';
+import { changes, learnNoise, verdicts, withoutExplained, type Read } from './compare.ts';
 import type { Aliases } from './diff.ts';
 import { verdictScreen, writeCandidateJunit } from './report.ts';
 
@@ -48,7 +48,7 @@ export interface CandidateOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-interface Target {
+export interface Target {
   side: Side;
   baseUrl: string;
   apiKey: string;
@@ -58,7 +58,7 @@ interface Target {
 }
 
 /** Each manifest id named by its place (`gates[0]`), so that two sides' ids compare equal where their manifests put them. */
-function aliasesOf(a: Manifest, b: Manifest): Aliases {
+export function aliasesOf(a: Manifest, b: Manifest): Aliases {
   const map = new Map<string, string>();
   const add = (m: Manifest) => {
     m.gates.forEach((id, i) => map.set(id, `<gates[${i}]>`));
@@ -74,7 +74,7 @@ function aliasesOf(a: Manifest, b: Manifest): Aliases {
   return (v) => map.get(v) ?? v;
 }
 
-async function targetOf(side: Side, o: SideOptions, key: string | undefined): Promise<Target> {
+export async function targetOf(side: Side, o: SideOptions, key: string | undefined): Promise<Target> {
   const manifestPath = resolve(o.manifest ?? DEFAULT_MANIFEST);
   const manifest = loadManifest(manifestPath);
   if (o.url) {
@@ -100,7 +100,7 @@ async function targetOf(side: Side, o: SideOptions, key: string | undefined): Pr
 }
 
 /** One read of one side: the suite, its reports in a folder of their own; the one line it ended with when it was not carried out. */
-async function readSide(t: Target, n: number, o: CandidateOptions, dir: string): Promise<{ code: number; reports: string; line?: string }> {
+export async function readSide(t: Target, n: number, o: CandidateOptions, dir: string): Promise<{ code: number; reports: string; line?: string }> {
   const reports = join(dir, 'candidate', `${t.side}-${n}`);
   rmSync(reports, { recursive: true, force: true });
   const env: NodeJS.ProcessEnv = {
@@ -138,20 +138,32 @@ async function readSide(t: Target, n: number, o: CandidateOptions, dir: string):
   }
 }
 
-function loadRead(reports: string): Read {
+export function loadRead(reports: string): Read {
   const conformance = readConformance(reports);
   const exchanges = readExchangeLog(reports);
   if (!conformance || !exchanges) throw new Error(`${reports}: the suite left no conformance.json or exchanges.json`);
   return { conformance, exchanges, observations: readObservationsFile(join(reports, 'observations.json')) ?? {} };
 }
 
-export async function runCandidate(o: CandidateOptions): Promise<{ code: number; report: CandidateReport }> {
-  const started = Date.now();
-  const say = o.say ?? ((l: string) => console.error(l));
-  const dir = resolve(o.reportsDir ?? reportsDirFromEnv(o.env ?? process.env));
-  const keys = candidateKeysFromEnv(o.env ?? process.env);
-  const targets: Target[] = [];
-  const report: CandidateReport = {
+/** Fills `report` from both sides' reads; the exit code: 1 a regression (or a change under freezeOpen), else 0. */
+export function judge(report: CandidateReport, reads: Record<Side, Read[]>, aliases: Aliases, freezeOpen: boolean): number {
+  const noise = learnNoise(reads.current);
+  learnNoise(reads.candidate, noise);
+  const c = changes(reads.current[0], reads.candidate[0], noise, aliases);
+  const v = verdicts(reads.current, reads.candidate);
+  report.regressions = v.regressions;
+  report.bothBroken = v.bothBroken;
+  report.fixed = v.fixed;
+  report.changes = [...v.newWarnings, ...withoutExplained(c.changes, v.regressions, aliases)];
+  report.noise = { places: noise.keys.size, differencesIgnored: c.ignored, unstableTests: noise.unstableTests.size };
+  report.paired = { exchanges: c.pairedExchanges, tests: c.pairedTests };
+  report.verdict = report.regressions.length ? 'regression' : report.changes.length ? 'changed' : 'pass';
+  return report.regressions.length || (freezeOpen && report.changes.length) ? EXIT.contract : EXIT.pass;
+}
+
+/** A report with nothing found yet: not carried out until judged. */
+export function emptyReport(o: Pick<CandidateOptions, 'writes' | 'strict' | 'freezeOpen' | 'reads'>, started: number): CandidateReport {
+  return {
     format: 'console-conformance.candidate/1',
     verdict: 'not carried out',
     exitCode: EXIT.notCarriedOut,
@@ -166,6 +178,15 @@ export async function runCandidate(o: CandidateOptions): Promise<{ code: number;
     noise: { places: 0, differencesIgnored: 0, unstableTests: 0 },
     paired: { exchanges: 0, tests: 0 },
   };
+}
+
+export async function runCandidate(o: CandidateOptions): Promise<{ code: number; report: CandidateReport }> {
+  const started = Date.now();
+  const say = o.say ?? ((l: string) => console.error(l));
+  const dir = resolve(o.reportsDir ?? reportsDirFromEnv(o.env ?? process.env));
+  const keys = candidateKeysFromEnv(o.env ?? process.env);
+  const targets: Target[] = [];
+  const report = emptyReport(o, started);
   const guard = (text: string) => targets.reduce((t, x) => redactText(t, x.apiKey), text);
   const finish = (code: number, reason?: string) => {
     report.exitCode = code;
@@ -207,20 +228,7 @@ export async function runCandidate(o: CandidateOptions): Promise<{ code: number;
         reads[t.side].push(loadRead(r.reports));
       }
     }
-    const noise = learnNoise(reads.current);
-    learnNoise(reads.candidate, noise);
-    const [cur, cand] = targets;
-    const c = changes(reads.current[0], reads.candidate[0], noise, aliasesOf(cur.manifest, cand.manifest));
-    const v = verdicts(reads.current, reads.candidate);
-    report.regressions = v.regressions;
-    report.bothBroken = v.bothBroken;
-    report.fixed = v.fixed;
-    report.changes = [...v.newWarnings, ...c.changes];
-    report.noise = { places: noise.keys.size, differencesIgnored: c.ignored, unstableTests: noise.unstableTests.size };
-    report.paired = { exchanges: c.pairedExchanges, tests: c.pairedTests };
-    report.verdict = report.regressions.length ? 'regression' : report.changes.length ? 'changed' : 'pass';
-    const code = report.regressions.length || (o.freezeOpen && report.changes.length) ? EXIT.contract : EXIT.pass;
-    return finish(code);
+    return finish(judge(report, reads, aliasesOf(targets[0].manifest, targets[1].manifest), o.freezeOpen));
   } finally {
     for (const t of targets) await t.server?.stop();
   }
