@@ -39,6 +39,8 @@ test('diffExchanges: status, presence, type, order, page size, message and value
   assert.deepEqual(kinds(list(['x', 'y']), list(['x'])), ['page size@data.length']);
   assert.deepEqual(kinds({ message: 'A.' }, { message: 'A' }), ['message@message']);
   assert.deepEqual(kinds(list(['x'], { n: 1 }), list(['x'], { n: 2 })), ['body@data[].n']);
+  // Other items on the page: one difference, not one per field of each item.
+  assert.deepEqual(kinds(list(['x', 'y'], { n: 1 }), list(['y', 'z'], { n: 2 })), ['body@data[].id', 'body@data[].n']);
   assert.deepEqual(kinds(list(['x']), list(['x'])), []);
   assert.deepEqual(
     diffExchanges(ex(`${p}?creatorID=a`, 200, {}), ex(`${p}?creatorID=b`, 200, {})).map((d) => `${d.kind}@${d.where}`),

@@ -103,6 +103,12 @@ export function diffExchanges(current: Exchange, candidate: Exchange, aliases: A
         for (const [i, x] of xa.entries()) walk(x, xb[idsB.indexOf(idsA[i])], `${where}[]`);
         return;
       }
+      if (identified && idsA.join('\u0000') !== idsB.join('\u0000')) {
+        // Other items (a page that starts elsewhere): one difference, and only the items both hold compared.
+        out.push({ operation, kind: 'body', where: `${where}[].id`, current: idsA, candidate: idsB });
+        for (const [i, x] of xa.entries()) if (idsB.includes(idsA[i])) walk(x, xb[idsB.indexOf(idsA[i])], `${where}[]`);
+        return;
+      }
       for (const [i, x] of xa.entries()) walk(x, xb[i], `${where}[]`);
       return;
     }
