@@ -68,6 +68,9 @@ const noAliases: Aliases = (v) => v;
 export function diffExchanges(current: Exchange, candidate: Exchange, aliases: Aliases = noAliases): Difference[] {
   const operation = operationOf(current.method, current.path);
   const out: Difference[] = queryDiffs(operation, current, candidate);
+  // A request that needed more attempts on one side: a 429 waited out, or a read retried after no answer.
+  if ((current.attempts ?? 1) !== (candidate.attempts ?? 1))
+    out.push({ operation, kind: 'status', where: 'attempts', current: current.attempts ?? 1, candidate: candidate.attempts ?? 1 });
   if (current.status !== candidate.status) return [...out, { operation, kind: 'status', where: 'status', current: current.status, candidate: candidate.status }];
   const isList = /^list/.test(operation);
   const walk = (a: unknown, b: unknown, where: string): void => {

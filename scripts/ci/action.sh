@@ -20,15 +20,16 @@ The steps of the console-conformance GitHub action (action.yml), run by GitHub i
   check    checks the inputs, resolves the caller's paths against GITHUB_WORKSPACE and writes them
            to GITHUB_OUTPUT (manifest, observations, history, reports, artifact, load, npm-key, k6-key)
   run      runs `npm run verify` from the action's checkout against INPUT_BASE_URL (empty: the bundled
-           reference server) and writes exit-code, verdict and report-path to GITHUB_OUTPUT and the
+           reference server), or with INPUT_CANDIDATE_URL `npm run candidate` (INPUT_BASE_URL the current), and writes exit-code, verdict and report-path to GITHUB_OUTPUT and the
            verdict to GITHUB_STEP_SUMMARY; it exits 0 whatever the verdict, so that the reports are
            uploaded before the verdict step fails the job
   verdict  one annotation for CC_EXIT_CODE, then exits with it (empty: 3, the suite never ran)
 
 Inputs (environment): INPUT_BASE_URL, INPUT_MANIFEST, INPUT_STRICT, INPUT_READ_ONLY, INPUT_SKIP_LOAD,
 INPUT_PROFILE, INPUT_ALLOW_REMOTE_LOAD, INPUT_DEADLINE, INPUT_OBSERVATIONS_BASELINE, INPUT_HISTORY,
-INPUT_REPORTS_DIR, INPUT_ARTIFACT_NAME (action.yml describes each); CONSOLE_API_KEY (the key, never
-an argument); GitHub's own GITHUB_WORKSPACE, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, RUNNER_TEMP.
+INPUT_REPORTS_DIR, INPUT_ARTIFACT_NAME, INPUT_CANDIDATE_URL, INPUT_CANDIDATE_MANIFEST, INPUT_CANDIDATE_WRITES,
+INPUT_FREEZE_OPEN (action.yml describes each); CONSOLE_API_KEY and CONSOLE_CANDIDATE_API_KEY (the keys,
+never arguments); GitHub's own GITHUB_WORKSPACE, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, RUNNER_TEMP.
 
 Exit codes: check 0 or 3 (a bad input, with a one-line reason); run 0 (the verdict is in its
 outputs); verdict the suite's: 0 pass, 1 contract failure, 2 performance regression, 3 not carried out.
@@ -62,6 +63,7 @@ mask() {
   # GitHub masks secrets.* already. A key from elsewhere is masked here for the rest of the job; GitHub
   # has printed the action's inputs before this runs, so the caller must mask such a key first (docs/ci.md).
   if [[ -n "${CONSOLE_API_KEY:-}" ]]; then echo "::add-mask::${CONSOLE_API_KEY}"; fi
+  if [[ -n "${CONSOLE_CANDIDATE_API_KEY:-}" ]]; then echo "::add-mask::${CONSOLE_CANDIDATE_API_KEY}"; fi
 }
 
 check() {
@@ -77,6 +79,17 @@ check() {
   local base="${INPUT_BASE_URL:-}"
   if [[ -n "$base" && ! "$base" =~ ^https?:// ]]; then fail "input base-url must be an http or https URL (the host root of the server), got \"$base\""; fi
 
+  local candidate="${INPUT_CANDIDATE_URL:-}"
+  bool candidate-writes "${INPUT_CANDIDATE_WRITES:-false}"
+  bool freeze-open "${INPUT_FREEZE_OPEN:-false}"
+  if [[ -n "$candidate" && ! "$candidate" =~ ^https?:// ]]; then fail "input candidate-url must be an http or https URL (the host root of the candidate), got \"$candidate\""; fi
+  local candidate_manifest=""
+  if [[ -n "${INPUT_CANDIDATE_MANIFEST:-}" ]]; then
+    candidate_manifest="$(from_workspace "$INPUT_CANDIDATE_MANIFEST")"
+    [[ -f "$candidate_manifest" ]] || fail "no candidate manifest at ${INPUT_CANDIDATE_MANIFEST} (${candidate_manifest})"
+  elif [[ -n "$candidate" ]]; then
+    fail "input candidate-manifest is required with candidate-url: it names what the suite may touch on the candidate"
+  fi
   local manifest=""
   if [[ -n "${INPUT_MANIFEST:-}" ]]; then
     manifest="$(from_workspace "$INPUT_MANIFEST")"
@@ -104,14 +117,60 @@ check() {
   output history "$history"
   output reports "$reports"
   output artifact "$artifact"
-  if [[ "$skip_load" == "true" ]]; then output load false; else output load true; fi
+  output candidate-manifest "$candidate_manifest"
+  # Candidate mode runs no load profile.
+  if [[ "$skip_load" == "true" || -n "$candidate" ]]; then output load false; else output load true; fi
   # Cache keys from the action's own files (the caller's workspace is not where they are, so the
   # workflow's hashFiles() cannot see them).
   output npm-key "console-conformance-npm-${RUNNER_OS:-Linux}-$(sha256sum "$ROOT/package-lock.json" | cut -c1-16)"
   output k6-key "console-conformance-k6-${RUNNER_OS:-Linux}-$(sha256sum "$ROOT/scripts/install-k6" | cut -c1-16)"
 }
 
+# Candidate mode: npm run candidate, base-url (or the bundled reference) as the current, candidate-url as the candidate.
+candidate_run() {
+  local args=(--candidate "$INPUT_CANDIDATE_URL")
+  export CONSOLE_CURRENT_API_KEY="${CONSOLE_API_KEY:-}"
+  unset CONSOLE_BASE_URL CONSOLE_API_KEY CONSOLE_FIXTURES CONSOLE_TARGET_MANIFEST
+  if [[ -n "${INPUT_BASE_URL:-}" ]]; then args+=(--current "$INPUT_BASE_URL"); fi
+  if [[ -n "${CC_MANIFEST:-}" ]]; then args+=(--current-manifest "$CC_MANIFEST"); fi
+  if [[ -n "${CC_CANDIDATE_MANIFEST:-}" ]]; then args+=(--candidate-manifest "$CC_CANDIDATE_MANIFEST"); fi
+  if [[ "${INPUT_STRICT:-true}" == "true" ]]; then args+=(--strict); fi
+  if [[ "${INPUT_CANDIDATE_WRITES:-false}" == "true" ]]; then args+=(--writes); else args+=(--read-only); fi
+  if [[ "${INPUT_FREEZE_OPEN:-false}" == "true" ]]; then args+=(--freeze-open); fi
+  export CONSOLE_REPORTS_DIR="${CC_REPORTS:?CC_REPORTS is not set: the check step resolves it}"
+  mkdir -p "$CONSOLE_REPORTS_DIR"
+  local log
+  log="$(mktemp "${RUNNER_TEMP:-/tmp}/console-conformance-candidate.XXXXXX")"
+  echo "console-conformance: npm run candidate -- ${args[*]} (in ${ROOT})"
+  set +e
+  (cd "$ROOT" && npm run --silent candidate -- "${args[@]}") 2>&1 | tee "$log"
+  local code="${PIPESTATUS[0]}"
+  set -e
+  local verdict
+  verdict="$(sed -n 's/^candidate: \(REGRESSION\|CHANGED\|SAME\): .*$/\1/p' "$log" | tail -n 1)"
+  if [[ -z "$verdict" ]]; then
+    case "$code" in 0) verdict="SAME" ;; 1) verdict="REGRESSION" ;; *) verdict="NOT RUN" ;; esac
+  fi
+  output exit-code "$code"
+  output verdict "$verdict"
+  output report-path "$CONSOLE_REPORTS_DIR"
+  if [[ -n "${GITHUB_STEP_SUMMARY:-}" ]]; then
+    {
+      echo "### console-conformance, current vs candidate: ${verdict} (exit ${code})"
+      echo
+      echo '```text'
+      if grep -q '^=== current vs candidate$' "$log"; then sed -n '/^=== current vs candidate$/,$p' "$log"; else tail -n 5 "$log"; fi
+      echo '```'
+    } >>"$GITHUB_STEP_SUMMARY"
+  fi
+  rm -f "$log"
+}
+
 run() {
+  if [[ -n "${INPUT_CANDIDATE_URL:-}" ]]; then
+    candidate_run
+    return
+  fi
   local args=()
   # The inputs decide, whatever the job's environment says: the suite reads these variables.
   export CONSOLE_BASE_URL="${INPUT_BASE_URL:-}"
