@@ -33,6 +33,8 @@ reports/candidate/<side>-<n>/.
   --candidate-fault NAME, --candidate-variant NAME (repeatable)
                     with no --candidate URL: the candidate's reference server runs with this fault or
                     legal variant (npm run serve -- --list-faults); --current-fault, --current-variant alike
+  --deadline SECONDS
+                    each read's deadline (default CONSOLE_DEADLINE, else 600): past it, exit 3 naming the side
   --grep PATTERN    only the suite's tests whose title matches, on both sides
   --help            this text
 
@@ -59,6 +61,7 @@ export async function main(argv: string[]): Promise<number> {
         'candidate-fault': { type: 'string', multiple: true },
         'candidate-variant': { type: 'string', multiple: true },
         grep: { type: 'string' },
+        deadline: { type: 'string' },
       },
     },
     argv,
@@ -72,6 +75,7 @@ export async function main(argv: string[]): Promise<number> {
     strict: values.strict ?? false,
     freezeOpen: values['freeze-open'] ?? false,
     reads,
+    deadline: values.deadline,
     playwrightArgs: values.grep ? ['--grep', values.grep] : [],
   });
   return code;

@@ -38,6 +38,8 @@ export interface CandidateOptions {
   freezeOpen: boolean;
   /** Reads of each side (2: noise is what differs between them). */
   reads: number;
+  /** Each read's deadline in seconds, as given (--deadline; default CONSOLE_DEADLINE or 600). */
+  deadline?: string;
   /** Suite options passed on (--grep ...). */
   playwrightArgs?: string[];
   /** Where to write (default CONSOLE_REPORTS_DIR or reports/). */
@@ -127,8 +129,10 @@ export async function readSide(t: Target, n: number, o: CandidateOptions, dir: s
     const code = await runConformance({
       strict: o.strict,
       readOnly: !o.writes,
-      deadline: undefined,
+      deadline: o.deadline,
       observationsBaseline: undefined,
+      // Each read has the whole deadline: the command runs the suite several times.
+      startedAt: Date.now(),
       playwrightArgs: ['--reporter', `dot,${SUITE_REPORTER},${EXCHANGES_REPORTER}`, ...(o.playwrightArgs ?? [])],
       env,
     });

@@ -75,7 +75,8 @@ test('every npm script a workflow or the action runs exists in package.json', ()
   ];
   let named = 0;
   for (const [where, text] of texts) {
-    for (const m of text.matchAll(/npm run (?:--silent )?([\w:-]+)/g)) {
+    // action.sh runs its npm scripts through npm_logged SCRIPT LOG ARGS.
+    for (const m of text.matchAll(/(?:npm run (?:--silent )?|npm_logged )(\w[\w:-]*)/g)) {
       named++;
       assert.ok(scripts[m[1]], `${where} runs npm run ${m[1]}, which package.json does not define`);
     }
@@ -158,7 +159,7 @@ test('action: candidate mode has its inputs (URL, key, manifest, writes, freeze-
     const at = lines.findIndex((l) => l.includes(`if [[ "\${${flag}:-`) && l.includes('== "true" ]]; then'));
     assert.ok(at >= 0 && lines[at].includes(`args+=(${option}`), `${flag} -> ${option}`);
   }
-  assert.match(actionScript, /npm run --silent candidate -- "\$\{args\[@\]\}"/);
+  assert.match(actionScript, /npm_logged candidate "\$\{args\[@\]\}"/);
 });
 
 // scripts/ci/action.test.ts runs these steps: the run step exits 0 whatever the verdict, the last one with the suite's code.

@@ -59,6 +59,19 @@ from_workspace() {
   esac
 }
 
+# A manifest input (VALUE) resolved against the workspace, which must hold it, into MANIFEST_PATH; empty
+# when not given, unless URL is set (then REQUIRED is the reason). The file's absence is told after NO_FILE.
+# (A global, not an echo: fail's one line must reach the log, not a command substitution.)
+manifest_input() { # value url no-file required
+  MANIFEST_PATH=""
+  if [[ -n "$1" ]]; then
+    MANIFEST_PATH="$(from_workspace "$1")"
+    [[ -f "$MANIFEST_PATH" ]] || fail "$3 $1 (${MANIFEST_PATH}): commit it in your repository and check the repository out (actions/checkout) before this action"
+  elif [[ -n "$2" ]]; then
+    fail "$4"
+  fi
+}
+
 mask() {
   # GitHub masks secrets.* already. A key from elsewhere is masked here for the rest of the job; GitHub
   # has printed the action's inputs before this runs, so the caller must mask such a key first (docs/ci.md).
@@ -83,22 +96,14 @@ check() {
   bool candidate-writes "${INPUT_CANDIDATE_WRITES:-false}"
   bool freeze-open "${INPUT_FREEZE_OPEN:-false}"
   if [[ -n "$candidate" && ! "$candidate" =~ ^https?:// ]]; then fail "input candidate-url must be an http or https URL (the host root of the candidate), got \"$candidate\""; fi
-  local candidate_manifest=""
-  if [[ -n "${INPUT_CANDIDATE_MANIFEST:-}" ]]; then
-    candidate_manifest="$(from_workspace "$INPUT_CANDIDATE_MANIFEST")"
-    [[ -f "$candidate_manifest" ]] || fail "no candidate manifest at ${INPUT_CANDIDATE_MANIFEST} (${candidate_manifest})"
-  elif [[ -n "$candidate" ]]; then
-    fail "input candidate-manifest is required with candidate-url: it names what the suite may touch on the candidate"
-  fi
-  local manifest=""
-  if [[ -n "${INPUT_MANIFEST:-}" ]]; then
-    manifest="$(from_workspace "$INPUT_MANIFEST")"
-    [[ -f "$manifest" ]] || fail "no target manifest at ${INPUT_MANIFEST} (${manifest}): commit it in your repository and check the repository out (actions/checkout) before this action"
-  elif [[ -n "$base" ]]; then
-    # The suite's default manifest names the reference server's seed: against another server it
-    # would touch ids that are not there, or worse, ones that are.
-    fail "input manifest is required with base-url: the target manifest names what the suite may touch on your server (fixtures/targets/example.json of console-conformance is a template)"
-  fi
+  manifest_input "${INPUT_CANDIDATE_MANIFEST:-}" "$candidate" "no candidate manifest at" \
+    "input candidate-manifest is required with candidate-url: it names what the suite may touch on the candidate"
+  local candidate_manifest="$MANIFEST_PATH"
+  # The suite's default manifest names the reference server's seed: against another server it
+  # would touch ids that are not there, or worse, ones that are.
+  manifest_input "${INPUT_MANIFEST:-}" "$base" "no target manifest at" \
+    "input manifest is required with base-url: the target manifest names what the suite may touch on your server (fixtures/targets/example.json of console-conformance is a template)"
+  local manifest="$MANIFEST_PATH"
   local observations=""
   if [[ -n "${INPUT_OBSERVATIONS_BASELINE:-}" ]]; then
     observations="$(from_workspace "$INPUT_OBSERVATIONS_BASELINE")"
@@ -139,27 +144,42 @@ candidate_run() {
   if [[ "${INPUT_FREEZE_OPEN:-false}" == "true" ]]; then args+=(--freeze-open); fi
   export CONSOLE_REPORTS_DIR="${CC_REPORTS:?CC_REPORTS is not set: the check step resolves it}"
   mkdir -p "$CONSOLE_REPORTS_DIR"
-  local log
-  log="$(mktemp "${RUNNER_TEMP:-/tmp}/console-conformance-candidate.XXXXXX")"
-  echo "console-conformance: npm run candidate -- ${args[*]} (in ${ROOT})"
-  set +e
-  (cd "$ROOT" && npm run --silent candidate -- "${args[@]}") 2>&1 | tee "$log"
-  local code="${PIPESTATUS[0]}"
-  set -e
+  npm_logged candidate "${args[@]}"
+  local log="$LOG"
   local verdict
   verdict="$(sed -n 's/^candidate: \(REGRESSION\|CHANGED\|SAME\): .*$/\1/p' "$log" | tail -n 1)"
   if [[ -z "$verdict" ]]; then
-    case "$code" in 0) verdict="SAME" ;; 1) verdict="REGRESSION" ;; *) verdict="NOT RUN" ;; esac
+    case "$CODE" in 0) verdict="SAME" ;; 1) verdict="REGRESSION" ;; *) verdict="NOT RUN" ;; esac
   fi
-  output exit-code "$code"
+  publish "$verdict" "console-conformance, current vs candidate" '^=== current vs candidate$' "$log"
+}
+
+# Runs the npm script named first, with the arguments after it, from the action's checkout; its output
+# also into a new file, LOG; its exit code in CODE.
+npm_logged() {
+  local script="$1"
+  shift
+  LOG="$(mktemp "${RUNNER_TEMP:-/tmp}/console-conformance-${script}.XXXXXX")"
+  local log="$LOG"
+  echo "console-conformance: npm run ${script} -- $* (in ${ROOT})"
+  set +e
+  (cd "$ROOT" && npm run --silent "$script" -- "$@") 2>&1 | tee "$log"
+  CODE="${PIPESTATUS[0]}"
+  set -e
+}
+
+# The run step's outputs and its summary: the verdict, and the log from the line MARKER matches (else its last lines).
+publish() {
+  local verdict="$1" title="$2" marker="$3" log="$4"
+  output exit-code "$CODE"
   output verdict "$verdict"
   output report-path "$CONSOLE_REPORTS_DIR"
   if [[ -n "${GITHUB_STEP_SUMMARY:-}" ]]; then
     {
-      echo "### console-conformance, current vs candidate: ${verdict} (exit ${code})"
+      echo "### ${title}: ${verdict} (exit ${CODE})"
       echo
       echo '```text'
-      if grep -q '^=== current vs candidate$' "$log"; then sed -n '/^=== current vs candidate$/,$p' "$log"; else tail -n 5 "$log"; fi
+      if grep -q "$marker" "$log"; then sed -n "/${marker}/,\$p" "$log"; else tail -n 5 "$log"; fi
       echo '```'
     } >>"$GITHUB_STEP_SUMMARY"
   fi
@@ -194,34 +214,16 @@ run() {
     args+=(--history "$CC_HISTORY")
   fi
 
-  local log
-  log="$(mktemp "${RUNNER_TEMP:-/tmp}/console-conformance-verify.XXXXXX")"
-  echo "console-conformance: npm run verify -- ${args[*]} (in ${ROOT})"
-  set +e
-  (cd "$ROOT" && npm run --silent verify -- "${args[@]}") 2>&1 | tee "$log"
-  local code="${PIPESTATUS[0]}"
-  set -e
+  npm_logged verify "${args[@]}"
+  local log="$LOG"
   # The verdict as verify printed it (its last line: "verdict   PASS (exit 0) in 12.3 s"); by the
   # exit code when verify stopped before printing one (a bad configuration).
   local verdict
   verdict="$(sed -n 's/^verdict  *\(.*\) (exit [0-9]*).*$/\1/p' "$log" | tail -n 1)"
   if [[ -z "$verdict" ]]; then
-    case "$code" in 0) verdict="PASS" ;; 1) verdict="FAIL" ;; 2) verdict="REGRESSION" ;; *) verdict="NOT RUN" ;; esac
+    case "$CODE" in 0) verdict="PASS" ;; 1) verdict="FAIL" ;; 2) verdict="REGRESSION" ;; *) verdict="NOT RUN" ;; esac
   fi
-  output exit-code "$code"
-  output verdict "$verdict"
-  output report-path "$CONSOLE_REPORTS_DIR"
-  if [[ -n "${GITHUB_STEP_SUMMARY:-}" ]]; then
-    {
-      echo "### console-conformance: ${verdict} (exit ${code})"
-      echo
-      echo '```text'
-      # The verdict block verify printed, or its last lines when it stopped before one.
-      if grep -q '^=* verdict =*$' "$log"; then sed -n '/^=* verdict =*$/,$p' "$log"; else tail -n 5 "$log"; fi
-      echo '```'
-    } >>"$GITHUB_STEP_SUMMARY"
-  fi
-  rm -f "$log"
+  publish "$verdict" "console-conformance" '^=* verdict =*$' "$log"
 }
 
 verdict() {

@@ -264,6 +264,7 @@ test('a bad input stops at the check step with one line naming it: exit 3, the s
     [{ 'artifact-name': 'a/b' }, 'input artifact-name must not contain'],
     [{ 'candidate-url': 'canary.example.com' }, 'input candidate-url must be an http or https URL'],
     [{ 'candidate-url': 'http://127.0.0.1:8081' }, 'input candidate-manifest is required with candidate-url'],
+    [{ 'candidate-url': 'http://127.0.0.1:8081', 'candidate-manifest': 'canary.json' }, 'no candidate manifest at canary.json'],
     [{ 'freeze-open': 'yes' }, 'input freeze-open must be true or false, got "yes"'],
   ];
   for (const [inputs, reason] of cases) {
