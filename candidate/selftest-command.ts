@@ -7,7 +7,7 @@ import { integerOption, parseCommand, runCommand } from '../core/command.ts';
 import { type CandidateOptions, loadRead, readSide, targetOf } from './run.ts';
 import { type Case, faultsInScope, listSwitches, runCases, sample } from './selftest.ts';
 
-const HELP = `usage: npm run candidate:selftest -- [--faults N] [--only NAME,...] [--writes] [--lanes N]
+const HELP = `usage: npm run candidate:selftest -- [--faults N] [--only NAME,...] [--kind variant|fault] [--writes] [--lanes N]
 
 The reference server on both sides of \`npm run candidate\`: the same build twice must report 0 changes
 and 0 regressions; each legal variant as candidate, changed behaviour and exit 0; each fault of a sample
@@ -16,6 +16,8 @@ among those of stated clauses a read of the clean reference checks.
   --faults N     faults in the sample (default 30)
   --only NAME,.. only these variants and faults (and the same build)
   --writes       the suite's writes reach both sides (default read-only, as the command)
+  --kind variant|fault
+                 only the variants, or only the faults (with the same build): two commands side by side
   --lanes N      cases at a time (default 1: each case is itself a suite run on 2 workers)
 exit codes: 0 every case as expected, 1 otherwise, 3 could not run`;
 
@@ -23,8 +25,9 @@ async function main(): Promise<number> {
   const { values } = parseCommand({
     name: 'candidate:selftest',
     help: HELP,
-    options: { faults: { type: 'string' }, only: { type: 'string' }, writes: { type: 'boolean' }, lanes: { type: 'string' } },
+    options: { faults: { type: 'string' }, only: { type: 'string' }, writes: { type: 'boolean' }, lanes: { type: 'string' }, kind: { type: 'string' } },
   });
+  if (values.kind !== undefined && values.kind !== 'variant' && values.kind !== 'fault') throw new Error(`--kind must be variant or fault, got ${JSON.stringify(values.kind)}`);
   const n = integerOption('candidate:selftest', '--faults', values.faults, { min: 0, fallback: 30 });
   const lanes = integerOption('candidate:selftest', '--lanes', values.lanes, { min: 1, max: 4, fallback: 1 });
   const only = values.only ? new Set(values.only.split(',').filter(Boolean)) : undefined;
@@ -46,8 +49,8 @@ async function main(): Promise<number> {
   const chosen = only ? inScope.filter((f) => only.has(f.name)) : sample(inScope, n);
   const cases: Case[] = [
     { kind: 'same build', name: 'reference' },
-    ...variants.filter((v) => !only || only.has(v.name)).map((v) => ({ kind: 'variant' as const, name: v.name })),
-    ...chosen.map((f) => ({ kind: 'fault' as const, name: f.name, clause: f.clause })),
+    ...(values.kind === 'fault' ? [] : variants.filter((v) => !only || only.has(v.name)).map((v) => ({ kind: 'variant' as const, name: v.name }))),
+    ...(values.kind === 'variant' ? [] : chosen.map((f) => ({ kind: 'fault' as const, name: f.name, clause: f.clause }))),
   ];
   console.log(
     `candidate:selftest: ${cases.length} cases (${cases.filter((c) => c.kind === 'variant').length} variants, ${chosen.length} faults of the ${inScope.length} in scope ${values.writes ? 'with writes' : 'read-only'}), ${lanes} at a time`,

@@ -33,6 +33,8 @@ export interface SelftestOptions {
   /** Candidate reads per case (the same build always twice). */
   reads: number;
   lanes: number;
+  /** Only the suite's tests whose title matches, in the candidate reads of variants and faults (the same build reads all). */
+  grep?: string;
   say?: (line: string) => void;
 }
 
@@ -72,7 +74,9 @@ export async function runCases(cases: Case[], so: SelftestOptions): Promise<Case
         const side: { faults?: string[]; variants?: string[] } = c.kind === 'fault' ? { faults: [c.name] } : c.kind === 'variant' ? { variants: [c.name] } : {};
         const t = await targetOf('candidate' as Side, side, undefined);
         try {
-          const reads = await readTarget(t, c.kind === 'same build' ? 2 : so.reads, o, join(dir, `case-${i}`));
+          const same = c.kind === 'same build';
+          const ro: CandidateOptions = same || !so.grep ? o : { ...o, playwrightArgs: ['--grep', so.grep] };
+          const reads = await readTarget(t, same ? 2 : so.reads, ro, join(dir, `case-${i}`));
           const report = emptyReport(o, Date.now());
           const code = judge(report, { current: currentReads, candidate: reads }, aliasesOf(current.manifest, t.manifest), false);
           const regressions = report.regressions.map((g) => g.clause);
