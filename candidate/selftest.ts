@@ -104,7 +104,17 @@ export function sample<T extends { name: string }>(faults: T[], n: number): T[] 
   return Array.from({ length: n }, (_, i) => sorted[Math.floor(i * step)]);
 }
 
-/** The faults a read of the clean reference can catch: stated clauses it checked (status pass). */
+/**
+ * The clauses a read of the clean reference checks whole: passed, and no test naming them left out (a
+ * read-only run passes a clause on the tests it ran, while the test that would meet its fault needs a
+ * write: against that fault the read-only suite passes too, and so does the comparison).
+ */
+export function checkedWhole(read: Read): Set<string> {
+  const skipped = new Set(read.exchanges.tests.filter((t) => t.status === 'skipped').flatMap((t) => t.clauses));
+  return new Set(read.conformance.clauses.filter((c) => c.status === 'pass' && !skipped.has(c.id)).map((c) => c.id));
+}
+
+/** The faults a read of the clean reference can catch: of stated clauses it checks whole. */
 export function faultsInScope(faults: Switch[], checked: Set<string>): Switch[] {
   return faults.filter((f) => f.level === 'stated' && checked.has(f.clause));
 }
