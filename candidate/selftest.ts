@@ -74,9 +74,21 @@ export async function runCases(cases: Case[], so: SelftestOptions): Promise<Case
         const side: { faults?: string[]; variants?: string[] } = c.kind === 'fault' ? { faults: [c.name] } : c.kind === 'variant' ? { variants: [c.name] } : {};
         const t = await targetOf('candidate' as Side, side, undefined);
         try {
+          // A candidate the suite cannot test (its preflight refuses it) ends as the command would: exit 3.
+          const untestable = (reason: string): CaseResult => {
+            const { ok, line } = judgeCase(c, 3, [], 0);
+            say(`${ok ? 'ok  ' : 'BAD '} ${c.kind.padEnd(10)} ${c.name.padEnd(34)} ${line}: ${reason}`);
+            return { ...c, ok, code: 3, regressions: [], changes: 0, line: `${line}: ${reason}` };
+          };
+          let reads: Read[];
+          try {
           const same = c.kind === 'same build';
           const ro: CandidateOptions = same || !so.grep ? o : { ...o, playwrightArgs: ['--grep', so.grep] };
-          const reads = await readTarget(t, same ? 2 : so.reads, ro, join(dir, `case-${i}`));
+            reads = await readTarget(t, same ? 2 : so.reads, ro, join(dir, `case-${i}`));
+          } catch (err) {
+            if (err instanceof ConfigError) return untestable(err.message);
+            throw err;
+          }
           const report = emptyReport(o, Date.now());
           const code = judge(report, { current: currentReads, candidate: reads }, aliasesOf(current.manifest, t.manifest), false);
           const regressions = report.regressions.map((g) => g.clause);
