@@ -36,7 +36,9 @@ test('diffExchanges: status, presence, type, order, page size, message and value
   assert.deepEqual(kinds({ a: 1 }, { a: 1, b: 2 }), ['field presence@b']);
   assert.deepEqual(kinds({ a: 1 }, { a: '1' }), ['type@a']);
   assert.deepEqual(kinds(list(['x', 'y']), list(['y', 'x'])), ['order@data[]']);
-  assert.deepEqual(kinds(list(['x', 'y']), list(['x'])), ['page size@data.length']);
+  assert.deepEqual(kinds(list(['x', 'y']), list(['x'])), ['page size@data.length', 'body@data[].id']);
+  // A list inside an answer that grew by an item of a new id (a rule a read added): its length, its ids.
+  assert.deepEqual(kinds({ rules: [{ id: 'a' }] }, { rules: [{ id: 'a' }, { id: 'b' }] }), ['body@rules.length', 'body@rules[].id']);
   assert.deepEqual(kinds({ message: 'A.' }, { message: 'A' }), ['message@message']);
   assert.deepEqual(kinds(list(['x'], { n: 1 }), list(['x'], { n: 2 })), ['body@data[].n']);
   // Other items on the page: one difference, not one per field of each item.

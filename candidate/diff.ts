@@ -98,6 +98,13 @@ export function diffExchanges(current: Exchange, candidate: Exchange, aliases: A
         // A list's page of another length holds other items: its items are not compared place by place.
         const kind: ChangeKind = isList && where === 'data' ? 'page size' : 'body';
         out.push({ operation, kind, where: `${where}.length`, current: xa.length, candidate: xb.length });
+        // Items with ids: those one side alone holds (a rule this read added) are a difference of their
+        // own, so that ids made anew by each read are learnt as noise; those both hold are compared.
+        if (identified) {
+          if (idsA.some((id) => !idsB.includes(id)) || idsB.some((id) => !idsA.includes(id)))
+            out.push({ operation, kind: 'body', where: `${where}[].id`, current: idsA, candidate: idsB });
+          for (const [i, x] of xa.entries()) if (idsB.includes(idsA[i])) walk(x, xb[idsB.indexOf(idsA[i])], `${where}[]`);
+        }
         return;
       }
       if (identified && idsA.join('\u0000') !== idsB.join('\u0000') && [...idsA].sort().join('\u0000') === [...idsB].sort().join('\u0000')) {
