@@ -34,6 +34,10 @@ export interface ConformanceOptions {
   observationsBaseline: string | undefined;
   /** Everything else, for `playwright test` (--grep, --repeat-each, --shard ...). */
   playwrightArgs: string[];
+  /** The environment the run reads its target from (default this process's): `npm run candidate` runs two targets. */
+  env?: NodeJS.ProcessEnv;
+  /** When the deadline starts counting (epoch ms; default this process's start): a command that runs the suite several times gives each run its own. */
+  startedAt?: number;
 }
 
 /** The one line of exit 3, returned as the code so that the caller's `finally` still stops the reference server. */
@@ -70,8 +74,8 @@ function cutShort(summary: ConformanceSummary, deadline: number): string {
 /** The suite against the configured target, or a reference server started for it; resolves to the exit code. */
 export async function runConformance(opts: ConformanceOptions): Promise<number> {
   // The deadline counts from the command's start, node's own start-up included.
-  const t0 = Date.now() - process.uptime() * 1000;
-  const env = { ...process.env };
+  const t0 = opts.startedAt ?? Date.now() - process.uptime() * 1000;
+  const env = { ...(opts.env ?? process.env) };
   if (opts.observationsBaseline) env.CONSOLE_OBSERVATIONS_BASELINE = opts.observationsBaseline;
   if (opts.strict) env.CONSOLE_STRICT = '1';
   if (opts.readOnly) env.CONSOLE_READ_ONLY = '1';

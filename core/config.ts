@@ -361,3 +361,20 @@ export function setEnv(values: Record<string, string | undefined>, env: NodeJS.P
     else env[name] = value;
   }
 }
+
+/**
+ * The keys of `npm run candidate`'s two targets: CONSOLE_CURRENT_API_KEY and CONSOLE_CANDIDATE_API_KEY,
+ * each its own (two deployments seldom share one). Undefined when unset or empty.
+ */
+export function candidateKeysFromEnv(env: NodeJS.ProcessEnv = process.env): { current: string | undefined; candidate: string | undefined } {
+  return { current: env.CONSOLE_CURRENT_API_KEY || undefined, candidate: env.CONSOLE_CANDIDATE_API_KEY || undefined };
+}
+
+/**
+ * CONSOLE_FULL_EXCHANGES=1 (internal: set by `npm run candidate` for its suite runs): the recorded
+ * exchanges keep whole bodies, which the comparison of two deployments needs field by field; by default
+ * a body is cut at a few thousand characters, enough for a failure's evidence.
+ */
+export function fullExchangesFromEnv(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.CONSOLE_FULL_EXCHANGES === '1';
+}

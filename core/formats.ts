@@ -460,6 +460,93 @@ export interface FaultProofRun {
   commit?: string | null;
 }
 
+// reports/.../exchanges.json: every exchange of every test of one suite run, in the order the test made
+// them (candidate/exchanges-reporter.ts writes it; `npm run candidate` pairs two runs' files).
+export interface TestExchanges {
+  /** The test's file (relative to the suite folder) and title: the same test in two runs has the same key. */
+  key: string;
+  /** The clauses the test names (its `checks(...)`), and the open clauses it observed, as `clause:aspect`. */
+  clauses: string[];
+  observations: string[];
+  status: string;
+  exchanges: Exchange[];
+}
+export interface ExchangeLog {
+  format: 'console-conformance.exchanges/1';
+  tests: TestExchanges[];
+}
+
+// reports/candidate.json: `npm run candidate`, current against candidate (candidate/, docs/reports.md).
+export type Side = 'current' | 'candidate';
+/** One difference of a kind the spec leaves open, or a stated clause's result, with both sides' evidence. */
+export interface SidePair {
+  current: Exchange | null;
+  candidate: Exchange | null;
+}
+/** A stated (or, under --strict, inferred) clause the candidate breaks: `current` says what the current did with it. */
+export interface CandidateRegression {
+  clause: string;
+  level: Level;
+  section: string | null;
+  text: string | null;
+  /** The current's status of the clause (pass, or unchecked: the candidate breaks it all the same). */
+  current: Status;
+  test: string;
+  error: string | null;
+  exchanges: SidePair;
+}
+/** A clause both sides break: no change, reported apart. */
+export interface BothBroken {
+  clause: string;
+  level: Level;
+  current: string | null;
+  candidate: string | null;
+}
+export type ChangeKind = 'status' | 'type' | 'field presence' | 'order' | 'page size' | 'message' | 'body' | 'requests' | 'observation' | 'inferred';
+/** What the spec leaves open and differs: one per operation, kind and place, with its first pair of exchanges. */
+export interface CandidateChange {
+  /** The operation (contract operationId, or METHOD path for a request outside the contract). */
+  operation: string;
+  kind: ChangeKind;
+  /** Where in the answer: a JSON path with [] for any item (`data[].id`), or the observation's aspect. */
+  where: string;
+  /** The clause ids of the tests that met it, or the observation id (`clause:aspect`). */
+  clauses: string[];
+  current: unknown;
+  candidate: unknown;
+  /** How many paired exchanges showed it. */
+  count: number;
+  test: string;
+  exchanges: SidePair;
+}
+export interface CandidateSideRun {
+  side: Side;
+  target: string;
+  manifest: string;
+  /** The suite's verdict in each read, and where each read's reports are. */
+  reads: { verdict: string; exitCode: number; reports: string }[];
+}
+export interface CandidateReport {
+  format: 'console-conformance.candidate/1';
+  verdict: 'pass' | 'regression' | 'changed' | 'not carried out';
+  exitCode: number;
+  startedAt: string;
+  durationMs: number;
+  options: { readOnly: boolean; strict: boolean; freezeOpen: boolean; reads: number };
+  sides: CandidateSideRun[];
+  regressions: CandidateRegression[];
+  changes: CandidateChange[];
+  bothBroken: BothBroken[];
+  /** Clauses the current breaks and the candidate keeps. */
+  fixed: string[];
+  /** What was learnt as noise (values that differ between two reads of one side): counted, never listed as a change. */
+  noise: { places: number; differencesIgnored: number; unstableTests: number };
+  /** Paired exchanges compared, and those of one side alone (a test that took another path). */
+  paired: { exchanges: number; tests: number };
+  /** Why it could not be carried out (exit 3), naming the side. */
+  reason?: string;
+}
+
 // Reading and writing the run files: the only place that parses them.
 
 /** Where each run file lives in a reports folder. */
@@ -472,6 +559,8 @@ export const RUN_FILES = {
   summary: (script: string) => join('load', script, 'summary.json'),
   clauseProof: 'clause-proof.json',
   targetCheck: 'target-check.json',
+  exchanges: 'exchanges.json',
+  candidate: 'candidate.json',
 } as const;
 
 /** A run file's content; undefined when it is absent. A file that is there but not JSON throws, naming it. */
@@ -542,3 +631,15 @@ export function writeClauseProofFile(file: string, m: ClauseProof): void {
   writeFileSync(`${file}.tmp`, formatClauseProof(m));
   renameSync(`${file}.tmp`, file);
 }
+/** exchanges.json of a suite run (candidate/exchanges-reporter.ts); undefined when absent or of another format. */
+export function readExchangeLog(dir: string): ExchangeLog | undefined {
+  const l = readRunFile<ExchangeLog>(join(dir, RUN_FILES.exchanges));
+  return l?.format === 'console-conformance.exchanges/1' && Array.isArray(l.tests) ? l : undefined;
+}
+export const writeExchangeLog = (dir: string, l: ExchangeLog, guard?: (text: string) => string) => writeRunFile(join(dir, RUN_FILES.exchanges), l, guard);
+/** candidate.json (`npm run candidate`); undefined when absent or of another format. */
+export function readCandidate(dir: string): CandidateReport | undefined {
+  const c = readRunFile<CandidateReport>(join(dir, RUN_FILES.candidate));
+  return c?.format === 'console-conformance.candidate/1' ? c : undefined;
+}
+export const writeCandidate = (dir: string, c: CandidateReport, guard?: (text: string) => string) => writeRunFile(join(dir, RUN_FILES.candidate), c, guard);

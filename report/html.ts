@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { esc } from './escape.ts';
 import { readInputs, type ReportInputs } from './inputs.ts';
+import { candidateSection } from './section-candidate.ts';
 import { clausesSection } from './section-clauses.ts';
 import { failuresSection } from './section-failures.ts';
 import { loadSection } from './section-load.ts';
@@ -108,10 +109,11 @@ export function renderPage(i: ReportInputs): string {
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
 <title>Console API conformance: ${esc(verdict)}</title>
 <style>${CSS}</style></head><body>
-<nav class="toc"><a href="#top">verdict</a><a href="#failures">failures</a><a href="#clauses">clauses</a><a href="#load">load</a><a href="#trend">trend</a><a href="#observations">observations &amp; drift</a><a href="#matrix-title">matrix</a><a href="#files">files</a></nav>
+<nav class="toc"><a href="#top">verdict</a><a href="#failures">failures</a>${i.candidate ? '<a href="#candidate">current vs candidate</a>' : ''}<a href="#clauses">clauses</a><a href="#load">load</a><a href="#trend">trend</a><a href="#observations">observations &amp; drift</a><a href="#matrix-title">matrix</a><a href="#files">files</a></nav>
 <main>
 ${runSection(i)}
 ${failuresSection(i)}
+${candidateSection(i.candidate)}
 ${clausesSection(i)}
 ${loadSection(i)}
 ${trendSection(i)}

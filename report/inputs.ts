@@ -12,6 +12,7 @@ import type { TimeSeries } from './timeseries.ts';
 import {
   LOAD_SCRIPTS,
   RUN_FILES,
+  readCandidate,
   readClauseProofFile,
   readCompareFile,
   readConformance,
@@ -19,6 +20,7 @@ import {
   readObservationsFile,
   readRunSummary,
   readVerify,
+  type CandidateReport,
   type ClauseProof,
   type CompareResult,
   type ConformanceReport,
@@ -67,6 +69,8 @@ export interface ReportInputs {
    * in the reports folder, else the committed one (docs/clause-proof.json); null when there is neither.
    */
   proof: { map: ClauseProof; file: string } | null;
+  /** `npm run candidate`'s comparison of two deployments, when the folder holds one. */
+  candidate: CandidateReport | null;
 }
 
 /** Where the proof map is committed (docs/proof.md says how it is made). */
@@ -133,5 +137,6 @@ export function readInputs(reportsDir: string, historyFile = join(reportsDir, 'h
     history: readHistory(historyFile),
     sectionNames,
     proof: readProof(reportsDir, committedProof),
+    candidate: readCandidate(reportsDir) ?? null,
   };
 }

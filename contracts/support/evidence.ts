@@ -30,6 +30,7 @@ import { MAX_BODY_BYTES, serverError, transportProblem } from '../../core/transp
 import { judgeServerError } from './findings.ts';
 import type { Exchange } from '../../core/formats.ts';
 import type { Json } from '../../core/json.ts';
+import { fullExchangesFromEnv } from '../../core/config.ts';
 
 export type { Exchange } from '../../core/formats.ts';
 
@@ -42,7 +43,8 @@ export interface Reply {
   exchange: Exchange;
 }
 
-const MAX_SHOWN = 4000;
+// Whole bodies when two deployments' answers are compared field by field (npm run candidate).
+const MAX_SHOWN = fullExchangesFromEnv() ? Number.POSITIVE_INFINITY : 4000;
 
 function shorten(value: unknown): unknown {
   const text = typeof value === 'string' ? value : JSON.stringify(value);

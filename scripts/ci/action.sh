@@ -24,14 +24,16 @@ The steps of the console-conformance GitHub action (action.yml), run by GitHub i
            under RUNNER_TEMP; writes the path of its `console-conformance` command to GITHUB_OUTPUT
   run      runs `console-conformance verify` (CC_COMMAND) in the caller's workspace against
            INPUT_BASE_URL (empty: the bundled reference server) and writes exit-code, verdict and
-           report-path to GITHUB_OUTPUT and the verdict to GITHUB_STEP_SUMMARY; it exits 0 whatever
+           report-path to GITHUB_OUTPUT and the verdict to GITHUB_STEP_SUMMARY; with INPUT_CANDIDATE_URL it runs
+           `console-conformance candidate` instead (INPUT_BASE_URL the current); it exits 0 whatever
            the verdict, so that the reports are uploaded before the verdict step fails the job
   verdict  one annotation for CC_EXIT_CODE, then exits with it (empty: 3, the suite never ran)
 
 Inputs (environment): INPUT_BASE_URL, INPUT_MANIFEST, INPUT_STRICT, INPUT_READ_ONLY, INPUT_SKIP_LOAD,
 INPUT_PROFILE, INPUT_ALLOW_REMOTE_LOAD, INPUT_DEADLINE, INPUT_OBSERVATIONS_BASELINE, INPUT_HISTORY,
-INPUT_REPORTS_DIR, INPUT_ARTIFACT_NAME (action.yml describes each); CONSOLE_API_KEY (the key, never
-an argument); GitHub's own GITHUB_WORKSPACE, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, RUNNER_TEMP.
+INPUT_REPORTS_DIR, INPUT_ARTIFACT_NAME, INPUT_CANDIDATE_URL, INPUT_CANDIDATE_MANIFEST, INPUT_CANDIDATE_WRITES,
+INPUT_FREEZE_OPEN (action.yml describes each); CONSOLE_API_KEY and CONSOLE_CANDIDATE_API_KEY (the keys,
+never arguments); GitHub's own GITHUB_WORKSPACE, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, RUNNER_TEMP.
 
 Exit codes: check 0 or 3 (a bad input, with a one-line reason); run 0 (the verdict is in its
 outputs); verdict the suite's: 0 pass, 1 contract failure, 2 performance regression, 3 not carried out.
@@ -61,10 +63,24 @@ from_workspace() {
   esac
 }
 
+# A manifest input (VALUE) resolved against the workspace, which must hold it, into MANIFEST_PATH; empty
+# when not given, unless URL is set (then REQUIRED is the reason). The file's absence is told after NO_FILE.
+# (A global, not an echo: fail's one line must reach the log, not a command substitution.)
+manifest_input() { # value url no-file required
+  MANIFEST_PATH=""
+  if [[ -n "$1" ]]; then
+    MANIFEST_PATH="$(from_workspace "$1")"
+    [[ -f "$MANIFEST_PATH" ]] || fail "$3 $1 (${MANIFEST_PATH}): commit it in your repository and check the repository out (actions/checkout) before this action"
+  elif [[ -n "$2" ]]; then
+    fail "$4"
+  fi
+}
+
 mask() {
   # GitHub masks secrets.* already. A key from elsewhere is masked here for the rest of the job; GitHub
   # has printed the action's inputs before this runs, so the caller must mask such a key first (docs/ci.md).
   if [[ -n "${CONSOLE_API_KEY:-}" ]]; then echo "::add-mask::${CONSOLE_API_KEY}"; fi
+  if [[ -n "${CONSOLE_CANDIDATE_API_KEY:-}" ]]; then echo "::add-mask::${CONSOLE_CANDIDATE_API_KEY}"; fi
 }
 
 check() {
@@ -80,15 +96,18 @@ check() {
   local base="${INPUT_BASE_URL:-}"
   if [[ -n "$base" && ! "$base" =~ ^https?:// ]]; then fail "input base-url must be an http or https URL (the host root of the server), got \"$base\""; fi
 
-  local manifest=""
-  if [[ -n "${INPUT_MANIFEST:-}" ]]; then
-    manifest="$(from_workspace "$INPUT_MANIFEST")"
-    [[ -f "$manifest" ]] || fail "no target manifest at ${INPUT_MANIFEST} (${manifest}): commit it in your repository and check the repository out (actions/checkout) before this action"
-  elif [[ -n "$base" ]]; then
-    # The suite's default manifest names the reference server's seed: against another server it
-    # would touch ids that are not there, or worse, ones that are.
-    fail "input manifest is required with base-url: the target manifest names what the suite may touch on your server (fixtures/targets/example.json of console-conformance is a template)"
-  fi
+  local candidate="${INPUT_CANDIDATE_URL:-}"
+  bool candidate-writes "${INPUT_CANDIDATE_WRITES:-false}"
+  bool freeze-open "${INPUT_FREEZE_OPEN:-false}"
+  if [[ -n "$candidate" && ! "$candidate" =~ ^https?:// ]]; then fail "input candidate-url must be an http or https URL (the host root of the candidate), got \"$candidate\""; fi
+  manifest_input "${INPUT_CANDIDATE_MANIFEST:-}" "$candidate" "no candidate manifest at" \
+    "input candidate-manifest is required with candidate-url: it names what the suite may touch on the candidate"
+  local candidate_manifest="$MANIFEST_PATH"
+  # The suite's default manifest names the reference server's seed: against another server it
+  # would touch ids that are not there, or worse, ones that are.
+  manifest_input "${INPUT_MANIFEST:-}" "$base" "no target manifest at" \
+    "input manifest is required with base-url: the target manifest names what the suite may touch on your server (fixtures/targets/example.json of console-conformance is a template)"
+  local manifest="$MANIFEST_PATH"
   local observations=""
   if [[ -n "${INPUT_OBSERVATIONS_BASELINE:-}" ]]; then
     observations="$(from_workspace "$INPUT_OBSERVATIONS_BASELINE")"
@@ -107,7 +126,9 @@ check() {
   output history "$history"
   output reports "$reports"
   output artifact "$artifact"
-  if [[ "$skip_load" == "true" ]]; then output load false; else output load true; fi
+  output candidate-manifest "$candidate_manifest"
+  # Candidate mode runs no load profile.
+  if [[ "$skip_load" == "true" || -n "$candidate" ]]; then output load false; else output load true; fi
   # Cache keys from the action's own files (the caller's workspace is not where they are, so the
   # workflow's hashFiles() cannot see them).
   output npm-key "console-conformance-npm-${RUNNER_OS:-Linux}-$(sha256sum "$ROOT/package-lock.json" | cut -c1-16)"
@@ -124,8 +145,68 @@ install() {
   output command "$dir/node_modules/.bin/console-conformance"
 }
 
-run() {
+# Candidate mode: console-conformance candidate, base-url (or the bundled reference) as the current, candidate-url as the candidate.
+candidate_run() {
+  local args=(--candidate "$INPUT_CANDIDATE_URL")
+  export CONSOLE_CURRENT_API_KEY="${CONSOLE_API_KEY:-}"
+  unset CONSOLE_BASE_URL CONSOLE_API_KEY CONSOLE_FIXTURES CONSOLE_TARGET_MANIFEST
+  if [[ -n "${INPUT_BASE_URL:-}" ]]; then args+=(--current "$INPUT_BASE_URL"); fi
+  if [[ -n "${CC_MANIFEST:-}" ]]; then args+=(--current-manifest "$CC_MANIFEST"); fi
+  if [[ -n "${CC_CANDIDATE_MANIFEST:-}" ]]; then args+=(--candidate-manifest "$CC_CANDIDATE_MANIFEST"); fi
+  if [[ "${INPUT_STRICT:-true}" == "true" ]]; then args+=(--strict); fi
+  if [[ "${INPUT_CANDIDATE_WRITES:-false}" == "true" ]]; then args+=(--writes); else args+=(--read-only); fi
+  if [[ "${INPUT_FREEZE_OPEN:-false}" == "true" ]]; then args+=(--freeze-open); fi
+  export CONSOLE_REPORTS_DIR="${CC_REPORTS:?CC_REPORTS is not set: the check step resolves it}"
+  mkdir -p "$CONSOLE_REPORTS_DIR"
+  cc_logged candidate "${args[@]}"
+  local log="$LOG"
+  local verdict
+  verdict="$(sed -n 's/^candidate: \(REGRESSION\|CHANGED\|SAME\): .*$/\1/p' "$log" | tail -n 1)"
+  if [[ -z "$verdict" ]]; then
+    case "$CODE" in 0) verdict="SAME" ;; 1) verdict="REGRESSION" ;; *) verdict="NOT RUN" ;; esac
+  fi
+  publish "$verdict" "console-conformance, current vs candidate" '^=== current vs candidate$' "$log"
+}
+
+# Runs the installed `console-conformance` command (CC_COMMAND, from the install step) with the command
+# named first and the arguments after it, in the caller's workspace; its output also into a new file,
+# LOG; its exit code in CODE.
+cc_logged() {
   local command="${CC_COMMAND:?CC_COMMAND is not set: the install step gives the command}"
+  local name="$1"
+  shift
+  LOG="$(mktemp "${RUNNER_TEMP:-/tmp}/console-conformance-${name}.XXXXXX")"
+  local log="$LOG"
+  echo "console-conformance ${name} $* (in ${GITHUB_WORKSPACE:-$PWD})"
+  set +e
+  (cd "${GITHUB_WORKSPACE:-$PWD}" && "$command" "$name" "$@") 2>&1 | tee "$log"
+  CODE="${PIPESTATUS[0]}"
+  set -e
+}
+
+# The run step's outputs and its summary: the verdict, and the log from the line MARKER matches (else its last lines).
+publish() {
+  local verdict="$1" title="$2" marker="$3" log="$4"
+  output exit-code "$CODE"
+  output verdict "$verdict"
+  output report-path "$CONSOLE_REPORTS_DIR"
+  if [[ -n "${GITHUB_STEP_SUMMARY:-}" ]]; then
+    {
+      echo "### ${title}: ${verdict} (exit ${CODE})"
+      echo
+      echo '```text'
+      if grep -q "$marker" "$log"; then sed -n "/${marker}/,\$p" "$log"; else tail -n 5 "$log"; fi
+      echo '```'
+    } >>"$GITHUB_STEP_SUMMARY"
+  fi
+  rm -f "$log"
+}
+
+run() {
+  if [[ -n "${INPUT_CANDIDATE_URL:-}" ]]; then
+    candidate_run
+    return
+  fi
   local args=()
   # The inputs decide, whatever the job's environment says: the suite reads these variables.
   export CONSOLE_BASE_URL="${INPUT_BASE_URL:-}"
@@ -153,34 +234,16 @@ run() {
     args+=(--history "$CC_HISTORY")
   fi
 
-  local log
-  log="$(mktemp "${RUNNER_TEMP:-/tmp}/console-conformance-verify.XXXXXX")"
-  echo "console-conformance verify ${args[*]} (in ${GITHUB_WORKSPACE:-$PWD})"
-  set +e
-  (cd "${GITHUB_WORKSPACE:-$PWD}" && "$command" verify "${args[@]}") 2>&1 | tee "$log"
-  local code="${PIPESTATUS[0]}"
-  set -e
+  cc_logged verify "${args[@]}"
+  local log="$LOG"
   # The verdict as verify printed it (its last line: "verdict   PASS (exit 0) in 12.3 s"); by the
   # exit code when verify stopped before printing one (a bad configuration).
   local verdict
   verdict="$(sed -n 's/^verdict  *\(.*\) (exit [0-9]*).*$/\1/p' "$log" | tail -n 1)"
   if [[ -z "$verdict" ]]; then
-    case "$code" in 0) verdict="PASS" ;; 1) verdict="FAIL" ;; 2) verdict="REGRESSION" ;; *) verdict="NOT RUN" ;; esac
+    case "$CODE" in 0) verdict="PASS" ;; 1) verdict="FAIL" ;; 2) verdict="REGRESSION" ;; *) verdict="NOT RUN" ;; esac
   fi
-  output exit-code "$code"
-  output verdict "$verdict"
-  output report-path "$CONSOLE_REPORTS_DIR"
-  if [[ -n "${GITHUB_STEP_SUMMARY:-}" ]]; then
-    {
-      echo "### console-conformance: ${verdict} (exit ${code})"
-      echo
-      echo '```text'
-      # The verdict block verify printed, or its last lines when it stopped before one.
-      if grep -q '^=* verdict =*$' "$log"; then sed -n '/^=* verdict =*$/,$p' "$log"; else tail -n 5 "$log"; fi
-      echo '```'
-    } >>"$GITHUB_STEP_SUMMARY"
-  fi
-  rm -f "$log"
+  publish "$verdict" "console-conformance" '^=* verdict =*$' "$log"
 }
 
 verdict() {

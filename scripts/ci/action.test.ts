@@ -209,6 +209,36 @@ test('the bundled reference server, reports and history in the workspace: exit 0
   assert.ok(existsSync(join(r.workspace, 'out/history/runs.sqlite')), 'the run was added to the history named');
 });
 
+test('candidate mode: the bundled reference as current, a candidate breaking a stated clause: exit 1 and REGRESSION, candidate.json written, no key in the log', {
+  timeout: 300_000,
+}, async () => {
+  const key = randomApiKey();
+  const server = await startReference({ apiKey: key, faults: ['wrong-message-experiments'], stderr: 'ignore' });
+  let r: Run;
+  try {
+    r = await runAction({ 'candidate-url': server.baseUrl, 'candidate-api-key': key, 'candidate-manifest': 'conformance/console-target.json' }, MANIFEST);
+  } finally {
+    await server.stop();
+  }
+  assert.equal(codes(r).run, 0, r.log.slice(-2000));
+  assert.equal(codes(r).Verdict, 1);
+  assert.deepEqual([r.outputs['exit-code'], r.outputs.verdict], ['1', 'REGRESSION']);
+  assert.match(r.summary, /^### console-conformance, current vs candidate: REGRESSION \(exit 1\)$/m);
+  assert.match(r.summary, /REGRESSION candidate breaks stated clause experiments\.list\.message/);
+  const report = JSON.parse(readFileSync(join(r.temp, 'console-conformance-reports', 'candidate.json'), 'utf8'));
+  assert.deepEqual(
+    report.regressions.map((g: { clause: string }) => g.clause),
+    ['experiments.list.message'],
+  );
+  assert.equal(
+    r.log
+      .split('\n')
+      .filter((l) => l.includes(key))
+      .join('\n'),
+    `::add-mask::${key}`,
+  );
+});
+
 test('a server that does not answer: exit 3 and NOT RUN, the reports folder still given', { timeout: 120_000 }, async () => {
   // A loopback port that was just free: nothing listens there.
   const probe = createServer();
@@ -237,6 +267,10 @@ test('a bad input stops at the check step with one line naming it: exit 3, the s
     [{ manifest: 'missing.json' }, 'no target manifest at missing.json'],
     [{ 'observations-baseline': 'last/observations.json' }, 'no observations file at last/observations.json'],
     [{ 'artifact-name': 'a/b' }, 'input artifact-name must not contain'],
+    [{ 'candidate-url': 'canary.example.com' }, 'input candidate-url must be an http or https URL'],
+    [{ 'candidate-url': 'http://127.0.0.1:8081' }, 'input candidate-manifest is required with candidate-url'],
+    [{ 'candidate-url': 'http://127.0.0.1:8081', 'candidate-manifest': 'canary.json' }, 'no candidate manifest at canary.json'],
+    [{ 'freeze-open': 'yes' }, 'input freeze-open must be true or false, got "yes"'],
   ];
   for (const [inputs, reason] of cases) {
     const r = await runAction(inputs);

@@ -1,0 +1,55 @@
+// "Current vs candidate" (npm run candidate, reports/candidate.json): regressions with both exchanges
+// side by side, changed open behaviour grouped by operation, what both sides break, and the noise
+// learnt. Absent when the reports folder holds no candidate.json.
+import type { CandidateReport, Exchange, SidePair } from '../core/formats.ts';
+import { esc, inline, pre } from './escape.ts';
+
+function exchange(e: Exchange | null): string {
+  if (!e) return '<p class="muted small">no such request on this side</p>';
+  return `<div class="small"><code>${esc(e.method)} ${esc(e.path)}</code> → ${esc(e.status)}</div>${pre(e.responseBody)}${pre(e.curl, 'curl')}`;
+}
+
+const sideBySide = (p: SidePair) =>
+  `<table class="side-by-side"><thead><tr><th>current</th><th>candidate</th></tr></thead><tbody><tr><td>${exchange(p.current)}</td><td>${exchange(p.candidate)}</td></tr></tbody></table>`;
+
+export function candidateSection(c: CandidateReport | null): string {
+  if (!c) return '';
+  const sides = c.sides
+    .map((s) => `<li><b>${esc(s.side)}</b>: ${esc(s.target)} (manifest ${esc(s.manifest)}): ${esc(s.reads.map((r) => r.verdict).join(', '))}</li>`)
+    .join('');
+  const regressions = c.regressions.length
+    ? c.regressions
+        .map(
+          (g) =>
+            `<details class="regression" open><summary><span class="tag k-FAIL">regression</span> <code>${esc(g.clause)}</code> (${esc(g.level)}; current: ${esc(g.current)})</summary><p>${esc(g.text ?? '')}</p>${pre(g.error ?? '')}${sideBySide(g.exchanges)}</details>`,
+        )
+        .join('\n')
+    : `<p id="candidate-no-regression" class="ok">No regression: the candidate keeps every stated clause the current keeps.</p>`;
+  const byOperation = new Map<string, CandidateReport['changes']>();
+  for (const x of c.changes) byOperation.set(x.operation, [...(byOperation.get(x.operation) ?? []), x]);
+  const changes = c.changes.length
+    ? [...byOperation]
+        .map(
+          ([op, xs]) =>
+            `<h4><code>${esc(op)}</code> (${xs.length})</h4>${xs
+              .map(
+                (x) =>
+                  `<details class="change"><summary>${esc(x.kind)} at <code>${esc(x.where)}</code>: current <code>${esc(inline(x.current))}</code>, candidate <code>${esc(inline(x.candidate))}</code>${x.count > 1 ? ` (${x.count} times)` : ''} <span class="muted small">${esc(x.clauses.join(', '))}</span></summary>${sideBySide(x.exchanges)}</details>`,
+              )
+              .join('')}`,
+        )
+        .join('\n')
+    : '<p id="candidate-no-change" class="muted">No change of open behaviour.</p>';
+  const both = c.bothBroken.length
+    ? `<h3>Broken on both sides (no change)</h3><ul>${c.bothBroken.map((b) => `<li><code>${esc(b.clause)}</code></li>`).join('')}</ul>`
+    : '';
+  return `<section id="candidate"><h2>Current vs candidate</h2>
+<p>${esc(c.reason ?? `${c.verdict}: ${c.regressions.length} regressions, ${c.changes.length} changes of open behaviour; ${c.paired.exchanges} exchanges of ${c.paired.tests} tests paired, ${c.options.readOnly ? 'read-only' : 'with writes'}; noise learnt from ${c.options.reads} reads of each side (${c.noise.places} places, ${c.noise.differencesIgnored} differences ignored)`)}</p>
+<ul>${sides}</ul>
+<h3>Regressions (${c.regressions.length})</h3>
+${regressions}
+<h3>Changed behaviour, by operation (${c.changes.length})</h3>
+${changes}
+${both}
+</section>`;
+}
