@@ -114,7 +114,8 @@ test("action: the suite is the npm package of the action's own checkout, install
   assert.ok(install < run, 'installed before it runs');
   assert.equal(steps[run].env.CC_COMMAND, '${{ steps.install.outputs.command }}');
   assert.match(actionScript, /npm pack --silent --pack-destination/);
-  assert.match(actionScript, /"\$command" verify "\$\{args\[@\]\}"/);
+  assert.match(actionScript, /cc_logged verify "\$\{args\[@\]\}"/);
+  assert.match(actionScript, /"\$command" "\$name" "\$@"/);
   for (const s of steps.filter((x) => x.run)) assert.match(s.run, /^bash "\$GITHUB_ACTION_PATH\/scripts\/ci\/action\.sh" \w+$/, s.name);
   // Caches keyed on the action's files: hashFiles() sees only the caller's workspace.
   assert.doesNotMatch(JSON.stringify(loadAction()), /hashFiles/);
