@@ -1,5 +1,5 @@
 // The report page's building blocks: everything from the target is escaped, the matrix carries what
-// the filter needs, load rows show the calibrated baseline, k6 samples fold into buckets.
+// the filter needs, load rows show the calibrated baseline, load samples fold into buckets.
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,7 +1,7 @@
 // Makes the page the test opens from real runs of `npm run verify`:
 // 1. a "previous run": the whole suite, no load, against a reference server with the legal variant
 //    pagination-other-fields (pagination is {page, limit, hasMore}: spec 2.1 leaves its fields open);
-// 2. the run shown: the whole conformance suite and both k6 smoke profiles against a reference server
+// 2. the run shown: the whole conformance suite and both load smoke profiles (Artillery) against a reference server
 //    with one injected fault, so that there is a failure to open, and with the first run's
 //    observations as the previous run's, so that drift (other pagination fields then and now) is real.
 // The fault, metric-name-3-accepted, breaks only a stated clause of spec 8 (metric names of 4 to 200)
