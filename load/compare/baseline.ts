@@ -22,6 +22,7 @@ import { type Detection, detectFromHistograms } from './detect.ts';
 import { mergeSummaries } from './merge.ts';
 import { formatJson, samplesOf } from './run-samples.ts';
 import type { RunSamples } from './samples.ts';
+import { COMPARE_RULES, latencyRatio, type RuleId, type RuleInput, round, statisticalFigures } from './rules/index.ts';
 import { targetMismatch } from './target.ts';
 
 export type { CompareResult, EndpointRow, Figures, ProfileResult, RunSummary, Tolerance } from '../../core/formats.ts';
@@ -75,8 +76,6 @@ function readSummary(file: string): RunSummary {
   return s;
 }
 
-const round = (n: number, d = 3) => Math.round(n * 10 ** d) / 10 ** d;
-
 /** The request-duration histograms a summary keeps (load/compare/run-samples.ts), null when none. */
 function samplesIn(summary: RunSummary, file: string): RunSamples | null {
   try {
@@ -84,6 +83,22 @@ function samplesIn(summary: RunSummary, file: string): RunSamples | null {
   } catch (err) {
     throw new ConfigError((err as Error).message);
   }
+}
+
+/** One endpoint through the rules (load/compare/rules/): which judged its latency, what each found. */
+function judgeEndpoint(input: RuleInput): Pick<EndpointRow, 'rule' | 'regression' | 'reason' | 'flaggedBy'> {
+  let rule: EndpointRow['rule'];
+  const reasons: string[] = [];
+  const flaggedBy = new Set<RuleId>();
+  for (const r of COMPARE_RULES) {
+    if (r.latency && rule !== undefined) continue;
+    if (!r.applies(input)) continue;
+    if (r.latency) rule = r.id;
+    const found = r.judge(input);
+    if (found.length) flaggedBy.add(r.id);
+    reasons.push(...found);
+  }
+  return { rule, regression: reasons.length > 0, reason: reasons.join('; '), flaggedBy: [...flaggedBy] };
 }
 
 /** Compares one run's summary with a baseline (null: none), normalised by each one's calibration. */
@@ -152,54 +167,16 @@ export function compareSummary(run: RunSummary, baseline: RunSummary | null, bas
       rows.push(row);
       continue;
     }
-    // ratio > 1: slower than the baseline after allowing for the machine (calibration) difference.
-    const r = (k: 'p50' | 'p95' | 'p99') => (b[k] > 0 ? e[k] / (b[k] * scale) : 1);
-    row.ratio = { p50: round(r('p50')), p95: round(r('p95')), p99: round(r('p99')), rps: round(b.rps > 0 ? e.rps / b.rps : 1) };
-    const reasons: string[] = [];
-    const flaggedBy = new Set<NonNullable<EndpointRow['flaggedBy']>[number]>();
-    const judge = (k: 'p50' | 'p95' | 'p99', limit: number, minCount: number) => {
-      if (Math.min(e.count, b.count) < minCount) return;
-      if (r(k) > limit && e[k] - b[k] * scale > tol.minDeltaMs) {
-        flaggedBy.add('ratio');
-        reasons.push(`${k} ${round(e[k], 1)} ms is ${round(r(k), 2)}x the calibrated baseline ${round(b[k] * scale, 1)} ms (tolerance ${limit}x)`);
-      }
-    };
     const stat = detection?.endpoints.find((d) => d.endpoint === name);
-    if (stat) {
-      row.statistical = {
-        effect: round(stat.effect),
-        lower: round(stat.lower),
-        upper: round(stat.upper),
-        p: stat.p,
-        alpha: stat.alpha,
-        n: stat.n,
-        regression: stat.regression,
-        reason: stat.reason,
-      };
-    }
-    if (stat?.decidable) {
-      row.rule = 'statistical';
-      if (stat.regression) {
-        flaggedBy.add('statistical');
-        reasons.push(`latency ${stat.reason}`);
-      }
-    } else {
-      row.rule = 'ratio';
-      judge('p50', tol.p50, 1);
-      judge('p95', tol.p95, tol.minP95Count);
-      judge('p99', tol.p99, tol.minP99Count);
-    }
-    if (b.count >= tol.minP95Count && b.rps > 0 && e.rps < b.rps * tol.rps) {
-      flaggedBy.add('throughput');
-      reasons.push(`throughput ${round(e.rps, 1)}/s is below ${tol.rps} of the baseline ${round(b.rps, 1)}/s`);
-    }
-    if (e.errorRate > b.errorRate + tol.errorRate) {
-      flaggedBy.add('errors');
-      reasons.push(`error rate ${round(e.errorRate * 100, 2)}% is above the baseline ${round(b.errorRate * 100, 2)}% + ${tol.errorRate * 100}%`);
-    }
-    row.regression = reasons.length > 0;
-    row.reason = reasons.join('; ');
-    row.flaggedBy = [...flaggedBy];
+    const input: RuleInput = { run: e, baseline: b, scale, tolerance: tol, detection: stat };
+    row.ratio = {
+      p50: round(latencyRatio(input, 'p50')),
+      p95: round(latencyRatio(input, 'p95')),
+      p99: round(latencyRatio(input, 'p99')),
+      rps: round(b.rps > 0 ? e.rps / b.rps : 1),
+    };
+    if (stat) row.statistical = statisticalFigures(stat);
+    Object.assign(row, judgeEndpoint(input));
     rows.push(row);
   }
   const regression = rows.some((r) => r.regression);
