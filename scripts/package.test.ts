@@ -88,9 +88,10 @@ function install(tarball: string): string {
   mkdirSync(project);
   writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name: 'my-server', version: '1.0.0', private: true }, null, 2)}\n`);
   const prebuilds = localPrebuilds();
-  const env = { ...NPM_ENV, ...(prebuilds ? { npm_config_better_sqlite3_local_prebuilds: prebuilds } : {}) };
+  // As docs/install.md tells users: Artillery's @playwright/browser-chromium downloads a browser the suite never starts.
+  const env = { ...NPM_ENV, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1', ...(prebuilds ? { npm_config_better_sqlite3_local_prebuilds: prebuilds } : {}) };
   const r = spawnSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], { cwd: project, encoding: 'utf8', env, timeout: 600_000 });
-  assert.equal(r.status, 0, `npm install of the tarball failed: ${r.stderr.split('\n').slice(-15).join('\n')}`);
+  assert.equal(r.status, 0, `npm install of the tarball failed: ${(r.stderr || r.stdout || String(r.error ?? '')).split('\n').slice(-15).join('\n')}`);
   return project;
 }
 

@@ -141,7 +141,8 @@ install() {
   # npm pack's prepack records the checkout's commit for `console-conformance --version`.
   (cd "$ROOT" && npm pack --silent --pack-destination "$dir/pack" >/dev/null)
   printf '{"name": "console-conformance-cli", "version": "0.0.0", "private": true}\n' >"$dir/package.json"
-  (cd "$dir" && npm install --no-audit --no-fund --prefer-offline "$dir"/pack/console-conformance-*.tgz)
+  # Artillery's @playwright/browser-chromium would download a browser the suite never starts.
+  (cd "$dir" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --no-audit --no-fund --prefer-offline "$dir"/pack/console-conformance-*.tgz)
   output command "$dir/node_modules/.bin/console-conformance"
 }
 
