@@ -31,7 +31,7 @@ compare  compares reports/load/<script>/summary.json (or, with --merge, the summ
          and the 95% interval of the median ratio lies above 1 + --min-effect PCT (default ${(DEFAULT_TOLERANCE.minEffect ?? 0) * 100}).
          Endpoints with too few requests for the test, and runs without samples, keep the tolerances.
 --merge  RUNNER is a run's summary.json or its folder (a run of npm run load:* on another machine, or
-         of npm run load:cloud --report), with its request-duration histograms, which make the merge
+         of load:cloud --report in a clone of the suite), with its request-duration histograms, which make the merge
          exact. The runs are merged per script (counts, rates, checks, transport, percentiles from the
          merged duration histograms; one script and profile), judged
          as a load run is (thresholds again on the merged figures) and written to

@@ -30,7 +30,7 @@ started on a free loopback port for the run (and stopped after it).
                   duration in microseconds, checks, counters) merged exactly into summary.json ("runners": N),
                   Artillery's own report of runner i in reports/load/<script>/runners/<i>/artillery.json.
                   On one machine this proves the mechanism, not more capacity; beyond one machine,
-                  npm run load:cloud (Artillery's Fargate, Lambda and ACI runs)
+                  Artillery's own Fargate runs (load:cloud in a clone of the suite: docs/load.md)
   --help          this text
 
 Environment: CONSOLE_BASE_URL, CONSOLE_API_KEY, CONSOLE_TARGET_MANIFEST (target manifest; old name CONSOLE_FIXTURES),
