@@ -88,7 +88,17 @@ test('docs: every path docs/architecture.md names exists (from the root, or unde
   const files = tree();
   const names = [...read('docs/architecture.md').matchAll(/`([\w.-]+\/[\w./-]*|[\w-]+\.(?:ts|mjs|md|json|yaml|jsonc|png))`/g)].map((m) => m[1]);
   // What a run writes (reports/, docs/reports.md) is no file of the repository.
-  const written = new Set(['conformance.json', 'observations.json', 'ledger.json', 'summary.json', 'verify.json', 'compare.json', 'candidate.json', 'exchanges.json', 'build-info.json']);
+  const written = new Set([
+    'conformance.json',
+    'observations.json',
+    'ledger.json',
+    'summary.json',
+    'verify.json',
+    'compare.json',
+    'candidate.json',
+    'exchanges.json',
+    'build-info.json',
+  ]);
   const paths = [...new Set(names.filter((n) => !n.startsWith('reports/') && !n.startsWith('./reports') && !n.startsWith('console/') && !written.has(n)))];
   assert.ok(paths.length > 50, `found ${paths.length} paths`);
   const missing = paths.filter((p) => !files.some((f) => f === p || f.endsWith(`/${p}`) || f === `${p}/`));
