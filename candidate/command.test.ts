@@ -21,11 +21,14 @@ const run = (args: string[], env: NodeJS.ProcessEnv = {}) =>
 test('--help names the options and exit codes; an unknown option is one line and exit 3', () => {
   const h = run(['--help']);
   assert.equal(h.status, 0);
-  for (const o of ['--current', '--candidate', '--current-manifest', '--candidate-manifest', '--read-only', '--writes', '--freeze-open', 'CONSOLE_CANDIDATE_API_KEY']) assert.match(h.stdout, new RegExp(o));
+  for (const o of ['--current', '--candidate', '--current-manifest', '--candidate-manifest', '--read-only', '--writes', '--freeze-open', '--latency', '--min-effect', 'CONSOLE_CANDIDATE_API_KEY']) assert.match(h.stdout, new RegExp(o));
   const bad = run(['--nope']);
   assert.equal(bad.status, 3);
   assert.equal(bad.stderr.trim().split('\n').length, 1);
   assert.match(bad.stderr, /^candidate: unknown option --nope/);
+  const orphan = run(['--min-effect', '5']);
+  assert.equal(orphan.status, 3);
+  assert.match(orphan.stderr, /^candidate: --profile and --min-effect are options of --latency/);
 });
 
 test('a candidate URL without its key: one line naming the variable, exit 3', () => {

@@ -36,10 +36,18 @@ reports/candidate/<side>-<n>/.
   --deadline SECONDS
                     each read's deadline (default CONSOLE_DEADLINE, else 600): past it, exit 3 naming the side
   --grep PATTERN    only the suite's tests whose title matches, on both sides
+  --latency         then the paging load profile, every request sent to both sides in random order from
+                    one generator: per endpoint the candidate's calibrated median ratio to the current's,
+                    its 95% interval and a one-sided Mann-Whitney test; a ratio shown above 1 + --min-effect
+                    is a latency regression (exit 2). Loopback targets only, unless
+                    CONSOLE_ALLOW_REMOTE_LOAD=1. The paging profile only (the mutation profile is not paired)
+  --profile NAME    the load profile of --latency: smoke (4 s) or baseline (a minute, the default)
+  --min-effect PCT  the smallest slowdown of --latency that counts (default 10, as baseline:compare)
   --help            this text
 
 exit codes: 0 no regression (changes of open behaviour are listed), 1 a regression (or a change under
---freeze-open), 3 a side could not be tested (one line naming it) or bad options`;
+--freeze-open), 2 a latency regression (--latency) and nothing worse, 3 a side could not be tested (one
+line naming it) or bad options`;
 
 export async function main(argv: string[]): Promise<number> {
   const { values } = parseCommand(
@@ -62,11 +70,20 @@ export async function main(argv: string[]): Promise<number> {
         'candidate-variant': { type: 'string', multiple: true },
         grep: { type: 'string' },
         deadline: { type: 'string' },
+        latency: { type: 'boolean' },
+        profile: { type: 'string' },
+        'min-effect': { type: 'string' },
       },
     },
     argv,
   );
   if (values.writes && values['read-only']) throw new Error('--writes and --read-only exclude each other');
+  const profile = values.profile ?? 'baseline';
+  if (profile !== 'smoke' && profile !== 'baseline') throw new Error(`--profile must be smoke or baseline, got ${JSON.stringify(profile)}`);
+  if (!values.latency && (values.profile !== undefined || values['min-effect'] !== undefined)) throw new Error('--profile and --min-effect are options of --latency');
+  const minEffect = values['min-effect'] === undefined ? 10 : Number(values['min-effect']);
+  if (values['min-effect']?.trim() === '' || !Number.isFinite(minEffect) || minEffect < 0 || minEffect > 1000)
+    throw new Error(`--min-effect must be a percentage from 0 to 1000, got ${JSON.stringify(values['min-effect'])}`);
   const reads = integerOption('candidate', '--reads', values.reads, { min: 1, max: 5, fallback: 2 });
   const { code } = await runCandidate({
     current: { url: values.current, manifest: values['current-manifest'], faults: values['current-fault'], variants: values['current-variant'] },
@@ -76,6 +93,7 @@ export async function main(argv: string[]): Promise<number> {
     freezeOpen: values['freeze-open'] ?? false,
     reads,
     deadline: values.deadline,
+    latency: values.latency ? { profile, minEffect: minEffect / 100 } : undefined,
     playwrightArgs: values.grep ? ['--grep', values.grep] : [],
   });
   return code;

@@ -2,7 +2,7 @@
 // screen, each line saying which side it is about.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CandidateChange, CandidateReport, Exchange } from '../core/formats.ts';
+import type { CandidateChange, CandidateLatency, CandidateLatencyEndpoint, CandidateReport, Exchange } from '../core/formats.ts';
 import { xmlEscape as esc } from '../core/xml.ts';
 
 const short = (v: unknown, n = 120) => {
@@ -14,6 +14,30 @@ const line = (e: Exchange | null) => (e ? `${e.method} ${e.path} -> ${e.status} 
 /** One change in one line: operation, kind, place, both sides' values. */
 export function changeLine(c: CandidateChange): string {
   return `${c.operation}: ${c.kind} at ${c.where}: current ${short(c.current)}, candidate ${short(c.candidate)}${c.count > 1 ? ` (${c.count} times)` : ''} [${c.clauses.slice(0, 3).join(', ') || 'no clause'}]`;
+}
+
+const fig = (n: number) => Number(n.toPrecision(3)).toString();
+
+/** One endpoint of the side-by-side latency in one line, naming the side it is about. */
+export function latencyLine(e: CandidateLatencyEndpoint): string {
+  const what = `${e.endpoint}: candidate median ${fig(e.median.candidate)} ms is ${fig(e.ratio)}x the current's ${fig(e.median.current)} ms (calibrated; 95% CI ${fig(e.lower)}-${fig(e.upper)}x, Mann-Whitney p ${fig(e.p)}, n ${e.n.current}/${e.n.candidate})`;
+  return `${e.regression ? 'SLOWER   ' : 'latency  '} ${what}${e.decidable ? '' : ': too few requests to tell'}`;
+}
+
+/** The latency part of the screen. */
+export function latencyLines(l: CandidateLatency): string[] {
+  if (l.verdict === 'not carried out') return [`latency   NOT CARRIED OUT: ${l.reason}`];
+  const out = [
+    `latency   paging (${l.profile}): ${l.requests.paired} requests sent to both sides, ${l.requests.candidateFirst} of them to the candidate first; calibration ratio candidate/current ${l.calibration === null ? 'unknown' : fig(l.calibration)}`,
+  ];
+  for (const e of l.endpoints) out.push(latencyLine(e));
+  const slower = l.endpoints.filter((e) => e.regression).length;
+  out.push(
+    slower
+      ? `LATENCY REGRESSION: the candidate is slower on ${slower} endpoint${slower === 1 ? '' : 's'} by more than --min-effect ${fig(l.minEffect * 100)}% (exit 2)`
+      : `latency   no endpoint of the candidate shown slower by more than --min-effect ${fig(l.minEffect * 100)}%`,
+  );
+  return out;
 }
 
 /** The verdict screen: what the run found, each line naming its side. */
@@ -44,7 +68,8 @@ export function verdictScreen(r: CandidateReport, reportsShown: string): string 
       : r.verdict === 'changed'
         ? `CHANGED: ${r.changes.length} change${r.changes.length === 1 ? '' : 's'} of open behaviour, no regression${r.options.freezeOpen ? ' (--freeze-open: exit 1)' : ''}`
         : 'SAME: no regression, no change of open behaviour';
-  out.push(`candidate: ${verdict}; ${reportsShown} written`);
+  if (r.latency) out.push(...latencyLines(r.latency));
+  out.push(`candidate: ${verdict}${r.latency?.verdict === 'regression' ? '; LATENCY REGRESSION' : ''}; ${reportsShown} written`);
   return out.join('\n');
 }
 
@@ -62,9 +87,13 @@ export function candidateJunit(r: CandidateReport): string {
       `    <testcase classname="candidate.change" name="${esc(`${c.operation} ${c.kind} ${c.where}`)}">${r.options.freezeOpen ? `<failure message="${esc('open behaviour changed (--freeze-open)')}">${body}</failure>` : `<system-out>${body}</system-out>`}</testcase>`,
     );
   }
+  for (const e of r.latency?.endpoints ?? [])
+    cases.push(
+      `    <testcase classname="candidate.latency" name="${esc(e.endpoint)}">${e.regression ? `<failure message="${esc(`the candidate is slower (${fig(e.ratio)}x)`)}">${esc(latencyLine(e))}</failure>` : `<system-out>${esc(latencyLine(e))}</system-out>`}</testcase>`,
+    );
   if (r.reason) cases.push(`    <testcase classname="candidate" name="comparison"><error message="${esc(r.reason)}"/></testcase>`);
   else cases.push(`    <testcase classname="candidate" name="comparison"><system-out>${esc(`${r.paired.exchanges} exchanges compared`)}</system-out></testcase>`);
-  const failures = r.regressions.length + (r.options.freezeOpen ? r.changes.length : 0);
+  const failures = r.regressions.length + (r.options.freezeOpen ? r.changes.length : 0) + (r.latency?.endpoints.filter((e) => e.regression).length ?? 0);
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="candidate">\n  <testsuite name="current vs candidate" tests="${cases.length}" failures="${failures}" errors="${r.reason ? 1 : 0}">\n${cases.join('\n')}\n  </testsuite>\n</testsuites>\n`;
 }
 

@@ -545,6 +545,45 @@ export interface CandidateReport {
   paired: { exchanges: number; tests: number };
   /** Why it could not be carried out (exit 3), naming the side. */
   reason?: string;
+  /** --latency: the paging profile sent to both sides in one run, interleaved (load/command/paired.ts). */
+  latency?: CandidateLatency;
+}
+
+/** One endpoint of the side-by-side latency: the candidate's durations against the current's, in one run. */
+export interface CandidateLatencyEndpoint {
+  endpoint: string;
+  /** The candidate is slower: the one-sided test rejects and the interval lies above 1 + minEffect. */
+  regression: boolean;
+  /** False when too few requests could reach the test's level. */
+  decidable: boolean;
+  /** Calibrated median ratio candidate / current (1.25: 25% slower), its bootstrap interval. */
+  ratio: number;
+  lower: number;
+  upper: number;
+  /** One-sided Mann-Whitney p-value ("the candidate is slower") and the level it was held to. */
+  p: number;
+  alpha: number;
+  n: { current: number; candidate: number };
+  /** Medians in ms. */
+  median: { current: number; candidate: number };
+  reason: string;
+}
+
+export interface CandidateLatency {
+  script: 'paging';
+  profile: string;
+  verdict: 'pass' | 'regression' | 'not carried out';
+  minEffect: number;
+  alpha: number;
+  confidence: number;
+  /** The calibration request's median, candidate over current (the ruler each ratio is divided by). */
+  calibration: number | null;
+  endpoints: CandidateLatencyEndpoint[];
+  /** Requests sent to both sides, and how many went to the candidate first. */
+  requests: { paired: number; candidateFirst: number };
+  /** Where the run's own reports are (summary.json of the current's side, junit.xml, artillery.json), relative to the reports folder. */
+  reports: string;
+  reason?: string;
 }
 
 // Reading and writing the run files: the only place that parses them.

@@ -39,10 +39,11 @@ const DRIVERS = new Set(['scripts', 'harness']);
 /**
  * Modules a folder may import beyond core/ and the contract index, each named: candidate/ (current
  * against candidate) runs the conformance runner on each side, the reference's list of switches for its
- * self-test, and the load statistics for its latency ratios. Nothing imports candidate/.
+ * self-test, the load statistics for its latency ratios and the paired load run (load/command/paired.ts)
+ * of its side-by-side latency. Nothing imports candidate/.
  */
 const ENTRY_POINTS: Record<string, Set<string>> = {
-  candidate: new Set(['contracts/conformance-run.ts', 'contracts/selftest-runs.ts', 'load/compare/stats.ts']),
+  candidate: new Set(['contracts/conformance-run.ts', 'contracts/selftest-runs.ts', 'load/compare/stats.ts', 'load/command/paired.ts']),
 };
 const top = (rel: string) => (rel.includes('/') ? rel.split('/')[0] : '.');
 

@@ -1,6 +1,6 @@
 // "Current vs candidate" (npm run candidate, reports/candidate.json): regressions with both exchanges
 // side by side, changed open behaviour grouped by operation, what both sides break, and the noise
-// learnt. Absent when the reports folder holds no candidate.json.
+// learnt, and with --latency the candidate's latency ratio per endpoint with its interval. Absent when the reports folder holds no candidate.json.
 import type { CandidateReport, Exchange, SidePair } from '../core/formats.ts';
 import { esc, inline, pre } from './escape.ts';
 
@@ -43,6 +43,20 @@ export function candidateSection(c: CandidateReport | null): string {
   const both = c.bothBroken.length
     ? `<h3>Broken on both sides (no change)</h3><ul>${c.bothBroken.map((b) => `<li><code>${esc(b.clause)}</code></li>`).join('')}</ul>`
     : '';
+  const fig = (n: number) => Number(n.toPrecision(3)).toString();
+  const l = c.latency;
+  const latency = !l
+    ? ''
+    : l.verdict === 'not carried out'
+      ? `<h3>Latency side by side</h3><p class="muted">Not carried out: ${esc(l.reason ?? '')}</p>`
+      : `<h3>Latency side by side (paging, ${esc(l.profile)})</h3>
+<p class="small">${l.requests.paired} requests sent to both sides in random order from one generator; calibration ratio candidate/current ${l.calibration === null ? 'unknown' : fig(l.calibration)}; a regression is a ratio shown above ${fig(1 + l.minEffect)}x (one-sided Mann-Whitney and the 95% interval).</p>
+<table id="candidate-latency"><thead><tr><th>endpoint</th><th>current p50 ms</th><th>candidate p50 ms</th><th>ratio</th><th>95% interval</th><th>p</th><th>n</th><th></th></tr></thead><tbody>${l.endpoints
+          .map(
+            (e) =>
+              `<tr><td><code>${esc(e.endpoint)}</code></td><td>${fig(e.median.current)}</td><td>${fig(e.median.candidate)}</td><td>${fig(e.ratio)}x</td><td>${fig(e.lower)}-${fig(e.upper)}x</td><td>${fig(e.p)}</td><td>${e.n.current}/${e.n.candidate}</td><td>${e.regression ? '<span class="tag k-FAIL">slower</span>' : e.decidable ? '' : '<span class="muted small">too few</span>'}</td></tr>`,
+          )
+          .join('')}</tbody></table>`;
   return `<section id="candidate"><h2>Current vs candidate</h2>
 <p>${esc(c.reason ?? `${c.verdict}: ${c.regressions.length} regressions, ${c.changes.length} changes of open behaviour; ${c.paired.exchanges} exchanges of ${c.paired.tests} tests paired, ${c.options.readOnly ? 'read-only' : 'with writes'}; noise learnt from ${c.options.reads} reads of each side (${c.noise.places} places, ${c.noise.differencesIgnored} differences ignored)`)}</p>
 <ul>${sides}</ul>
@@ -51,5 +65,6 @@ ${regressions}
 <h3>Changed behaviour, by operation (${c.changes.length})</h3>
 ${changes}
 ${both}
+${latency}
 </section>`;
 }

@@ -46,6 +46,8 @@ export interface ProfileRunResult {
   summaryFile: string;
   /** The one-line reason when exit is 3. */
   reason?: string;
+  /** Every record of the run, merged (absent when it was not carried out). */
+  records?: Records;
 }
 
 function artilleryVersion(): string {
@@ -210,7 +212,7 @@ export async function runProfile(o: ProfileRunOptions): Promise<ProfileRunResult
     script: o.script,
     profile: o.profile,
     baseUrl: o.baseUrl,
-    apiKey: o.env.CONSOLE_API_KEY ?? '',
+    apiKey: o.env.CONSOLE_API_KEY ?? o.env.CONSOLE_CURRENT_API_KEY ?? '',
     data,
     samples: histogramsOf(records),
     runners,
@@ -222,5 +224,5 @@ export async function runProfile(o: ProfileRunOptions): Promise<ProfileRunResult
   if (o.requestRows) writeRequestRows(records, o.requestRows);
   const crossed = Object.values(data.metrics).some((m) => Object.values(m.thresholds ?? {}).some((t) => !t.ok));
   if (runners > 1) console.log(`${label}: ${runners} Artillery runners, every worker's records merged`);
-  return { exit: crossed ? 99 : 0, summaryFile };
+  return { exit: crossed ? 99 : 0, summaryFile, records };
 }

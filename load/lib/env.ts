@@ -2,8 +2,16 @@
 // which do not read core/config.ts; the names are those of docs/architecture.md, "Environment").
 // load/command/run.ts sets every one of them.
 export const BASE_URL: string = (process.env.CONSOLE_BASE_URL || 'http://127.0.0.1:8080').replace(/\/+$/, '');
-// The key is read here and only put into request headers; it is never logged or returned from setup().
-export const API_KEY: string = process.env.CONSOLE_API_KEY || '';
+/**
+ * Paired mode (`npm run candidate -- --latency`): LOAD_CANDIDATE_BASE_URL set, every request of the
+ * load but setup's probes goes to both targets, the current (CONSOLE_BASE_URL) and the candidate, in
+ * random order (load/lib/http.ts). Each side's key then comes from its own variable.
+ */
+export const CANDIDATE_BASE_URL: string = (process.env.LOAD_CANDIDATE_BASE_URL || '').replace(/\/+$/, '');
+export const PAIRED = CANDIDATE_BASE_URL !== '';
+// The keys are read here and only put into request headers; they are never logged or returned from setup().
+export const API_KEY: string = (PAIRED ? process.env.CONSOLE_CURRENT_API_KEY : process.env.CONSOLE_API_KEY) || '';
+export const CANDIDATE_API_KEY: string = PAIRED ? process.env.CONSOLE_CANDIDATE_API_KEY || '' : '';
 export const PROFILES = ['smoke', 'baseline', 'stress'] as const;
 export type ProfileName = (typeof PROFILES)[number];
 const isProfile = (name: string): name is ProfileName => (PROFILES as readonly string[]).indexOf(name) >= 0;

@@ -2,7 +2,7 @@
 // every request so thresholds and the baseline compare name the endpoint. Each request is timed here
 // with process.hrtime from the call until the whole body is read (microseconds): Artillery's own
 // response_time is whole milliseconds, too coarse for a target on this machine.
-import { API_KEY, BASE_URL, KEY_HEADER, REQUEST_TIMEOUT_MS } from './env.ts';
+import { API_KEY, BASE_URL, CANDIDATE_API_KEY, CANDIDATE_BASE_URL, KEY_HEADER, PAIRED, REQUEST_TIMEOUT_MS } from './env.ts';
 import { Counter, Rate, Trend } from './runtime.ts';
 
 /** Statuses that count as an expected answer (http_req_failed false), as inclusive ranges. */
@@ -38,6 +38,12 @@ const duration = new Trend('http_req_duration');
 const expectedDuration = new Trend('load_expected_duration');
 const failed = new Rate('http_req_failed');
 const requests = new Counter('http_reqs');
+// Paired mode: the candidate's answers, apart from the current's, so that the profile's thresholds and
+// checks stay the current's and the candidate's durations are only compared (load/command/paired.ts).
+const candidateDuration = new Trend('load_candidate_duration');
+const candidateFailed = new Rate('load_candidate_failed');
+const pairedRequests = new Counter('load_paired_reqs');
+const candidateFirstRequests = new Counter('load_candidate_first');
 
 /** Errors of a reused connection that the server had closed (undici's codes). */
 const STALE_CONNECTION = new Set(['UND_ERR_SOCKET', 'ECONNRESET']);
@@ -52,14 +58,13 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
-/** One request to `BASE_URL + path`, timed and recorded under its endpoint; never throws. */
-export async function call(method: string, path: string, opts: CallOptions): Promise<Response> {
+/** One request to `base + path` with `key` (none: anonymous), timed from the call until the body is read; never throws. */
+async function send(base: string, key: string | undefined, method: string, path: string, opts: CallOptions): Promise<Response> {
   const body = opts.body === undefined ? undefined : JSON.stringify(opts.body);
-  const headers: Record<string, string> = { ...(opts.anonymous ? {} : { [KEY_HEADER]: API_KEY }), ...(opts.headers ?? {}) };
+  const headers: Record<string, string> = { ...(key === undefined ? {} : { [KEY_HEADER]: key }), ...(opts.headers ?? {}) };
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const url = BASE_URL + path;
+  const url = base + path;
   const out: Response = { status: 0, body: '', headers: {}, url, request: { method }, error: '', micros: 0 };
-  const at = Date.now();
   const t0 = process.hrtime.bigint();
   const signal = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
   for (let attempt = 1; ; attempt++) {
@@ -82,13 +87,39 @@ export async function call(method: string, path: string, opts: CallOptions): Pro
     }
   }
   out.micros = Number(process.hrtime.bigint() - t0) / 1000;
+  return out;
+}
+
+const asExpectedBy = (expected: Expected, status: number) => expected.some((r) => status >= r.min && status <= r.max);
+
+/**
+ * One request to `BASE_URL + path`, timed and recorded under its endpoint; never throws. In paired mode
+ * (env.ts PAIRED) the same request goes to the candidate too, the order of the two drawn at random for
+ * each request so that neither side is always the one a warm connection or a busy moment favours; the
+ * current's answer is what the profile reads and checks, the candidate's is timed apart.
+ */
+export async function call(method: string, path: string, opts: CallOptions): Promise<Response> {
+  const at = Date.now();
+  const paired = PAIRED && opts.endpoint !== 'setup';
+  const candidateFirst = paired && Math.random() < 0.5;
+  const toCandidate = () => send(CANDIDATE_BASE_URL, opts.anonymous ? undefined : CANDIDATE_API_KEY, method, path, opts);
+  const early = candidateFirst ? await toCandidate() : undefined;
+  const out = await send(BASE_URL, opts.anonymous ? undefined : API_KEY, method, path, opts);
+  const other = paired ? (early ?? (await toCandidate())) : undefined;
   const tags = { endpoint: opts.endpoint };
   const expected = opts.expected ?? SUCCESS;
   duration.add(out.micros, tags, at);
-  const asExpected = expected.some((r) => out.status >= r.min && out.status <= r.max);
+  const asExpected = asExpectedBy(expected, out.status);
   failed.add(!asExpected, tags);
   if (asExpected) expectedDuration.add(out.micros, tags);
   requests.add(1, tags);
+  if (other) {
+    pairedRequests.add(1);
+    if (candidateFirst) candidateFirstRequests.add(1);
+    const ok = asExpectedBy(expected, other.status);
+    candidateFailed.add(!ok, tags);
+    if (ok) candidateDuration.add(other.micros, tags);
+  }
   return out;
 }
 

@@ -1,7 +1,7 @@
 // setup()'s first step: the target answers and the key is accepted, or the run stops at once with a
 // clear reason (exec.test.abort), instead of a minute of failed requests.
 import { transportReason } from './checks.ts';
-import { API_KEY, BASE_URL } from './env.ts';
+import { API_KEY, BASE_URL, CANDIDATE_BASE_URL, PAIRED } from './env.ts';
 import { ANY_STATUS, call } from './http.ts';
 import { abort } from './runtime.ts';
 
@@ -17,14 +17,16 @@ export function remoteHost(baseUrl: string): string | undefined {
 export async function checkTarget(): Promise<void> {
   // The rule of load:* (a target that is not loopback needs CONSOLE_ALLOW_REMOTE_LOAD=1) holds in the
   // profile too, so that a run elsewhere (Artillery's own distributed runs, npm run load:cloud) keeps it.
-  const remote = remoteHost(BASE_URL);
-  if (remote !== undefined && process.env.CONSOLE_ALLOW_REMOTE_LOAD !== '1')
-    abort(`refusing to load ${remote}: it is not loopback; set CONSOLE_ALLOW_REMOTE_LOAD=1 to allow it`);
+  for (const url of PAIRED ? [BASE_URL, CANDIDATE_BASE_URL] : [BASE_URL]) {
+    const remote = remoteHost(url);
+    if (remote !== undefined && process.env.CONSOLE_ALLOW_REMOTE_LOAD !== '1')
+      abort(`refusing to load ${remote}: it is not loopback; set CONSOLE_ALLOW_REMOTE_LOAD=1 to allow it`);
+  }
   const path = '/console/v1/release_pipelines?limit=1';
   // Tagged apart so that these probes stay out of every endpoint's figures.
   const anonymous = await call('GET', path, { endpoint: 'setup', expected: ANY_STATUS, anonymous: true });
   if (anonymous.status === 0) abort(`target ${BASE_URL} does not answer: ${anonymous.error}`);
-  if (!API_KEY) abort('CONSOLE_API_KEY is empty: the SERVICE-API-KEY header needs a key (spec 5)');
+  if (!API_KEY) abort(`${PAIRED ? 'CONSOLE_CURRENT_API_KEY' : 'CONSOLE_API_KEY'} is empty: the SERVICE-API-KEY header needs a key (spec 5)`);
   const keyed = await call('GET', path, { endpoint: 'setup', expected: ANY_STATUS });
   const network = transportReason(keyed);
   if (network) abort(`target ${BASE_URL} gives no usable answer to list release pipelines: ${network}`);

@@ -1,0 +1,217 @@
+// npm run bench:candidate -- [--runs N] [--same-runs M] [--profile smoke|baseline] [--seconds S]
+//                            [--latency MS[:S]] [--operation ID] [--change PCT] [--min-effect PCT] [--no-busy] [--max-minutes M]
+// The power of the side-by-side latency of `npm run candidate -- --latency` against today's baseline
+// compare, measured on the same runs with the machine half busy. Three reference servers with network-
+// like latency: the current, the same build, and the candidate with one operation slower by --change
+// percent (the slow: fault). For every run of a condition (slowed: N runs, same build: M runs), both
+// ways of judging it:
+//  - side by side: one paired paging run, every request sent to the current and to the candidate in
+//    random order (load/command/paired.ts);
+//  - baseline compare: a separate paging run of the current recorded as the baseline, then a separate
+//    run of the candidate compared with it (load/compare/baseline.ts compareSummary), as a nightly job
+//    compares with a baseline recorded before.
+// A child process spins one core for the whole benchmark (half of this 2-core machine). Figures, not
+// a test: nothing here passes or fails.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execSync } from 'node:child_process';
+import { OPERATIONS, type OperationId } from '../../contracts/index.ts';
+import { fail, integerOption, parseCommand, runCommand } from '../../core/command.ts';
+import { ConfigError, ROOT, setEnv, targetSetInEnv } from '../../core/config.ts';
+import { readRunSummary, type RunSummary } from '../../core/formats.ts';
+import { startReference, type ReferenceServer } from '../../core/reference.ts';
+import { compareSummary, DEFAULT_TOLERANCE } from '../../load/compare/baseline.ts';
+import { runPairedPaging } from '../../load/command/paired.ts';
+import { runLoad } from '../../load/command/run.ts';
+
+const HELP = `usage: npm run bench:candidate -- [options]
+
+How often the side-by-side latency of npm run candidate -- --latency finds a candidate slower on one
+operation, and how often it flags the same build, against today's baseline compare (a baseline run of
+the current, then a separate run of the candidate compared with it) on the same runs, with one core
+kept busy by a spinning child process.
+
+  --runs N          runs of the slowed candidate (default 10)
+  --same-runs M     runs of the same build on both sides (default 2N: false alarms are the rarer event)
+  --profile NAME    smoke or baseline (default smoke)
+  --seconds S       length of the profile's arrival-rate scenarios (default 20)
+  --latency MS[:S]  the reference servers' added latency, median ms and log spread (default 40)
+  --operation ID    the operation slowed (default listExperiments: four of paging's endpoints)
+  --change PCT      its slowdown in percent (default 10; reference --fault slow:)
+  --min-effect PCT  the smallest slowdown either rule counts (default 5: at 10, a +10% change is by
+                    design not flagged by either)
+  --no-busy         without the spinning child
+  --max-minutes M   stop starting runs after M minutes and print what was measured (default 120)
+
+Each run of each condition costs one paired run and two separate runs (about 3 x (S + 8) seconds).
+Writes only to a temporary folder. CONSOLE_BASE_URL must be unset (it starts its own reference servers).
+Exit 0 figures printed, 3 the benchmark could not be carried out.`;
+
+interface Args {
+  runs: number;
+  sameRuns: number;
+  profile: 'smoke' | 'baseline';
+  seconds: number;
+  latency: string;
+  operation: OperationId;
+  change: number;
+  minEffect: number;
+  busy: boolean;
+  maxMinutes: number;
+}
+
+function options(): Args {
+  const { values } = parseCommand({
+    name: 'bench:candidate',
+    help: HELP,
+    options: {
+      runs: { type: 'string' },
+      'same-runs': { type: 'string' },
+      profile: { type: 'string' },
+      seconds: { type: 'string' },
+      latency: { type: 'string' },
+      operation: { type: 'string' },
+      change: { type: 'string' },
+      'min-effect': { type: 'string' },
+      'no-busy': { type: 'boolean' },
+      'max-minutes': { type: 'string' },
+    },
+  });
+  const profile = values.profile ?? 'smoke';
+  if (profile !== 'smoke' && profile !== 'baseline') fail('bench:candidate', `--profile must be smoke or baseline, got ${JSON.stringify(profile)}`);
+  const operation = values.operation ?? 'listExperiments';
+  if (!(operation in OPERATIONS)) fail('bench:candidate', `--operation must be an operationId of the contract, got ${JSON.stringify(operation)}`);
+  const runs = integerOption('bench:candidate', '--runs', values.runs, { min: 1, max: 100, fallback: 10 });
+  return {
+    runs,
+    sameRuns: integerOption('bench:candidate', '--same-runs', values['same-runs'], { min: 1, max: 200, fallback: 2 * runs }),
+    profile,
+    seconds: integerOption('bench:candidate', '--seconds', values.seconds, { min: 2, max: 600, fallback: 20 }),
+    latency: values.latency ?? '40',
+    operation: operation as OperationId,
+    change: integerOption('bench:candidate', '--change', values.change, { min: 1, max: 1000, fallback: 10 }),
+    minEffect: integerOption('bench:candidate', '--min-effect', values['min-effect'], { min: 0, max: 1000, fallback: 5 }) / 100,
+    busy: !values['no-busy'],
+    maxMinutes: integerOption('bench:candidate', '--max-minutes', values['max-minutes'], { min: 1, max: 24 * 60, fallback: 120 }),
+  };
+}
+
+const minutes = (ms: number) => `${Math.floor(ms / 60_000)}m${String(Math.round((ms % 60_000) / 1000)).padStart(2, '0')}s`;
+const fig = (n: number) => Number(n.toPrecision(3)).toString();
+
+interface Outcome {
+  condition: 'slowed' | 'same';
+  paired: { flagged: boolean; onOperation: boolean; endpoints: string[]; largest: number };
+  baseline: { flagged: boolean; onOperation: boolean; endpoints: string[] };
+}
+
+async function bench(a: Args): Promise<number> {
+  if (targetSetInEnv()) throw new ConfigError('CONSOLE_BASE_URL is set: the benchmark starts its own reference servers; unset it');
+  const reports = mkdtempSync(join(tmpdir(), 'bench-candidate-'));
+  process.setMaxListeners(0);
+  setEnv({ CONSOLE_REPORTS_DIR: reports, LOAD_SECONDS: String(a.seconds) });
+  const ofOperation = (endpoint: string) => endpoint === a.operation || endpoint.startsWith(`${a.operation}.`);
+  const servers: ReferenceServer[] = [];
+  let spinner: ChildProcess | undefined;
+  const started = Date.now();
+  try {
+    const current = await startReference({ latency: a.latency, stderr: 'ignore' });
+    servers.push(current);
+    const same = await startReference({ latency: a.latency, stderr: 'ignore' });
+    servers.push(same);
+    const slowed = await startReference({ latency: a.latency, faults: [`slow:${a.operation}:${a.change}`], stderr: 'ignore' });
+    servers.push(slowed);
+    // One core spun for the whole benchmark: the machine half busy, both rules under the same load.
+    if (a.busy) spinner = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
+
+    /** A separate paging run of one server, as load:paging runs it; its summary. */
+    const separate = async (s: ReferenceServer): Promise<RunSummary> => {
+      setEnv({ CONSOLE_BASE_URL: s.baseUrl, CONSOLE_API_KEY: s.apiKey });
+      try {
+        const code = await runLoad({ scripts: ['paging'], profile: a.profile, compare: false, seed: 1, scale: undefined });
+        if (code === 3) throw new ConfigError('a separate load run could not be carried out (see above)');
+      } finally {
+        setEnv({ CONSOLE_BASE_URL: undefined, CONSOLE_API_KEY: undefined });
+      }
+      const summary = readRunSummary(join(reports, 'load', 'paging', 'summary.json'));
+      if (!summary) throw new ConfigError('a separate load run wrote no summary.json');
+      return summary;
+    };
+
+    const plan: Outcome['condition'][] = [];
+    // Interleaved conditions: a drift of the machine during the benchmark reaches both alike.
+    for (let i = 0; i < Math.max(a.runs, a.sameRuns); i++) {
+      if (i < a.runs) plan.push('slowed');
+      if (i < a.sameRuns) plan.push('same');
+    }
+    const outcomes: Outcome[] = [];
+    let cut = false;
+    for (const [i, condition] of plan.entries()) {
+      const elapsed = Date.now() - started;
+      if (i > 0 && elapsed + elapsed / i > a.maxMinutes * 60_000) {
+        console.log(`bench:candidate: --max-minutes ${a.maxMinutes} reached after ${i} of ${plan.length} runs; the table holds those`);
+        cut = true;
+        break;
+      }
+      const candidate = condition === 'slowed' ? slowed : same;
+      const latency = await runPairedPaging({
+        current: { baseUrl: current.baseUrl, apiKey: current.apiKey },
+        candidate: { baseUrl: candidate.baseUrl, apiKey: candidate.apiKey },
+        profile: a.profile,
+        seconds: a.seconds,
+        minEffect: a.minEffect,
+        reportDir: join(reports, 'paired'),
+        reportsRoot: reports,
+        manifestPath: join(ROOT, 'fixtures/targets/reference.json'),
+        requestTimeoutMs: 15_000,
+      });
+      if (latency.verdict === 'not carried out') throw new ConfigError(`a paired run could not be carried out: ${latency.reason}`);
+      const base = await separate(current);
+      const run = await separate(candidate);
+      const compared = compareSummary(run, base, 'the current run', { ...DEFAULT_TOLERANCE, minEffect: a.minEffect });
+      const pairedFlagged = latency.endpoints.filter((e) => e.regression).map((e) => e.endpoint);
+      const baseFlagged = compared.endpoints.filter((e) => e.regression).map((e) => e.endpoint);
+      const o: Outcome = {
+        condition,
+        paired: {
+          flagged: pairedFlagged.length > 0,
+          onOperation: pairedFlagged.some(ofOperation),
+          endpoints: pairedFlagged,
+          largest: Math.max(...latency.endpoints.filter((e) => ofOperation(e.endpoint)).map((e) => e.ratio)),
+        },
+        baseline: { flagged: compared.verdict === 'regression', onOperation: baseFlagged.some(ofOperation), endpoints: baseFlagged },
+      };
+      outcomes.push(o);
+      const left = minutes(((Date.now() - started) / (i + 1)) * (plan.length - i - 1));
+      console.log(
+        `bench:candidate: [${i + 1}/${plan.length}] ${condition === 'slowed' ? `+${a.change}% on ${a.operation}` : 'same build'}: side by side ${o.paired.flagged ? `FLAGGED ${pairedFlagged.join(', ')}` : 'pass'} (largest ratio on ${a.operation} ${fig(o.paired.largest)}x), baseline compare ${o.baseline.flagged ? `FLAGGED ${baseFlagged.join(', ') || compared.reason}` : 'pass'}; about ${left} left`,
+      );
+    }
+    const count = (c: Outcome['condition'], pick: (o: Outcome) => boolean) => {
+      const of = outcomes.filter((o) => o.condition === c);
+      return `${of.filter(pick).length} of ${of.length}`;
+    };
+    let commit = 'unknown';
+    try {
+      commit = execSync('git rev-parse --short HEAD', { cwd: ROOT, encoding: 'utf8' }).trim();
+    } catch {
+      // Not a git checkout (the npm package): the figures stand without it.
+    }
+    console.log(
+      `\nbench:candidate: paging ${a.profile} (${a.seconds} s scenarios), reference --latency ${a.latency}, slow:${a.operation}:${a.change}, --min-effect ${fig(a.minEffect * 100)}%, ${a.busy ? 'one core spun by a child process' : 'no busy child'}; ${outcomes.length} runs in ${minutes(Date.now() - started)}${cut ? ' (cut short by --max-minutes)' : ''}; ${new Date().toISOString()}, commit ${commit}\n`,
+    );
+    console.log('| rule | +' + a.change + `% on ${a.operation} found | same build flagged |`);
+    console.log('|---|---|---|');
+    console.log(`| side by side (candidate --latency) | ${count('slowed', (o) => o.paired.onOperation)} | ${count('same', (o) => o.paired.flagged)} |`);
+    console.log(`| baseline compare (separate runs) | ${count('slowed', (o) => o.baseline.onOperation)} | ${count('same', (o) => o.baseline.flagged)} |`);
+    return 0;
+  } finally {
+    spinner?.kill();
+    for (const s of servers) await s.stop();
+    rmSync(reports, { recursive: true, force: true });
+  }
+}
+
+runCommand('bench:candidate', () => bench(options()));
