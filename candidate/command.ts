@@ -37,8 +37,9 @@ reports/candidate/<side>-<n>/.
                     each read's deadline (default CONSOLE_DEADLINE, else 600): past it, exit 3 naming the side
   --grep PATTERN    only the suite's tests whose title matches, on both sides
   --latency         then the paging load profile, every request sent to both sides in random order from
-                    one generator: per endpoint the candidate's calibrated median ratio to the current's,
-                    its 95% interval and a one-sided Mann-Whitney test; a ratio shown above 1 + --min-effect
+                    one generator, judged pair by pair: per operation the candidate's time over the current's
+                    beyond the calibration request's, its 95% interval and a one-sided Wilcoxon signed-rank
+                    test; a ratio shown above 1 + --min-effect
                     is a latency regression (exit 2). Loopback targets only, unless
                     CONSOLE_ALLOW_REMOTE_LOAD=1. The paging profile only (the mutation profile is not paired)
   --profile NAME    the load profile of --latency: smoke (4 s) or baseline (a minute, the default)

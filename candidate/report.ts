@@ -18,10 +18,10 @@ export function changeLine(c: CandidateChange): string {
 
 const fig = (n: number) => Number(n.toPrecision(3)).toString();
 
-/** One endpoint of the side-by-side latency in one line, naming the side it is about. */
+/** One operation of the side-by-side latency in one line, naming the side it is about. */
 export function latencyLine(e: CandidateLatencyEndpoint): string {
-  const what = `${e.endpoint}: candidate median ${fig(e.median.candidate)} ms is ${fig(e.ratio)}x the current's ${fig(e.median.current)} ms (calibrated; 95% CI ${fig(e.lower)}-${fig(e.upper)}x, Mann-Whitney p ${fig(e.p)}, n ${e.n.current}/${e.n.candidate})`;
-  return `${e.regression ? 'SLOWER   ' : 'latency  '} ${what}${e.decidable ? '' : ': too few requests to tell'}`;
+  const what = `${e.endpoint}: candidate median ${fig(e.median.candidate)} ms is ${fig(e.ratio)}x the current's ${fig(e.median.current)} ms (pair by pair, calibrated; 95% CI ${fig(e.lower)}-${fig(e.upper)}x, signed-rank p ${fig(e.p)}, ${e.n.current} pairs)`;
+  return `${e.regression ? 'SLOWER   ' : 'latency  '} ${what}${e.decidable ? '' : ': too few pairs to tell'}`;
 }
 
 /** The latency part of the screen. */
@@ -34,8 +34,8 @@ export function latencyLines(l: CandidateLatency): string[] {
   const slower = l.endpoints.filter((e) => e.regression).length;
   out.push(
     slower
-      ? `LATENCY REGRESSION: the candidate is slower on ${slower} endpoint${slower === 1 ? '' : 's'} by more than --min-effect ${fig(l.minEffect * 100)}% (exit 2)`
-      : `latency   no endpoint of the candidate shown slower by more than --min-effect ${fig(l.minEffect * 100)}%`,
+      ? `LATENCY REGRESSION: the candidate is slower on ${slower} operation${slower === 1 ? '' : 's'} by more than --min-effect ${fig(l.minEffect * 100)}% (exit 2)`
+      : `latency   no operation of the candidate shown slower by more than --min-effect ${fig(l.minEffect * 100)}%`,
   );
   return out;
 }

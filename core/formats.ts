@@ -549,22 +549,27 @@ export interface CandidateReport {
   latency?: CandidateLatency;
 }
 
-/** One endpoint of the side-by-side latency: the candidate's durations against the current's, in one run. */
+/** One operation of the side-by-side latency: the candidate's durations against the current's, pair by pair, in one run. */
 export interface CandidateLatencyEndpoint {
+  /** The operation (the API's endpoint: every profile request of it pooled, e.g. listExperiments). */
   endpoint: string;
   /** The candidate is slower: the one-sided test rejects and the interval lies above 1 + minEffect. */
   regression: boolean;
   /** False when too few requests could reach the test's level. */
   decidable: boolean;
-  /** Calibrated median ratio candidate / current (1.25: 25% slower), its bootstrap interval. */
+  /**
+   * Calibrated ratio candidate / current (1.25: 25% slower): the centre of the pairs' ratios (their
+   * 20%-trimmed mean in logs) beyond the ruler's, with its bootstrap interval.
+   */
   ratio: number;
   lower: number;
   upper: number;
-  /** One-sided Mann-Whitney p-value ("the candidate is slower") and the level it was held to. */
+  /** One-sided Wilcoxon signed-rank p-value over the pairs ("the candidate is slower") and the level it was held to. */
   p: number;
   alpha: number;
+  /** Requests answered as expected by both sides (pairs): the same on both. */
   n: { current: number; candidate: number };
-  /** Medians in ms. */
+  /** Medians of the pairs' durations in ms. */
   median: { current: number; candidate: number };
   reason: string;
 }
@@ -576,7 +581,7 @@ export interface CandidateLatency {
   minEffect: number;
   alpha: number;
   confidence: number;
-  /** The calibration request's median, candidate over current (the ruler each ratio is divided by). */
+  /** The calibration request's pairs' centre ratio, candidate over current (the ruler each ratio is divided by). */
   calibration: number | null;
   endpoints: CandidateLatencyEndpoint[];
   /** Requests sent to both sides, and how many went to the candidate first. */

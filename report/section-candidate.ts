@@ -50,11 +50,11 @@ export function candidateSection(c: CandidateReport | null): string {
     : l.verdict === 'not carried out'
       ? `<h3>Latency side by side</h3><p class="muted">Not carried out: ${esc(l.reason ?? '')}</p>`
       : `<h3>Latency side by side (paging, ${esc(l.profile)})</h3>
-<p class="small">${l.requests.paired} requests sent to both sides in random order from one generator; calibration ratio candidate/current ${l.calibration === null ? 'unknown' : fig(l.calibration)}; a regression is a ratio shown above ${fig(1 + l.minEffect)}x (one-sided Mann-Whitney and the 95% interval).</p>
-<table id="candidate-latency"><thead><tr><th>endpoint</th><th>current p50 ms</th><th>candidate p50 ms</th><th>ratio</th><th>95% interval</th><th>p</th><th>n</th><th></th></tr></thead><tbody>${l.endpoints
+<p class="small">${l.requests.paired} requests sent to both sides in random order from one generator; calibration ratio candidate/current ${l.calibration === null ? 'unknown' : fig(l.calibration)}; judged pair by pair per operation: a regression is a ratio shown above ${fig(1 + l.minEffect)}x (one-sided Wilcoxon signed-rank test and the 95% interval).</p>
+<table id="candidate-latency"><thead><tr><th>operation</th><th>current p50 ms</th><th>candidate p50 ms</th><th>ratio</th><th>95% interval</th><th>p</th><th>pairs</th><th></th></tr></thead><tbody>${l.endpoints
           .map(
             (e) =>
-              `<tr><td><code>${esc(e.endpoint)}</code></td><td>${fig(e.median.current)}</td><td>${fig(e.median.candidate)}</td><td>${fig(e.ratio)}x</td><td>${fig(e.lower)}-${fig(e.upper)}x</td><td>${fig(e.p)}</td><td>${e.n.current}/${e.n.candidate}</td><td>${e.regression ? '<span class="tag k-FAIL">slower</span>' : e.decidable ? '' : '<span class="muted small">too few</span>'}</td></tr>`,
+              `<tr><td><code>${esc(e.endpoint)}</code></td><td>${fig(e.median.current)}</td><td>${fig(e.median.candidate)}</td><td>${fig(e.ratio)}x</td><td>${fig(e.lower)}-${fig(e.upper)}x</td><td>${fig(e.p)}</td><td>${e.n.current}</td><td>${e.regression ? '<span class="tag k-FAIL">slower</span>' : e.decidable ? '' : '<span class="muted small">too few</span>'}</td></tr>`,
           )
           .join('')}</tbody></table>`;
   return `<section id="candidate"><h2>Current vs candidate</h2>

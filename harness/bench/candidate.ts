@@ -1,5 +1,5 @@
 // npm run bench:candidate -- [--runs N] [--same-runs M] [--profile smoke|baseline] [--seconds S]
-//                            [--latency MS[:S]] [--operation ID] [--change PCT] [--min-effect PCT] [--no-busy] [--max-minutes M]
+//                            [--latency MS[:S]] [--operation ID] [--change PCT] [--min-effect LIST] [--no-busy] [--max-minutes M]
 // The power of the side-by-side latency of `npm run candidate -- --latency` against today's baseline
 // compare, measured on the same runs with the machine half busy. Three reference servers with network-
 // like latency: the current, the same build, and the candidate with one operation slower by --change
@@ -40,8 +40,9 @@ kept busy by a spinning child process.
   --latency MS[:S]  the reference servers' added latency, median ms and log spread (default 40)
   --operation ID    the operation slowed (default listExperiments: four of paging's endpoints)
   --change PCT      its slowdown in percent (default 10; reference --fault slow:)
-  --min-effect PCT  the smallest slowdown either rule counts (default 5: at 10, a +10% change is by
-                    design not flagged by either)
+  --min-effect LIST the smallest slowdowns either rule counts, in percent, comma-separated: a table for
+                    each, from the same runs (default 0,5; at 10, a +10% change is by design flagged
+                    by neither)
   --no-busy         without the spinning child
   --max-minutes M   stop starting runs after M minutes and print what was measured (default 120)
 
@@ -57,7 +58,7 @@ interface Args {
   latency: string;
   operation: OperationId;
   change: number;
-  minEffect: number;
+  minEffects: number[];
   busy: boolean;
   maxMinutes: number;
 }
@@ -92,7 +93,7 @@ function options(): Args {
     latency: values.latency ?? '40',
     operation: operation as OperationId,
     change: integerOption('bench:candidate', '--change', values.change, { min: 1, max: 1000, fallback: 10 }),
-    minEffect: integerOption('bench:candidate', '--min-effect', values['min-effect'], { min: 0, max: 1000, fallback: 5 }) / 100,
+    minEffects: minEffectList(values['min-effect']),
     busy: !values['no-busy'],
     maxMinutes: integerOption('bench:candidate', '--max-minutes', values['max-minutes'], { min: 1, max: 24 * 60, fallback: 120 }),
   };
@@ -101,10 +102,26 @@ function options(): Args {
 const minutes = (ms: number) => `${Math.floor(ms / 60_000)}m${String(Math.round((ms % 60_000) / 1000)).padStart(2, '0')}s`;
 const fig = (n: number) => Number(n.toPrecision(3)).toString();
 
+/** `--min-effect` as fractions, ascending: "0,5" -> [0, 0.05]. */
+function minEffectList(v: string | undefined): number[] {
+  const list = (v ?? '0,5').split(',').map((x) => x.trim());
+  if (list.some((x) => !/^\d+(\.\d+)?$/.test(x) || Number(x) > 1000))
+    fail('bench:candidate', `--min-effect must be percents from 0 to 1000, comma-separated, got ${JSON.stringify(v)}`);
+  return [...new Set(list.map((x) => Number(x) / 100))].sort((a, b) => a - b);
+}
+
+interface Judged {
+  flagged: boolean;
+  onOperation: boolean;
+  endpoints: string[];
+}
+
 interface Outcome {
   condition: 'slowed' | 'same';
-  paired: { flagged: boolean; onOperation: boolean; endpoints: string[]; largest: number };
-  baseline: { flagged: boolean; onOperation: boolean; endpoints: string[] };
+  /** Per --min-effect, in the order of Args.minEffects. */
+  paired: Judged[];
+  baseline: Judged[];
+  largest: number;
 }
 
 async function bench(a: Args): Promise<number> {
@@ -161,7 +178,7 @@ async function bench(a: Args): Promise<number> {
         candidate: { baseUrl: candidate.baseUrl, apiKey: candidate.apiKey },
         profile: a.profile,
         seconds: a.seconds,
-        minEffect: a.minEffect,
+        minEffect: a.minEffects[0],
         reportDir: join(reports, 'paired'),
         reportsRoot: reports,
         manifestPath: join(ROOT, 'fixtures/targets/reference.json'),
@@ -170,23 +187,32 @@ async function bench(a: Args): Promise<number> {
       if (latency.verdict === 'not carried out') throw new ConfigError(`a paired run could not be carried out: ${latency.reason}`);
       const base = await separate(current);
       const run = await separate(candidate);
-      const compared = compareSummary(run, base, 'the current run', { ...DEFAULT_TOLERANCE, minEffect: a.minEffect });
-      const pairedFlagged = latency.endpoints.filter((e) => e.regression).map((e) => e.endpoint);
-      const baseFlagged = compared.endpoints.filter((e) => e.regression).map((e) => e.endpoint);
+      const judged = (flagged: string[], regression: boolean): Judged => ({ flagged: regression, onOperation: flagged.some(ofOperation), endpoints: flagged });
+      // The paired verdict at a larger minimum follows from the same figures: the test and the interval's lower bound.
+      const pairedAt = (m: number) => {
+        const f = latency.endpoints.filter((e) => e.p < e.alpha && e.lower > 1 + m).map((e) => e.endpoint);
+        return judged(f, f.length > 0);
+      };
+      const baselineAt = (m: number) => {
+        const compared = compareSummary(run, base, 'the current run', { ...DEFAULT_TOLERANCE, minEffect: m });
+        return judged(
+          compared.endpoints.filter((e) => e.regression).map((e) => e.endpoint),
+          compared.verdict === 'regression',
+        );
+      };
       const o: Outcome = {
         condition,
-        paired: {
-          flagged: pairedFlagged.length > 0,
-          onOperation: pairedFlagged.some(ofOperation),
-          endpoints: pairedFlagged,
-          largest: Math.max(...latency.endpoints.filter((e) => ofOperation(e.endpoint)).map((e) => e.ratio)),
-        },
-        baseline: { flagged: compared.verdict === 'regression', onOperation: baseFlagged.some(ofOperation), endpoints: baseFlagged },
+        paired: a.minEffects.map(pairedAt),
+        baseline: a.minEffects.map(baselineAt),
+        largest: Math.max(...latency.endpoints.filter((e) => ofOperation(e.endpoint)).map((e) => e.ratio)),
       };
       outcomes.push(o);
       const left = minutes(((Date.now() - started) / (i + 1)) * (plan.length - i - 1));
+      const say = (j: Judged) => (j.flagged ? `FLAGGED ${j.endpoints.join(', ') || 'the run'}` : 'pass');
       console.log(
-        `bench:candidate: [${i + 1}/${plan.length}] ${condition === 'slowed' ? `+${a.change}% on ${a.operation}` : 'same build'}: side by side ${o.paired.flagged ? `FLAGGED ${pairedFlagged.join(', ')}` : 'pass'} (largest ratio on ${a.operation} ${fig(o.paired.largest)}x), baseline compare ${o.baseline.flagged ? `FLAGGED ${baseFlagged.join(', ') || compared.reason}` : 'pass'}; about ${left} left`,
+        `bench:candidate: [${i + 1}/${plan.length}] ${condition === 'slowed' ? `+${a.change}% on ${a.operation}` : 'same build'} (ratio on ${a.operation} ${fig(o.largest)}x): ` +
+          a.minEffects.map((m, k) => `min-effect ${fig(m * 100)}%: side by side ${say(o.paired[k])}, baseline compare ${say(o.baseline[k])}`).join('; ') +
+          `; about ${left} left`,
       );
     }
     const count = (c: Outcome['condition'], pick: (o: Outcome) => boolean) => {
@@ -200,12 +226,17 @@ async function bench(a: Args): Promise<number> {
       // Not a git checkout (the npm package): the figures stand without it.
     }
     console.log(
-      `\nbench:candidate: paging ${a.profile} (${a.seconds} s scenarios), reference --latency ${a.latency}, slow:${a.operation}:${a.change}, --min-effect ${fig(a.minEffect * 100)}%, ${a.busy ? 'one core spun by a child process' : 'no busy child'}; ${outcomes.length} runs in ${minutes(Date.now() - started)}${cut ? ' (cut short by --max-minutes)' : ''}; ${new Date().toISOString()}, commit ${commit}\n`,
+      `\nbench:candidate: paging ${a.profile} (${a.seconds} s scenarios), reference --latency ${a.latency}, slow:${a.operation}:${a.change}, ${a.busy ? 'one core spun by a child process' : 'no busy child'}; ${outcomes.length} runs in ${minutes(Date.now() - started)}${cut ? ' (cut short by --max-minutes)' : ''}; ${new Date().toISOString()}, commit ${commit}\n`,
     );
-    console.log('| rule | +' + a.change + `% on ${a.operation} found | same build flagged |`);
-    console.log('|---|---|---|');
-    console.log(`| side by side (candidate --latency) | ${count('slowed', (o) => o.paired.onOperation)} | ${count('same', (o) => o.paired.flagged)} |`);
-    console.log(`| baseline compare (separate runs) | ${count('slowed', (o) => o.baseline.onOperation)} | ${count('same', (o) => o.baseline.flagged)} |`);
+    for (const [k, m] of a.minEffects.entries()) {
+      console.log(`\n--min-effect ${fig(m * 100)}%\n`);
+      console.log(`| rule | +${a.change}% on ${a.operation} found | same build flagged |`);
+      console.log('|---|---|---|');
+      console.log(`| side by side (candidate --latency) | ${count('slowed', (o) => o.paired[k].onOperation)} | ${count('same', (o) => o.paired[k].flagged)} |`);
+      console.log(
+        `| baseline compare (separate runs) | ${count('slowed', (o) => o.baseline[k].onOperation)} | ${count('same', (o) => o.baseline[k].flagged)} |`,
+      );
+    }
     return 0;
   } finally {
     spinner?.kill();

@@ -2,10 +2,8 @@
 // once, from one generator, every request of it sent to the current and to the candidate in random
 // order (load/lib/http.ts, paired mode), each timed by the same processor. Both sides then share the
 // machine's and the network's moments, so the noise that drowns a compare with a baseline recorded on
-// another day mostly cancels. Per endpoint the candidate's median over the current's, divided by the
-// calibration request's ratio (sent to both as well), with its bootstrap interval and a one-sided
-// Mann-Whitney test: load/compare/detect.ts, the rule of the baseline compare, with the current as
-// the baseline. The keys come from CONSOLE_CURRENT_API_KEY and CONSOLE_CANDIDATE_API_KEY in the
+// another day mostly cancels. Judged pair by pair, per operation, calibrated by the ruler request's
+// pairs (sent to both as well): load/compare/paired-detect.ts. The keys come from CONSOLE_CURRENT_API_KEY and CONSOLE_CANDIDATE_API_KEY in the
 // workers' environment only, and everything the run wrote is searched for both.
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -13,7 +11,7 @@ import { ConfigError, isLoopback, ROOT } from '../../core/config.ts';
 import type { CandidateLatency, CandidateLatencyEndpoint } from '../../core/formats.ts';
 import { newRunId } from '../../core/random.ts';
 import { runProfile } from '../artillery/run.ts';
-import { detectRegressions } from '../compare/detect.ts';
+import { detectPaired, pairsByTag } from '../compare/paired-detect.ts';
 import { buildValidators } from '../lib/build-validators.ts';
 import type { Records } from '../lib/runtime.ts';
 import { assertNoKey, loadEnv, writeBodies } from './run.ts';
@@ -45,39 +43,27 @@ export interface PairedOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-/** Each side's durations (ms) of expected answers, per endpoint, from a paired run's records. */
-export function pairedSamples(records: Records): { current: Record<string, number[]>; candidate: Record<string, number[]> } {
-  const out = { current: {} as Record<string, number[]>, candidate: {} as Record<string, number[]> };
-  for (const [key, r] of Object.entries(records.metrics)) {
-    const m = /^(load_expected_duration|load_candidate_duration)\{endpoint:([^}]+)\}$/.exec(key);
-    if (!m || r.type !== 'trend' || m[2] === 'setup') continue;
-    out[m[1] === 'load_expected_duration' ? 'current' : 'candidate'][m[2]] = r.micros.map((u) => u / 1000);
-  }
-  return out;
-}
-
 const counter = (records: Records, key: string) => {
   const r = records.metrics[key];
   return r?.type === 'counter' ? r.sum : 0;
 };
 
-/** The side-by-side verdict of a paired run's records: the candidate judged against the current. */
+/** The side-by-side verdict of a paired run's records: the candidate judged against the current, pair by pair, per operation. */
 export function judgePaired(records: Records, o: { profile: string; minEffect: number; alpha?: number; seed?: number; reports: string }): CandidateLatency {
-  const s = pairedSamples(records);
-  const d = detectRegressions(s.candidate, s.current, { minEffect: o.minEffect, alpha: o.alpha ?? 0.01, seed: o.seed });
-  const endpoints = d.endpoints.map(
+  const d = detectPaired(pairsByTag(records), { minEffect: o.minEffect, alpha: o.alpha ?? 0.01, seed: o.seed });
+  const endpoints = d.operations.map(
     (e): CandidateLatencyEndpoint => ({
-      endpoint: e.endpoint,
+      endpoint: e.operation,
       regression: e.regression,
       decidable: e.decidable,
-      ratio: e.effect,
+      ratio: e.ratio,
       lower: e.lower,
       upper: e.upper,
       p: e.p,
       alpha: e.alpha,
-      n: { current: e.n.base, candidate: e.n.run },
-      median: { current: e.median.calibratedBase / (d.scale ?? 1), candidate: e.median.run },
-      reason: e.reason.replace(/baseline/g, 'current'),
+      n: { current: e.pairs, candidate: e.pairs },
+      median: e.median,
+      reason: e.reason,
     }),
   );
   return {
@@ -87,7 +73,7 @@ export function judgePaired(records: Records, o: { profile: string; minEffect: n
     minEffect: d.minEffect,
     alpha: d.alpha,
     confidence: d.confidence,
-    calibration: d.scale,
+    calibration: d.calibration,
     endpoints,
     requests: { paired: counter(records, 'load_paired_reqs'), candidateFirst: counter(records, 'load_candidate_first') },
     reports: o.reports,

@@ -253,3 +253,135 @@ export function medianRatioInterval(s: RatioSamples, o: BootstrapOptions = {}): 
   const tail = (1 - confidence) / 2;
   return { estimate, lower: quantileSorted(draws, tail), upper: quantileSorted(draws, 1 - tail), confidence, resamples, seed };
 }
+
+/**
+ * The mean of the middle values: `trim` of them cut off at each end (0.2: the 20%-trimmed mean).
+ * On the log ratios of request pairs, symmetric when nothing changed, it estimates their median with
+ * nearly the efficiency of the mean (about 0.94 of it for normal values, against the median's 0.64),
+ * and a few stalled requests do not move it.
+ */
+export function trimmedMean(values: ArrayLike<number>, trim = 0.2): number {
+  const asc = sorted(values);
+  return trimmedMeanSorted(
+    asc,
+    Int32Array.from({ length: asc.length }, () => 1),
+    trim,
+  );
+}
+
+/** The trimmed mean of ascending `asc` with each value taken `counts[i]` times (a bootstrap resample). */
+function trimmedMeanSorted(asc: ArrayLike<number>, counts: ArrayLike<number>, trim: number): number {
+  let n = 0;
+  for (let i = 0; i < counts.length; i++) n += counts[i];
+  if (n === 0) throw new RangeError('trimmedMean needs a non-empty sample');
+  const cut = Math.floor(n * trim);
+  const from = cut;
+  const to = n - cut;
+  let sum = 0;
+  let at = 0;
+  for (let i = 0; i < asc.length && at < to; i++) {
+    const c = counts[i];
+    const lo = Math.max(at, from);
+    const hi = Math.min(at + c, to);
+    if (hi > lo) sum += asc[i] * (hi - lo);
+    at += c;
+  }
+  return sum / (to - from);
+}
+
+export interface SignedRank {
+  /** W+: the sum of the ranks of |value| among the positive values (zeros dropped, ties averaged). */
+  w: number;
+  /** One-sided p-value of "the values are centred above 0". */
+  p: number;
+  method: 'exact' | 'asymptotic';
+  /** Values that were not 0. */
+  n: number;
+}
+
+/** P(W+ >= w) for n non-zero values without ties: the counts of every subset sum of the ranks 1..n. */
+function signedRankUpperTail(w: number, n: number): number {
+  const max = (n * (n + 1)) / 2;
+  const c = new Float64Array(max + 1);
+  c[0] = 1;
+  for (let r = 1; r <= n; r++) for (let k = max; k >= r; k--) c[k] += c[k - r];
+  let tail = 0;
+  for (let k = Math.ceil(w); k <= max; k++) tail += c[k];
+  return Math.min(1, tail / 2 ** n);
+}
+
+/**
+ * One-sided Wilcoxon signed-rank test of "the values are centred above 0" (here: the log ratios of
+ * request pairs, candidate over current: the candidate is slower). Matches
+ * scipy.stats.wilcoxon(values, alternative='greater', zero_method='wilcox', correction=True): zeros
+ * dropped, exact null distribution for up to 25 values without ties, else the normal approximation
+ * with the tie correction of the variance and the continuity correction.
+ */
+export function signedRankGreater(values: ArrayLike<number>): SignedRank {
+  const nz = Array.from(values).filter((v) => v !== 0);
+  const n = nz.length;
+  if (n === 0) return { w: 0, p: 1, method: 'asymptotic', n: 0 };
+  const order = nz.map((_, i) => i).sort((a, b) => Math.abs(nz[a]) - Math.abs(nz[b]));
+  let w = 0;
+  let tieTerm = 0;
+  for (let i = 0; i < n; ) {
+    let j = i + 1;
+    while (j < n && Math.abs(nz[order[j]]) === Math.abs(nz[order[i]])) j++;
+    const t = j - i;
+    const rank = (i + 1 + j) / 2;
+    for (let k = i; k < j; k++) if (nz[order[k]] > 0) w += rank;
+    tieTerm += t * t * t - t;
+    i = j;
+  }
+  if (tieTerm === 0 && n <= 25) return { w, p: signedRankUpperTail(w, n), method: 'exact', n };
+  const mu = (n * (n + 1)) / 4;
+  const sigma = Math.sqrt((n * (n + 1) * (2 * n + 1)) / 24 - tieTerm / 48);
+  if (sigma === 0) return { w, p: 1, method: 'asymptotic', n };
+  const z = (w - mu - 0.5) / sigma;
+  return { w, p: Math.min(1, normalSf(z)), method: 'asymptotic', n };
+}
+
+/** The smallest p the signed-rank test can give for n values: every one of them above 0. */
+export function smallestSignedRankP(n: number): number {
+  return n <= 25 ? 2 ** -n : normalSf(((n * (n + 1)) / 4 - 0.5) / Math.sqrt((n * (n + 1) * (2 * n + 1)) / 24));
+}
+
+export interface ShiftInterval {
+  /** trimmedMean(values) - trimmedMean(ruler): the shift of the values beyond the ruler's. */
+  estimate: number;
+  lower: number;
+  upper: number;
+  confidence: number;
+  resamples: number;
+  seed: number;
+}
+
+/**
+ * The trimmed-mean shift of `values` minus that of `ruler` (none: 0), with a percentile bootstrap
+ * interval in which every resample redraws both, so the ruler's noise is in the interval.
+ */
+export function shiftInterval(values: ArrayLike<number>, ruler: ArrayLike<number>, o: BootstrapOptions & { trim?: number } = {}): ShiftInterval {
+  const confidence = o.confidence ?? 0.95;
+  const resamples = o.resamples ?? 2000;
+  const seed = o.seed ?? 20261123;
+  const trim = o.trim ?? 0.2;
+  const v = sorted(values);
+  const r = sorted(ruler);
+  if (v.length === 0) throw new RangeError('shiftInterval needs a non-empty sample');
+  const ones = (n: number) => new Int32Array(n).fill(1);
+  const centre = (asc: Float64Array, counts: Int32Array) => (asc.length === 0 ? 0 : trimmedMeanSorted(asc, counts, trim));
+  const estimate = centre(v, ones(v.length)) - centre(r, ones(r.length));
+  const random = seededRandom(seed);
+  const resample = (asc: Float64Array, counts: Int32Array) => {
+    counts.fill(0);
+    for (let i = 0; i < asc.length; i++) counts[Math.floor(random() * asc.length)]++;
+    return centre(asc, counts);
+  };
+  const vc = new Int32Array(v.length);
+  const rc = new Int32Array(r.length);
+  const draws = new Float64Array(resamples);
+  for (let i = 0; i < resamples; i++) draws[i] = resample(v, vc) - resample(r, rc);
+  draws.sort();
+  const tail = (1 - confidence) / 2;
+  return { estimate, lower: quantileSorted(draws, tail), upper: quantileSorted(draws, 1 - tail), confidence, resamples, seed };
+}

@@ -44,6 +44,10 @@ const candidateDuration = new Trend('load_candidate_duration');
 const candidateFailed = new Rate('load_candidate_failed');
 const pairedRequests = new Counter('load_paired_reqs');
 const candidateFirstRequests = new Counter('load_candidate_first');
+// The two answers to one request, recorded together when both are as expected, so that the i-th value
+// of each belongs to one pair (load/compare/paired-detect.ts judges pairs).
+const pairCurrent = new Trend('load_pair_current');
+const pairCandidate = new Trend('load_pair_candidate');
 
 /** Errors of a reused connection that the server had closed (undici's codes). */
 const STALE_CONNECTION = new Set(['UND_ERR_SOCKET', 'ECONNRESET']);
@@ -119,6 +123,10 @@ export async function call(method: string, path: string, opts: CallOptions): Pro
     const ok = asExpectedBy(expected, other.status);
     candidateFailed.add(!ok, tags);
     if (ok) candidateDuration.add(other.micros, tags);
+    if (ok && asExpected) {
+      pairCurrent.add(out.micros, tags);
+      pairCandidate.add(other.micros, tags);
+    }
   }
   return out;
 }
