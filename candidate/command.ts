@@ -43,7 +43,8 @@ reports/candidate/<side>-<n>/.
                     is a latency regression (exit 2). Loopback targets only, unless
                     CONSOLE_ALLOW_REMOTE_LOAD=1. The paging profile only (the mutation profile is not paired)
   --profile NAME    the load profile of --latency: smoke (4 s) or baseline (a minute, the default)
-  --min-effect PCT  the smallest slowdown of --latency that counts (default 10, as baseline:compare)
+  --min-effect PCT  the smallest slowdown of --latency that counts (default 10, as baseline:compare; 0
+                    counts any slowdown the test and the interval show, for gating on small ones)
   --help            this text
 
 exit codes: 0 no regression (changes of open behaviour are listed), 1 a regression (or a change under
