@@ -144,9 +144,9 @@ test('action: inputs for the target, the key, the manifest, strict, read-only an
     assert.ok(run.env[m[1]], `the run step does not set ${m[1]}`);
 });
 
-test('action: candidate mode has its inputs (URL, key, manifest, writes, freeze-open), its key masked and given only through the environment', () => {
+test('action: candidate mode has its inputs (URL, key, manifest, writes, freeze-open, latency, min-effect), its key masked and given only through the environment', () => {
   const action = loadAction();
-  for (const name of ['candidate-url', 'candidate-api-key', 'candidate-manifest', 'candidate-writes', 'freeze-open'])
+  for (const name of ['candidate-url', 'candidate-api-key', 'candidate-manifest', 'candidate-writes', 'freeze-open', 'candidate-latency', 'candidate-min-effect'])
     assert.ok(action.inputs[name], `input ${name}`);
   const steps = actionSteps();
   const withKey = steps.filter((s) => JSON.stringify(s).includes('inputs.candidate-api-key'));
@@ -161,6 +161,7 @@ test('action: candidate mode has its inputs (URL, key, manifest, writes, freeze-
   for (const [flag, option] of [
     ['INPUT_CANDIDATE_WRITES', '--writes'],
     ['INPUT_FREEZE_OPEN', '--freeze-open'],
+    ['INPUT_CANDIDATE_LATENCY', '--latency'],
   ]) {
     const at = lines.findIndex((l) => l.includes(`if [[ "\${${flag}:-`) && l.includes('== "true" ]]; then'));
     assert.ok(at >= 0 && lines[at].includes(`args+=(${option}`), `${flag} -> ${option}`);

@@ -32,7 +32,7 @@ The steps of the console-conformance GitHub action (action.yml), run by GitHub i
 Inputs (environment): INPUT_BASE_URL, INPUT_MANIFEST, INPUT_STRICT, INPUT_READ_ONLY, INPUT_SKIP_LOAD,
 INPUT_PROFILE, INPUT_ALLOW_REMOTE_LOAD, INPUT_DEADLINE, INPUT_OBSERVATIONS_BASELINE, INPUT_HISTORY,
 INPUT_REPORTS_DIR, INPUT_ARTIFACT_NAME, INPUT_CANDIDATE_URL, INPUT_CANDIDATE_MANIFEST, INPUT_CANDIDATE_WRITES,
-INPUT_FREEZE_OPEN (action.yml describes each); CONSOLE_API_KEY and CONSOLE_CANDIDATE_API_KEY (the keys,
+INPUT_FREEZE_OPEN, INPUT_CANDIDATE_LATENCY, INPUT_CANDIDATE_MIN_EFFECT (action.yml describes each); CONSOLE_API_KEY and CONSOLE_CANDIDATE_API_KEY (the keys,
 never arguments); GitHub's own GITHUB_WORKSPACE, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, RUNNER_TEMP.
 
 Exit codes: check 0 or 3 (a bad input, with a one-line reason); run 0 (the verdict is in its
@@ -99,6 +99,11 @@ check() {
   local candidate="${INPUT_CANDIDATE_URL:-}"
   bool candidate-writes "${INPUT_CANDIDATE_WRITES:-false}"
   bool freeze-open "${INPUT_FREEZE_OPEN:-false}"
+  bool candidate-latency "${INPUT_CANDIDATE_LATENCY:-false}"
+  local min_effect="${INPUT_CANDIDATE_MIN_EFFECT:-10}"
+  if [[ ! "$min_effect" =~ ^[0-9]+([.][0-9]+)?$ ]]; then fail "input candidate-min-effect must be a percentage (0 or more), got \"$min_effect\""; fi
+  # The paired latency runs the paging profile at smoke or baseline size; stress ramps, which two sides cannot share.
+  if [[ -n "$candidate" && "${INPUT_CANDIDATE_LATENCY:-false}" == "true" && "$profile" == "stress" ]]; then fail "input profile must be smoke or baseline with candidate-latency, got \"stress\""; fi
   if [[ -n "$candidate" && ! "$candidate" =~ ^https?:// ]]; then fail "input candidate-url must be an http or https URL (the host root of the candidate), got \"$candidate\""; fi
   manifest_input "${INPUT_CANDIDATE_MANIFEST:-}" "$candidate" "no candidate manifest at" \
     "input candidate-manifest is required with candidate-url: it names what the suite may touch on the candidate"
@@ -127,7 +132,7 @@ check() {
   output reports "$reports"
   output artifact "$artifact"
   output candidate-manifest "$candidate_manifest"
-  # Candidate mode runs no load profile.
+  # Candidate mode runs no load profile of its own (with candidate-latency, the paging profile sent to both sides).
   if [[ "$skip_load" == "true" || -n "$candidate" ]]; then output load false; else output load true; fi
   # Cache keys from the action's own files (the caller's workspace is not where they are, so the
   # workflow's hashFiles() cannot see them).
@@ -157,12 +162,16 @@ candidate_run() {
   if [[ "${INPUT_STRICT:-true}" == "true" ]]; then args+=(--strict); fi
   if [[ "${INPUT_CANDIDATE_WRITES:-false}" == "true" ]]; then args+=(--writes); else args+=(--read-only); fi
   if [[ "${INPUT_FREEZE_OPEN:-false}" == "true" ]]; then args+=(--freeze-open); fi
+  if [[ "${INPUT_CANDIDATE_LATENCY:-false}" == "true" ]]; then args+=(--latency --profile "${INPUT_PROFILE:-smoke}" --min-effect "${INPUT_CANDIDATE_MIN_EFFECT:-10}"); fi
+  if [[ "${INPUT_ALLOW_REMOTE_LOAD:-false}" == "true" ]]; then export CONSOLE_ALLOW_REMOTE_LOAD=1; else export CONSOLE_ALLOW_REMOTE_LOAD=0; fi
   export CONSOLE_REPORTS_DIR="${CC_REPORTS:?CC_REPORTS is not set: the check step resolves it}"
   mkdir -p "$CONSOLE_REPORTS_DIR"
   cc_logged candidate "${args[@]}"
   local log="$LOG"
   local verdict
   verdict="$(sed -n 's/^candidate: \(REGRESSION\|CHANGED\|SAME\): .*$/\1/p' "$log" | tail -n 1)"
+  # Exit 2 is a latency regression and nothing worse: the contract's verdict line says SAME or CHANGED.
+  if [[ "$CODE" == "2" ]]; then verdict="SLOWER"; fi
   if [[ -z "$verdict" ]]; then
     case "$CODE" in 0) verdict="SAME" ;; 1) verdict="REGRESSION" ;; *) verdict="NOT RUN" ;; esac
   fi
