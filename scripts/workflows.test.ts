@@ -146,7 +146,15 @@ test('action: inputs for the target, the key, the manifest, strict, read-only an
 
 test('action: candidate mode has its inputs (URL, key, manifest, writes, freeze-open, latency, min-effect), its key masked and given only through the environment', () => {
   const action = loadAction();
-  for (const name of ['candidate-url', 'candidate-api-key', 'candidate-manifest', 'candidate-writes', 'freeze-open', 'candidate-latency', 'candidate-min-effect'])
+  for (const name of [
+    'candidate-url',
+    'candidate-api-key',
+    'candidate-manifest',
+    'candidate-writes',
+    'freeze-open',
+    'candidate-latency',
+    'candidate-min-effect',
+  ])
     assert.ok(action.inputs[name], `input ${name}`);
   const steps = actionSteps();
   const withKey = steps.filter((s) => JSON.stringify(s).includes('inputs.candidate-api-key'));

@@ -273,7 +273,10 @@ test('a bad input stops at the check step with one line naming it: exit 3, the s
     [{ 'freeze-open': 'yes' }, 'input freeze-open must be true or false, got "yes"'],
     [{ 'candidate-latency': 'on' }, 'input candidate-latency must be true or false, got "on"'],
     [{ 'candidate-min-effect': '10%' }, 'input candidate-min-effect must be a percentage (0 or more), got "10%"'],
-    [{ 'candidate-url': 'http://127.0.0.1:8081', 'candidate-latency': 'true', profile: 'stress' }, 'input profile must be smoke or baseline with candidate-latency'],
+    [
+      { 'candidate-url': 'http://127.0.0.1:8081', 'candidate-latency': 'true', profile: 'stress' },
+      'input profile must be smoke or baseline with candidate-latency',
+    ],
   ];
   for (const [inputs, reason] of cases) {
     const r = await runAction(inputs);
