@@ -8,7 +8,7 @@
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { ConfigError, isLoopback, ROOT } from '../../core/config.ts';
-import type { CandidateLatency, CandidateLatencyEndpoint } from '../../core/formats.ts';
+import type { CandidateLatency } from '../../core/formats.ts';
 import { newRunId } from '../../core/random.ts';
 import { runProfile } from '../artillery/run.ts';
 import { detectPaired, pairsByTag } from '../compare/paired-detect.ts';
@@ -51,21 +51,6 @@ const counter = (records: Records, key: string) => {
 /** The side-by-side verdict of a paired run's records: the candidate judged against the current, pair by pair, per operation. */
 export function judgePaired(records: Records, o: { profile: string; minEffect: number; alpha?: number; seed?: number; reports: string }): CandidateLatency {
   const d = detectPaired(pairsByTag(records), { minEffect: o.minEffect, alpha: o.alpha ?? 0.01, seed: o.seed });
-  const endpoints = d.operations.map(
-    (e): CandidateLatencyEndpoint => ({
-      endpoint: e.operation,
-      regression: e.regression,
-      decidable: e.decidable,
-      ratio: e.ratio,
-      lower: e.lower,
-      upper: e.upper,
-      p: e.p,
-      alpha: e.alpha,
-      n: { current: e.pairs, candidate: e.pairs },
-      median: e.median,
-      reason: e.reason,
-    }),
-  );
   return {
     script: 'paging',
     profile: o.profile,
@@ -74,7 +59,7 @@ export function judgePaired(records: Records, o: { profile: string; minEffect: n
     alpha: d.alpha,
     confidence: d.confidence,
     calibration: d.calibration,
-    endpoints,
+    endpoints: d.operations,
     requests: { paired: counter(records, 'load_paired_reqs'), candidateFirst: counter(records, 'load_candidate_first') },
     reports: o.reports,
   };

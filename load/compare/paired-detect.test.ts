@@ -70,9 +70,9 @@ test('paired verdict: a 20% slower operation is found, per operation with its ta
     },
     { minEffect: 0.05 },
   );
-  const by = Object.fromEntries(d.operations.map((o) => [o.operation, o]));
+  const by = Object.fromEntries(d.operations.map((o) => [o.endpoint, o]));
   assert.deepEqual(Object.keys(by), ['listExperiments', 'listReleasePipelines']);
-  assert.equal(by.listExperiments.pairs, 450);
+  assert.deepEqual(by.listExperiments.n, { current: 450, candidate: 450 });
   assert.equal(by.listExperiments.regression, true, by.listExperiments.reason);
   assert.ok(by.listExperiments.lower > 1.05 && by.listExperiments.upper > 1.15, by.listExperiments.reason);
   assert.equal(by.listReleasePipelines.regression, false, by.listReleasePipelines.reason);

@@ -15,6 +15,7 @@
 // - size: the lower bound of the 95% bootstrap interval of the effect (each resample redraws the
 //   ruler's pairs too) is above 1 + minEffect.
 // A regression needs both, as the baseline compare's rule (detect.ts) does.
+import type { CandidateLatencyEndpoint } from '../../core/formats.ts';
 import type { Records } from '../lib/runtime.ts';
 import { type BootstrapOptions, median, shiftInterval, signedRankGreater, smallestSignedRankP, trimmedMean } from './stats.ts';
 
@@ -45,23 +46,6 @@ export function pairsByTag(records: Records): Record<string, PairedDurations> {
 /** The operation a profile tag measures: `listExperiments.filter` -> `listExperiments`. */
 export const operationOfTag = (tag: string) => tag.split('.')[0];
 
-export interface PairedOperation {
-  operation: string;
-  regression: boolean;
-  /** False when even every pair slower could not reach the test's level: too few pairs. */
-  decidable: boolean;
-  /** exp(effect): the candidate's time over the current's, beyond the ruler's (1.1: 10% slower), and its interval. */
-  ratio: number;
-  lower: number;
-  upper: number;
-  p: number;
-  alpha: number;
-  pairs: number;
-  /** Medians of the raw durations of the pairs, ms. */
-  median: { current: number; candidate: number };
-  reason: string;
-}
-
 export interface PairedDetection {
   rule: 'paired-signed-rank+trimmed-ratio';
   alpha: number;
@@ -69,7 +53,8 @@ export interface PairedDetection {
   confidence: number;
   /** exp of the ruler's shift: the candidate's calibration time over the current's (null: no ruler pairs). */
   calibration: number | null;
-  operations: PairedOperation[];
+  /** One per operation, as candidate.json keeps them (`endpoint` the operation, `n` the pairs on both sides). */
+  operations: CandidateLatencyEndpoint[];
   regression: boolean;
 }
 
@@ -94,7 +79,7 @@ export function detectPaired(byTag: Record<string, PairedDurations>, o: Bootstra
   }
   const names = [...grouped.keys()].sort();
   const each = alpha / Math.max(1, names.length);
-  const operations = names.map((operation): PairedOperation => {
+  const operations = names.map((operation): CandidateLatencyEndpoint => {
     const p = grouped.get(operation) as PairedDurations;
     const d = logRatios(p);
     const test = signedRankGreater(d.map((v) => v - shift));
@@ -116,7 +101,7 @@ export function detectPaired(byTag: Record<string, PairedDurations>, o: Bootstra
             ? `not shown slower: p >= ${fmt(each, 2)}`
             : `slower, but not by the minimum effect: the interval reaches below ${fmt(1 + minEffect)}x`;
     return {
-      operation,
+      endpoint: operation,
       regression: significant && large,
       decidable,
       ratio,
@@ -124,7 +109,7 @@ export function detectPaired(byTag: Record<string, PairedDurations>, o: Bootstra
       upper,
       p: test.p,
       alpha: each,
-      pairs: d.length,
+      n: { current: d.length, candidate: d.length },
       median: { current: median(p.current), candidate: median(p.candidate) },
       reason: `${why}: ${what}`,
     };

@@ -201,8 +201,8 @@ export function bootstrapMedian(asc: ArrayLike<number>, random: () => number): n
   return (at(uk) + at(next)) / 2;
 }
 
-export interface RatioInterval {
-  /** The point estimate: median(run) / median(base), divided by the calibration ratio when given. */
+/** A point estimate with its percentile bootstrap interval, and how the interval was drawn. */
+export interface BootstrapInterval {
   estimate: number;
   lower: number;
   upper: number;
@@ -210,6 +210,9 @@ export interface RatioInterval {
   resamples: number;
   seed: number;
 }
+
+/** `estimate`: median(run) / median(base), divided by the calibration ratio when given. */
+export type RatioInterval = BootstrapInterval;
 
 export interface RatioSamples {
   run: ArrayLike<number>;
@@ -346,15 +349,8 @@ export function smallestSignedRankP(n: number): number {
   return n <= 25 ? 2 ** -n : normalSf(((n * (n + 1)) / 4 - 0.5) / Math.sqrt((n * (n + 1) * (2 * n + 1)) / 24));
 }
 
-export interface ShiftInterval {
-  /** trimmedMean(values) - trimmedMean(ruler): the shift of the values beyond the ruler's. */
-  estimate: number;
-  lower: number;
-  upper: number;
-  confidence: number;
-  resamples: number;
-  seed: number;
-}
+/** `estimate`: trimmedMean(values) - trimmedMean(ruler), the shift of the values beyond the ruler's. */
+export type ShiftInterval = BootstrapInterval;
 
 /**
  * The trimmed-mean shift of `values` minus that of `ruler` (none: 0), with a percentile bootstrap
