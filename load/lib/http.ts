@@ -40,7 +40,6 @@ const failed = new Rate('http_req_failed');
 const requests = new Counter('http_reqs');
 // Paired mode: the candidate's answers, apart from the current's, so that the profile's thresholds and
 // checks stay the current's and the candidate's durations are only compared (load/command/paired.ts).
-const candidateDuration = new Trend('load_candidate_duration');
 const candidateFailed = new Rate('load_candidate_failed');
 const pairedRequests = new Counter('load_paired_reqs');
 const candidateFirstRequests = new Counter('load_candidate_first');
@@ -122,7 +121,6 @@ export async function call(method: string, path: string, opts: CallOptions): Pro
     if (candidateFirst) candidateFirstRequests.add(1);
     const ok = asExpectedBy(expected, other.status);
     candidateFailed.add(!ok, tags);
-    if (ok) candidateDuration.add(other.micros, tags);
     if (ok && asExpected) {
       pairCurrent.add(out.micros, tags);
       pairCandidate.add(other.micros, tags);
