@@ -41,7 +41,10 @@ reports/candidate/<side>-<n>/.
                     beyond the calibration request's, its 95% interval and a one-sided Wilcoxon signed-rank
                     test; a ratio shown above 1 + --min-effect
                     is a latency regression (exit 2). Loopback targets only, unless
-                    CONSOLE_ALLOW_REMOTE_LOAD=1. The paging profile only (the mutation profile is not paired)
+                    CONSOLE_ALLOW_REMOTE_LOAD=1. With --writes the mutation profile is paired too: each
+                    side gets its own ids and names (manifests paired by position), within the smaller
+                    budget of the two manifests; a side given by URL is snapshotted and restored, its
+                    writes in reports/candidate/latency/<side>/ledger.json
   --profile NAME    the load profile of --latency: smoke (4 s) or baseline (a minute, the default)
   --min-effect PCT  the smallest slowdown of --latency that counts (default 10, as baseline:compare; 0
                     counts any slowdown the test and the interval show, for gating on small ones)

@@ -21,15 +21,18 @@ const fig = (n: number) => Number(n.toPrecision(3)).toString();
 /** One operation of the side-by-side latency in one line, naming the side it is about. */
 export function latencyLine(e: CandidateLatencyEndpoint): string {
   const what = `${e.endpoint}: candidate median ${fig(e.median.candidate)} ms is ${fig(e.ratio)}x the current's ${fig(e.median.current)} ms (pair by pair, calibrated; 95% CI ${fig(e.lower)}-${fig(e.upper)}x, signed-rank p ${fig(e.p)}, ${e.n.current} pairs)`;
-  return `${e.regression ? 'SLOWER   ' : 'latency  '} ${what}${e.decidable ? '' : ': too few pairs to tell'}`;
+  const undecided = e.candidate?.unexpected && !e.decidable ? `: not decided, the candidate answered ${e.candidate.unexpected} of ${e.candidate.requests} unexpectedly` : ': too few pairs to tell';
+  return `${e.regression ? 'SLOWER   ' : 'latency  '} ${what}${e.decidable ? '' : undecided}`;
 }
 
 /** The latency part of the screen. */
 export function latencyLines(l: CandidateLatency): string[] {
   if (l.verdict === 'not carried out') return [`latency   NOT CARRIED OUT: ${l.reason}`];
   const out = [
-    `latency   paging (${l.profile}): ${l.requests.paired} requests sent to both sides, ${l.requests.candidateFirst} of them to the candidate first; calibration ratio candidate/current ${l.calibration === null ? 'unknown' : fig(l.calibration)}`,
+    `latency   ${l.scripts.join(' + ')} (${l.profile}): ${l.requests.paired} requests sent to both sides, ${l.requests.candidateFirst} of them to the candidate first; calibration ratio candidate/current ${(l.runs ?? [{ script: l.scripts[0], calibration: l.calibration }]).map((r) => `${r.script} ${r.calibration === null ? 'unknown' : fig(r.calibration)}`).join(', ')}`,
   ];
+  for (const n of l.notes ?? []) out.push(`latency   note: ${n}`);
+  for (const [side, file] of Object.entries(l.ledgers ?? {})) out.push(`latency   the ${side}'s writes and restores: ${file}`);
   for (const e of l.endpoints) out.push(latencyLine(e));
   const slower = l.endpoints.filter((e) => e.regression).length;
   out.push(

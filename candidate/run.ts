@@ -7,11 +7,11 @@ import { join, relative, resolve } from 'node:path';
 import { runConformance } from '../contracts/conformance-run.ts';
 import { ConfigError, DEFAULT_REQUEST_TIMEOUT_SECONDS, ROOT, candidateKeysFromEnv, loadManifest, reportsDirFromEnv, type Manifest } from '../core/config.ts';
 import { EXIT, worst } from '../core/exit.ts';
-import { readConformance, readExchangeLog, readObservationsFile, writeCandidate, type CandidateReport, type Side } from '../core/formats.ts';
+import { readConformance, readExchangeLog, readObservationsFile, writeCandidate, type CandidateReport, type LoadScript, type Side } from '../core/formats.ts';
 import { redactText } from '../core/keys.ts';
 import { PREFLIGHT_TIMEOUT_MS, preflight } from '../core/preflight.ts';
 import { startReference, type ReferenceServer } from '../core/reference.ts';
-import { runPairedPaging } from '../load/command/paired.ts';
+import { runPairedLoad } from '../load/command/paired.ts';
 import { changes, learnNoise, verdicts, withoutExplained, type Read } from './compare.ts';
 import type { Aliases } from './diff.ts';
 import { verdictScreen, writeCandidateJunit } from './report.ts';
@@ -41,7 +41,7 @@ export interface CandidateOptions {
   reads: number;
   /** Each read's deadline in seconds, as given (--deadline; default CONSOLE_DEADLINE or 600). */
   deadline?: string;
-  /** --latency: the paging profile sent to both sides, interleaved, after the contract comparison. */
+  /** --latency: the paging profile (with --writes the mutation profile too) sent to both sides, interleaved, after the contract comparison. */
   latency?: { profile: 'smoke' | 'baseline'; minEffect: number; seconds?: number };
   /** Suite options passed on (--grep ...). */
   playwrightArgs?: string[];
@@ -237,17 +237,19 @@ export async function runCandidate(o: CandidateOptions): Promise<{ code: number;
     }
     const code = judge(report, reads, aliasesOf(targets[0].manifest, targets[1].manifest), o.freezeOpen);
     if (!o.latency) return finish(code);
-    say(`candidate: latency: the paging profile (${o.latency.profile}) sent to both sides, interleaved`);
-    const [current, candidate] = targets;
-    report.latency = await runPairedPaging({
-      current: { baseUrl: current.baseUrl, apiKey: current.apiKey },
-      candidate: { baseUrl: candidate.baseUrl, apiKey: candidate.apiKey },
+    // With --writes (each side's writes within its own manifest) the mutation profile is paired too.
+    const scripts: LoadScript[] = o.writes ? ['paging', 'mutation'] : ['paging'];
+    say(`candidate: latency: the ${scripts.join(' and ')} profile${scripts.length > 1 ? 's' : ''} (${o.latency.profile}) sent to both sides, interleaved`);
+    const side = (t: Target) => ({ baseUrl: t.baseUrl, apiKey: t.apiKey, manifestPath: t.manifestPath, manifest: t.manifest, external: !t.server });
+    report.latency = await runPairedLoad({
+      scripts,
+      current: side(targets[0]),
+      candidate: side(targets[1]),
       profile: o.latency.profile,
       minEffect: o.latency.minEffect,
       seconds: o.latency.seconds,
       reportDir: join(dir, 'candidate', 'latency'),
       reportsRoot: dir,
-      manifestPath: current.manifestPath,
       requestTimeoutMs: (Number((o.env ?? process.env).CONSOLE_REQUEST_TIMEOUT) || DEFAULT_REQUEST_TIMEOUT_SECONDS) * 1000,
     });
     if (report.latency.verdict === 'not carried out') return finish(worst([code, EXIT.notCarriedOut]), `latency: ${report.latency.reason}`);

@@ -545,7 +545,7 @@ export interface CandidateReport {
   paired: { exchanges: number; tests: number };
   /** Why it could not be carried out (exit 3), naming the side. */
   reason?: string;
-  /** --latency: the paging profile sent to both sides in one run, interleaved (load/command/paired.ts). */
+  /** --latency: the paging profile (and with --writes the mutation profile) sent to both sides in one run, interleaved (load/command/paired.ts). */
   latency?: CandidateLatency;
 }
 
@@ -572,17 +572,31 @@ export interface CandidateLatencyEndpoint {
   /** Medians of the pairs' durations in ms. */
   median: { current: number; candidate: number };
   reason: string;
+  /** The profile whose run measured it (each run has its own ruler). */
+  script?: LoadScript;
+  /**
+   * The candidate's requests of this operation and how many it answered unexpectedly (not the answer
+   * its current counterpart expects): past the profile's error rate the operation is not decidable.
+   */
+  candidate?: { requests: number; unexpected: number };
 }
 
 export interface CandidateLatency {
-  script: 'paging';
+  /** The profiles run side by side: paging, and with --writes mutation too (each run its own ruler, Bonferroni over every operation). */
+  scripts: LoadScript[];
   profile: string;
   verdict: 'pass' | 'regression' | 'not carried out';
   minEffect: number;
   alpha: number;
   confidence: number;
-  /** The calibration request's pairs' centre ratio, candidate over current (the ruler each ratio is divided by). */
+  /** The calibration request's pairs' centre ratio, candidate over current (the ruler each ratio is divided by), of the first run. */
   calibration: number | null;
+  /** Each profile's run: its ruler, and where its reports are (relative to the reports folder). */
+  runs?: { script: LoadScript; calibration: number | null; reports: string }[];
+  /** With --writes: each external side's ledger of the mutation run (relative to the reports folder). */
+  ledgers?: Partial<Record<Side, string>>;
+  /** What the pairing of the two manifests left out (one line per id). */
+  notes?: string[];
   endpoints: CandidateLatencyEndpoint[];
   /** Requests sent to both sides, and how many went to the candidate first. */
   requests: { paired: number; candidateFirst: number };

@@ -8,11 +8,12 @@ import type { Envelope, Gate, Metric, OverridesBody, Override, TriggerBody } fro
 import { CALIBRATION, calibrationScenario } from './lib/calibration.ts';
 import { answered, checkSuccess, checkThat, isSuccess, transportReason } from './lib/checks.ts';
 import { DATA_DIR, type ProfileName, STRICT } from './lib/env.ts';
-import { ANY_STATUS, call, SUCCESS_OR_REFUSED } from './lib/http.ts';
+import { ANY_STATUS, callCandidate, callPair, type Expected, type Response, type SideRequest, SUCCESS_OR_REFUSED } from './lib/http.ts';
 import { calibration } from './lib/calibration.ts';
 import type { Profile } from './lib/profile.ts';
 import { arrival, byProfile, type Scenario, SHARED, type Shape } from './lib/profiles.ts';
 import { Counter, Gauge, sleep } from './lib/runtime.ts';
+import { candidateBody, candidateIds, type SidePlan } from './lib/sides.ts';
 import { abort, checkTarget } from './lib/target.ts';
 import { endpointThresholds, type Limits, verdictThresholds } from './lib/thresholds.ts';
 
@@ -60,6 +61,12 @@ interface Run {
   rules: RulesBody[];
   overrides: OverridesPatch[];
   overrides1000: OverridesPatch[];
+  /**
+   * A paired run (`candidate --latency --writes`): both sides' manifests paired by position
+   * (load/lib/sides.ts); `manifest` is then the current's part of the plan, and every write goes to
+   * the candidate too, with the candidate's ids, names and owner.
+   */
+  pair?: SidePlan;
 }
 type Bodies = Omit<Run, 'runId' | 'manifest' | 'budget'>;
 // Read once per worker, when the profile is first loaded.
@@ -71,6 +78,32 @@ const UPDATES: Bodies['updates'] = RUN.updates;
 const RULES: Bodies['rules'] = RUN.rules;
 const OVERRIDES: Bodies['overrides'] = RUN.overrides;
 const OVERRIDES_1000: Bodies['overrides1000'] = RUN.overrides1000;
+const PAIR = RUN.pair;
+const IDS = PAIR ? candidateIds(PAIR) : new Map<string, string>();
+/** The candidate's copy of a body made for the current (its ids, its metric prefix, its owner). */
+const forCandidate = <T>(body: T): T => (PAIR ? candidateBody(body, PAIR, RUN.runId, IDS) : body);
+// Translated once per worker: the 1000-item patches are the largest bodies of the run.
+const CANDIDATE_BODIES: Pick<Bodies, 'creates' | 'updates' | 'overrides' | 'overrides1000'> | undefined = PAIR
+  ? {
+      creates: CREATES.map(forCandidate),
+      updates: UPDATES.map(forCandidate),
+      overrides: OVERRIDES.map(forCandidate),
+      overrides1000: OVERRIDES_1000.map(forCandidate),
+    }
+  : undefined;
+/** The candidate's id at the place of a current manifest id. */
+const candidateId = (id: string) => IDS.get(id) ?? id;
+/** The candidate's request beside the current's: none when the run is not paired, or the candidate has no counterpart (`path` undefined). */
+const onCandidate = (path: string | undefined, body?: unknown): SideRequest | null => (PAIR && path !== undefined ? { path, body } : null);
+const is2xx = (r: Response | undefined) => r !== undefined && r.status >= 200 && r.status < 300;
+/** The `data` of an answer the profile does not check (the candidate's): undefined when it is not JSON. */
+function dataOf<T>(r: Response | undefined): T | undefined {
+  try {
+    return (JSON.parse(r?.body ?? '') as Envelope<T>)?.data;
+  } catch {
+    return undefined;
+  }
+}
 
 const triggersCompleted = new Counter('mutation_triggers_completed');
 const triggersUnusable = new Counter('mutation_triggers_unusable');
@@ -87,18 +120,25 @@ const heldRules: Record<string, number> = JSON.parse(process.env.LOAD_GATE_RULES
 const refusing: Record<string, true> = {};
 
 // What the run wrote, per resource, for reports/ledger.json (load/command/run.ts reads them from the
-// summary: each tagged sub-metric is there because it has a threshold, below, that cannot fail).
-const ledger = {
-  rulesAdded: new Counter('ledger_rules_added'),
-  ruleWrites: new Counter('ledger_rule_writes'),
-  gateRules: new Gauge('ledger_gate_rules'),
-  toggles: new Counter('ledger_gate_toggles'),
-  patches: new Counter('ledger_override_patches'),
-  skips: new Counter('ledger_phases_skipped'),
-  unpauses: new Counter('ledger_unpaused'),
-  created: new Counter('ledger_metrics_created'),
-  updated: new Counter('ledger_metrics_updated'),
-};
+// summary: each tagged sub-metric is there because it has a threshold, below, that cannot fail). A
+// paired run keeps the candidate's apart (ledger_candidate_*, tagged with the candidate's ids), and
+// load/command/paired.ts reads both sides' from the run's records.
+const ledgerOf = (prefix: string) => ({
+  rulesAdded: new Counter(`${prefix}_rules_added`),
+  ruleWrites: new Counter(`${prefix}_rule_writes`),
+  gateRules: new Gauge(`${prefix}_gate_rules`),
+  toggles: new Counter(`${prefix}_gate_toggles`),
+  patches: new Counter(`${prefix}_override_patches`),
+  skips: new Counter(`${prefix}_phases_skipped`),
+  unpauses: new Counter(`${prefix}_unpaused`),
+  created: new Counter(`${prefix}_metrics_created`),
+  updated: new Counter(`${prefix}_metrics_updated`),
+});
+const ledgers = { current: ledgerOf('ledger'), candidate: ledgerOf('ledger_candidate') };
+const ledger = ledgers.current;
+// The candidate's unexpected answers beside the profile's own counters (its answers are never checked:
+// the contract compare judges its behaviour).
+const candidateTriggerConflicts = new Counter('mutation_candidate_trigger_conflicts');
 const LEDGER_TAGS: Record<string, string[]> = {
   ledger_rules_added: M.gates.map((g) => `gate:${g}`),
   ledger_rule_writes: M.gates.map((g) => `gate:${g}`),
@@ -175,7 +215,9 @@ interface Setup {
 
 async function setup(): Promise<Setup> {
   await checkTarget();
-  const longest = `${M.metricPrefix}${RUN.runId}_${9_999_999}t${999}_${999999}`;
+  // The longer prefix of the two sides bounds the names (a paired run names each side's metrics with its own).
+  const prefix = [M.metricPrefix, PAIR?.candidate.metricPrefix ?? ''].reduce((a, b) => (b.length > a.length ? b : a));
+  const longest = `${prefix}${RUN.runId}_${9_999_999}t${999}_${999999}`;
   if (longest.length > 200) abort(`metric names would exceed 200 characters (spec 8): ${longest.length}`);
   return { overrides: M.experiments.length > 0 && (await overridesTaken()) };
 }
@@ -184,78 +226,97 @@ async function setup(): Promise<Setup> {
  * One override patch of the run's bodies, to the first manifest experiment: a target may refuse
  * groupIDs that are not groups of its experiment (spec 4.11: which item values are taken is not
  * shown), and then the overrides load would measure refusals. The conformance suite says "not
- * verifiable" for the same reason; here the overrides scenario is left out, with a note.
+ * verifiable" for the same reason; here the overrides scenario is left out, with a note. In a paired
+ * run both sides are asked, and a refusal by either leaves it out on both: a pair must be the same work.
  */
 async function overridesTaken(): Promise<boolean> {
   const exp = M.experiments[0];
-  const res = await call('PATCH', `/console/v1/experiments/${encodeURIComponent(exp)}/overrides`, {
-    endpoint: 'setup',
-    body: OVERRIDES[0],
-    expected: ANY_STATUS,
-  });
+  const path = (id: string) => `/console/v1/experiments/${encodeURIComponent(id)}/overrides`;
+  const res = (await callPair('PATCH', { path: path(exp), body: OVERRIDES[0] }, null, { endpoint: 'setup', expected: ANY_STATUS })).current;
   const network = transportReason(res);
   if (network) abort(`patch overrides of ${exp}: no usable answer: ${network}`);
-  if (res.status < 400 || res.status >= 500) return true;
+  const there = CANDIDATE_BODIES
+    ? await callCandidate('PATCH', { path: path(candidateId(exp)), body: CANDIDATE_BODIES.overrides[0] }, { endpoint: 'setup', expected: ANY_STATUS })
+    : undefined;
+  const refused = (r: Response) => r.status >= 400 && r.status < 500;
+  if (!refused(res) && !(there && (refused(there) || transportReason(there)))) return true;
   overridesNotTested.add(1);
+  const who = refused(res)
+    ? `the target refuses the suite's override patch of ${exp} (HTTP ${res.status})`
+    : `the candidate refuses the suite's override patch of ${candidateId(exp)} (${there?.status ? `HTTP ${there.status}` : transportReason(there as Response)})`;
   console.warn(
-    `setup: the target refuses the suite's override patch of ${exp} (HTTP ${res.status}): overrides are not load-tested; ` +
+    `setup: ${who}: overrides are not load-tested${PAIR ? ' on either side' : ''}; ` +
       "name groups of the manifest's experiments in its overrideGroupIDs (default control, test)",
   );
   return false;
 }
 
 let created = 0;
-/** Metrics this VU created (id and body), for the iterations past the budget to update. */
-const mine: { id: string; type: string }[] = [];
+/** Metrics this VU created (the current's id, and the candidate's when its create took), for the iterations past the budget to update. */
+const mine: { id: string; candidateId?: string }[] = [];
 const copy = <T>(o: T): T => JSON.parse(JSON.stringify(o));
 
 /** This worker, among every worker of every runner on this machine: its process and thread. */
 const WORKER = `${process.pid}t${threadId}`;
+const METRICS = '/console/v1/metrics';
 
 async function metrics(_s: Setup, i: number): Promise<void> {
   // <metricPrefix><runId>_<worker>_<n>: the prefix marks what the suite made; the run id keeps two runs apart.
-  const name = `${M.metricPrefix}${RUN.runId}_${WORKER}_${created++}`;
+  const n = created++;
+  const name = `${M.metricPrefix}${RUN.runId}_${WORKER}_${n}`;
   const body = copy(CREATES[i % CREATES.length]);
   body.name = name;
+  const candidateName = PAIR ? `${PAIR.candidate.metricPrefix}${RUN.runId}_${WORKER}_${n}` : '';
+  const there = CANDIDATE_BODIES ? { ...copy(CANDIDATE_BODIES.creates[i % CREATES.length]), name: candidateName } : undefined;
+  const dryRun = () =>
+    callPair('POST', { path: METRICS, body: { ...body, dryRun: true } }, onCandidate(there && METRICS, { ...there, dryRun: true }), {
+      endpoint: 'createMetric.dryRun',
+    });
   // Past the run's budget of metrics (a target's metrics stay: there is no delete), an iteration creates
   // nothing: a dry run of the create, then the update path on a metric this VU created before, if any.
   if (BUDGET !== null && i >= BUDGET.metricsPerRun) {
-    checkSuccess<Envelope<Metric>>(
-      'createMetric',
-      'createMetric.dryRun',
-      await call('POST', '/console/v1/metrics', { endpoint: 'createMetric.dryRun', body: { ...body, dryRun: true } }),
-    );
-    if (mine.length > 0) await updatePath(i, encodeURIComponent(mine[i % mine.length].id));
+    checkSuccess<Envelope<Metric>>('createMetric', 'createMetric.dryRun', (await dryRun()).current);
+    if (mine.length > 0) await updatePath(i, mine[i % mine.length]);
     return;
   }
   const sampled = i % 5 === 0;
   // A dry run first (what it answers is not shown, 4.6: only its status, envelope and types are checked).
-  if (sampled)
-    checkSuccess<Envelope<Metric>>(
-      'createMetric',
-      'createMetric.dryRun',
-      await call('POST', '/console/v1/metrics', { endpoint: 'createMetric.dryRun', body: { ...body, dryRun: true } }),
-    );
-  const sent = await call('POST', '/console/v1/metrics', { endpoint: 'createMetric', body });
+  if (sampled) checkSuccess<Envelope<Metric>>('createMetric', 'createMetric.dryRun', (await dryRun()).current);
+  const answers = await callPair('POST', { path: METRICS, body }, onCandidate(there && METRICS, there), { endpoint: 'createMetric' });
+  const sent = answers.current;
   const res = checkSuccess<Envelope<Metric>>('createMetric', 'createMetric', sent);
   // The real create of the dry run's name succeeds: the dry run left nothing behind (as the suite's writes.dryRunNoChange).
   if (sampled && answered('createMetric', sent))
     checkThat('createMetric.dryRun', 'a dry run persisted nothing: the real create of its name succeeds', isSuccess('createMetric', sent.status), 'inferred');
-  if (sent.status >= 200 && sent.status < 300) ledger.created.add(1);
+  if (is2xx(sent)) ledger.created.add(1);
+  // The candidate's metric is known by its own answer (its id shape is the contract compare's to judge);
+  // one it refused is not updated there: those updates go to the current alone.
+  const theirs = is2xx(answers.candidate) ? (dataOf<Metric>(answers.candidate)?.id ?? `${candidateName}::${body.type}`) : undefined;
+  if (theirs !== undefined) ledgers.candidate.created.add(1);
   if (!res) return;
   metricsCreated.add(1);
   const expectedId = `${name}::${body.type}`;
   if (res.data.id !== undefined)
     checkThat('createMetric', 'id is the name and the type joined by a double colon (spec 2.8)', res.data.id === expectedId, 'stated');
-  mine.push({ id: res.data.id ?? expectedId, type: body.type });
-  await updatePath(i, encodeURIComponent(res.data.id ?? expectedId));
+  const made = { id: res.data.id ?? expectedId, candidateId: theirs };
+  mine.push(made);
+  await updatePath(i, made);
 }
 
 /** Update, and every other time the read-back: a dry run, then a write that changes nothing, which answers the metric as stored. */
-async function updatePath(i: number, id: string): Promise<void> {
+async function updatePath(i: number, metric: { id: string; candidateId?: string }): Promise<void> {
+  const path = `${METRICS}/${encodeURIComponent(metric.id)}`;
+  const theirPath = metric.candidateId === undefined ? undefined : `${METRICS}/${encodeURIComponent(metric.candidateId)}`;
   const update = UPDATES[i % UPDATES.length];
-  const updateRes = await call('POST', `/console/v1/metrics/${id}`, { endpoint: 'updateMetric', body: update });
-  if (updateRes.status >= 200 && updateRes.status < 300) ledger.updated.add(1);
+  const theirUpdate = CANDIDATE_BODIES?.updates[i % UPDATES.length];
+  /** One update sent to both sides (the candidate's body given, or the current's as it is), each side's writes counted. */
+  const post = async (endpoint: string, body: object, theirBody: object = body, counted = false) => {
+    const a = await callPair('POST', { path, body }, onCandidate(theirPath, theirBody), { endpoint });
+    if (counted && is2xx(a.current)) ledger.updated.add(1);
+    if (counted && is2xx(a.candidate)) ledgers.candidate.updated.add(1);
+    return a.current;
+  };
+  const updateRes = await post('updateMetric', update, theirUpdate, true);
   const upd = checkSuccess<Envelope<Metric>>('updateMetric', 'updateMetric', updateRes);
   if (upd && upd.data.description !== undefined)
     checkThat('updateMetric', 'update answers the new description (spec 4.7)', upd.data.description === update.description, 'stated');
@@ -264,18 +325,10 @@ async function updatePath(i: number, id: string): Promise<void> {
   // the update set), which answers the metric as stored (there is no read, spec 4): the update took, the
   // dry run did not (4.7). A second dry run with no change stays between them, unjudged (what a dry run
   // answers is not shown), so that the request mix, and the baselines recorded with it, stay as before.
-  const dry = await call('POST', `/console/v1/metrics/${id}`, {
-    endpoint: 'updateMetric.dryRun',
-    body: { description: `${update.description} (dry run)`, dryRun: true },
-  });
+  const dry = await post('updateMetric.dryRun', { description: `${update.description} (dry run)`, dryRun: true });
   if (!checkSuccess<Envelope<Metric>>('updateMetric', 'updateMetric.dryRun', dry)) return;
-  checkSuccess<Envelope<Metric>>(
-    'updateMetric',
-    'updateMetric.dryRun',
-    await call('POST', `/console/v1/metrics/${id}`, { endpoint: 'updateMetric.dryRun', body: { dryRun: true } }),
-  );
-  const readBack = await call('POST', `/console/v1/metrics/${id}`, { endpoint: 'updateMetric.readBack', body: { directionality: update.directionality } });
-  if (readBack.status >= 200 && readBack.status < 300) ledger.updated.add(1);
+  checkSuccess<Envelope<Metric>>('updateMetric', 'updateMetric.dryRun', await post('updateMetric.dryRun', { dryRun: true }));
+  const readBack = await post('updateMetric.readBack', { directionality: update.directionality }, undefined, true);
   const after = checkSuccess<Envelope<Metric>>('updateMetric', 'updateMetric.readBack', readBack);
   if (after && after.data.description !== undefined)
     checkThat('updateMetric.readBack', 'the update persisted and the dry run did not (spec 4.7)', after.data.description === update.description, 'stated');
@@ -283,19 +336,26 @@ async function updatePath(i: number, id: string): Promise<void> {
 
 async function gates(_s: Setup, i: number): Promise<void> {
   const gate = M.gates[i % M.gates.length];
+  const theirs = candidateId(gate);
   const path = `/console/v1/gates/${encodeURIComponent(gate)}`;
+  const theirPath = `/console/v1/gates/${encodeURIComponent(theirs)}`;
   // Within the budget (rules stay: there is no delete) one rule per add, past it an add of none: the
   // same request to the same endpoint, which answers the gate as well (4.1).
   const round = Math.floor(i / M.gates.length);
   const body: RulesBody =
     BUDGET === null ? RULES[i % RULES.length] : { rules: round < BUDGET.rulesPerGatePerRun ? RULES[i % RULES.length].rules.slice(0, 1) : [] };
-  const addRes = await call('POST', `${path}/rules`, { endpoint: 'addGateRules', body });
+  const add = await callPair('POST', { path: `${path}/rules`, body }, onCandidate(`${theirPath}/rules`, forCandidate(body)), { endpoint: 'addGateRules' });
+  const addRes = add.current;
   const added = checkSuccess<Envelope<Gate>>('addGateRules', 'addGateRules', addRes);
-  if (addRes.status >= 200 && addRes.status < 300) {
-    ledger.ruleWrites.add(1, { gate });
-    ledger.rulesAdded.add(body.rules.length, { gate });
-    const held = added?.data?.rules;
-    if (Array.isArray(held)) ledger.gateRules.add(held.length, { gate });
+  for (const [side, r, id] of [
+    ['current', addRes, gate],
+    ['candidate', add.candidate, theirs],
+  ] as const) {
+    if (!is2xx(r)) continue;
+    ledgers[side].ruleWrites.add(1, { gate: id });
+    ledgers[side].rulesAdded.add(body.rules.length, { gate: id });
+    const held = dataOf<Gate>(r)?.rules;
+    if (Array.isArray(held)) ledgers[side].gateRules.add(held.length, { gate: id });
   }
   if (added) {
     // "data is the Gate including its rules" (4.1); kept or replaced is not shown, the rules sent are there either way.
@@ -310,14 +370,16 @@ async function gates(_s: Setup, i: number): Promise<void> {
   }
   // The gate's id is a listed field (its presence only inferred, docs/presence.md): compared when present.
   const isGate = (g: Gate) => g.id === undefined || g.id === gate;
-  const offRes = await call('PUT', `${path}/disable`, { endpoint: 'disableGate' });
-  if (offRes.status >= 200 && offRes.status < 300) ledger.toggles.add(1, { gate });
-  const off = checkSuccess<Envelope<Gate>>('disableGate', 'disableGate', offRes);
+  const toggle = async (to: 'disable' | 'enable') => {
+    const a = await callPair('PUT', { path: `${path}/${to}` }, onCandidate(`${theirPath}/${to}`), { endpoint: `${to}Gate` });
+    if (is2xx(a.current)) ledger.toggles.add(1, { gate });
+    if (is2xx(a.candidate)) ledgers.candidate.toggles.add(1, { gate: theirs });
+    return a.current;
+  };
+  const off = checkSuccess<Envelope<Gate>>('disableGate', 'disableGate', await toggle('disable'));
   if (off) checkThat('disableGate', 'the gate returned has isEnabled false (spec 4.2)', off.data.isEnabled === false && isGate(off.data), 'stated');
   // The state after enable is not shown (spec 3): the response is checked against its schema only.
-  const onRes = await call('PUT', `${path}/enable`, { endpoint: 'enableGate' });
-  if (onRes.status >= 200 && onRes.status < 300) ledger.toggles.add(1, { gate });
-  const on = checkSuccess<Envelope<Gate>>('enableGate', 'enableGate', onRes);
+  const on = checkSuccess<Envelope<Gate>>('enableGate', 'enableGate', await toggle('enable'));
   if (on) checkThat('enableGate', 'the gate returned is the one enabled (spec 4.3)', isGate(on.data), 'stated');
 }
 
@@ -325,10 +387,15 @@ async function overrides(s: Setup, i: number): Promise<void> {
   if (!s.overrides) return;
   const big = i % 4 === 3;
   const endpoint = big ? 'patchExperimentOverrides.1000' : 'patchExperimentOverrides';
-  const body = big ? OVERRIDES_1000[i % OVERRIDES_1000.length] : OVERRIDES[i % OVERRIDES.length];
+  const k = big ? i % OVERRIDES_1000.length : i % OVERRIDES.length;
+  const body = big ? OVERRIDES_1000[k] : OVERRIDES[k];
+  const theirBody = CANDIDATE_BODIES && (big ? CANDIDATE_BODIES.overrides1000[k] : CANDIDATE_BODIES.overrides[k]);
   const exp = M.experiments[i % M.experiments.length];
-  const patched = await call('PATCH', `/console/v1/experiments/${encodeURIComponent(exp)}/overrides`, { endpoint, body });
-  if (patched.status >= 200 && patched.status < 300) ledger.patches.add(1, { experiment: exp });
+  const path = (id: string) => `/console/v1/experiments/${encodeURIComponent(id)}/overrides`;
+  const answers = await callPair('PATCH', { path: path(exp), body }, onCandidate(path(candidateId(exp)), theirBody), { endpoint });
+  const patched = answers.current;
+  if (is2xx(patched)) ledger.patches.add(1, { experiment: exp });
+  if (is2xx(answers.candidate)) ledgers.candidate.patches.add(1, { experiment: candidateId(exp) });
   const res = checkSuccess<OverridesBody>('patchExperimentOverrides', endpoint, patched);
   if (!res) return;
   // The envelope or the spec example's top-level arrays (4.11). Merged or replaced, in what order, and
@@ -349,7 +416,8 @@ async function overrides(s: Setup, i: number): Promise<void> {
 }
 
 // Trigger state as last observed (reference: docs/development.md, "triggers"); an unknown start
-// phase is found by trying the manifest's phases in order, a 4xx meaning "not the current one".
+// phase is found by trying the manifest's phases in order, a 4xx meaning "not the current one". A
+// paired run keeps each side's state apart: each side's triggers move by that side's answers.
 interface TriggerState {
   idx: number;
   paused: boolean;
@@ -357,75 +425,101 @@ interface TriggerState {
   /** Phases this run skipped. */
   skips: number;
 }
-const states: TriggerState[] = M.triggers.map(() => ({ idx: 0, paused: false, done: false, skips: 0 }));
+type SideName = 'current' | 'candidate';
+const TRIGGERS: Record<SideName, Trigger[]> = { current: M.triggers, candidate: PAIR?.candidate.triggers ?? [] };
+const newStates = (ts: Trigger[]): TriggerState[] => ts.map(() => ({ idx: 0, paused: false, done: false, skips: 0 }));
+const states: Record<SideName, TriggerState[]> = { current: newStates(TRIGGERS.current), candidate: newStates(TRIGGERS.candidate) };
 // Phases are finite on a real target (there is no operation to reset a trigger): against one, a run
 // skips at most the budget's phases in all (the manifest's budget.triggerPhasesPerRun, default none),
 // so that the conformance suite and the next nights still find phases to skip. A reference server
-// started for the run is new each time: no bound.
+// started for the run is new each time: no bound. In a paired run each side keeps the (paired) budget.
 const PHASE_BUDGET = BUDGET === null ? Number.POSITIVE_INFINITY : BUDGET.triggerPhasesPerRun;
-let skipped = 0;
+const skipped: Record<SideName, number> = { current: 0, candidate: 0 };
 let turn = 0;
 
-async function triggers(): Promise<void> {
-  const open = states.map((_, k) => k).filter((k) => !states[k].done);
-  if (open.length === 0 || skipped >= PHASE_BUDGET) return; // every trigger completed, or the budget spent: the remaining iterations end at once
-  const k = open[turn++ % open.length];
-  const t = M.triggers[k];
-  const s = states[k];
-  const phaseID = t.phaseIDs[s.idx];
+/** Whether a side still has work on trigger k: not done, and its budget not spent. */
+const live = (side: SideName, k: number) => k < states[side].length && !states[side][k].done && skipped[side] < PHASE_BUDGET;
+
+/** The request a side sends next for trigger k: unpause a paused trigger, else skip its current phase. */
+function nextRequest(side: SideName, k: number): { op: string; req: SideRequest } {
+  const t = TRIGGERS[side][k];
+  const s = states[side][k];
   const op = s.paused ? 'unpauseTrigger' : 'skipTriggerPhase';
-  const res = await call('PUT', `/console/v1/release_pipeline_triggers/${encodeURIComponent(t.id)}/${s.paused ? 'unpause' : 'skip'}`, {
-    endpoint: op,
-    body: { phaseID },
-    expected: SUCCESS_OR_REFUSED,
-  });
-  if (!answered(op, res)) {
+  return {
+    op,
+    req: { path: `/console/v1/release_pipeline_triggers/${encodeURIComponent(t.id)}/${s.paused ? 'unpause' : 'skip'}`, body: { phaseID: t.phaseIDs[s.idx] } },
+  };
+}
+
+async function triggers(): Promise<void> {
+  const open = TRIGGERS.current.map((_, k) => k).filter((k) => live('current', k) || live('candidate', k));
+  if (open.length === 0) return; // every trigger completed, or the budget spent: the remaining iterations end at once
+  const k = open[turn++ % open.length];
+  const mineNext = live('current', k) ? nextRequest('current', k) : undefined;
+  const theirNext = PAIR && live('candidate', k) ? nextRequest('candidate', k) : undefined;
+  const expected: Expected = SUCCESS_OR_REFUSED;
+  // A pair only when both sides send the same operation: an unpause beside a skip is not the same work.
+  if (mineNext && theirNext && mineNext.op === theirNext.op) {
+    const a = await callPair('PUT', mineNext.req, theirNext.req, { endpoint: mineNext.op, expected });
+    followTrigger('current', k, mineNext.op, a.current);
+    if (a.candidate) followTrigger('candidate', k, theirNext.op, a.candidate);
+  } else {
+    if (mineNext) followTrigger('current', k, mineNext.op, (await callPair('PUT', mineNext.req, null, { endpoint: mineNext.op, expected })).current);
+    if (theirNext) followTrigger('candidate', k, theirNext.op, await callCandidate('PUT', theirNext.req, { endpoint: theirNext.op, expected }));
+  }
+  // Spread the trigger work over the run instead of finishing every trigger in its first second.
+  await sleep(SHARED.seconds / TRIGGER_OPS);
+}
+
+/** Moves one side's trigger k by its answer; only the current's answers are checked. */
+function followTrigger(side: SideName, k: number, op: string, res: Response): void {
+  const t = TRIGGERS[side][k];
+  const s = states[side][k];
+  const checked = side === 'current';
+  if (checked ? !answered(op, res) : transportReason(res) !== undefined) {
     // The answer was lost: the trigger may have moved on. Leave it, rather than guess its phase.
     s.done = true;
   } else if (res.status >= 400 && res.status < 500) {
     // Not the current phase, or a trigger that is done. Error bodies and codes are not shown (spec 7).
-    triggerConflicts.add(1);
+    (checked ? triggerConflicts : candidateTriggerConflicts).add(1);
     if (s.paused) {
       s.paused = false; // someone else unpaused it: try skipping the same phase
     } else if (++s.idx >= t.phaseIDs.length) {
       // Completed before this run, or in a phase the manifest does not list: move on, and count it.
       s.done = true;
-      triggersUnusable.add(1);
+      if (checked) triggersUnusable.add(1);
     }
   } else {
-    const body = checkSuccess<Envelope<TriggerBody>>(op, op, res);
-    if (body) {
-      const d = body.data;
-      // id and releasePipelineID are listed fields (presence inferred, docs/presence.md): compared when present.
+    const d = checked ? checkSuccess<Envelope<TriggerBody>>(op, op, res)?.data : res.status < 300 ? dataOf<TriggerBody>(res) : undefined;
+    if (!d) {
+      s.done = true; // an unexpected answer: stop touching this trigger (the current's failed check is counted)
+      return;
+    }
+    // id and releasePipelineID are listed fields (presence inferred, docs/presence.md): compared when present.
+    if (checked)
       checkThat(
         op,
         'the trigger returned is the one named (spec 4.9, 4.10)',
         (d.id === undefined || d.id === t.id) && (d.releasePipelineID === undefined || d.releasePipelineID === t.releasePipelineID),
         'stated',
       );
-      // Status names and the effect of skip and unpause are not shown (spec 2.7, 3): they only steer
-      // which phase to try next, as the reference names them; another target's triggers simply end
-      // sooner (a 4xx on every phase).
-      const completed = d.status === 'COMPLETED';
-      if (op === 'skipTriggerPhase') {
-        skipped++;
-        s.skips++;
-        ledger.skips.add(1, { trigger: t.id });
-      } else ledger.unpauses.add(1, { trigger: t.id });
-      if (completed) {
-        s.done = true;
-        triggersCompleted.add(1);
-      } else {
-        const at = typeof d.currentPhaseID === 'string' ? t.phaseIDs.indexOf(d.currentPhaseID) : -1;
-        if (at >= 0) s.idx = at;
-        s.paused = d.status === 'PAUSED';
-      }
+    // Status names and the effect of skip and unpause are not shown (spec 2.7, 3): they only steer
+    // which phase to try next, as the reference names them; another target's triggers simply end
+    // sooner (a 4xx on every phase).
+    if (op === 'skipTriggerPhase') {
+      skipped[side]++;
+      s.skips++;
+      ledgers[side].skips.add(1, { trigger: t.id });
+    } else ledgers[side].unpauses.add(1, { trigger: t.id });
+    if (d.status === 'COMPLETED') {
+      s.done = true;
+      if (checked) triggersCompleted.add(1);
     } else {
-      s.done = true; // an unexpected answer: stop touching this trigger (the failed check is counted)
+      const at = typeof d.currentPhaseID === 'string' ? t.phaseIDs.indexOf(d.currentPhaseID) : -1;
+      if (at >= 0) s.idx = at;
+      s.paused = d.status === 'PAUSED';
     }
   }
-  // Spread the trigger work over the run instead of finishing every trigger in its first second.
-  await sleep(SHARED.seconds / TRIGGER_OPS);
 }
 
 export const mutation: Profile<Setup> = { name: 'mutation', scenarios, thresholds, setup, jobs: { metrics, gates, overrides, triggers, calibration } };

@@ -96,7 +96,7 @@ test("with --latency the section shows each operation's ratio, its interval, and
     writeCandidate(dir, {
       ...report,
       latency: {
-        script: 'paging',
+        scripts: ['paging'],
         profile: 'smoke',
         verdict: 'regression',
         minEffect: 0.1,

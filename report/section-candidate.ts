@@ -49,12 +49,18 @@ export function candidateSection(c: CandidateReport | null): string {
     ? ''
     : l.verdict === 'not carried out'
       ? `<h3>Latency side by side</h3><p class="muted">Not carried out: ${esc(l.reason ?? '')}</p>`
-      : `<h3>Latency side by side (paging, ${esc(l.profile)})</h3>
-<p class="small">${l.requests.paired} requests sent to both sides in random order from one generator; calibration ratio candidate/current ${l.calibration === null ? 'unknown' : fig(l.calibration)}; judged pair by pair per operation: a regression is a ratio shown above ${fig(1 + l.minEffect)}x (one-sided Wilcoxon signed-rank test and the 95% interval).</p>
+      : `<h3>Latency side by side (${esc((l.scripts ?? ['paging']).join(' and '))}, ${esc(l.profile)})</h3>
+<p class="small">${l.requests.paired} requests sent to both sides in random order from one generator; calibration ratio candidate/current ${(l.runs ?? [{ script: 'paging', calibration: l.calibration }]).map((r) => `${esc(r.script)} ${r.calibration === null ? 'unknown' : fig(r.calibration)}`).join(', ')}; judged pair by pair per operation: a regression is a ratio shown above ${fig(1 + l.minEffect)}x (one-sided Wilcoxon signed-rank test and the 95% interval, Bonferroni over every operation); an operation the candidate answered unexpectedly too often is not decided.</p>${
+          l.ledgers
+            ? `<p class="small">What the mutation run wrote: ${Object.entries(l.ledgers)
+                .map(([s, f]) => `${esc(s)} <code>${esc(f)}</code>`)
+                .join(', ')}</p>`
+            : ''
+        }
 <table id="candidate-latency"><thead><tr><th>operation</th><th>current p50 ms</th><th>candidate p50 ms</th><th>ratio</th><th>95% interval</th><th>p</th><th>pairs</th><th></th></tr></thead><tbody>${l.endpoints
           .map(
             (e) =>
-              `<tr><td><code>${esc(e.endpoint)}</code></td><td>${fig(e.median.current)}</td><td>${fig(e.median.candidate)}</td><td>${fig(e.ratio)}x</td><td>${fig(e.lower)}-${fig(e.upper)}x</td><td>${fig(e.p)}</td><td>${e.n.current}</td><td>${e.regression ? '<span class="tag k-FAIL">slower</span>' : e.decidable ? '' : '<span class="muted small">too few</span>'}</td></tr>`,
+              `<tr><td><code>${esc(e.endpoint)}</code></td><td>${fig(e.median.current)}</td><td>${fig(e.median.candidate)}</td><td>${fig(e.ratio)}x</td><td>${fig(e.lower)}-${fig(e.upper)}x</td><td>${fig(e.p)}</td><td>${e.n.current}</td><td>${e.regression ? '<span class="tag k-FAIL">slower</span>' : e.decidable ? '' : `<span class="muted small">${e.candidate?.unexpected ? `not decided: ${e.candidate.unexpected} of ${e.candidate.requests} candidate answers unexpected` : 'too few'}</span>`}</td></tr>`,
           )
           .join('')}</tbody></table>`;
   return `<section id="candidate"><h2>Current vs candidate</h2>

@@ -1,46 +1,78 @@
-// The latency of two deployments side by side (`npm run candidate -- --latency`): the paging profile run
-// once, from one generator, every request of it sent to the current and to the candidate in random
-// order (load/lib/http.ts, paired mode), each timed by the same processor. Both sides then share the
-// machine's and the network's moments, so the noise that drowns a compare with a baseline recorded on
-// another day mostly cancels. Judged pair by pair, per operation, calibrated by the ruler request's
-// pairs (sent to both as well): load/compare/paired-detect.ts. The keys come from CONSOLE_CURRENT_API_KEY and CONSOLE_CANDIDATE_API_KEY in the
-// workers' environment only, and everything the run wrote is searched for both.
-import { mkdirSync, renameSync, rmSync } from 'node:fs';
+// The latency of two deployments side by side (`npm run candidate -- --latency`): the paging profile
+// (and, with --writes, the mutation profile) run once each, from one generator, every request of it
+// sent to the current and to the candidate in random order (load/lib/http.ts, paired mode), each timed
+// by the same processor. Both sides then share the machine's and the network's moments, so the noise
+// that drowns a compare with a baseline recorded on another day mostly cancels. Judged pair by pair,
+// per operation, each run calibrated by its own ruler request's pairs (sent to both as well):
+// load/compare/paired-detect.ts. The mutation run writes to both sides, each with its own ids and
+// names (load/lib/sides.ts), within the budget both manifests allow; a side given by URL is
+// snapshotted before and restored after, with a ledger of its own. The keys come from
+// CONSOLE_CURRENT_API_KEY and CONSOLE_CANDIDATE_API_KEY in the workers' environment only, and
+// everything the run wrote is searched for both.
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { ConfigError, isLoopback, ROOT } from '../../core/config.ts';
-import type { CandidateLatency } from '../../core/formats.ts';
+import { ConfigError, isLoopback, loadBudget, loadManifest, ROOT, type Manifest } from '../../core/config.ts';
+import type { CandidateLatency, CandidateLatencyEndpoint, LoadScript, Side } from '../../core/formats.ts';
 import { newRunId } from '../../core/random.ts';
 import { runProfile } from '../artillery/run.ts';
-import { detectPaired, pairsByTag } from '../compare/paired-detect.ts';
+import { detectPaired, operationOfTag, pairsByTag } from '../compare/paired-detect.ts';
 import { buildValidators } from '../lib/build-validators.ts';
+import { SHARED_TABLE } from '../lib/profiles.ts';
 import type { Records } from '../lib/runtime.ts';
-import { assertNoKey, loadEnv, writeBodies } from './run.ts';
+import { pairedBudget, sidePlan, type RunManifest, type SidePlan } from '../lib/sides.ts';
+import { assertNoKey, type Before, loadEnv, recordWrites, snapshotFor, type WriteSide, writeBodies } from './run.ts';
 
 export interface PairedSide {
   baseUrl: string;
   apiKey: string;
 }
 
-export interface PairedOptions {
-  current: PairedSide;
-  candidate: PairedSide;
+interface CommonOptions {
   /** smoke or baseline. */
   profile: string;
   /** The smallest slowdown that counts, as a fraction (0.1: 10%). */
   minEffect: number;
-  /** Family-wise false-alarm rate over the endpoints (default 0.01, as the baseline compare). */
+  /** Family-wise false-alarm rate over the operations (default 0.01, as the baseline compare). */
   alpha?: number;
   /** The arrival-rate scenarios' length (LOAD_SECONDS; default the profile's own). */
   seconds?: number;
-  /** The run's reports (summary.json, junit.xml, artillery.json) go here. */
+  /** The run's reports (summary.json, junit.xml, artillery.json) go here; the mutation run's into `mutation/`, each side's ledger into `<side>/`. */
   reportDir: string;
   /** The folder `reports` in the result is relative to. */
   reportsRoot: string;
-  manifestPath: string;
   requestTimeoutMs: number;
   /** Seed of the request bodies and of the bootstrap. */
   seed?: number;
   env?: NodeJS.ProcessEnv;
+}
+
+export interface PairedOptions extends CommonOptions {
+  current: PairedSide;
+  candidate: PairedSide;
+  manifestPath: string;
+}
+
+/** One side of a paired run that may write: its manifest, and whether its writes stay (a URL) or go with it (a reference started for the side). */
+export interface PairedLoadSide extends PairedSide {
+  manifestPath: string;
+  manifest: Manifest;
+  /** A deployment given by URL: its manifest's budget bounds the writes, and it is snapshotted, restored and ledgered. */
+  external: boolean;
+}
+
+export interface PairedLoadOptions extends CommonOptions {
+  /** paging, and mutation when writes are allowed on both sides. */
+  scripts: LoadScript[];
+  current: PairedLoadSide;
+  candidate: PairedLoadSide;
+}
+
+/** One profile's paired run, for the verdict. */
+export interface PairedRun {
+  script: LoadScript;
+  records: Records;
+  /** Its reports, relative to the reports folder. */
+  reports: string;
 }
 
 const counter = (records: Records, key: string) => {
@@ -48,37 +80,177 @@ const counter = (records: Records, key: string) => {
   return r?.type === 'counter' ? r.sum : 0;
 };
 
-/** The side-by-side verdict of a paired run's records: the candidate judged against the current, pair by pair, per operation. */
-export function judgePaired(records: Records, o: { profile: string; minEffect: number; alpha?: number; seed?: number; reports: string }): CandidateLatency {
-  const d = detectPaired(pairsByTag(records), { minEffect: o.minEffect, alpha: o.alpha ?? 0.01, seed: o.seed });
+const SIDES: Side[] = ['current', 'candidate'];
+const fmt = (n: number) => Number(n.toPrecision(3)).toString();
+
+/** The candidate's requests and unexpected answers per operation (setup's probes and the ruler left out). */
+function candidateAnswers(records: Records): Map<string, { requests: number; unexpected: number }> {
+  const out = new Map<string, { requests: number; unexpected: number }>();
+  for (const [key, r] of Object.entries(records.metrics)) {
+    const m = /^load_candidate_failed\{endpoint:([^}]+)\}$/.exec(key);
+    if (!m || r.type !== 'rate' || m[1] === 'setup' || m[1] === 'calibration') continue;
+    const op = operationOfTag(m[1]);
+    const had = out.get(op) ?? { requests: 0, unexpected: 0 };
+    // A rate's passes are the true values: the candidate's answer was not as expected.
+    out.set(op, { requests: had.requests + r.passes + r.fails, unexpected: had.unexpected + r.passes });
+  }
+  return out;
+}
+
+/** The operations a run has pairs of (the ruler left out): what its share of the family-wise alpha is counted by. */
+function pairedOperations(records: Records): Set<string> {
+  const byTag = pairsByTag(records);
+  return new Set(
+    Object.entries(byTag)
+      .filter(([tag, p]) => tag !== 'calibration' && p.current.length > 0)
+      .map(([tag]) => operationOfTag(tag)),
+  );
+}
+
+/**
+ * The side-by-side verdict of paired runs: per operation, the candidate judged against the current pair
+ * by pair, each run with its own ruler. With K operations over all runs, each is held to alpha / K
+ * (Bonferroni over paging and mutation alike: their operations do not overlap). An operation the
+ * candidate answered unexpectedly more often than the profile allows is not decidable, never a
+ * regression: its pairs are the requests the candidate happened to take, and the contract compare
+ * judges what it answered.
+ */
+export function judgePairedRuns(
+  runs: PairedRun[],
+  o: { profile: string; minEffect: number; alpha?: number; seed?: number; reports: string },
+): CandidateLatency {
+  const alpha = o.alpha ?? 0.01;
+  const tested = runs.map((r) => pairedOperations(r.records));
+  const k = Math.max(
+    1,
+    tested.reduce((n, s) => n + s.size, 0),
+  );
+  const maxRate = SHARED_TABLE[o.profile as keyof typeof SHARED_TABLE]?.maxEndpointErrorRate ?? 0;
+  const endpoints: CandidateLatencyEndpoint[] = [];
+  const rulers: NonNullable<CandidateLatency['runs']> = [];
+  let confidence = 0.95;
+  let minEffect = o.minEffect;
+  runs.forEach((run, i) => {
+    const d = detectPaired(pairsByTag(run.records), { minEffect: o.minEffect, alpha: (alpha * Math.max(1, tested[i].size)) / k, seed: o.seed });
+    confidence = d.confidence;
+    minEffect = d.minEffect;
+    rulers.push({ script: run.script, calibration: d.calibration, reports: run.reports });
+    const answers = candidateAnswers(run.records);
+    for (const e of d.operations) {
+      const a = answers.get(e.endpoint);
+      const tooMany = a !== undefined && a.unexpected > maxRate * a.requests;
+      endpoints.push({
+        ...e,
+        script: run.script,
+        ...(a ? { candidate: a } : {}),
+        ...(tooMany
+          ? {
+              regression: false,
+              decidable: false,
+              reason: `not decidable: the candidate answered ${a.unexpected} of ${a.requests} unexpectedly (more than the ${o.profile} profile's ${fmt(maxRate * 100)}%): ${e.reason}`,
+            }
+          : {}),
+      });
+    }
+    // An operation the candidate never answered as its pair expected has no pairs at all: listed, not judged.
+    for (const [op, a] of answers)
+      if (!d.operations.some((e) => e.endpoint === op) && a.unexpected > 0)
+        endpoints.push({
+          endpoint: op,
+          script: run.script,
+          regression: false,
+          decidable: false,
+          ratio: 1,
+          lower: 1,
+          upper: 1,
+          p: 1,
+          alpha: 0,
+          n: { current: 0, candidate: 0 },
+          median: { current: 0, candidate: 0 },
+          candidate: a,
+          reason: `not decidable: no pairs, the candidate answered ${a.unexpected} of ${a.requests} unexpectedly`,
+        });
+  });
+  const regression = endpoints.some((e) => e.regression);
   return {
-    script: 'paging',
+    scripts: runs.map((r) => r.script),
     profile: o.profile,
-    verdict: d.regression ? 'regression' : 'pass',
-    minEffect: d.minEffect,
-    alpha: d.alpha,
-    confidence: d.confidence,
-    calibration: d.calibration,
-    endpoints: d.operations,
-    requests: { paired: counter(records, 'load_paired_reqs'), candidateFirst: counter(records, 'load_candidate_first') },
+    verdict: regression ? 'regression' : 'pass',
+    minEffect,
+    alpha,
+    confidence,
+    calibration: rulers[0]?.calibration ?? null,
+    runs: rulers,
+    endpoints,
+    requests: {
+      paired: runs.reduce((n, r) => n + counter(r.records, 'load_paired_reqs'), 0),
+      candidateFirst: runs.reduce((n, r) => n + counter(r.records, 'load_candidate_first'), 0),
+    },
     reports: o.reports,
   };
 }
 
+/** The side-by-side verdict of one paired paging run's records (kept for its callers). */
+export function judgePaired(records: Records, o: { profile: string; minEffect: number; alpha?: number; seed?: number; reports: string }): CandidateLatency {
+  return judgePairedRuns([{ script: 'paging', records, reports: o.reports }], o);
+}
+
+/**
+ * What a paired mutation run wrote on one side, as `load:mutation`'s summary keeps it (`ledger_<what>{<kind>:<id>}`):
+ * the current's counters are `ledger_*`, the candidate's `ledger_candidate_*`, renamed here.
+ */
+export function sideFigures(records: Records, side: Side): Record<string, number> {
+  const from = side === 'candidate' ? 'ledger_candidate_' : 'ledger_';
+  const out: Record<string, number> = {};
+  for (const [key, r] of Object.entries(records.metrics)) {
+    if (!key.startsWith(from) || (side === 'current' && key.startsWith('ledger_candidate_'))) continue;
+    const name = `ledger_${key.slice(from.length)}`;
+    if (r.type === 'counter') out[name] = r.sum;
+    else if (r.type === 'gauge') out[name] = r.value;
+  }
+  return out;
+}
+
+/** A manifest of what the plan gives one side, as loadManifest reads it (the bodies are written for it). */
+function planManifest(m: RunManifest, budget: ReturnType<typeof pairedBudget>): Record<string, unknown> {
+  return {
+    gates: m.gates,
+    experiments: m.experiments.map((id) => ({ id, overrides: 'suite' })),
+    triggers: m.triggers,
+    metricPrefix: m.metricPrefix,
+    overrideGroupIDs: m.overrideGroupIDs,
+    ...(m.metricOwner ? { metricOwner: m.metricOwner } : {}),
+    ...(budget ? { budget } : {}),
+  };
+}
+
+/** The side's manifest narrowed to what the plan pairs: what the snapshot, the restore and the ledger cover. */
+const narrowed = (m: Manifest, p: RunManifest): Manifest => ({
+  ...m,
+  gates: p.gates,
+  experiments: p.experiments,
+  overridesOwned: p.experiments,
+  triggers: p.triggers,
+});
+
 /** One paired paging run and its verdict; `latency.verdict` 'not carried out' with its reason when the run could not be made. */
 export async function runPairedPaging(o: PairedOptions): Promise<CandidateLatency> {
+  const manifest = loadManifest(o.manifestPath);
+  const side = (s: PairedSide): PairedLoadSide => ({ ...s, manifestPath: o.manifestPath, manifest, external: true });
+  return runPairedLoad({ ...o, scripts: ['paging'], current: side(o.current), candidate: side(o.candidate) });
+}
+
+/** The paired runs of `scripts` and their verdict; `latency.verdict` 'not carried out' with its reason when a run could not be made. */
+export async function runPairedLoad(o: PairedLoadOptions): Promise<CandidateLatency> {
   const env0 = o.env ?? process.env;
-  for (const [side, t] of [
-    ['current', o.current],
-    ['candidate', o.candidate],
-  ] as const)
-    if (!isLoopback(t.baseUrl) && env0.CONSOLE_ALLOW_REMOTE_LOAD !== '1')
-      throw new ConfigError(`refusing to load the ${side} (${new URL(t.baseUrl).host}): it is not loopback; set CONSOLE_ALLOW_REMOTE_LOAD=1 to allow it`);
+  for (const side of SIDES)
+    if (!isLoopback(o[side].baseUrl) && env0.CONSOLE_ALLOW_REMOTE_LOAD !== '1')
+      throw new ConfigError(`refusing to load the ${side} (${new URL(o[side].baseUrl).host}): it is not loopback; set CONSOLE_ALLOW_REMOTE_LOAD=1 to allow it`);
   const runId = newRunId();
   const dataDir = join(ROOT, 'load/data', `run-${runId}`);
   const reports = relative(o.reportsRoot, o.reportDir);
-  const notCarriedOut = (reason: string): CandidateLatency => ({
-    script: 'paging',
+  const notCarriedOut = (reason: string, extra: Partial<CandidateLatency> = {}): CandidateLatency => ({
+    scripts: o.scripts,
     profile: o.profile,
     verdict: 'not carried out',
     minEffect: o.minEffect,
@@ -89,14 +261,32 @@ export async function runPairedPaging(o: PairedOptions): Promise<CandidateLatenc
     requests: { paired: 0, candidateFirst: 0 },
     reports,
     reason,
+    ...extra,
   });
   const tmp = await buildValidators(join(ROOT, 'load/data', `validators.${runId}.tmp.js`));
   renameSync(tmp, join(ROOT, 'load/data/validators.js'));
   rmSync(o.reportDir, { recursive: true, force: true });
   mkdirSync(o.reportDir, { recursive: true });
+  const writes = o.scripts.includes('mutation');
+  const plan: SidePlan | undefined = writes ? sidePlan(o.current.manifest, o.candidate.manifest) : undefined;
+  for (const note of plan?.notes ?? []) console.error(`candidate: latency: note: ${note}`);
+  const ledgers: Partial<Record<Side, string>> = {};
+  const runs: PairedRun[] = [];
+  mkdirSync(dataDir, { recursive: true });
   try {
-    // The paging profile only reads: the bodies are written for its page sizes, bounded by the budget.
-    writeBodies({ seed: o.seed ?? 1, runId, manifestPath: o.manifestPath, outDir: dataDir, budget: true });
+    if (plan) {
+      // Bodies for what both sides allow: the current's part of the plan, bounded by the smaller budget
+      // of each kind (a side started for the run bounds nothing), and the plan for the workers to translate them.
+      const budget = pairedBudget(o.current.external ? loadBudget(o.current.manifest) : null, o.candidate.external ? loadBudget(o.candidate.manifest) : null);
+      const manifestPath = join(dataDir, 'current-manifest.json');
+      const pairFile = join(dataDir, 'pair.json');
+      writeFileSync(manifestPath, JSON.stringify(planManifest(plan.current, budget)));
+      writeFileSync(pairFile, JSON.stringify(plan));
+      writeBodies({ seed: o.seed ?? 1, runId, manifestPath, outDir: dataDir, budget: budget !== null, pairFile });
+    } else {
+      // The paging profile only reads: the bodies are written for its page sizes, bounded by the budget.
+      writeBodies({ seed: o.seed ?? 1, runId, manifestPath: o.current.manifestPath, outDir: dataDir, budget: true });
+    }
     const env: NodeJS.ProcessEnv = {
       ...loadEnv(o.profile, { baseUrl: o.current.baseUrl, apiKey: '' }, dataDir, o.reportDir, {
         strict: false,
@@ -111,20 +301,84 @@ export async function runPairedPaging(o: PairedOptions): Promise<CandidateLatenc
       ...(o.seconds ? { LOAD_SECONDS: String(o.seconds) } : {}),
     };
     delete env.CONSOLE_API_KEY;
-    const run = await runProfile({
-      script: 'paging',
-      profile: o.profile,
-      baseUrl: o.current.baseUrl,
-      env,
-      reportDir: o.reportDir,
-      dataDir,
-      requestTimeoutMs: o.requestTimeoutMs,
-      label: 'candidate: latency',
-    });
-    for (const key of [o.current.apiKey, o.candidate.apiKey]) if (key) assertNoKey(o.reportDir, key);
-    if (run.exit === 3 || !run.records) return notCarriedOut(run.reason ?? 'the paired paging run was not carried out');
-    return judgePaired(run.records, { profile: o.profile, minEffect: o.minEffect, alpha: o.alpha, seed: o.seed, reports });
+    for (const script of o.scripts) {
+      const reportDir = script === 'paging' ? o.reportDir : join(o.reportDir, script);
+      const run =
+        script === 'mutation' && plan
+          ? await withSnapshots(o, plan, ledgers, (gateRules) =>
+              runProfile({
+                script,
+                profile: o.profile,
+                baseUrl: o.current.baseUrl,
+                env: { ...env, LOAD_REPORT_DIR: reportDir, ...(gateRules ? { LOAD_GATE_RULES: JSON.stringify(gateRules) } : {}) },
+                reportDir,
+                dataDir,
+                requestTimeoutMs: o.requestTimeoutMs,
+                label: 'candidate: latency',
+              }),
+            )
+          : await runProfile({
+              script,
+              profile: o.profile,
+              baseUrl: o.current.baseUrl,
+              env,
+              reportDir,
+              dataDir,
+              requestTimeoutMs: o.requestTimeoutMs,
+              label: 'candidate: latency',
+            });
+      for (const key of [o.current.apiKey, o.candidate.apiKey]) if (key) assertNoKey(o.reportDir, key);
+      if (run.exit === 3 || !run.records)
+        return notCarriedOut(`${script}: ${run.reason ?? `the paired ${script} run was not carried out`}`, {
+          ...(Object.keys(ledgers).length ? { ledgers } : {}),
+          ...(plan?.notes.length ? { notes: plan.notes } : {}),
+        });
+      runs.push({ script, records: run.records, reports: relative(o.reportsRoot, reportDir) });
+    }
+    return {
+      ...judgePairedRuns(runs, { profile: o.profile, minEffect: o.minEffect, alpha: o.alpha, seed: o.seed, reports }),
+      ...(Object.keys(ledgers).length ? { ledgers } : {}),
+      ...(plan?.notes.length ? { notes: plan.notes } : {}),
+    };
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The mutation run between each external side's snapshot and its restore: both sides are snapshotted
+ * first, and afterwards each side is restored and ledgered on its own (one side's failure does not
+ * skip the other's), in `<reportDir>/<side>/ledger.json`.
+ */
+async function withSnapshots<T extends { records?: Records }>(
+  o: PairedLoadOptions,
+  plan: SidePlan,
+  ledgers: Partial<Record<Side, string>>,
+  run: (currentGateRules: Record<string, number> | undefined) => Promise<T>,
+): Promise<T> {
+  const sides = SIDES.filter((s) => o[s].external);
+  const config = (s: Side): WriteSide => ({
+    reportsDir: join(o.reportDir, s),
+    manifestPath: o[s].manifestPath,
+    manifest: narrowed(o[s].manifest, plan[s]),
+    requestTimeoutMs: o.requestTimeoutMs,
+  });
+  const before: Partial<Record<Side, Before>> = {};
+  let result: T | undefined;
+  try {
+    for (const s of sides) before[s] = await snapshotFor(config(s), o[s], `candidate: latency: ${s}`);
+    result = await run(before.current?.gateRules);
+    return result;
+  } finally {
+    for (const s of sides) {
+      const b = before[s];
+      if (!b) continue;
+      try {
+        await recordWrites(config(s), o[s], b, result?.records ? sideFigures(result.records, s) : undefined, 'candidate:latency');
+        ledgers[s] = relative(o.reportsRoot, join(config(s).reportsDir, 'ledger.json'));
+      } catch (err) {
+        console.error(`candidate: latency: the ${s}'s restore or ledger failed: ${(err as Error).message.split('\n')[0]}`);
+      }
+    }
   }
 }

@@ -57,7 +57,7 @@ function readLoadSummary(file: string): RunSummary | undefined {
  * The request bodies written ahead into `outDir` by fixtures/generate.ts, run as the command it is
  * (fixtures/ is a folder of its own); `budget` bounds them by the manifest's load budget.
  */
-export function writeBodies(o: { seed: number; runId: string; manifestPath: string; outDir: string; budget: boolean }): void {
+export function writeBodies(o: { seed: number; runId: string; manifestPath: string; outDir: string; budget: boolean; pairFile?: string }): void {
   const gen = spawnSync(
     process.execPath,
     [
@@ -72,6 +72,7 @@ export function writeBodies(o: { seed: number; runId: string; manifestPath: stri
       '--out',
       o.outDir,
       ...(o.budget ? ['--budget'] : []),
+      ...(o.pairFile ? ['--pair', o.pairFile] : []),
     ],
     { cwd: ROOT, encoding: 'utf8' },
   );
@@ -100,7 +101,15 @@ export function loadEnv(
   };
 }
 
-interface Before {
+/** What the snapshot and the ledger of one side need: a load run's config, or one side of a paired run. */
+export interface WriteSide {
+  reportsDir: string;
+  manifestPath: string;
+  manifest: Config['manifest'];
+  requestTimeoutMs: number;
+}
+
+export interface Before {
   startedAt: string;
   snapshot: Snapshot;
   writes: LedgerWrite[];
@@ -109,9 +118,9 @@ interface Before {
 }
 
 /** The manifest's gates and experiments as the mutation profile finds them on a target, to be written back after it. */
-async function snapshotFor(config: Config, target: { baseUrl: string; apiKey: string }): Promise<Before> {
+export async function snapshotFor(config: WriteSide, target: { baseUrl: string; apiKey: string }, label = 'load'): Promise<Before> {
   const s = await takeSnapshot({ ...target, timeoutMs: config.requestTimeoutMs }, config.manifest);
-  for (const note of s.notes) console.error(`load: note: ${note}`);
+  for (const note of s.notes) console.error(`${label}: note: ${note}`);
   const gateRules = Object.fromEntries(Object.entries(s.state.gates).flatMap(([g, v]) => (v.rules === null ? [] : [[g, v.rules]])));
   return { startedAt: new Date().toISOString(), snapshot: s.snapshot, writes: s.writes, gateRules };
 }
@@ -120,11 +129,12 @@ async function snapshotFor(config: Config, target: { baseUrl: string; apiKey: st
  * The mutation profile's writes in the run's ledger (from the per-resource counters its summary keeps),
  * after the gates it toggled and the experiments it patched are written back as the snapshot found them.
  */
-async function recordWrites(
-  config: Config,
+export async function recordWrites(
+  config: WriteSide,
   target: { baseUrl: string; apiKey: string },
   before: Before,
   figures: Record<string, number> | undefined,
+  by = 'load:mutation',
 ): Promise<void> {
   const f = figures ?? {};
   const writes: LedgerWrite[] = [...before.writes];
@@ -182,14 +192,14 @@ async function recordWrites(
     gates: toggled.filter((g) => g in before.snapshot.gates),
     experiments: Object.keys(before.snapshot.experiments),
   });
-  for (const x of r.restores.filter((y) => !y.ok)) console.error(`load: note: ${x.resource} ${x.field} not restored: ${x.detail}`);
+  for (const x of r.restores.filter((y) => !y.ok)) console.error(`${by}: note: ${x.resource} ${x.field} not restored: ${x.detail}`);
   Object.assign(
     state.gates,
     Object.fromEntries(Object.entries(r.state.gates).map(([g, v]) => [g, { rules: state.gates[g]?.rules ?? v.rules, isEnabled: v.isEnabled }])),
   );
   addLedgerPart(
     config.reportsDir,
-    { by: 'load:mutation', startedAt: before.startedAt, writes: [...tally(writes), ...tally(r.writes)], restores: r.restores },
+    { by, startedAt: before.startedAt, writes: [...tally(writes), ...tally(r.writes)], restores: r.restores },
     { target: target.baseUrl, manifest: relative(ROOT, config.manifestPath), readOnly: false, state },
   );
 }

@@ -47,6 +47,11 @@ const candidateFirstRequests = new Counter('load_candidate_first');
 // of each belongs to one pair (load/compare/paired-detect.ts judges pairs).
 const pairCurrent = new Trend('load_pair_current');
 const pairCandidate = new Trend('load_pair_candidate');
+// Both answers expected but of another status class (a 200 and a 409): two pieces of work, not a pair.
+const pairMismatch = new Counter('load_pair_mismatch');
+// Requests of one side only: the other side had no counterpart to send at that moment.
+const unpaired = new Counter('load_unpaired');
+const unpairedCandidate = new Counter('load_unpaired_candidate');
 
 /** Errors of a reused connection that the server had closed (undici's codes). */
 const STALE_CONNECTION = new Set(['UND_ERR_SOCKET', 'ECONNRESET']);
@@ -95,19 +100,36 @@ async function send(base: string, key: string | undefined, method: string, path:
 
 const asExpectedBy = (expected: Expected, status: number) => expected.some((r) => status >= r.min && status <= r.max);
 
+/** One side's request of a pair: its path and body (ids and names of that side). */
+export interface SideRequest {
+  path: string;
+  body?: unknown;
+}
+
+/** The two answers of a paired request; `candidate` absent when it went to the current only. */
+export interface PairAnswers {
+  current: Response;
+  candidate?: Response;
+}
+
+const statusClass = (status: number) => Math.floor(status / 100);
+
 /**
- * One request to `BASE_URL + path`, timed and recorded under its endpoint; never throws. In paired mode
- * (env.ts PAIRED) the same request goes to the candidate too, the order of the two drawn at random for
- * each request so that neither side is always the one a warm connection or a busy moment favours; the
- * current's answer is what the profile reads and checks, the candidate's is timed apart.
+ * One request to each side, timed and recorded under its endpoint; never throws. The current gets
+ * `cur`; in paired mode (env.ts PAIRED) the candidate gets `cand` (its own ids and names), the order of
+ * the two drawn at random for each request so that neither side is always the one a warm connection or
+ * a busy moment favours. The current's answer is what the profile reads and checks; the candidate's is
+ * timed apart, and the two make a pair only when both are expected answers of the same status class
+ * (a 409 beside a 200 is another piece of work, not the same one slower). `cand` null: the current only
+ * (the candidate has no counterpart to this request, e.g. an update of a metric its create refused).
  */
-export async function call(method: string, path: string, opts: CallOptions): Promise<Response> {
+export async function callPair(method: string, cur: SideRequest, cand: SideRequest | null, opts: CallOptions): Promise<PairAnswers> {
   const at = Date.now();
-  const paired = PAIRED && opts.endpoint !== 'setup';
+  const paired = PAIRED && opts.endpoint !== 'setup' && cand !== null;
   const candidateFirst = paired && Math.random() < 0.5;
-  const toCandidate = () => send(CANDIDATE_BASE_URL, opts.anonymous ? undefined : CANDIDATE_API_KEY, method, path, opts);
+  const toCandidate = () => send(CANDIDATE_BASE_URL, opts.anonymous ? undefined : CANDIDATE_API_KEY, method, cand!.path, { ...opts, body: cand!.body });
   const early = candidateFirst ? await toCandidate() : undefined;
-  const out = await send(BASE_URL, opts.anonymous ? undefined : API_KEY, method, path, opts);
+  const out = await send(BASE_URL, opts.anonymous ? undefined : API_KEY, method, cur.path, { ...opts, body: cur.body });
   const other = paired ? (early ?? (await toCandidate())) : undefined;
   const tags = { endpoint: opts.endpoint };
   const expected = opts.expected ?? SUCCESS;
@@ -116,17 +138,42 @@ export async function call(method: string, path: string, opts: CallOptions): Pro
   failed.add(!asExpected, tags);
   if (asExpected) expectedDuration.add(out.micros, tags);
   requests.add(1, tags);
+  if (PAIRED && opts.endpoint !== 'setup' && cand === null) unpaired.add(1, tags);
   if (other) {
     pairedRequests.add(1);
     if (candidateFirst) candidateFirstRequests.add(1);
     const ok = asExpectedBy(expected, other.status);
     candidateFailed.add(!ok, tags);
-    if (ok && asExpected) {
+    if (ok && asExpected && statusClass(out.status) === statusClass(other.status)) {
       pairCurrent.add(out.micros, tags);
       pairCandidate.add(other.micros, tags);
-    }
+    } else if (ok && asExpected) pairMismatch.add(1, tags);
   }
-  return out;
+  return { current: out, candidate: other };
+}
+
+/**
+ * One request to `BASE_URL + path` (and in paired mode the same request to the candidate), timed and
+ * recorded under its endpoint; never throws. The paging profile sends no ids, so both sides get it as it is.
+ */
+export async function call(method: string, path: string, opts: CallOptions): Promise<Response> {
+  const req = { path, body: opts.body };
+  return (await callPair(method, req, req, opts)).current;
+}
+
+/**
+ * One request to the candidate alone, with its key: a setup probe (recorded nothing, as setup's
+ * probes to the current are not compared), or a write of the candidate's that has no counterpart on
+ * the current at that moment (recorded as unpaired, its unexpected answers counted).
+ */
+export async function callCandidate(method: string, req: SideRequest, opts: CallOptions): Promise<Response> {
+  const res = await send(CANDIDATE_BASE_URL, opts.anonymous ? undefined : CANDIDATE_API_KEY, method, req.path, { ...opts, body: req.body });
+  if (opts.endpoint !== 'setup') {
+    const tags = { endpoint: opts.endpoint };
+    unpairedCandidate.add(1, tags);
+    candidateFailed.add(!asExpectedBy(opts.expected ?? SUCCESS, res.status), tags);
+  }
+  return res;
 }
 
 export function query(params: Record<string, string | number | undefined>): string {
