@@ -15,6 +15,7 @@ const NOT_RUN_FILES: Record<string, string> = {
   'report/inputs.ts': "timeseries.json, the report's own file",
   'load/paging.ts': 'the request data fixtures/generate.ts wrote for the run',
   'load/mutation.ts': 'the request bodies fixtures/generate.ts wrote for the run',
+  'fixtures/generate.ts': "a paired run's plan of both sides (--pair), written for it by load/command/paired.ts",
   'load/artillery/processor.ts': "the setup's answer, handed to every worker",
   'load/artillery/run.ts': "the profile's plan and Artillery's package.json (its version)",
   'load/cloud/cli.ts': "a prepared cloud run's plan and Artillery's JSON report of it",

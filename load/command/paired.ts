@@ -224,6 +224,28 @@ function planManifest(m: RunManifest, budget: ReturnType<typeof pairedBudget>): 
   };
 }
 
+/**
+ * The request bodies of a paired mutation run, into `dataDir`: written for what both sides allow (the
+ * current's part of the plan), bounded by the smaller budget of each kind (a side started for the run
+ * bounds nothing), with the plan in mutation.json for the workers to translate each body for the candidate.
+ */
+export function writePairedBodies(o: {
+  seed: number;
+  runId: string;
+  dataDir: string;
+  plan: SidePlan;
+  current: Pick<PairedLoadSide, 'manifest' | 'external'>;
+  candidate: Pick<PairedLoadSide, 'manifest' | 'external'>;
+}): void {
+  const budget = pairedBudget(o.current.external ? loadBudget(o.current.manifest) : null, o.candidate.external ? loadBudget(o.candidate.manifest) : null);
+  const manifestPath = join(o.dataDir, 'current-manifest.json');
+  const pairFile = join(o.dataDir, 'pair.json');
+  mkdirSync(o.dataDir, { recursive: true });
+  writeFileSync(manifestPath, JSON.stringify(planManifest(o.plan.current, budget)));
+  writeFileSync(pairFile, JSON.stringify(o.plan));
+  writeBodies({ seed: o.seed, runId: o.runId, manifestPath, outDir: o.dataDir, budget: budget !== null, pairFile });
+}
+
 /** The side's manifest narrowed to what the plan pairs: what the snapshot, the restore and the ledger cover. */
 const narrowed = (m: Manifest, p: RunManifest): Manifest => ({
   ...m,
@@ -274,16 +296,8 @@ export async function runPairedLoad(o: PairedLoadOptions): Promise<CandidateLate
   const runs: PairedRun[] = [];
   mkdirSync(dataDir, { recursive: true });
   try {
-    if (plan) {
-      // Bodies for what both sides allow: the current's part of the plan, bounded by the smaller budget
-      // of each kind (a side started for the run bounds nothing), and the plan for the workers to translate them.
-      const budget = pairedBudget(o.current.external ? loadBudget(o.current.manifest) : null, o.candidate.external ? loadBudget(o.candidate.manifest) : null);
-      const manifestPath = join(dataDir, 'current-manifest.json');
-      const pairFile = join(dataDir, 'pair.json');
-      writeFileSync(manifestPath, JSON.stringify(planManifest(plan.current, budget)));
-      writeFileSync(pairFile, JSON.stringify(plan));
-      writeBodies({ seed: o.seed ?? 1, runId, manifestPath, outDir: dataDir, budget: budget !== null, pairFile });
-    } else {
+    if (plan) writePairedBodies({ seed: o.seed ?? 1, runId, dataDir, plan, current: o.current, candidate: o.candidate });
+    else {
       // The paging profile only reads: the bodies are written for its page sizes, bounded by the budget.
       writeBodies({ seed: o.seed ?? 1, runId, manifestPath: o.current.manifestPath, outDir: dataDir, budget: true });
     }
