@@ -239,6 +239,9 @@ async function overridesTaken(): Promise<boolean> {
     ? await callCandidate('PATCH', { path: path(candidateId(exp)), body: CANDIDATE_BODIES.overrides[0] }, { endpoint: 'setup', expected: ANY_STATUS })
     : undefined;
   const refused = (r: Response) => r.status >= 400 && r.status < 500;
+  // The probe is a write like any other: each side's ledger counts it.
+  if (is2xx(res)) ledger.patches.add(1, { experiment: exp });
+  if (is2xx(there)) ledgers.candidate.patches.add(1, { experiment: candidateId(exp) });
   if (!refused(res) && !(there && (refused(there) || transportReason(there)))) return true;
   overridesNotTested.add(1);
   const who = refused(res)
