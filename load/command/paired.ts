@@ -315,32 +315,23 @@ export async function runPairedLoad(o: PairedLoadOptions): Promise<CandidateLate
       ...(o.seconds ? { LOAD_SECONDS: String(o.seconds) } : {}),
     };
     delete env.CONSOLE_API_KEY;
+    const profileRun = (script: LoadScript, reportDir: string, extra: NodeJS.ProcessEnv = {}) =>
+      runProfile({
+        script,
+        profile: o.profile,
+        baseUrl: o.current.baseUrl,
+        env: { ...env, LOAD_REPORT_DIR: reportDir, ...extra },
+        reportDir,
+        dataDir,
+        requestTimeoutMs: o.requestTimeoutMs,
+        label: 'candidate: latency',
+      });
     for (const script of o.scripts) {
       const reportDir = script === 'paging' ? o.reportDir : join(o.reportDir, script);
       const run =
         script === 'mutation' && plan
-          ? await withSnapshots(o, plan, ledgers, (gateRules) =>
-              runProfile({
-                script,
-                profile: o.profile,
-                baseUrl: o.current.baseUrl,
-                env: { ...env, LOAD_REPORT_DIR: reportDir, ...(gateRules ? { LOAD_GATE_RULES: JSON.stringify(gateRules) } : {}) },
-                reportDir,
-                dataDir,
-                requestTimeoutMs: o.requestTimeoutMs,
-                label: 'candidate: latency',
-              }),
-            )
-          : await runProfile({
-              script,
-              profile: o.profile,
-              baseUrl: o.current.baseUrl,
-              env,
-              reportDir,
-              dataDir,
-              requestTimeoutMs: o.requestTimeoutMs,
-              label: 'candidate: latency',
-            });
+          ? await withSnapshots(o, plan, ledgers, (gateRules) => profileRun(script, reportDir, gateRules ? { LOAD_GATE_RULES: JSON.stringify(gateRules) } : {}))
+          : await profileRun(script, reportDir);
       for (const key of [o.current.apiKey, o.candidate.apiKey]) if (key) assertNoKey(o.reportDir, key);
       if (run.exit === 3 || !run.records)
         return notCarriedOut(`${script}: ${run.reason ?? `the paired ${script} run was not carried out`}`, {
