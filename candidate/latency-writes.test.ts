@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadManifest, ROOT } from '../core/config.ts';
-import { readLedgerFile, type CandidateLatency, type Ledger } from '../core/formats.ts';
+import { readLedgerFile, type CandidateLatency, type Ledger, type LoadScript } from '../core/formats.ts';
 import { startReference, type ReferenceServer } from '../core/reference.ts';
 import { scan } from '../core/scan.ts';
 import { runPairedLoad } from '../load/command/paired.ts';
@@ -34,7 +34,7 @@ interface Outcome {
   gates: { candidateAlpha: string[]; candidateSeed1: string[]; currentAlpha: string[]; candidateSeed2Enabled: boolean };
 }
 
-async function pairedWithWrites(candidate: { faults?: string[]; variants?: string[] }): Promise<Outcome> {
+async function pairedWithWrites(candidate: { faults?: string[]; variants?: string[] }, scripts: LoadScript[]): Promise<Outcome> {
   const servers: ReferenceServer[] = [];
   const dir = mkdtempSync(join(tmpdir(), 'candidate-latency-writes-'));
   try {
@@ -66,7 +66,7 @@ async function pairedWithWrites(candidate: { faults?: string[]; variants?: strin
     });
     const reportDir = join(dir, 'candidate', 'latency');
     const latency = await runPairedLoad({
-      scripts: ['paging', 'mutation'],
+      scripts,
       current: side(cur, currentManifest),
       candidate: side(cand, candidateManifest),
       profile: 'smoke',
@@ -105,7 +105,7 @@ const created = (l: Ledger) => l.parts.flatMap((p) => p.writes.filter((w) => w.o
 const skipped = (l: Ledger) => l.parts.flatMap((p) => p.writes.filter((w) => w.operation === 'skipTriggerPhase')).reduce((n, w) => n + w.count, 0);
 
 test('writes paired with each side its own ids: a candidate slower on createMetric is found there only; both sides ledgered and restored', { timeout: 180_000 }, async () => {
-  const o = await pairedWithWrites({ faults: ['metric-id-shape-wrong', 'slow:createMetric:100'] });
+  const o = await pairedWithWrites({ faults: ['metric-id-shape-wrong', 'slow:createMetric:100'] }, ['paging', 'mutation']);
   const l = o.latency;
   const screen = latencyLines(l).join('\n');
   assert.deepEqual(l.scripts, ['paging', 'mutation']);
@@ -143,10 +143,11 @@ test('writes paired with each side its own ids: a candidate slower on createMetr
 
 test('a candidate refusing some rule adds: that operation is not judged a regression, and the run passes', { timeout: 180_000 }, async () => {
   // Seeded gates hold no rule: with a cap of 1 the second rule added to each gate is refused (400).
-  const o = await pairedWithWrites({ variants: ['rules-cap:1'] });
+  const o = await pairedWithWrites({ variants: ['rules-cap:1'] }, ['mutation']);
   const l = o.latency;
   const screen = latencyLines(l).join('\n');
   assert.equal(l.verdict, 'pass', screen);
+  assert.deepEqual(l.scripts, ['mutation']);
   const add = l.endpoints.find((e) => e.endpoint === 'addGateRules');
   assert.ok(add, screen);
   assert.ok((add.candidate?.unexpected ?? 0) > 0, screen);
