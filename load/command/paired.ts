@@ -355,7 +355,7 @@ export async function runPairedLoad(o: PairedLoadOptions): Promise<CandidateLate
  * first, and afterwards each side is restored and ledgered on its own (one side's failure does not
  * skip the other's), in `<reportDir>/<side>/ledger.json`.
  */
-async function withSnapshots<T extends { records?: Records }>(
+export async function withSnapshots<T extends { records?: Records }>(
   o: PairedLoadOptions,
   plan: SidePlan,
   ledgers: Partial<Record<Side, string>>,
