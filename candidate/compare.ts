@@ -13,7 +13,7 @@ import type {
   Status,
   TestExchanges,
 } from '../core/formats.ts';
-import { type Aliases, type Difference, diffExchanges, differenceKey, operationOf, pairTest } from './diff.ts';
+import { type Aliases, type Difference, diffExchanges, differenceKey, operationOf, pairTest, statePairs } from './diff.ts';
 
 /** One suite run's files. */
 export interface Read {
@@ -44,12 +44,27 @@ function differences(a: ExchangeLog, b: ExchangeLog, aliases?: Aliases) {
   return out;
 }
 
-/** What differs between reads of the same deployment (any two of `reads`, which are of one side): its noise. */
-export function learnNoise(reads: Read[], into: Noise = { keys: new Set(), unstableTests: new Set() }): Noise {
+/**
+ * What differs between reads of the same deployment (any two of `reads`, which are of one side): its noise.
+ * `stateful`: the reads wrote, so each met the state the one before left; their answers are also paired by
+ * what they were (statePairs) and lists without ids compared by the values their places take. Places that
+ * vary with that state (the time of a trigger's action, the phase it is in) are then noise, and a
+ * candidate's change confined to them goes unseen: the price of comparing reads that wrote.
+ */
+export function learnNoise(reads: Read[], into: Noise = { keys: new Set(), unstableTests: new Set() }, o: { stateful?: boolean } = {}): Noise {
   for (let i = 1; i < reads.length; i++) {
     for (const { test, diffs, diverged } of differences(reads[0].exchanges, reads[i].exchanges)) {
       for (const d of diffs) into.keys.add(differenceKey(d));
       if (diverged) into.unstableTests.add(test.key);
+    }
+    if (o.stateful) {
+      const later = byKey(reads[i].exchanges);
+      for (const t of reads[0].exchanges.tests) {
+        const u = later.get(t.key);
+        if (!u) continue;
+        for (const [x, y] of statePairs(t.exchanges, u.exchanges))
+          for (const d of diffExchanges(x, y, undefined, { unequalLists: 'values' })) into.keys.add(differenceKey(d));
+      }
     }
     for (const d of observationDiffs(reads[0].observations, reads[i].observations)) into.keys.add(`observation|${d.id}`);
   }

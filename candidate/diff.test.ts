@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ConformanceReport, Exchange, ExchangeLog } from '../core/formats.ts';
 import { changes, learnNoise, verdicts, withoutExplained, type Read } from './compare.ts';
-import { diffExchanges, operationOf, pairTest, requestKey } from './diff.ts';
+import { diffExchanges, operationOf, pairTest, requestKey, statePairs } from './diff.ts';
 
 const ex = (path: string, status: number, body: unknown, method = 'GET'): Exchange => ({
   method,
@@ -135,4 +135,63 @@ test('withoutExplained: the difference a regression shows is its clause, not a c
   const regression = { clause: 'x', level: 'stated' as const, section: null, text: null, current: 'pass' as const, test: 't', error: null, exchanges: { current: cur, candidate: cand } };
   assert.deepEqual(withoutExplained([change], [regression]), []);
   assert.equal(withoutExplained([change], []).length, 1);
+});
+
+test('diffExchanges with unequalLists values: lists without ids of unequal length compared place by place by the values taken', () => {
+  const p = '/console/v1/release_pipeline_triggers/t_1/skip';
+  const a = ex(p, 200, { data: { actions: [{ type: 'SKIP', timeMs: 1 }] } }, 'PUT');
+  const b = ex(p, 200, { data: { actions: [{ type: 'SKIP', timeMs: 1 }, { type: 'SKIP', timeMs: 2, by: 'x' }] } }, 'PUT');
+  const places = (o?: Parameters<typeof diffExchanges>[3]) => diffExchanges(a, b, undefined, o).map((d) => `${d.kind}@${d.where}`);
+  assert.deepEqual(places(), ['body@data.actions.length']);
+  assert.deepEqual(places({ unequalLists: 'values' }), ['body@data.actions.length', 'body@data.actions[].timeMs', 'field presence@data.actions[].by']);
+});
+
+test('statePairs: the k-th answer of each request and status with the k-th of the same, whatever came between', () => {
+  const skip = (status: number, n: number) => ex('/console/v1/release_pipeline_triggers/t_1/skip', status, { n }, 'PUT');
+  const get = ex('/console/v1/release_pipeline_triggers/t_1', 200, {});
+  const pairs = statePairs([get, skip(200, 1), skip(200, 2)], [get, skip(409, 0), skip(200, 3)]);
+  assert.deepEqual(
+    pairs.map(([x, y]) => [x.status, (x.responseBody as { n?: number }).n, (y.responseBody as { n?: number }).n]),
+    [
+      [200, undefined, undefined],
+      [200, 1, 3],
+    ],
+  );
+});
+
+// Two reads of one side with writes: the second meets the phase the first skipped (409), then skips the
+// next, and the trigger's action log (no ids) has grown by the first read's actions.
+const triggerLog = (answers: [number, unknown][]): ExchangeLog => ({
+  format: 'console-conformance.exchanges/1',
+  tests: [
+    {
+      key: 'triggers.spec.ts > skip',
+      clauses: ['triggers.skip.status200'],
+      observations: [],
+      status: 'passed',
+      exchanges: answers.map(([status, body]) => ex(`/console/v1/release_pipeline_triggers/t_1/skip`, status, body, 'PUT')),
+    },
+  ],
+});
+const stateRead = (answers: [number, unknown][]): Read => ({ conformance: conformance({}), exchanges: triggerLog(answers), observations: {} });
+const actions = (...xs: [string, number][]) => ({ message: 'ok', data: { actions: xs.map(([type, timeMs]) => ({ type, timeMs })) } });
+
+test('learnNoise stateful: what varies with the state a read met is learnt from reads that wrote, and only then', () => {
+  const cur = [stateRead([[200, actions(['SKIP', 10])]]), stateRead([[409, { message: 'skipped' }], [200, actions(['SKIP', 10], ['SKIP', 20])]])];
+  const cand = [stateRead([[200, actions(['SKIP', 30])]]), stateRead([[409, { message: 'skipped' }], [200, actions(['SKIP', 30], ['SKIP', 40])]])];
+  const stateful = learnNoise(cand, learnNoise(cur, undefined, { stateful: true }), { stateful: true });
+  assert.equal(stateful.keys.has('skipTriggerPhase|body|data.actions[].timeMs'), true, [...stateful.keys].join(', '));
+  assert.deepEqual(changes(cur[0], cand[0], stateful).changes, []);
+  // Without writes the same reads teach nothing of the times: the first reads' times are a change.
+  const plain = learnNoise(cand, learnNoise(cur));
+  assert.deepEqual(
+    changes(cur[0], cand[0], plain).changes.map((c) => c.where),
+    ['data.actions[].timeMs'],
+  );
+  // What does not vary between one side's reads is still a change: an action of another kind.
+  const renamed = stateRead([[200, actions(['SKIPPED', 30])]]);
+  assert.deepEqual(
+    changes(cur[0], renamed, stateful).changes.map((c) => `${c.where}:${c.current}->${c.candidate}`),
+    ['data.actions[].type:SKIP->SKIPPED'],
+  );
 });

@@ -64,8 +64,34 @@ const itemId = (v: unknown): string | undefined => {
 export type Aliases = (value: string) => string;
 const noAliases: Aliases = (v) => v;
 
+/** How lists without ids of unequal length are compared. */
+export interface DiffOptions {
+  /**
+   * `length` (the default): by their length alone, since their items cannot be matched. `values`: also each
+   * place under their items by the set of values it takes there, for two reads of one side that met
+   * different states (a trigger's action log that grew by the read before: its times differ, its kinds do not).
+   */
+  unequalLists?: 'length' | 'values';
+}
+
+/** Every leaf under `items` by its place (`[].timeMs`, `[].x.y`), with the JSON of each value it takes there. */
+function leafValues(items: unknown[], where: string): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  const visit = (v: unknown, at: string) => {
+    if (Array.isArray(v)) for (const x of v) visit(x, `${at}[]`);
+    else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) visit(x, `${at}.${k}`);
+    else {
+      const seen = out.get(at) ?? new Set<string>();
+      seen.add(JSON.stringify(v));
+      out.set(at, seen);
+    }
+  };
+  for (const x of items) visit(x, `${where}[]`);
+  return out;
+}
+
 /** The differences between two answers to one request. */
-export function diffExchanges(current: Exchange, candidate: Exchange, aliases: Aliases = noAliases): Difference[] {
+export function diffExchanges(current: Exchange, candidate: Exchange, aliases: Aliases = noAliases, options: DiffOptions = {}): Difference[] {
   const operation = operationOf(current.method, current.path);
   const out: Difference[] = queryDiffs(operation, current, candidate);
   // A request that needed more attempts on one side: a 429 waited out, or a read retried after no answer.
@@ -104,6 +130,17 @@ export function diffExchanges(current: Exchange, candidate: Exchange, aliases: A
           if (idsA.some((id) => !idsB.includes(id)) || idsB.some((id) => !idsA.includes(id)))
             out.push({ operation, kind: 'body', where: `${where}[].id`, current: idsA, candidate: idsB });
           for (const [i, x] of xa.entries()) if (idsB.includes(idsA[i])) walk(x, xb[idsB.indexOf(idsA[i])], `${where}[]`);
+        } else if (options.unequalLists === 'values') {
+          const va = leafValues(xa, where);
+          const vb = leafValues(xb, where);
+          for (const at of new Set([...va.keys(), ...vb.keys()])) {
+            const sa = va.get(at);
+            const sb = vb.get(at);
+            if (!sb) out.push({ operation, kind: 'field presence', where: at, current: 'present', candidate: 'absent' });
+            else if (!sa) out.push({ operation, kind: 'field presence', where: at, current: 'absent', candidate: 'present' });
+            else if ([...sa].sort().join('\u0000') !== [...sb].sort().join('\u0000'))
+              out.push({ operation, kind: at.split('.').at(-1) === 'message' ? 'message' : 'body', where: at, current: [...sa].map((j) => JSON.parse(j)), candidate: [...sb].map((j) => JSON.parse(j)) });
+          }
         }
         return;
       }
@@ -148,4 +185,27 @@ export function pairTest(current: Exchange[], candidate: Exchange[]): TestPairin
     pairs.push([a, b]);
   }
   return { pairs };
+}
+
+/**
+ * Two reads' exchanges of one test on one side, paired by what they were: the k-th answer of each request
+ * and status with the k-th of the same. With writes, a read meets the state the read before it left, so
+ * its requests part from the earlier read's (a skip to a phase already skipped is refused, the next one
+ * taken); the answers that are the same piece of work still pair, and what differs between them is noise.
+ */
+export function statePairs(a: Exchange[], b: Exchange[]): [Exchange, Exchange][] {
+  const kinds = new Map<string, Exchange[]>();
+  const kindOf = (e: Exchange) => `${requestKey(e)}|${e.status}`;
+  for (const e of b) kinds.set(kindOf(e), [...(kinds.get(kindOf(e)) ?? []), e]);
+  const taken = new Map<string, number>();
+  const pairs: [Exchange, Exchange][] = [];
+  for (const e of a) {
+    const k = kindOf(e);
+    const i = taken.get(k) ?? 0;
+    const other = kinds.get(k)?.[i];
+    if (!other) continue;
+    taken.set(k, i + 1);
+    pairs.push([e, other]);
+  }
+  return pairs;
 }

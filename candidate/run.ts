@@ -154,8 +154,9 @@ export function loadRead(reports: string): Read {
 
 /** Fills `report` from both sides' reads; the exit code: 1 a regression (or a change under freezeOpen), else 0. */
 export function judge(report: CandidateReport, reads: Record<Side, Read[]>, aliases: Aliases, freezeOpen: boolean): number {
-  const noise = learnNoise(reads.current);
-  learnNoise(reads.candidate, noise);
+  const stateful = { stateful: !report.options.readOnly };
+  const noise = learnNoise(reads.current, undefined, stateful);
+  learnNoise(reads.candidate, noise, stateful);
   const c = changes(reads.current[0], reads.candidate[0], noise, aliases);
   const v = verdicts(reads.current, reads.candidate);
   report.regressions = v.regressions;

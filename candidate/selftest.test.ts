@@ -4,7 +4,7 @@
 // The tests the candidate did not run are no pairs and judge no clause: only those it ran are compared.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { judgeCase, runCases, sample } from './selftest.ts';
+import { judgeCase, runCases, sample, variantCases } from './selftest.ts';
 
 test('the same build twice: 0 changes, 0 regressions; a legal variant: changed, exit 0; a fault: a regression naming its clause, exit 1', async () => {
   const results = await runCases(
@@ -39,4 +39,16 @@ test('sample: every k-th by name, the same on every run', () => {
     ['f0', 'f3', 'f6'],
   );
   assert.equal(sample(xs, 20).length, 10);
+});
+
+test('variantCases: every variant, or those named, a variant with a parameter as the server takes it', () => {
+  const variants = [{ name: 'rules-cap', parameter: 'rules-cap:<N>' }, { name: 'rules-replace' }];
+  assert.deepEqual(
+    variantCases(variants).map((c) => c.name),
+    ['rules-cap', 'rules-replace'],
+  );
+  assert.deepEqual(
+    variantCases(variants, new Set(['rules-cap:3', 'rules-replace', 'rules-replace:2', 'nothing'])).map((c) => c.name),
+    ['rules-cap:3', 'rules-replace'],
+  );
 });

@@ -132,3 +132,9 @@ export function faultsInScope(faults: Switch[], checked: Set<string>): Switch[] 
 }
 
 export { listSwitches };
+
+/** The variant cases: every variant, or those `only` names (by name, or with a parameter as `rules-cap:3`). */
+export function variantCases(variants: { name: string; parameter?: string }[], only?: Set<string>): Case[] {
+  if (!only) return variants.map((v) => ({ kind: 'variant', name: v.name }));
+  return [...only].filter((o) => variants.some((v) => v.name === o || (v.parameter && v.name === o.split(':')[0]))).map((o) => ({ kind: 'variant', name: o }));
+}
