@@ -97,6 +97,25 @@ function candidateAnswers(records: Records): Map<string, { requests: number; une
   return out;
 }
 
+/**
+ * Why the candidate could not be timed: more of its answers were the network's (no answer, a gateway's
+ * HTML error page, a redirect, a 429: core/transport-rule.ts) than the profile lets a run have. The
+ * current's own answers are held to that budget by the run's thresholds; the candidate's are only
+ * counted, and a verdict from the few pairs left would pass a side that was never measured.
+ */
+export function candidateNetwork(records: Records, profile: string): string | undefined {
+  const all = records.metrics.load_candidate_transport;
+  if (all?.type !== 'rate') return undefined;
+  const answers = all.passes + all.fails;
+  const maxRate = SHARED_TABLE[profile as keyof typeof SHARED_TABLE]?.maxEndpointErrorRate ?? 0;
+  if (all.passes === 0 || all.passes <= maxRate * answers) return undefined;
+  const kinds = Object.entries(records.metrics)
+    .map(([key, r]) => [/^load_candidate_transport\{kind:([^}]+)\}$/.exec(key)?.[1], r.type === 'rate' ? r.passes : 0] as const)
+    .filter(([kind, n]) => kind && n > 0)
+    .map(([kind, n]) => `${n} ${kind}`);
+  return `the candidate's network answered ${all.passes} of its ${answers} requests, not the candidate (${kinds.join(', ')}; more than the ${profile} profile's ${fmt(maxRate * 100)}%): its latency cannot be measured`;
+}
+
 /** The operations a run has pairs of (the ruler left out): what its share of the family-wise alpha is counted by. */
 function pairedOperations(records: Records): Set<string> {
   const byTag = pairsByTag(records);
@@ -335,6 +354,12 @@ export async function runPairedLoad(o: PairedLoadOptions): Promise<CandidateLate
       for (const key of [o.current.apiKey, o.candidate.apiKey]) if (key) assertNoKey(o.reportDir, key);
       if (run.exit === 3 || !run.records)
         return notCarriedOut(`${script}: ${run.reason ?? `the paired ${script} run was not carried out`}`, {
+          ...(Object.keys(ledgers).length ? { ledgers } : {}),
+          ...(plan?.notes.length ? { notes: plan.notes } : {}),
+        });
+      const network = candidateNetwork(run.records, o.profile);
+      if (network)
+        return notCarriedOut(`${script}: ${network}`, {
           ...(Object.keys(ledgers).length ? { ledgers } : {}),
           ...(plan?.notes.length ? { notes: plan.notes } : {}),
         });

@@ -4,6 +4,7 @@
 // response_time is whole milliseconds, too coarse for a target on this machine.
 import { API_KEY, BASE_URL, CANDIDATE_API_KEY, CANDIDATE_BASE_URL, KEY_HEADER, PAIRED, REQUEST_TIMEOUT_MS } from './env.ts';
 import { Counter, Rate, Trend } from './runtime.ts';
+import { transportKind, transportProblem } from '../../core/transport-rule.ts';
 
 /** Statuses that count as an expected answer (http_req_failed false), as inclusive ranges. */
 export type Expected = { min: number; max: number }[];
@@ -41,6 +42,8 @@ const requests = new Counter('http_reqs');
 // Paired mode: the candidate's answers, apart from the current's, so that the profile's thresholds and
 // checks stay the current's and the candidate's durations are only compared (load/command/paired.ts).
 const candidateFailed = new Rate('load_candidate_failed');
+/** One sample per answer of the candidate: true when the network answered it, not the candidate (core/transport-rule.ts). */
+const candidateTransport = new Rate('load_candidate_transport');
 const pairedRequests = new Counter('load_paired_reqs');
 const candidateFirstRequests = new Counter('load_candidate_first');
 // The two answers to one request, recorded together when both are as expected, so that the i-th value
@@ -114,6 +117,27 @@ export interface PairAnswers {
 
 const statusClass = (status: number) => Math.floor(status / 100);
 
+/** Why `res` is the network's doing rather than the target's answer (core/transport-rule.ts), or undefined. */
+function networkReason(res: Response): string | undefined {
+  if (res.status === 0) return `no response: ${res.error || 'no answer'}`;
+  const body = typeof res.body === 'string' ? res.body : '';
+  let json = body.trim() === '';
+  if (!json)
+    try {
+      JSON.parse(body);
+      json = true;
+    } catch {
+      json = false;
+    }
+  return transportProblem(res.status, res.headers, body.length, json);
+}
+
+/** Counts the candidate's answer as the network's or its own, by kind: a candidate whose network fails cannot be timed. */
+function countCandidateTransport(res: Response, endpoint: string): void {
+  const reason = networkReason(res);
+  candidateTransport.add(reason !== undefined, reason === undefined ? { endpoint } : { endpoint, kind: transportKind(reason) });
+}
+
 /**
  * One request to each side, timed and recorded under its endpoint; never throws. The current gets
  * `cur`; in paired mode (env.ts PAIRED) the candidate gets `cand` (its own ids and names), the order of
@@ -144,6 +168,7 @@ export async function callPair(method: string, cur: SideRequest, cand: SideReque
     if (candidateFirst) candidateFirstRequests.add(1);
     const ok = asExpectedBy(expected, other.status);
     candidateFailed.add(!ok, tags);
+    countCandidateTransport(other, opts.endpoint);
     if (ok && asExpected && statusClass(out.status) === statusClass(other.status)) {
       pairCurrent.add(out.micros, tags);
       pairCandidate.add(other.micros, tags);
@@ -172,6 +197,7 @@ export async function callCandidate(method: string, req: SideRequest, opts: Call
     const tags = { endpoint: opts.endpoint };
     unpairedCandidate.add(1, tags);
     candidateFailed.add(!asExpectedBy(opts.expected ?? SUCCESS, res.status), tags);
+    countCandidateTransport(res, opts.endpoint);
   }
   return res;
 }

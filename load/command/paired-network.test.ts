@@ -1,0 +1,26 @@
+// When a paired run's candidate cannot be timed: its network answered more of its requests than the
+// profile's budget (the budget the current's own answers are held to).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Records } from '../lib/runtime.ts';
+import { candidateNetwork } from './paired.ts';
+
+const records = (network: number, own: number, kind = 'not-json'): Records => ({
+  metrics: {
+    load_candidate_transport: { type: 'rate', passes: network, fails: own },
+    ...(network ? { [`load_candidate_transport{kind:${kind}}`]: { type: 'rate' as const, passes: network, fails: 0 } } : {}),
+  },
+  checks: {},
+});
+
+test('candidateNetwork: over the profile budget the run is not timed, naming the kinds; within it, or without the metric, it is', () => {
+  assert.equal(candidateNetwork(records(0, 500), 'smoke'), undefined);
+  assert.equal(candidateNetwork({ metrics: {}, checks: {} }, 'smoke'), undefined);
+  // smoke allows none, baseline one in a thousand.
+  assert.match(
+    candidateNetwork(records(1, 999, 'no-response'), 'smoke') ?? '',
+    /^the candidate's network answered 1 of its 1000 requests, not the candidate \(1 no-response; more than the smoke profile's 0%\)/,
+  );
+  assert.equal(candidateNetwork(records(1, 999), 'baseline'), undefined);
+  assert.match(candidateNetwork(records(3, 997), 'baseline') ?? '', /3 of its 1000 .*baseline profile's 0.1%/);
+});
