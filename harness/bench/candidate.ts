@@ -1,5 +1,5 @@
 // npm run bench:candidate -- [--runs N] [--same-runs M] [--profile smoke|baseline] [--seconds S]
-//                            [--latency MS[:S]] [--operation ID] [--change PCT] [--min-effect LIST] [--no-busy] [--max-minutes M]
+//                            [--latency MS[:S]] [--operation ID] [--change PCT] [--min-effect LIST] [--writes] [--no-busy] [--max-minutes M]
 // The power of the side-by-side latency of `npm run candidate -- --latency` against today's baseline
 // compare, measured on the same runs with the machine half busy. Three reference servers with network-
 // like latency: the current, the same build, and the candidate with one operation slower by --change
@@ -10,6 +10,7 @@
 //  - baseline compare: a separate paging run of the current recorded as the baseline, then a separate
 //    run of the candidate compared with it (load/compare/baseline.ts compareSummary), as a nightly job
 //    compares with a baseline recorded before.
+// With --writes, the mutation profile too, after the paging one, in both (candidate --latency --writes).
 // A child process spins one core for the whole benchmark (half of this 2-core machine). Figures, not
 // a test: nothing here passes or fails.
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -19,11 +20,11 @@ import { join } from 'node:path';
 import { execSync } from 'node:child_process';
 import { OPERATIONS, type OperationId } from '../../contracts/index.ts';
 import { fail, integerOption, parseCommand, runCommand } from '../../core/command.ts';
-import { ConfigError, ROOT, setEnv, targetSetInEnv } from '../../core/config.ts';
-import { readRunSummary, type RunSummary } from '../../core/formats.ts';
+import { ConfigError, loadManifest, ROOT, setEnv, targetSetInEnv } from '../../core/config.ts';
+import { type LoadScript, readRunSummary, type RunSummary } from '../../core/formats.ts';
 import { startReference, type ReferenceServer } from '../../core/reference.ts';
 import { compareSummary, DEFAULT_TOLERANCE } from '../../load/compare/baseline.ts';
-import { runPairedPaging } from '../../load/command/paired.ts';
+import { runPairedLoad } from '../../load/command/paired.ts';
 import { runLoad } from '../../load/command/run.ts';
 
 const HELP = `usage: npm run bench:candidate -- [options]
@@ -38,7 +39,11 @@ kept busy by a spinning child process.
   --profile NAME    smoke or baseline (default smoke)
   --seconds S       length of the profile's arrival-rate scenarios (default 20)
   --latency MS[:S]  the reference servers' added latency, median ms and log spread (default 40)
-  --operation ID    the operation slowed (default listExperiments: four of paging's endpoints)
+  --operation ID    the operation slowed (default listExperiments: four of paging's endpoints; with
+                    --writes one of the mutation profile's, e.g. updateMetric)
+  --writes          the mutation profile too, after the paging one, in every run of both rules (as
+                    candidate --latency --writes); each reference given to the runs as a URL target, so
+                    the reference manifest's budget bounds the writes of each run
   --change PCT      its slowdown in percent (default 10; reference --fault slow:)
   --min-effect LIST the smallest slowdowns either rule counts, in percent, comma-separated: a table for
                     each, from the same runs (default 0,5; at 10, a +10% change is by design flagged
@@ -61,6 +66,7 @@ interface Args {
   minEffects: number[];
   busy: boolean;
   maxMinutes: number;
+  scripts: LoadScript[];
 }
 
 function options(): Args {
@@ -77,6 +83,7 @@ function options(): Args {
       change: { type: 'string' },
       'min-effect': { type: 'string' },
       'no-busy': { type: 'boolean' },
+      writes: { type: 'boolean' },
       'max-minutes': { type: 'string' },
     },
   });
@@ -95,6 +102,7 @@ function options(): Args {
     change: integerOption('bench:candidate', '--change', values.change, { min: 1, max: 1000, fallback: 10 }),
     minEffects: minEffectList(values['min-effect']),
     busy: !values['no-busy'],
+    scripts: values.writes ? ['paging', 'mutation'] : ['paging'],
     maxMinutes: integerOption('bench:candidate', '--max-minutes', values['max-minutes'], { min: 1, max: 24 * 60, fallback: 120 }),
   };
 }
@@ -143,19 +151,25 @@ async function bench(a: Args): Promise<number> {
     // One core spun for the whole benchmark: the machine half busy, both rules under the same load.
     if (a.busy) spinner = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
 
-    /** A separate paging run of one server, as load:paging runs it; its summary. */
-    const separate = async (s: ReferenceServer): Promise<RunSummary> => {
+    /** Separate runs of the profiles on one server, as load:paging (and load:mutation) run them; their summaries. */
+    const separate = async (s: ReferenceServer): Promise<RunSummary[]> => {
       setEnv({ CONSOLE_BASE_URL: s.baseUrl, CONSOLE_API_KEY: s.apiKey });
       try {
-        const code = await runLoad({ scripts: ['paging'], profile: a.profile, compare: false, seed: 1, scale: undefined });
+        const code = await runLoad({ scripts: a.scripts, profile: a.profile, compare: false, seed: 1, scale: undefined });
         if (code === 3) throw new ConfigError('a separate load run could not be carried out (see above)');
       } finally {
         setEnv({ CONSOLE_BASE_URL: undefined, CONSOLE_API_KEY: undefined });
       }
-      const summary = readRunSummary(join(reports, 'load', 'paging', 'summary.json'));
-      if (!summary) throw new ConfigError('a separate load run wrote no summary.json');
-      return summary;
+      return a.scripts.map((script) => {
+        const summary = readRunSummary(join(reports, 'load', script, 'summary.json'));
+        if (!summary) throw new ConfigError(`a separate ${script} run wrote no summary.json`);
+        return summary;
+      });
     };
+    const manifestPath = join(ROOT, 'fixtures/targets/reference.json');
+    const manifest = loadManifest(manifestPath);
+    // Given as URL targets (external), as the separate runs are: the manifest's budget bounds both alike.
+    const side = (s: ReferenceServer) => ({ baseUrl: s.baseUrl, apiKey: s.apiKey, manifestPath, manifest, external: true });
 
     const plan: Outcome['condition'][] = [];
     // Interleaved conditions: a drift of the machine during the benchmark reaches both alike.
@@ -173,15 +187,15 @@ async function bench(a: Args): Promise<number> {
         break;
       }
       const candidate = condition === 'slowed' ? slowed : same;
-      const latency = await runPairedPaging({
-        current: { baseUrl: current.baseUrl, apiKey: current.apiKey },
-        candidate: { baseUrl: candidate.baseUrl, apiKey: candidate.apiKey },
+      const latency = await runPairedLoad({
+        scripts: a.scripts,
+        current: side(current),
+        candidate: side(candidate),
         profile: a.profile,
         seconds: a.seconds,
         minEffect: a.minEffects[0],
         reportDir: join(reports, 'paired'),
         reportsRoot: reports,
-        manifestPath: join(ROOT, 'fixtures/targets/reference.json'),
         requestTimeoutMs: 15_000,
       });
       if (latency.verdict === 'not carried out') throw new ConfigError(`a paired run could not be carried out: ${latency.reason}`);
@@ -193,11 +207,12 @@ async function bench(a: Args): Promise<number> {
         const f = latency.endpoints.filter((e) => e.p < e.alpha && e.lower > 1 + m).map((e) => e.endpoint);
         return judged(f, f.length > 0);
       };
+      // Each profile's run compared with its own baseline, as baseline:compare does per profile.
       const baselineAt = (m: number) => {
-        const compared = compareSummary(run, base, 'the current run', { ...DEFAULT_TOLERANCE, minEffect: m });
+        const compared = run.map((r, k) => compareSummary(r, base[k], 'the current run', { ...DEFAULT_TOLERANCE, minEffect: m }));
         return judged(
-          compared.endpoints.filter((e) => e.regression).map((e) => e.endpoint),
-          compared.verdict === 'regression',
+          compared.flatMap((c) => c.endpoints.filter((e) => e.regression).map((e) => e.endpoint)),
+          compared.some((c) => c.verdict === 'regression'),
         );
       };
       const o: Outcome = {
@@ -226,7 +241,7 @@ async function bench(a: Args): Promise<number> {
       // Not a git checkout (the npm package): the figures stand without it.
     }
     console.log(
-      `\nbench:candidate: paging ${a.profile} (${a.seconds} s scenarios), reference --latency ${a.latency}, slow:${a.operation}:${a.change}, ${a.busy ? 'one core spun by a child process' : 'no busy child'}; ${outcomes.length} runs in ${minutes(Date.now() - started)}${cut ? ' (cut short by --max-minutes)' : ''}; ${new Date().toISOString()}, commit ${commit}\n`,
+      `\nbench:candidate: ${a.scripts.join(' and ')} ${a.profile} (${a.seconds} s scenarios), reference --latency ${a.latency}, slow:${a.operation}:${a.change}, ${a.busy ? 'one core spun by a child process' : 'no busy child'}; ${outcomes.length} runs in ${minutes(Date.now() - started)}${cut ? ' (cut short by --max-minutes)' : ''}; ${new Date().toISOString()}, commit ${commit}\n`,
     );
     for (const [k, m] of a.minEffects.entries()) {
       console.log(`\n--min-effect ${fig(m * 100)}%\n`);
