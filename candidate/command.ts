@@ -44,7 +44,8 @@ reports/candidate/<side>-<n>/.
                     CONSOLE_ALLOW_REMOTE_LOAD=1. With --writes the mutation profile is paired too: each
                     side gets its own ids and names (manifests paired by position), within the smaller
                     budget of the two manifests; a side given by URL is snapshotted and restored, its
-                    writes in reports/candidate/latency/<side>/ledger.json
+                    writes in reports/candidate/latency/<side>/ledger.json. A candidate whose network
+                    answers instead of it (no answer, an HTML 502) past the profile's budget: exit 3
   --profile NAME    the load profile of --latency: smoke (4 s) or baseline (a minute, the default)
   --min-effect PCT  the smallest slowdown of --latency that counts (default 10, as baseline:compare; 0
                     counts any slowdown the test and the interval show, for gating on small ones)

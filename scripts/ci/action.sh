@@ -132,7 +132,7 @@ check() {
   output reports "$reports"
   output artifact "$artifact"
   output candidate-manifest "$candidate_manifest"
-  # Candidate mode runs no load profile of its own (with candidate-latency, the paging profile sent to both sides).
+  # Candidate mode runs no load profile of its own (with candidate-latency, the paging profile, and with candidate-writes the mutation one, sent to both sides).
   if [[ "$skip_load" == "true" || -n "$candidate" ]]; then output load false; else output load true; fi
   # Cache keys from the action's own files (the caller's workspace is not where they are, so the
   # workflow's hashFiles() cannot see them).
