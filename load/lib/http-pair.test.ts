@@ -13,7 +13,7 @@ import { takeRecords, type Records } from './runtime.ts';
 const CHILD = process.env.LOAD_CANDIDATE_BASE_URL === 'http://candidate.test';
 if (!CHILD)
   test('callPair, in a process of its own in paired mode', () => {
-    const r = spawnSync(process.execPath, [TSX_CLI, '--test', fileURLToPath(import.meta.url)], {
+    const r = spawnSync(process.execPath, [TSX_CLI, '--test', '--test-reporter=tap', fileURLToPath(import.meta.url)], {
       encoding: 'utf8',
       env: {
         ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'NODE_TEST_CONTEXT')),
