@@ -7,9 +7,9 @@
 // answer, a redirect, a 429, a 2xx or 5xx that is not JSON: core/transport-rule.ts) checks nothing:
 // it is counted apart in load_transport_failures, and a run over its budget could not be carried out
 // (exit 3), never a contract failure (docs/load.md, "Levels and transport").
-import type { Response } from './http.ts';
+import { type Response, transportReason } from './http.ts';
 import { check, Rate } from './runtime.ts';
-import { transportKind, transportProblem } from '../../core/transport-rule.ts';
+import { transportKind } from '../../core/transport-rule.ts';
 import * as validators from '../data/validators.js';
 import type { Validator } from '../data/validators.js';
 
@@ -20,7 +20,7 @@ const { OPERATIONS } = validators;
 export type Level = 'stated' | 'inferred';
 import { INFERRED_MARK } from './runtime.ts';
 
-export { INFERRED_MARK };
+export { INFERRED_MARK, transportReason };
 
 /** One sample per answer looked at: true when the network, not the target, answered. */
 const transportFailures = new Rate('load_transport_failures');
@@ -44,20 +44,6 @@ export function parse(res: Response): unknown {
   } catch {
     return undefined;
   }
-}
-
-/** The error text without a request line it may start with (`Get "http://...": `): the kind of failure only. */
-function shortError(error: string): string {
-  return (error || 'no answer').replace(/^[A-Z][a-z]+ "[^"]*": /, '').slice(0, 120);
-}
-
-/** Why `res` is the network's doing rather than the target's answer (core/transport-rule.ts), or undefined. */
-export function transportReason(res: Response): string | undefined {
-  if (res.status === 0) return `no response: ${shortError(res.error)}`;
-  const headers: Record<string, string> = {};
-  for (const name of Object.keys(res.headers ?? {})) headers[name.toLowerCase()] = res.headers[name];
-  const body = typeof res.body === 'string' ? res.body : '';
-  return transportProblem(res.status, headers, body.length, body.trim() === '' || parse(res) !== undefined);
 }
 
 let printedTransport = 0;

@@ -117,24 +117,32 @@ export interface PairAnswers {
 
 const statusClass = (status: number) => Math.floor(status / 100);
 
+const isJson = (text: string): boolean => {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** The error text without a request line it may start with (`Get "http://...": `): the kind of failure only. */
+function shortError(error: string): string {
+  return (error || 'no answer').replace(/^[A-Z][a-z]+ "[^"]*": /, '').slice(0, 120);
+}
+
 /** Why `res` is the network's doing rather than the target's answer (core/transport-rule.ts), or undefined. */
-function networkReason(res: Response): string | undefined {
-  if (res.status === 0) return `no response: ${res.error || 'no answer'}`;
+export function transportReason(res: Response): string | undefined {
+  if (res.status === 0) return `no response: ${shortError(res.error)}`;
+  const headers: Record<string, string> = {};
+  for (const name of Object.keys(res.headers ?? {})) headers[name.toLowerCase()] = res.headers[name];
   const body = typeof res.body === 'string' ? res.body : '';
-  let json = body.trim() === '';
-  if (!json)
-    try {
-      JSON.parse(body);
-      json = true;
-    } catch {
-      json = false;
-    }
-  return transportProblem(res.status, res.headers, body.length, json);
+  return transportProblem(res.status, headers, body.length, body.trim() === '' || isJson(body));
 }
 
 /** Counts the candidate's answer as the network's or its own, by kind: a candidate whose network fails cannot be timed. */
 function countCandidateTransport(res: Response, endpoint: string): void {
-  const reason = networkReason(res);
+  const reason = transportReason(res);
   candidateTransport.add(reason !== undefined, reason === undefined ? { endpoint } : { endpoint, kind: transportKind(reason) });
 }
 
