@@ -14,6 +14,7 @@ import type { Profile } from './lib/profile.ts';
 import { arrival, byProfile, type Scenario, SHARED, type Shape } from './lib/profiles.ts';
 import { Counter, Gauge, sleep } from './lib/runtime.ts';
 import { candidateBody, candidateIds, type SidePlan } from './lib/sides.ts';
+import type { Side } from '../core/formats.ts';
 import { abort, checkTarget } from './lib/target.ts';
 import { endpointThresholds, type Limits, verdictThresholds } from './lib/thresholds.ts';
 
@@ -428,23 +429,22 @@ interface TriggerState {
   /** Phases this run skipped. */
   skips: number;
 }
-type SideName = 'current' | 'candidate';
-const TRIGGERS: Record<SideName, Trigger[]> = { current: M.triggers, candidate: PAIR?.candidate.triggers ?? [] };
+const TRIGGERS: Record<Side, Trigger[]> = { current: M.triggers, candidate: PAIR?.candidate.triggers ?? [] };
 const newStates = (ts: Trigger[]): TriggerState[] => ts.map(() => ({ idx: 0, paused: false, done: false, skips: 0 }));
-const states: Record<SideName, TriggerState[]> = { current: newStates(TRIGGERS.current), candidate: newStates(TRIGGERS.candidate) };
+const states: Record<Side, TriggerState[]> = { current: newStates(TRIGGERS.current), candidate: newStates(TRIGGERS.candidate) };
 // Phases are finite on a real target (there is no operation to reset a trigger): against one, a run
 // skips at most the budget's phases in all (the manifest's budget.triggerPhasesPerRun, default none),
 // so that the conformance suite and the next nights still find phases to skip. A reference server
 // started for the run is new each time: no bound. In a paired run each side keeps the (paired) budget.
 const PHASE_BUDGET = BUDGET === null ? Number.POSITIVE_INFINITY : BUDGET.triggerPhasesPerRun;
-const skipped: Record<SideName, number> = { current: 0, candidate: 0 };
+const skipped: Record<Side, number> = { current: 0, candidate: 0 };
 let turn = 0;
 
 /** Whether a side still has work on trigger k: not done, and its budget not spent. */
-const live = (side: SideName, k: number) => k < states[side].length && !states[side][k].done && skipped[side] < PHASE_BUDGET;
+const live = (side: Side, k: number) => k < states[side].length && !states[side][k].done && skipped[side] < PHASE_BUDGET;
 
 /** The request a side sends next for trigger k: unpause a paused trigger, else skip its current phase. */
-function nextRequest(side: SideName, k: number): { op: string; req: SideRequest } {
+function nextRequest(side: Side, k: number): { op: string; req: SideRequest } {
   const t = TRIGGERS[side][k];
   const s = states[side][k];
   const op = s.paused ? 'unpauseTrigger' : 'skipTriggerPhase';
@@ -475,7 +475,7 @@ async function triggers(): Promise<void> {
 }
 
 /** Moves one side's trigger k by its answer; only the current's answers are checked. */
-function followTrigger(side: SideName, k: number, op: string, res: Response): void {
+function followTrigger(side: Side, k: number, op: string, res: Response): void {
   const t = TRIGGERS[side][k];
   const s = states[side][k];
   const checked = side === 'current';
