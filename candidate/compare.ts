@@ -79,7 +79,8 @@ function observationDiffs(a: Observations, b: Observations): { id: string; claus
     for (const aspect of new Set([...Object.keys(va), ...Object.keys(vb)])) {
       // An aspect only one side observed is not a difference of behaviour: that side's test did not get there.
       if (!(aspect in va) || !(aspect in vb)) continue;
-      if (JSON.stringify(va[aspect]) !== JSON.stringify(vb[aspect])) out.push({ id: `${clause}:${aspect}`, clause, aspect, current: va[aspect], candidate: vb[aspect] });
+      if (JSON.stringify(va[aspect]) !== JSON.stringify(vb[aspect]))
+        out.push({ id: `${clause}:${aspect}`, clause, aspect, current: va[aspect], candidate: vb[aspect] });
     }
   }
   return out;
@@ -91,7 +92,12 @@ const plain = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '');
 const clausesOf = (t: TestExchanges) => [...t.clauses, ...t.observations];
 
 /** The changed behaviour: every difference between the sides' first reads that is not noise, one entry per operation, kind and place. */
-export function changes(current: Read, candidate: Read, noise: Noise, aliases?: Aliases): { changes: CandidateChange[]; pairedExchanges: number; pairedTests: number; ignored: number } {
+export function changes(
+  current: Read,
+  candidate: Read,
+  noise: Noise,
+  aliases?: Aliases,
+): { changes: CandidateChange[]; pairedExchanges: number; pairedTests: number; ignored: number } {
   const found = new Map<string, CandidateChange>();
   let ignored = 0;
   let pairedExchanges = 0;
@@ -254,7 +260,9 @@ export function verdicts(current: Read[], candidate: Read[]): Verdicts {
 /** The changes a regression explains: the differences of its own pair of exchanges are the broken clause's, not open behaviour. */
 export function withoutExplained(found: CandidateChange[], regressions: CandidateRegression[], aliases?: Aliases): CandidateChange[] {
   const explained = new Set(
-    regressions.flatMap((g) => (g.exchanges.current && g.exchanges.candidate ? diffExchanges(g.exchanges.current, g.exchanges.candidate, aliases).map(differenceKey) : [])),
+    regressions.flatMap((g) =>
+      g.exchanges.current && g.exchanges.candidate ? diffExchanges(g.exchanges.current, g.exchanges.candidate, aliases).map(differenceKey) : [],
+    ),
   );
   return found.filter((c) => !explained.has(differenceKey(c)));
 }

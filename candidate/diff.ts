@@ -97,7 +97,8 @@ export function diffExchanges(current: Exchange, candidate: Exchange, aliases: A
   // A request that needed more attempts on one side: a 429 waited out, or a read retried after no answer.
   if ((current.attempts ?? 1) !== (candidate.attempts ?? 1))
     out.push({ operation, kind: 'status', where: 'attempts', current: current.attempts ?? 1, candidate: candidate.attempts ?? 1 });
-  if (current.status !== candidate.status) return [...out, { operation, kind: 'status', where: 'status', current: current.status, candidate: candidate.status }];
+  if (current.status !== candidate.status)
+    return [...out, { operation, kind: 'status', where: 'status', current: current.status, candidate: candidate.status }];
   const isList = /^list/.test(operation);
   const walk = (a: unknown, b: unknown, where: string): void => {
     const ta = jsonType(a);
@@ -139,7 +140,13 @@ export function diffExchanges(current: Exchange, candidate: Exchange, aliases: A
             if (!sb) out.push({ operation, kind: 'field presence', where: at, current: 'present', candidate: 'absent' });
             else if (!sa) out.push({ operation, kind: 'field presence', where: at, current: 'absent', candidate: 'present' });
             else if ([...sa].sort().join('\u0000') !== [...sb].sort().join('\u0000'))
-              out.push({ operation, kind: at.split('.').at(-1) === 'message' ? 'message' : 'body', where: at, current: [...sa].map((j) => JSON.parse(j)), candidate: [...sb].map((j) => JSON.parse(j)) });
+              out.push({
+                operation,
+                kind: at.split('.').at(-1) === 'message' ? 'message' : 'body',
+                where: at,
+                current: [...sa].map((j) => JSON.parse(j)),
+                candidate: [...sb].map((j) => JSON.parse(j)),
+              });
           }
         }
         return;

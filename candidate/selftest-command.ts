@@ -30,7 +30,8 @@ async function main(): Promise<number> {
     help: HELP,
     options: { faults: { type: 'string' }, only: { type: 'string' }, writes: { type: 'boolean' }, lanes: { type: 'string' }, kind: { type: 'string' } },
   });
-  if (values.kind !== undefined && values.kind !== 'variant' && values.kind !== 'fault') throw new Error(`--kind must be variant or fault, got ${JSON.stringify(values.kind)}`);
+  if (values.kind !== undefined && values.kind !== 'variant' && values.kind !== 'fault')
+    throw new Error(`--kind must be variant or fault, got ${JSON.stringify(values.kind)}`);
   const n = integerOption('candidate:selftest', '--faults', values.faults, { min: 0, fallback: 30 });
   const lanes = integerOption('candidate:selftest', '--lanes', values.lanes, { min: 1, max: 4, fallback: 1 });
   const only = values.only ? new Set(values.only.split(',').filter(Boolean)) : undefined;
@@ -74,4 +75,3 @@ async function main(): Promise<number> {
 }
 
 runCommand('candidate:selftest', main);
-

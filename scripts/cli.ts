@@ -27,7 +27,7 @@ export const COMMANDS: Record<string, Command> = {
     summary: 'one load profile: load paging|mutation|smoke',
   },
   'target-check': {
-    file: 'target/cli.ts',
+    file: 'manifest-check/cli.ts',
     scripts: { 'target:check': 'target-check' },
     summary: 'the target manifest read against the target, without writing',
   },

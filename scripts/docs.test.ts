@@ -105,22 +105,34 @@ test('docs: every path docs/architecture.md names exists (from the root, or unde
   assert.deepEqual(missing, [], 'paths named in docs/architecture.md that do not exist');
 });
 
-test('docs: the environment is read and written only in core/config.ts (a child given a copy is neither)', () => {
+/** Folders the environment rule does not walk: installed, generated or written by runs, and load/ (below). */
+const NOT_SOURCE = new Set(['node_modules', 'reports', 'test-results', 'playwright-report', 'blob-report', 'data']);
+
+test('docs: the environment is read and written only in core/config.ts (a child given a copy is neither), in every folder', () => {
   const offenders: string[] = [];
+  const walked: string[] = [];
   const walk = (dir: string) => {
     for (const e of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
-      const path = `${dir}/${e.name}`;
-      if (e.isDirectory()) walk(path);
-      else if (/\.(ts|mjs)$/.test(e.name) && !e.name.endsWith('.test.ts') && path !== 'core/config.ts')
+      if (e.name.startsWith('.') || NOT_SOURCE.has(e.name)) continue;
+      const path = dir ? `${dir}/${e.name}` : e.name;
+      // load/ still reads its own variables: moving them into core/config.ts is the load engine's rewrite,
+      // under way; when it lands, this exception goes and load/ is held like every folder.
+      if (path === 'load') continue;
+      if (e.isDirectory()) {
+        if (!dir) walked.push(path);
+        walk(path);
+      } else if (/\.(ts|mts|mjs)$/.test(e.name) && !e.name.endsWith('.test.ts') && path !== 'core/config.ts')
         read(path)
           .split('\n')
           .forEach((line, i) => {
-            if (/process\.env(\.[A-Za-z_]|\[)/.test(line) && !/^\s*(\/\/|\*)/.test(line)) offenders.push(`${path}:${i + 1}`);
+            // `(env ?? process.env).NAME` reads a variable as surely as `process.env.NAME` does.
+            if (/process\.env(\.[A-Za-z_]|\[|\)\.[A-Z_])/.test(line) && !/^\s*(\/\/|\*)/.test(line)) offenders.push(`${path}:${i + 1}`);
           });
     }
   };
-  // load/ is being moved onto another load engine; its reads are that work's to move.
-  for (const dir of ['contracts', 'core', 'harness', 'reference', 'report', 'scripts', 'target', 'fixtures']) walk(dir);
+  walk('');
+  for (const folder of ['candidate', 'contracts', 'core', 'harness', 'manifest-check', 'reference', 'report', 'scripts', 'bin'])
+    assert.ok(walked.includes(folder), `the rule walks ${folder}/`);
   assert.deepEqual(offenders, []);
 });
 

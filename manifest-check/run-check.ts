@@ -42,7 +42,8 @@ export async function runTargetCheck(config: Config, t: { baseUrl: string; apiKe
   if (check.nightsLeft === 0 && config.manifest.triggers.length > 0 && !triggersWaived)
     return {
       check,
-      reason: "the manifest has run out of trigger phases: skip and unpause cannot be checked; add triggers with phases to the manifest (or waive them: the manifest's waive)",
+      reason:
+        "the manifest has run out of trigger phases: skip and unpause cannot be checked; add triggers with phases to the manifest (or waive them: the manifest's waive)",
       stop: false,
       lines,
     };
