@@ -13,7 +13,7 @@ import type {
   Status,
   TestExchanges,
 } from '../core/formats.ts';
-import { type Aliases, type Difference, diffExchanges, differenceKey, operationOf, pairTest, statePairs } from './diff.ts';
+import { type Aliases, type Difference, diffExchanges, differenceKey, operationOfPath, pairTest, statePairs } from './diff.ts';
 
 /** One suite run's files. */
 export interface Read {
@@ -143,7 +143,7 @@ export function changes(
         const e = diverged.current ?? diverged.candidate!;
         add(
           {
-            operation: operationOf(e.method, e.path),
+            operation: operationOfPath(e.method, e.path),
             kind: 'requests',
             where: `request ${diverged.at + 1} of ${test.key}`,
             current: diverged.current ? `${diverged.current.method} ${diverged.current.path}` : 'no more requests',
@@ -167,7 +167,7 @@ export function changes(
     const eb = candidate.observations[o.clause].evidence.find((e) => e.aspect === o.aspect);
     const e = ea ?? eb;
     found.set(`observation|${o.id}`, {
-      operation: e ? operationOf(e.method, e.path) : o.clause,
+      operation: e ? operationOfPath(e.method, e.path) : o.clause,
       kind: 'observation',
       where: o.id,
       clauses: [o.id],
@@ -242,7 +242,7 @@ export function verdicts(current: Read[], candidate: Read[]): Verdicts {
       const ev = evidenceOf(cand);
       const e = ev?.exchanges.at(-1);
       out.newWarnings.push({
-        operation: e ? operationOf(e.method, e.path) : id,
+        operation: e ? operationOfPath(e.method, e.path) : id,
         kind: 'inferred',
         where: id,
         clauses: [id],

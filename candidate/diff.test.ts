@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ConformanceReport, Exchange, ExchangeLog } from '../core/formats.ts';
 import { changes, learnNoise, verdicts, withoutExplained, type Read } from './compare.ts';
-import { diffExchanges, operationOf, pairTest, requestKey, statePairs } from './diff.ts';
+import { diffExchanges, operationOfPath, pairTest, requestKey, statePairs } from './diff.ts';
 
 const ex = (path: string, status: number, body: unknown, method = 'GET'): Exchange => ({
   method,
@@ -15,9 +15,9 @@ const ex = (path: string, status: number, body: unknown, method = 'GET'): Exchan
 const list = (ids: string[], extra: Record<string, unknown> = {}) => ({ message: 'ok', data: ids.map((id) => ({ id, ...extra })) });
 
 test('operationOf: the contract operation by method and path template, else METHOD path', () => {
-  assert.equal(operationOf('GET', '/console/v1/experiments?page=2'), 'listExperiments');
-  assert.equal(operationOf('POST', '/console/v1/gates/g_1/rules'), 'addGateRules');
-  assert.equal(operationOf('GET', '/console/v1/nowhere'), 'GET /console/v1/nowhere');
+  assert.equal(operationOfPath('GET', '/console/v1/experiments?page=2'), 'listExperiments');
+  assert.equal(operationOfPath('POST', '/console/v1/gates/g_1/rules'), 'addGateRules');
+  assert.equal(operationOfPath('GET', '/console/v1/nowhere'), 'GET /console/v1/nowhere');
 });
 
 test('requestKey: ids in the path and query values may differ, parameter names may not', () => {

@@ -24,7 +24,7 @@ const TEMPLATES = Object.entries(OPERATIONS).map(([id, op]) => ({
 }));
 
 /** The contract operation a request is (its operationId), or `METHOD path` for one outside the contract (a negative test's). */
-export function operationOf(method: string, path: string): string {
+export function operationOfPath(method: string, path: string): string {
   const bare = path.split('?')[0];
   const m = method.toUpperCase();
   return TEMPLATES.find((t) => t.method === m && t.re.test(bare))?.id ?? `${m} ${bare}`;
@@ -39,7 +39,7 @@ const queryOf = (path: string) => new URLSearchParams(path.split('?')[1] ?? '');
  * filter is noise, learnt), and bodies sent are not compared (run-made names).
  */
 export function requestKey(e: Pick<Exchange, 'method' | 'path'>): string {
-  return `${operationOf(e.method, e.path)}?${[...queryOf(e.path).keys()].sort().join('&')}`;
+  return `${operationOfPath(e.method, e.path)}?${[...queryOf(e.path).keys()].sort().join('&')}`;
 }
 
 /** The query values two paired requests differ in: what the test asked differently, kind `requests`. */
@@ -92,7 +92,7 @@ function leafValues(items: unknown[], where: string): Map<string, Set<string>> {
 
 /** The differences between two answers to one request. */
 export function diffExchanges(current: Exchange, candidate: Exchange, aliases: Aliases = noAliases, options: DiffOptions = {}): Difference[] {
-  const operation = operationOf(current.method, current.path);
+  const operation = operationOfPath(current.method, current.path);
   const out: Difference[] = queryDiffs(operation, current, candidate);
   // A request that needed more attempts on one side: a 429 waited out, or a read retried after no answer.
   if ((current.attempts ?? 1) !== (candidate.attempts ?? 1))

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { integerOption, parseCommand, runCommand } from '../core/command.ts';
 import { type CandidateOptions, loadRead, readSide, targetOf } from './run.ts';
-import { type Case, checkedWhole, faultsInScope, listSwitches, runCases, sample, variantCases } from './selftest.ts';
+import { type Case, checkedWhole, faultsInScope, listSwitches, runCases, sampleFaults, variantCases } from './selftest.ts';
 
 const HELP = `usage: npm run candidate:selftest -- [--faults N] [--only NAME,...] [--kind variant|fault] [--writes] [--lanes N]
 
@@ -53,7 +53,7 @@ async function main(): Promise<number> {
     rmSync(dir, { recursive: true, force: true });
   }
   const inScope = faultsInScope(faults, checked);
-  const chosen = only ? inScope.filter((f) => only.has(f.name)) : sample(inScope, n);
+  const chosen = only ? inScope.filter((f) => only.has(f.name)) : sampleFaults(inScope, n);
   const cases: Case[] = [
     { kind: 'same build', name: 'reference' },
     ...(values.kind === 'fault' ? [] : variantCases(variants, only)),

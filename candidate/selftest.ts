@@ -117,7 +117,7 @@ export async function runCases(cases: Case[], so: SelftestOptions): Promise<Case
 }
 
 /** Every k-th of `faults` (sorted by name) to make `n`: a sample that is the same on every run. */
-export function sample<T extends { name: string }>(faults: T[], n: number): T[] {
+export function sampleFaults<T extends { name: string }>(faults: T[], n: number): T[] {
   const sorted = [...faults].sort((a, b) => a.name.localeCompare(b.name));
   if (sorted.length <= n) return sorted;
   const step = sorted.length / n;

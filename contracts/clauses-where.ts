@@ -10,7 +10,7 @@ const HELP = `usage: npm run clauses:where -- <id or glob>...
 
 For each clause of contracts/clauses.yaml whose id is given (or matches a glob: * any characters,
 e.g. 'metric.field.*'): its text in the spec, the tests that name it and where they are, the lines
-that assert it (a t.clause step, a holds() check, a shared check; for a clause a test names by
+that assert it (a t.clause step, a checkAs() check, a shared check; for a clause a test names by
 prefix, that line and the shared response-schema check), the contract's x-clauses, and the faults
 that prove it (docs/clause-proof.json, npm run clauses:proof).
 

@@ -1,6 +1,6 @@
 // Where a clause is checked (npm run clauses:where): for each clause, its text in the spec, the tests
 // that name it (contracts/clauses.yaml, checkedBy) and where each is, the lines that assert it (a
-// `t.clause`/`holds` step or a shared check naming its id, or, for a clause a test names by prefix with
+// `t.clause`/`checkAs` step or a shared check naming its id, or, for a clause a test names by prefix with
 // clausesUnder, that line and the shared response-schema check that judges every field), and the faults
 // that prove it (docs/clause-proof.json). Read from the files each time: nothing here can go stale.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -24,7 +24,7 @@ export interface ClauseWhere {
   section: string;
   text: string;
   tests: { title: string; at?: Place }[];
-  /** Lines that assert the clause by its id: a `t.clause` step, a `holds` check, a shared check's constant. */
+  /** Lines that assert the clause by its id: a `t.clause` step, a `checkAs` check, a shared check's constant. */
   asserted: Place[];
   /** Other lines that name its id: the tests' `checks(...)` (a test naming one clause asserts it as a whole). */
   named: Place[];
@@ -85,9 +85,9 @@ export function whereOf(clauses: readonly Clause[], root = ROOT): ClauseWhere[] 
   // The line of the shared response-schema check (support/checks.ts): every field clause is judged there.
   const schemaCheck = placesOf(
     files.filter((f) => f.file === 'contracts/support/checks.ts'),
-    (l) => l.includes('holds(blamed, schemaCheck)'),
+    (l) => l.includes('checkAs(blamed, schemaCheck)'),
   );
-  const isStep = (p: Place) => /\b(t\.clause|holds|clauseStep)\(/.test(p.text) || !/checks\(|^'[^']*',?$/.test(p.text);
+  const isStep = (p: Place) => /\b(t\.clause|checkAs|clauseStep)\(/.test(p.text) || !/checks\(|^'[^']*',?$/.test(p.text);
   return clauses.map((c) => {
     const naming = quoted.get(c.id) ?? [];
     const byPrefix = prefixes.filter((p) => c.id.startsWith(p.prefix)).map((p) => p.place);

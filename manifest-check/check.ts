@@ -117,7 +117,7 @@ const average = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / x
  * The manifest against the target: `runs` are the history's runs against the same target and manifest,
  * oldest first. Sends only reads.
  */
-export async function checkTarget(c: Connection, manifest: Manifest, manifestPath: string, runs: HistoryRun[]): Promise<TargetCheck> {
+export async function checkManifest(c: Connection, manifest: Manifest, manifestPath: string, runs: HistoryRun[]): Promise<TargetCheck> {
   const problems: string[] = [];
   const warnings: string[] = [];
 

@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fail, parseKnown, runCommand } from '../core/command.ts';
 import { ROOT, targetSetInEnv } from '../core/config.ts';
-import { verdictScreen, withSample } from './lib/doc-samples.ts';
+import { verdictScreenIn, withSample } from './lib/doc-samples.ts';
 
 const NAME = 'docs:update';
 const HELP = `usage: npm run docs:update -- [--skip-screenshots] [verify options]
@@ -30,7 +30,7 @@ const { values, rest } = parseKnown({ name: NAME, help: HELP, options: { 'skip-s
 runCommand(NAME, async () => {
   if (targetSetInEnv()) fail(NAME, 'CONSOLE_BASE_URL is set: the samples are of the bundled reference server; unset it');
   const output = await verify(rest);
-  const screen = verdictScreen(output);
+  const screen = verdictScreenIn(output);
   if (!screen) fail(NAME, 'verify printed no verdict screen (see its output above)');
   for (const doc of DOCS) {
     const path = join(ROOT, doc);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { ROOT } from '../core/config.ts';
 import { FAULTS, VARIANTS } from '../reference/faults.ts';
-import { samplesIn, verdictScreen, withSample } from './lib/doc-samples.ts';
+import { samplesIn, verdictScreenIn, withSample } from './lib/doc-samples.ts';
 
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
 const DOCS = [
@@ -145,9 +145,9 @@ test('docs: docs:update finds the verdict screen in verify output and rewrites o
     'verdict   PASS (exit 0) in 1.0 s',
     'after',
   ].join('\n');
-  const screen = verdictScreen(output);
+  const screen = verdictScreenIn(output);
   assert.equal(screen?.split('\n').length, 3);
-  assert.equal(verdictScreen('no screen'), undefined);
+  assert.equal(verdictScreenIn('no screen'), undefined);
   const doc = 'a\n<!-- sample verify-verdict: made by npm run docs:update from a real run; do not edit -->\n```text\nold\n```\n<!-- /sample -->\nb\n';
   const made = withSample(doc, 'verify-verdict', screen!);
   assert.deepEqual(samplesIn(made), [{ name: 'verify-verdict', text: screen }]);
