@@ -72,14 +72,10 @@ export function tiers(root = ROOT) {
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const tier = process.argv[2];
-  if (tier !== 'in-process' && tier !== 'process' && tier !== 'all') {
-    console.error('usage: node scripts/test-tiers.mjs in-process|process|all   (prints the unit test files of that tier, or of both)');
+  if (tier !== 'in-process' && tier !== 'process') {
+    console.error('usage: node scripts/test-tiers.mjs in-process|process   (prints the unit test files of that tier)');
     process.exit(3);
   }
-  // `all` is test:unit's list: every *.test.ts of the repository, so a new folder's tests run with no list to edit.
-  if (tier === 'all') console.log(testFiles().join('\n'));
-  else {
-    const t = tiers();
-    console.log((tier === 'in-process' ? t.inProcess : t.process).join('\n'));
-  }
+  const t = tiers();
+  console.log((tier === 'in-process' ? t.inProcess : t.process).join('\n'));
 }
