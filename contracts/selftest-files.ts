@@ -7,6 +7,7 @@ const FILES: [RegExp, string[]][] = [
   [/^(disable-500-after-write|success-text-plain|update-ignores-unknown-fields)$/, ['envelope']],
   [/^concurrent-write-500$/, ['gates', 'metrics']],
   [/^page-(past-last-repeats|order-unstable)$/, ['experiments']],
+  [/^(deep-|count-capped|old-dates-unreadable|last-partial-page-dropped)/, ['experiments']],
   [/^unknown-phase-skips-current$/, ['triggers']],
   [/^(errors-echo-headers|pipelines-not-under-v1)$/, ['auth']],
   [/^unknown-id-500$/, ['gates']],

@@ -158,7 +158,7 @@ async function main(): Promise<number> {
   const blame: BlameRow[] = [];
   const faultJobs: Job[] = faults.map(
     (f) => () =>
-      withServer({ faults: [f.name] }, async (s) => {
+      withServer({ faults: [f.name], ...(f.scale ? { scale: f.scale } : {}) }, async (s) => {
         const files = values.whole ? [] : filesFor(f.name);
         const options = values['without-options'] ? {} : optionsFor(f.name);
         const r = await runSuite(s, { files, stopAtFirstFailure: !values.whole, options });
