@@ -221,8 +221,8 @@ export interface Contradiction {
 /**
  * The pagination held to where the list ends (spec 2.1: "metadata for deciding whether a next page
  * exists"): a page followed by one that holds items must not say there is no next page (a client would
- * stop there and lose the rest); the last page must not say there is one when it is short, or when its
- * total, too, counts more items than the pages hold. A full last page that says "maybe more" with no total
+ * stop there and lose the rest); the last page must not say there is one when it is short, when the page
+ * after it repeats it, or when its total, too, counts more items than the pages hold. A full last page that says "maybe more" with no total
  * is left alone: a cursor store cannot know until it looks.
  */
 export function paginationContradictions(end: ListEnd): Contradiction[] {
@@ -246,7 +246,8 @@ export function paginationContradictions(end: ListEnd): Contradiction[] {
     const total = paginationOf(lastProbe.reply.body).total;
     const short = end.lastSize < end.size;
     const overcounts = total !== undefined && end.count !== undefined && total > end.count;
-    if (says?.value && (short || overcounts))
+    // A page that repeats the last one instead of a next page the pagination promised: one of the two is wrong.
+    if (says?.value && (short || overcounts || past.kind === 'repeat'))
       out.push({
         message: `${path(lastProbe)} says a next page exists (${says.how}), but page ${past.index + 1} is ${past.kind === 'repeat' ? 'a repeat of it' : 'empty'}: the pages hold ${end.count} items${total !== undefined ? `, the pagination counts ${total}` : ''}`,
         replies: [lastProbe.reply, past.reply],
