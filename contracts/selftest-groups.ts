@@ -59,7 +59,7 @@ export const VARIANT_GROUPS: string[][] = [
   ],
   ['errors-plain-text', 'paging-out-of-range-400', 'created-dates-los-angeles', 'enum-values-beyond-seen'],
   ['unauthorized-403', 'overrides-known-groups-only', 'page-cap'],
-  ['rules-cap'],
+  ['rules-cap', 'deep-pages-refused'],
   ['steady-429'],
   ['write-conflict-409'],
 ];
