@@ -54,3 +54,26 @@ const FAULT_OPTIONS: [RegExp, NodeJS.ProcessEnv][] = [[/^auth-key-(case-insensit
 export function optionsFor(fault: string): NodeJS.ProcessEnv {
   return FAULT_OPTIONS.find(([re]) => re.test(fault))?.[1] ?? {};
 }
+
+/**
+ * Legal variants that leave stated clauses undecided, and the waiver a user of such a target writes: a
+ * server that keeps only an experiment's own groups refuses the suite's marker groups, so what a patch
+ * keeps cannot be told on it. Undecided is never a pass: without the waiver the run is INCOMPLETE.
+ */
+const VARIANT_OPTIONS: [RegExp, NodeJS.ProcessEnv][] = [
+  [
+    /^overrides-known-groups-only$/,
+    {
+      CONSOLE_WAIVE: [
+        "overrides.patch.persisted=the target keeps only an experiment's own groups: the suite's marker groups are refused",
+        "overrides.patch.response.items=the target keeps only an experiment's own groups: the suite's marker groups are refused",
+      ].join('\n'),
+    },
+  ],
+];
+
+/** The environment a run of legal variants needs beside the self-test's own: the waivers of each. */
+export function variantOptions(variants: string[]): NodeJS.ProcessEnv {
+  const waive = variants.flatMap((v) => VARIANT_OPTIONS.filter(([re]) => re.test(v)).map(([, env]) => env.CONSOLE_WAIVE ?? ''));
+  return waive.length ? { CONSOLE_WAIVE: waive.filter(Boolean).join('\n') } : {};
+}

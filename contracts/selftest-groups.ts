@@ -17,7 +17,7 @@
  */
 export const LARGE_LISTS = {
   scale: 50_000,
-  variants: [[], ['page-cap:20'], ['deep-pages-refused']],
+  variants: [[], ['page-cap:20'], ['deep-pages-refused'], ['created-time-ties']],
   faults: [
     'filter-status-ignored',
     'filtered-page-ignored',
@@ -59,7 +59,7 @@ export const VARIANT_GROUPS: string[][] = [
   ],
   ['errors-plain-text', 'paging-out-of-range-400', 'created-dates-los-angeles', 'enum-values-beyond-seen'],
   ['unauthorized-403', 'overrides-known-groups-only', 'page-cap'],
-  ['rules-cap', 'deep-pages-refused'],
+  ['rules-cap', 'deep-pages-refused', 'created-time-ties'],
   ['steady-429'],
   ['write-conflict-409'],
 ];

@@ -337,6 +337,7 @@ const VARIANT_PROBES: Record<VariantName, Probe> = {
   'default-limit-50': async (app) => (await list(app, '')).data.length,
   'page-cap': async (app) => (await list(app, 'limit=100')).data.length,
   'deep-pages-refused': (app) => status(get(app, '/console/v1/experiments?limit=100&page=11')),
+  'created-time-ties': async (app) => new Set((await list(app, 'limit=100')).data.map((e: any) => e.createdTime)).size,
   'pages-from-0': async (app) =>
     Promise.all(
       ['/console/v1/experiments?limit=3&page=1', '/console/v1/release_pipelines?limit=3&page=1'].map(async (url) =>

@@ -768,4 +768,31 @@ export const STORAGE_SWITCHES = [
       }),
     },
   },
+  {
+    name: 'created-time-ties',
+    kind: 'variant',
+    strict: 'pass',
+    layer: 'storage',
+    description:
+      "every experiment of a UTC day shows one created time, the day's start: hundreds share it on a large list (spec 2.5: createdTime is an integer; its resolution is not shown)",
+    clause: 'experiment.timestamps.unit',
+    level: 'open',
+    // The day filters and the list order read the stored time, which lies within the same UTC day, so
+    // what a client sees stays consistent: filters by day, order by time (ties in the stored order).
+    change: {
+      operations: ['listExperiments'],
+      wrap: (next) => ({
+        listExperiments: (q) => {
+          const page = next.listExperiments(q);
+          return {
+            ...page,
+            docs: page.docs.map((doc) => {
+              const e = JSON.parse(doc);
+              return JSON.stringify({ ...e, createdTime: e.createdTime - (e.createdTime % DAY) });
+            }),
+          };
+        },
+      }),
+    },
+  },
 ] as const satisfies readonly StorageSwitch[];
