@@ -5,7 +5,16 @@
 import { existsSync, rmSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { runConformance } from '../contracts/conformance-run.ts';
-import { ConfigError, ROOT, candidateKeysFromEnv, loadManifest, reportsDirFromEnv, requestTimeoutMsFromEnv, type Manifest } from '../core/config.ts';
+import {
+  ConfigError,
+  ROOT,
+  candidateKeysFromEnv,
+  loadManifest,
+  newListSeed,
+  reportsDirFromEnv,
+  requestTimeoutMsFromEnv,
+  type Manifest,
+} from '../core/config.ts';
 import { EXIT, worst } from '../core/exit.ts';
 import { readConformance, readExchangeLog, readObservationsFile, writeCandidate, type CandidateReport, type LoadScript, type Side } from '../core/formats.ts';
 import { redactText } from '../core/keys.ts';
@@ -105,6 +114,9 @@ export async function targetOf(side: Side, o: SideOptions, key: string | undefin
   return { side, baseUrl: server.baseUrl, apiKey: server.apiKey, manifestPath, manifest, server };
 }
 
+/** The list checks' seed of this candidate run, when none is given (CONSOLE_LIST_SEED). */
+const LIST_SEED = String(newListSeed());
+
 /** One read of one side: the suite, its reports in a folder of their own; the one line it ended with when it was not carried out. */
 export async function readSide(t: Target, n: number, o: CandidateOptions, dir: string): Promise<{ code: number; reports: string; line?: string }> {
   const reports = join(dir, 'candidate', `${t.side}-${n}`);
@@ -117,6 +129,8 @@ export async function readSide(t: Target, n: number, o: CandidateOptions, dir: s
     CONSOLE_REPORTS_DIR: reports,
     CONSOLE_FULL_EXCHANGES: '1',
   };
+  // Every read of both sides draws the same pages across a list's depth: their answers pair request by request.
+  env.CONSOLE_LIST_SEED = env.CONSOLE_LIST_SEED?.trim() || LIST_SEED;
   delete env.CONSOLE_FIXTURES;
   delete env.CONSOLE_OBSERVATIONS_BASELINE;
   delete env.CONSOLE_READ_ONLY;

@@ -7,7 +7,7 @@ import { readConformance } from '../core/formats.ts';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { type AuthProbes, ConfigError, ROOT, loadConfig, seconds, type Config } from '../core/config.ts';
+import { type AuthProbes, ConfigError, ROOT, loadConfig, newListSeed, seconds, type Config } from '../core/config.ts';
 import { EXIT } from '../core/exit.ts';
 import { PLAYWRIGHT_CLI, TSX_LOADER } from '../core/package.ts';
 import { redactText } from '../core/keys.ts';
@@ -32,6 +32,8 @@ export interface ConformanceOptions {
   /** --deadline, as given (checked here: a bad value is a ConfigError). */
   deadline: string | undefined;
   observationsBaseline: string | undefined;
+  /** --waive, as given: `<clause glob>=<reason>` each (core/config.ts, CONSOLE_WAIVE). */
+  waive?: string[];
   /** Everything else, for `playwright test` (--grep, --repeat-each, --shard ...). */
   playwrightArgs: string[];
   /** The environment the run reads its target from (default this process's): `npm run candidate` runs two targets. */
@@ -57,7 +59,7 @@ function notRun(reportsDir: string, reason: string, strict: boolean): 3 {
 function incompleteLine(summary: ConformanceSummary): string {
   const groups = summary.incomplete ?? [];
   const n = groups.reduce((sum, g) => sum + g.clauses.length, 0);
-  return `INCOMPLETE: ${n} stated clause${n === 1 ? '' : 's'} unchecked: ${groups.map((g) => g.reason).join('; ')} (see the INCOMPLETE lines above; waive on purpose with the manifest's "waive")`;
+  return `INCOMPLETE: ${n} stated clause${n === 1 ? '' : 's'} unchecked: ${groups.map((g) => g.reason).join('; ')} (see the INCOMPLETE lines above; waive on purpose with --waive or the manifest's "waive")`;
 }
 
 /** The one line of a run that was cut short or left tests unchecked (exit 3). */
@@ -81,6 +83,7 @@ export async function runConformance(opts: ConformanceOptions): Promise<number> 
   if (opts.readOnly) env.CONSOLE_READ_ONLY = '1';
   if (opts.authProbes) env.CONSOLE_AUTH_PROBES = opts.authProbes;
   if (opts.deadline !== undefined) env.CONSOLE_DEADLINE = String(seconds(opts.deadline, '--deadline', 0));
+  if (opts.waive?.length) env.CONSOLE_WAIVE = [env.CONSOLE_WAIVE ?? '', ...opts.waive].filter(Boolean).join('\n');
   const config = loadConfig(env);
   const typo = unmatchedWaivers(
     config.manifest.waive,
@@ -105,6 +108,8 @@ export async function runConformance(opts: ConformanceOptions): Promise<number> 
     const deadlineAt = t0 + deadline * 1000;
     if (deadlineAt - Date.now() < 5000) return notRun(config.reportsDir, `stopped: deadline of ${deadline} s passed before the suite started`, config.strict);
     env.CONSOLE_DEADLINE_AT = String(Math.round(deadlineAt));
+    // One seed for every worker's draws across a list's depth, written in the report so that a run replays.
+    if (!env.CONSOLE_LIST_SEED?.trim()) env.CONSOLE_LIST_SEED = String(newListSeed());
     const conn: Connection = { baseUrl: env.CONSOLE_BASE_URL!, apiKey: env.CONSOLE_API_KEY!, timeoutMs: config.requestTimeoutMs };
     const { snapshot, gateRules, unknown } = await snapshotFor(conn, config);
     // A manifest id the target does not know would fail the tests that use it as if the target broke the contract.

@@ -24,13 +24,17 @@ started on a free loopback port. Manifest: CONSOLE_TARGET_MANIFEST (old name CON
                 seconds (default 15); 5 tests in a row that get no usable answer also stop the run.
   --observations-baseline FILE
                 a previous run's reports/observations.json: every difference is reported as drift
+  --waive 'CLAUSES=REASON'
+                leaves clauses (an id or a glob) out on purpose for this run, listed as waived,
+                never as passed (repeatable; also CONSOLE_WAIVE, one a line; the manifest's "waive" too)
   --help        this text
   anything else is passed to \`playwright test\` (e.g. --grep metrics, --repeat-each 3, --shard 1/2)
 
 exit codes: 0 pass (every stated clause in scope checked and held), 1 contract failure, 3 run could
 not be carried out or was cut short (deadline, transport failures, tests left inconclusive;
 docs/transport.md), or INCOMPLETE: a stated clause went unchecked for a reason you can fix (named,
-with the fix; the manifest's "waive" leaves clauses out on purpose)`;
+with the fix, a clause left undecided with the budget that would decide it; --waive or the
+manifest's "waive" leaves clauses out on purpose)`;
 
 const { values, rest } = parseKnown({
   name: 'conformance',
@@ -42,6 +46,7 @@ const { values, rest } = parseKnown({
     'auth-probes': { type: 'string' },
     deadline: { type: 'string' },
     'observations-baseline': { type: 'string' },
+    waive: { type: 'string', multiple: true },
   },
 });
 const baseline = values['observations-baseline'];
@@ -57,6 +62,7 @@ runCommand('conformance', () =>
     authProbes: authProbes as AuthProbes | undefined,
     deadline: values.deadline,
     observationsBaseline: baseline,
+    waive: values.waive as string[] | undefined,
     playwrightArgs: rest,
   }),
 );

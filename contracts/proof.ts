@@ -79,7 +79,7 @@ type Candidate = Switch & { variant?: true };
 async function runFault(f: Candidate, timeoutMs: number, commit: string | null): Promise<FaultProofRun> {
   const started = Date.now();
   const selection = selectionFor(f, CLAUSES);
-  const server = f.variant ? { variants: [f.name] } : { faults: [f.name], variants: f.alongside ?? [] };
+  const server = f.variant ? { variants: [f.name] } : { faults: [f.name], variants: f.alongside ?? [], ...(f.scale ? { scale: f.scale } : {}) };
   const outcome = await withServer(server, (s) => runSuite(s, { files: selection.files, grep: selection.grep, options: selection.options, timeoutMs }));
   return {
     name: f.name,

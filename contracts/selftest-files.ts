@@ -7,6 +7,7 @@ const FILES: [RegExp, string[]][] = [
   [/^(disable-500-after-write|success-text-plain|update-ignores-unknown-fields)$/, ['envelope']],
   [/^concurrent-write-500$/, ['gates', 'metrics']],
   [/^page-(past-last-repeats|order-unstable)$/, ['experiments']],
+  [/^(deep-|count-capped|old-dates-unreadable|last-partial-page-dropped)/, ['experiments']],
   [/^unknown-phase-skips-current$/, ['triggers']],
   [/^(errors-echo-headers|pipelines-not-under-v1)$/, ['auth']],
   [/^unknown-id-500$/, ['gates']],
@@ -52,4 +53,27 @@ const FAULT_OPTIONS: [RegExp, NodeJS.ProcessEnv][] = [[/^auth-key-(case-insensit
 /** The environment a hand-written fault is caught with beside the self-test's own ({} for most). */
 export function optionsFor(fault: string): NodeJS.ProcessEnv {
   return FAULT_OPTIONS.find(([re]) => re.test(fault))?.[1] ?? {};
+}
+
+/**
+ * Legal variants that leave stated clauses undecided, and the waiver a user of such a target writes: a
+ * server that keeps only an experiment's own groups refuses the suite's marker groups, so what a patch
+ * keeps cannot be told on it. Undecided is never a pass: without the waiver the run is INCOMPLETE.
+ */
+const VARIANT_OPTIONS: [RegExp, NodeJS.ProcessEnv][] = [
+  [
+    /^overrides-known-groups-only$/,
+    {
+      CONSOLE_WAIVE: [
+        "overrides.patch.persisted=the target keeps only an experiment's own groups: the suite's marker groups are refused",
+        "overrides.patch.response.items=the target keeps only an experiment's own groups: the suite's marker groups are refused",
+      ].join('\n'),
+    },
+  ],
+];
+
+/** The environment a run of legal variants needs beside the self-test's own: the waivers of each. */
+export function variantOptions(variants: string[]): NodeJS.ProcessEnv {
+  const waive = variants.flatMap((v) => VARIANT_OPTIONS.filter(([re]) => re.test(v)).map(([, env]) => env.CONSOLE_WAIVE ?? ''));
+  return waive.length ? { CONSOLE_WAIVE: waive.filter(Boolean).join('\n') } : {};
 }

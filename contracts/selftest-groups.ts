@@ -11,13 +11,25 @@
 /**
  * A large list, as real stagings hold: more experiments than the list budget (CONSOLE_LIST_BUDGET, 12
  * pages) can walk, at the largest page size and behind a page cap, is legal (the spec shows neither a size
- * nor a maximum page size) and must pass; the list faults must still be caught at that size. 5,000
- * experiments are 50 pages of 100 and 250 of 20: past the budget either way, and seeded in a second.
+ * nor a maximum page size) and must pass with every stated clause decided; the list faults must still be
+ * caught at that size, those that live only past the first 10,000 items too. 50,000 experiments are 500
+ * pages of 100 and 2,500 of 20, seeded in a few seconds.
  */
 export const LARGE_LISTS = {
-  scale: 5000,
-  variants: [[], ['page-cap:20']],
-  faults: ['filter-status-ignored', 'filtered-page-ignored', 'filters-or-combined'],
+  scale: 50_000,
+  variants: [[], ['page-cap:20'], ['deep-pages-refused'], ['created-time-ties']],
+  faults: [
+    'filter-status-ignored',
+    'filtered-page-ignored',
+    'filters-or-combined',
+    'deep-filter-forgotten',
+    'deep-pages-empty',
+    'deep-boundary-repeats',
+    'deep-boundary-skips',
+    'count-capped',
+    'old-dates-unreadable',
+    'last-partial-page-dropped',
+  ],
 };
 
 export const VARIANT_GROUPS: string[][] = [
@@ -47,7 +59,7 @@ export const VARIANT_GROUPS: string[][] = [
   ],
   ['errors-plain-text', 'paging-out-of-range-400', 'created-dates-los-angeles', 'enum-values-beyond-seen'],
   ['unauthorized-403', 'overrides-known-groups-only', 'page-cap'],
-  ['rules-cap'],
+  ['rules-cap', 'deep-pages-refused', 'created-time-ties'],
   ['steady-429'],
   ['write-conflict-409'],
 ];

@@ -19,6 +19,8 @@ export interface Switch {
   generated?: string;
   /** Variants a generated fault shows only beside. */
   alongside?: string[];
+  /** Experiments the reference needs for the fault to show (a defect deep in a list). */
+  scale?: number;
 }
 /** What the suite must do against a variant (reference/faults.ts): pass under --strict, or pass in default mode with warnings. */
 export interface Variant extends Switch {

@@ -13,7 +13,7 @@
 // as `npm run conformance` does (its exit codes are tested in scripts/exit-codes.test.ts).
 import { parseCommand, runCommand } from '../core/command.ts';
 import { LARGE_LISTS, VARIANT_GROUPS } from './selftest-groups.ts';
-import { filesFor, optionsFor } from './selftest-files.ts';
+import { filesFor, optionsFor, variantOptions } from './selftest-files.ts';
 import { listSwitches, pool, runSuite, type Variant, withServer } from './selftest-runs.ts';
 import { blameTable, type BlameRow } from './selftest-blame.ts';
 
@@ -116,7 +116,7 @@ async function main(): Promise<number> {
   const runVariants = (vs: Variant[]): Promise<boolean> =>
     withServer({ variants: vs.map((v) => v.name) }, async (s) => {
       const warns = vs.some((v) => v.strict === 'warns');
-      const r = await runSuite(s, { strict: !warns });
+      const r = await runSuite(s, { strict: !warns, options: variantOptions(vs.map((v) => v.name)) });
       const passed = r.verdict === 'pass' && r.tests > 0;
       const ok = passed && (!warns || r.warned.length > 0);
       const shown = r.warned.length > 3 ? `${r.warned.slice(0, 3).join(', ')}, ...` : r.warned.join(', ');
@@ -158,7 +158,7 @@ async function main(): Promise<number> {
   const blame: BlameRow[] = [];
   const faultJobs: Job[] = faults.map(
     (f) => () =>
-      withServer({ faults: [f.name] }, async (s) => {
+      withServer({ faults: [f.name], ...(f.scale ? { scale: f.scale } : {}) }, async (s) => {
         const files = values.whole ? [] : filesFor(f.name);
         const options = values['without-options'] ? {} : optionsFor(f.name);
         const r = await runSuite(s, { files, stopAtFirstFailure: !values.whole, options });

@@ -156,3 +156,16 @@ test('anchorPaths: the environment paths made absolute against the folder the co
   anchorPaths(given, '/srv/my-server');
   assert.equal(given.CONSOLE_REPORTS_DIR, '/srv/my-server/out/reports');
 });
+
+test("CONSOLE_WAIVE adds waivers for one run to the manifest's, each with a reason; CONSOLE_LIST_SEED is a whole number", () => {
+  const c = loadConfig({ CONSOLE_WAIVE: 'experiments.list.filter.*=a list of 200,000 here\nfilters.oracle = dates not narrowed' });
+  assert.deepEqual(c.manifest.waive?.slice(-2), [
+    { clauses: 'experiments.list.filter.*', reason: 'a list of 200,000 here' },
+    { clauses: 'filters.oracle', reason: 'dates not narrowed' },
+  ]);
+  assert.throws(() => loadConfig({ CONSOLE_WAIVE: 'experiments.list.filter.idType' }), /needs a reason/);
+  assert.throws(() => loadConfig({ CONSOLE_WAIVE: 'a b=c' }), /clause id or a glob/);
+  assert.equal(loadConfig({}).listSeed, 1);
+  assert.equal(loadConfig({ CONSOLE_LIST_SEED: '42' }).listSeed, 42);
+  assert.throws(() => loadConfig({ CONSOLE_LIST_SEED: '0' }), /CONSOLE_LIST_SEED/);
+});

@@ -102,6 +102,12 @@ export interface Config {
    */
   listBudget: number;
   /**
+   * The seed the list checks draw pages and experiments from across a list's depth (CONSOLE_LIST_SEED):
+   * written in conformance.json, so that a run's draws replay. `npm run conformance` draws one when unset;
+   * Playwright started directly uses 1.
+   */
+  listSeed: number;
+  /**
    * The deadline as a time (epoch ms), set by `npm run conformance` for Playwright (CONSOLE_DEADLINE_AT,
    * internal): the run's clock starts with the command, not with Playwright.
    */
@@ -271,7 +277,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, note: (line: st
     baseUrl,
     apiKey,
     manifestPath,
-    manifest: loadManifest(manifestPath),
+    manifest: withWaivers(loadManifest(manifestPath), env.CONSOLE_WAIVE),
     strict: flag(env.CONSOLE_STRICT, 'CONSOLE_STRICT'),
     readOnly: flag(env.CONSOLE_READ_ONLY, 'CONSOLE_READ_ONLY'),
     authProbes: authProbes(env.CONSOLE_AUTH_PROBES),
@@ -282,10 +288,48 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, note: (line: st
     deadlineSeconds: seconds(env.CONSOLE_DEADLINE, 'CONSOLE_DEADLINE', DEFAULT_DEADLINE_SECONDS),
     requestTimeoutMs: seconds(env.CONSOLE_REQUEST_TIMEOUT, 'CONSOLE_REQUEST_TIMEOUT', DEFAULT_REQUEST_TIMEOUT_SECONDS) * 1000,
     listBudget: pageCount(env.CONSOLE_LIST_BUDGET, 'CONSOLE_LIST_BUDGET', DEFAULT_LIST_BUDGET),
+    listSeed: listSeed(env.CONSOLE_LIST_SEED),
     deadlineAt: env.CONSOLE_DEADLINE_AT ? Number(env.CONSOLE_DEADLINE_AT) || undefined : undefined,
     gateRulesAtStart: gateRules(env.CONSOLE_GATE_RULES),
   };
 }
+
+/**
+ * CONSOLE_WAIVE (or `--waive`): waivers given for one run, one `<clause glob>=<reason>` a line, added to
+ * the manifest's own; held to the manifest's rules (a glob of clause ids, a reason).
+ */
+export function parseWaivers(value: string | undefined): Waiver[] {
+  return (value ?? '')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .map((line) => {
+      const at = line.indexOf('=');
+      const clauses = at < 0 ? line : line.slice(0, at).trim();
+      const reason = at < 0 ? '' : line.slice(at + 1).trim();
+      if (!/^[A-Za-z0-9_.*-]+$/.test(clauses))
+        throw new ConfigError(`--waive ${JSON.stringify(line)}: the clauses must be a clause id or a glob of them (letters, digits, . _ - and *)`);
+      if (!reason) throw new ConfigError(`--waive ${JSON.stringify(line)} needs a reason: write '${clauses}=<why it is accepted>'`);
+      return { clauses, reason };
+    });
+}
+
+function withWaivers(m: Manifest, value: string | undefined): Manifest {
+  const extra = parseWaivers(value);
+  return extra.length ? { ...m, waive: [...(m.waive ?? []), ...extra] } : m;
+}
+
+/** CONSOLE_LIST_SEED: a whole number from 1 to 2^31 - 1; 1 when unset. */
+function listSeed(value: string | undefined): number {
+  if (value === undefined || value.trim() === '') return 1;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 2 ** 31 - 1)
+    throw new ConfigError(`CONSOLE_LIST_SEED must be a whole number from 1 to 2147483647, got ${JSON.stringify(value)}`);
+  return n;
+}
+
+/** A seed for the list checks' draws, for a run that was given none. */
+export const newListSeed = () => 1 + Math.floor(Math.random() * (2 ** 31 - 2));
 
 /** CONSOLE_AUTH_PROBES: random (also unset or empty) or derived. */
 function authProbes(value: string | undefined): AuthProbes {

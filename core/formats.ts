@@ -176,6 +176,8 @@ export interface ConformanceSummary {
   readOnly?: boolean;
   target: string | null;
   manifest: string | null;
+  /** The seed the list checks drew pages and experiments from (CONSOLE_LIST_SEED: set it again to replay them); absent in reports written before. */
+  listSeed?: number;
   startedAt: string;
   durationMs: number;
   /** `skipped`: not run on purpose (every clause waived, or a write in a read-only run); absent in reports written before. */

@@ -272,6 +272,17 @@ const FAULT_PROBES: Record<FaultName, Probe> = {
     return status(createMetric(app, { name: 'probe', type: 'sum' }));
   },
   'page-past-last-repeats': async (app) => (await list(app, 'limit=10&page=1000')).data.length,
+  'deep-filter-forgotten': async (app) => [...new Set((await list(app, 'status=active&limit=100&page=101')).data.map((e: any) => e.status))].sort(),
+  'deep-pages-empty': async (app) => (await list(app, 'limit=100&page=110')).data.length,
+  'deep-boundary-repeats': async (app) => (await list(app, 'limit=100&page=102')).data.map((e: any) => e.id),
+  'deep-boundary-skips': async (app) => (await list(app, 'limit=100&page=102')).data.map((e: any) => e.id),
+  'count-capped': async (app) => (await list(app, 'limit=100')).pagination.totalItems,
+  'old-dates-unreadable': async (app) => (await list(app, 'createdStartDate=2000-01-01&limit=1')).pagination.totalItems,
+  'last-partial-page-dropped': async (app) => {
+    const total: number = (await list(app, 'limit=7')).pagination.totalItems;
+    const limit = [7, 11, 13].find((n) => total % n !== 0)!;
+    return (await list(app, `limit=${limit}&page=${Math.ceil(total / limit)}`)).data.length;
+  },
   'page-order-unstable': async (app) => {
     const ids = async () => (await list(app, 'limit=5&page=2')).data.map((e: any) => e.id);
     const [first, second] = [await ids(), await ids()];
@@ -325,6 +336,8 @@ const VARIANT_PROBES: Record<VariantName, Probe> = {
   },
   'default-limit-50': async (app) => (await list(app, '')).data.length,
   'page-cap': async (app) => (await list(app, 'limit=100')).data.length,
+  'deep-pages-refused': (app) => status(get(app, '/console/v1/experiments?limit=100&page=11')),
+  'created-time-ties': async (app) => new Set((await list(app, 'limit=100')).data.map((e: any) => e.createdTime)).size,
   'pages-from-0': async (app) =>
     Promise.all(
       ['/console/v1/experiments?limit=3&page=1', '/console/v1/release_pipelines?limit=3&page=1'].map(async (url) =>
@@ -443,8 +456,11 @@ test('auth-key-header-exact-case reads the header names as sent: over HTTP the e
   }
 });
 
-async function observe(probe: Probe, opts: { faults?: string[]; variants?: string[] }): Promise<unknown> {
-  const app = build({ apiKey: KEY, scale: 80, ...opts });
+/** Switches that act only deep in a list (past item 10,000): probed on a reference of 12,000 experiments. */
+const DEEP_SWITCHES = new Set(['deep-filter-forgotten', 'deep-pages-empty', 'deep-boundary-repeats', 'deep-boundary-skips', 'count-capped']);
+
+async function observe(probe: Probe, opts: { faults?: string[]; variants?: string[] }, deep = false): Promise<unknown> {
+  const app = build({ apiKey: KEY, scale: deep ? 12_000 : 80, ...opts });
   try {
     return await probe(app);
   } finally {
@@ -458,8 +474,9 @@ for (const [kind, probes] of [
 ] as const) {
   test(`each ${kind} changes what a client observes`, async () => {
     for (const [name, probe] of Object.entries(probes)) {
-      const clean = await observe(probe, {});
-      const switched = await observe(probe, kind === 'fault' ? { faults: [name] } : { variants: [name] });
+      const deep = DEEP_SWITCHES.has(name);
+      const clean = await observe(probe, {}, deep);
+      const switched = await observe(probe, kind === 'fault' ? { faults: [name] } : { variants: [name] }, deep);
       assert.notDeepEqual(switched, clean, `${kind} ${name}: observed ${JSON.stringify(switched)} both with and without it`);
     }
   });

@@ -38,6 +38,8 @@ export interface Switch {
   parameter?: string;
   /** A fault generated from the contract (layers/generated.ts): the edit it is made of. */
   generated?: GeneratedEdit;
+  /** Experiments a reference needs for the switch to show (layers/types.ts). */
+  scale?: number;
   /** Variants a generated fault shows only beside (it changes a shape the reference answers only under them). */
   alongside?: string[];
 }
@@ -54,6 +56,7 @@ const listed = (e: Entry): Switch => ({
   layer: e.layer,
   ...('strict' in e ? { strict: e.strict } : {}),
   ...('parameter' in e ? { parameter: e.parameter.syntax } : {}),
+  ...('scale' in e && e.scale ? { scale: e.scale } : {}),
 });
 
 export const FAULTS: readonly (Switch & { name: FaultName })[] = SWITCHES.filter((e) => e.kind === 'fault').map(listed) as (Switch & { name: FaultName })[];

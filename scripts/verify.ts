@@ -32,6 +32,8 @@ junit.xml, verify.json, load/), scans reports/ for the API key and prints a one-
   --observations-baseline FILE  report drift against this observations.json (default:
                                 CONSOLE_OBSERVATIONS_BASELINE, else the previous run's when it was of
                                 the whole suite against the same target)
+  --waive 'CLAUSES=REASON'      leave clauses (an id or a glob) out on purpose, listed as waived, never
+                                as passed (repeatable; also CONSOLE_WAIVE; the manifest's "waive" too)
   --history FILE                add this run to the run history in FILE (SQLite; default CONSOLE_HISTORY,
                                 else history.sqlite in the reports folder) and draw the report's trends
                                 from it; a failing write is a warning, never a failed run
@@ -70,6 +72,7 @@ const { values } = parseCommand({
     deadline: { type: 'string' },
     history: { type: 'string' },
     runners: { type: 'string' },
+    waive: { type: 'string', multiple: true },
   },
 });
 
@@ -103,6 +106,7 @@ function options(): VerifyOptions {
     baselines,
     observationsBaseline,
     grep: values.grep,
+    waive: (values.waive as string[] | undefined) ?? [],
     deadline: values.deadline,
     history: values.history === undefined ? undefined : resolve(values.history),
     runners,

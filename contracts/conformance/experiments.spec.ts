@@ -11,7 +11,18 @@ import { EXPERIMENT_STATUSES } from '../index.ts';
 import { carrying, expectClientError, expectMessage, expectSuccess, ok2xx, outcome } from '../support/checks.ts';
 import { pager, twoPages, type Pager, type Walk } from '../support/paging.ts';
 import { clausesUnder } from '../support/clauses.ts';
-import { createdWindow, expectDisjointUnion, judgeFilter, ms, type FilterCase, type Window } from '../support/list-oracles.ts';
+import {
+  drawAcrossDepth,
+  expectDisjointUnion,
+  expectEndHolds,
+  expectPagesAgreeAtDepth,
+  judgeFilter,
+  listSample,
+  ms,
+  type DepthOptions,
+  type FilterCase,
+} from '../support/list-oracles.ts';
+import { drawing } from '../support/depth.ts';
 
 const PATH = '/console/v1/experiments';
 const get = (t: T) => (query: string) => t.call('GET', query);
@@ -24,10 +35,18 @@ const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.i
 /** The list's pages; a refused first page of the unfiltered list is the operation's (experiments.list.path). */
 const experimentPages = (t: T) => pager(get(t), PATH, 'experiments.list.path', t.listBudget);
 
-async function fullList(t: T) {
+/**
+ * The unfiltered list as the checks judge it (whole, or pages drawn across its depth: list-oracles.ts),
+ * where it ends, and how a filter is judged at depth; `what` names the test's draws (the run's seed mixed
+ * with it: CONSOLE_LIST_SEED replays them). `stated`: the test judges the list's pagination clause too.
+ */
+async function fullList(t: T, what: string, stated = false) {
   const pages = await experimentPages(t);
   const limit = await pages.largestLimit();
-  return { pages, limit, list: await pages.walk(limit) };
+  const random = drawing(t.listSeed, what);
+  const { list, end } = await listSample(pages, limit, random);
+  const depth: DepthOptions = { random, ...(stated ? { pagination: 'experiments.list.pagination' } : {}) };
+  return { pages, limit, list, end, depth };
 }
 
 /** A filter of a field: it can judge the experiments that carry the field. */
@@ -53,9 +72,18 @@ class Undecided {
   }
 }
 
-/** The window a partial list's filters are narrowed to (none needed when the list is whole). */
-const narrowing = (pages: Pager, list: Walk, limit: number): Promise<Window | string | undefined> =>
-  list.complete ? Promise.resolve(undefined) : createdWindow(pages, list, limit);
+/**
+ * A filter whose field no experiment shows (its presence is only inferred, its element shape not shown)
+ * still narrows: a value no experiment can have, made for this run, selects none.
+ */
+async function expectNoneFor(t: T, param: string): Promise<void> {
+  const r = await t.call('GET', `${PATH}?${param}=${encodeURIComponent(`cc_nobody_${t.runId}`)}`);
+  const body = expectSuccess('listExperiments', r);
+  expect(
+    body.data.map((e: any) => e?.id),
+    `${param}=cc_nobody_${t.runId}, a value made for this run, selects no experiment (the field is not shown on any, so no other value can be judged)`,
+  ).toEqual([]);
+}
 
 /** The least common of `values`: a filter on it makes the sharpest check, since an ignored filter returns everything. */
 function leastCommon<V>(values: V[]): V {
@@ -177,12 +205,18 @@ test.describe('experiments', () => {
       ...clausesUnder('experiment.field.'),
       'experiment.timestamps.unit',
       'experiment.secondaryMetrics.elementShape',
+      'experiments.list.pagination',
     ),
     async ({ t }) => {
       const pages = await experimentPages(t);
-      // At most 4 pages (the reference's 200 experiments whole): of a longer list, the first pages are a
-      // sample, as any walk of a list longer than the budget is; the types are the same on every page.
-      const list = await pages.walkChecked('listExperiments', await pages.largestLimit(), 4);
+      const limit = await pages.largestLimit();
+      // At most 4 pages (the reference's 200 experiments whole); of a longer list, pages drawn across its
+      // whole depth too, and what their pagination says held to where the list ends.
+      const head = await pages.walkChecked('listExperiments', limit, 4);
+      const deep = head.complete ? undefined : await drawAcrossDepth(pages, limit, '', drawing(t.listSeed, 'types'));
+      for (const p of deep?.read ?? []) expectSuccess('listExperiments', p.reply);
+      if (deep) expectEndHolds(deep.end, 'experiments.list.pagination');
+      const list = { ...head, items: [...head.items, ...(deep?.read ?? []).flatMap((p) => p.items)] };
       expect(list.items.length, 'the target has experiments to check').toBeGreaterThan(0);
       // Types of the fields that are present; an absent one is an inferred finding of walkChecked.
       await t.clause('experiment.field.defaultConfidenceInterval', async () => {
@@ -242,7 +276,19 @@ test.describe('experiments', () => {
     'experiments: pages are disjoint, at most limit, and their union is the full list [inferred]',
     checks('inferred', 'paging.disjointUnion', 'paging.limit', 'experiments.list.order'),
     async ({ t }) => {
-      const { pages, list: full } = await fullList(t);
+      const { pages, list: full, end, depth } = await fullList(t, 'paging');
+      if (!full.complete) {
+        // Too long to walk: pages drawn across its whole depth against their neighbours and another page size.
+        await t.clause('paging.limit', async () => {
+          for (const p of end.probes.values()) expect(p.items.length, `a page of limit ${end.limit}`).toBeLessThanOrEqual(end.limit);
+        });
+        await t.clause('paging.disjointUnion', async () => {
+          expectEndHolds(end, undefined, 'paging.disjointUnion');
+          await expectPagesAgreeAtDepth(pages, end, depth.random, 'experiment');
+        });
+        t.observe('experiments.list.order', 'order', { order: orderName(full.items), sameAcrossPageSizes: 'not verifiable within the list budget' });
+        return;
+      }
       // A small page size (7, or more when the list needs it) at which the whole list still ends within
       // the budget, with a page for its end to spare; of a list longer than the budget, three pages.
       const limit = full.complete ? Math.max(7, Math.ceil(full.ids.length / (pages.budget - 2))) : 7;
@@ -263,11 +309,12 @@ test.describe('experiments', () => {
     'experiments: a page past the last is empty, and a page asked twice is the same [inferred]',
     checks('inferred', 'paging.beyondLast', 'paging.stable'),
     async ({ t }) => {
-      const { pages, list } = await fullList(t);
-      // Past a list walked whole, or past any list a budget could walk when it was not.
-      const beyond = list.complete ? Math.ceil(list.ids.length / 10) + 1 : 10_000_000;
+      const { pages, list, end } = await fullList(t, 'beyond');
+      // Past a list walked whole, or past the end found by page number of one that was not.
+      const beyond = list.complete ? Math.ceil(list.ids.length / 10) + 1 : Math.ceil(((end.count ?? end.size * (end.last + 1)) + 1) / 10) + 1;
       const past = await t.call('GET', `${PATH}?limit=10&page=${pages.number(beyond)}`);
       await t.clause('paging.beyondLast', async () => {
+        if (end.past?.kind === 'repeat') expect(end.past.ids, `GET ${end.past.reply.exchange.path}, past the last page, repeats the last page`).toEqual([]);
         if (ok2xx(past)) expect(past.body?.data ?? [], 'a page past the last holds no items').toEqual([]);
         else expectClientError(past, 'a page past the last');
       });
@@ -284,21 +331,20 @@ test.describe('experiments', () => {
 
   test(
     'experiments: the status filter returns exactly the experiments of that status [spec 4.4]',
-    checks('stated', 'experiments.list.filters', 'experiments.list.status.enum', 'experiments.list.unfiltered.statuses'),
+    checks('stated', 'experiments.list.filters', 'experiments.list.status.enum', 'experiments.list.unfiltered.statuses', 'experiments.list.pagination'),
     async ({ t }) => {
-      const { pages, limit, list } = await fullList(t);
+      const { pages, limit, list, depth } = await fullList(t, 'status', true);
       const carry = carrying(OP, list.items, 'status', 'the status filter');
       if (carry.length === 0) return t.uncovered('experiments.list.filters', 'not verifiable: field absent: no experiment carries status', 'unverifiable');
       const onlyFiltered: string[] = [];
       const undecided = new Undecided();
-      const window = await narrowing(pages, list, limit);
       for (const status of EXPERIMENT_STATUSES) {
         const expected = carry.filter((e) => e.status === status).length;
         // A status of 4.4 refused is the status parameter's; a result other than the filtered list, the filters'.
         if (expected > 0) {
           const c = fieldFilter('status', `&status=${status}`, `status=${status}`, (e) => e.status === status);
-          const first = (w: () => Promise<Walk>) => t.clause('experiments.list.status.enum', w);
-          const judged = await t.clause('experiments.list.filters', () => judgeFilter(pages, list, c, { limit, window, first }));
+          const first = <X>(read: () => Promise<X>) => t.clause('experiments.list.status.enum', read);
+          const judged = await t.clause('experiments.list.filters', () => judgeFilter(pages, list, c, { limit, depth, first }));
           undecided.add('experiments.list.filters', judged.undecided);
           continue;
         }
@@ -311,8 +357,16 @@ test.describe('experiments', () => {
           const other = alone.items.filter((e) => Object.hasOwn(e, 'status') && e.status !== status).map((e) => e.id);
           expect(other, `status=${status}: experiments of another status`).toEqual([]);
           expect(new Set(alone.ids).size, `status=${status}: no experiment on two pages`).toBe(alone.ids.length);
-          if (!alone.complete) undecided.add('experiments.list.filters', `status=${status}: its list has more than ${pages.budget} pages`);
-          else if (alone.ids.length > 1) {
+          if (!alone.complete) {
+            // Longer than the budget: pages drawn across its whole depth hold only that status.
+            const { end, read } = await drawAcrossDepth(pages, limit, `&status=${status}`, depth.random);
+            for (const p of read)
+              expect(
+                p.items.filter((e) => Object.hasOwn(e, 'status') && e.status !== status).map((e) => e.id),
+                `status=${status}: experiments of another status on page ${p.index + 1} of ${end.last + 1} (GET ${p.reply.exchange.path})`,
+              ).toEqual([]);
+            expectEndHolds(end, 'experiments.list.pagination');
+          } else if (alone.ids.length > 1) {
             const paged = await pages.walk(twoPages(alone.ids.length), `&status=${status}`);
             expect(sorted(paged.ids), `status=${status}: its pages at limit ${twoPages(alone.ids.length)} hold the same experiments`).toEqual(
               sorted(alone.ids),
@@ -340,22 +394,23 @@ test.describe('experiments', () => {
       'experiments.list.filter.creatorID',
       'experiments.list.filter.creatorName',
       'experiments.list.filter.targetAppID',
+      'experiments.list.pagination',
     ),
     async ({ t }) => {
-      const { pages, limit, list } = await fullList(t);
+      const { pages, limit, list, depth } = await fullList(t, 'fields', true);
       const undecided = new Undecided();
-      const window = await narrowing(pages, list, limit);
       for (const param of ['idType', 'layerID', 'creatorID', 'creatorName']) {
         const carry = carrying(OP, list.items, param, `the ${param} filter`);
         if (carry.length === 0) {
-          t.uncovered(`experiments.list.filter.${param}`, `not verifiable: field absent: no experiment carries ${param}`, 'unverifiable');
+          // No experiment shows the field (its presence is only inferred): the filter is still held to narrowing.
+          await t.clause(`experiments.list.filter.${param}`, () => expectNoneFor(t, param));
           continue;
         }
         const values = carry.map((e) => e[param]).filter((v): v is string => typeof v === 'string' && v !== '');
         expect(values.length, `the target has experiments with a ${param}`).toBeGreaterThan(0);
         const value = leastCommon(values);
         const c = fieldFilter(param, `&${param}=${encodeURIComponent(value)}`, `${param}=${value}`, (e) => e[param] === value);
-        const judged = await t.clause(`experiments.list.filter.${param}`, () => judgeFilter(pages, list, c, { limit, window }));
+        const judged = await t.clause(`experiments.list.filter.${param}`, () => judgeFilter(pages, list, c, { limit, depth }));
         undecided.add(`experiments.list.filter.${param}`, judged.undecided);
       }
       // targetApps' element shape is not shown (spec 2.2): checked when its elements are app ids (strings).
@@ -368,9 +423,9 @@ test.describe('experiments', () => {
           `targetAppID=${app}`,
           (e) => Array.isArray(e.targetApps) && e.targetApps.includes(app),
         );
-        const judged = await t.clause('experiments.list.filter.targetAppID', () => judgeFilter(pages, list, c, { limit, window }));
+        const judged = await t.clause('experiments.list.filter.targetAppID', () => judgeFilter(pages, list, c, { limit, depth }));
         undecided.add('experiments.list.filter.targetAppID', judged.undecided);
-      } else t.uncovered('experiments.list.filter.targetAppID', 'no experiment on the target has a string in targetApps', 'unverifiable');
+      } else await t.clause('experiments.list.filter.targetAppID', () => expectNoneFor(t, 'targetAppID'));
       undecided.report(t);
     },
   );
@@ -381,11 +436,16 @@ test.describe('experiments', () => {
     async ({ t }) => {
       // Experiments carry no team field (2.5) and teamID is "Enterprise only": a 4xx is legal, a
       // success may return only experiments of the full list.
-      const { list } = await fullList(t);
+      const { list } = await fullList(t, 'teamID');
       const r = await t.call('GET', `${PATH}?teamID=${encodeURIComponent(`cc_team_${t.runId}`)}`);
       expect(r.status < 500, `teamID answered ${r.status}`).toBe(true);
       if (!ok2xx(r)) return;
       const data: any[] = expectSuccess('listExperiments', r).data;
+      if (data.length === 0) return;
+      // Ignored (not Enterprise): the answer is the unfiltered list's own first page, at any size of list.
+      const plain = await t.call('GET', PATH);
+      if (ok2xx(plain) && Array.isArray(plain.body?.data) && sorted(plain.body.data.map((e: any) => e.id)).join() === sorted(data.map((e) => e.id)).join())
+        return;
       // Of a list walked in part, an experiment not in the part may be further on: judged only on a whole list.
       if (!list.complete && data.some((e) => !list.ids.includes(e.id)))
         return t.uncovered(
@@ -400,7 +460,7 @@ test.describe('experiments', () => {
   test('experiments: every page answers the spec message, empty ones too [spec 2.1, 4.4]', checks('stated', 'experiments.list.message'), async ({ t }) => {
     // The spec shows one message for the list (2.1, 4.4), whether or not the page holds items: the
     // walk ends on a page past the last, and a filter that matches nothing gives another empty page.
-    const { list } = await fullList(t);
+    const { list } = await fullList(t, 'message');
     const replies = [...list.replies];
     const none = await t.call('GET', `${PATH}?creatorID=${encodeURIComponent(`cc_nobody_${t.runId}`)}`);
     if (ok2xx(none)) replies.push(none);
@@ -414,7 +474,7 @@ test.describe('experiments', () => {
     'experiments: the tags filter returns experiments carrying the tag [inferred: encoding not shown]',
     checks('inferred', 'filters.oracle', 'experiments.list.tags.encoding'),
     async ({ t }) => {
-      const { pages, limit, list } = await fullList(t);
+      const { pages, limit, list, depth } = await fullList(t, 'tags');
       const carry = carrying(OP, list.items, 'tags', 'the tags filter');
       const tags: string[] = carry.flatMap((e) => (Array.isArray(e.tags) ? e.tags : []));
       if (tags.length === 0) return t.uncovered('filters.oracle', 'no tagged experiment on the target', 'unverifiable');
@@ -437,7 +497,7 @@ test.describe('experiments', () => {
       // When none filters, the plain encoding is judged, and fails as a filter that is ignored.
       const encoding = chosen ?? TAG_ENCODINGS[0];
       const c = fieldFilter('tags', encoding.one(tag), encoding.name.replace('x', tag), has);
-      const judged = await judgeFilter(pages, list, c, { limit, window: await narrowing(pages, list, limit) });
+      const judged = await judgeFilter(pages, list, c, { limit, depth });
       const undecided = new Undecided();
       undecided.add('filters.oracle', judged.undecided);
       undecided.report(t);
@@ -465,7 +525,7 @@ test.describe('experiments', () => {
     'experiments: two filters together return exactly the experiments matching both [inferred: spec 4.4]',
     checks('inferred', 'filters.oracle'),
     async ({ t }) => {
-      const { pages, limit, list } = await fullList(t);
+      const { pages, limit, list, depth } = await fullList(t, 'two filters');
       const pair = combination(list.items);
       if (!pair) return t.uncovered('filters.oracle', 'no two filters whose AND and OR differ on the target', 'unverifiable');
       const { p, a, q, b } = pair;
@@ -476,7 +536,7 @@ test.describe('experiments', () => {
         matches: (e) => e[p] === a && e[q] === b,
       };
       const undecided = new Undecided();
-      undecided.add('filters.oracle', (await judgeFilter(pages, list, c, { limit, window: await narrowing(pages, list, limit) })).undecided);
+      undecided.add('filters.oracle', (await judgeFilter(pages, list, c, { limit, depth })).undecided);
       undecided.report(t);
     },
   );
@@ -485,7 +545,7 @@ test.describe('experiments', () => {
     'experiments: created dates filter by creation day [inferred: inclusiveness and time zone not shown]',
     checks('inferred', 'filters.oracle', 'experiments.list.createdDate.inclusive'),
     async ({ t }) => {
-      const { pages, limit, list } = await fullList(t);
+      const { pages, limit, list, depth } = await fullList(t, 'created dates');
       const carry = carrying(OP, list.items, 'createdTime', 'the created date filters').filter((e) => typeof e.createdTime === 'number');
       const days = [...new Set(carry.map(dayOf))].sort();
       if (days.length < 3) return t.uncovered('filters.oracle', 'experiments on fewer than three creation days', 'unverifiable');
@@ -505,10 +565,19 @@ test.describe('experiments', () => {
       const judged = carry.filter(far);
       const later = (e: any) => ms(e.createdTime) >= hi;
       const earlier = (e: any) => ms(e.createdTime) < lo;
-      // A date filter is not narrowed by another date filter: on a list longer than the budget, sampled.
-      const how = { limit, window: 'a created-date filter is not narrowed by a window of created dates' };
-      const a = await judgeFilter(pages, list, { query: `&createdStartDate=${day}`, what: `createdStartDate=${day}`, judged: far, matches: later }, how);
-      const b = await judgeFilter(pages, list, { query: `&createdEndDate=${day}`, what: `createdEndDate=${day}`, judged: far, matches: earlier }, how);
+      const how = { limit, depth };
+      const a = await judgeFilter(
+        pages,
+        list,
+        { query: `&createdStartDate=${day}`, what: `createdStartDate=${day}`, judged: far, matches: later, dates: true },
+        how,
+      );
+      const b = await judgeFilter(
+        pages,
+        list,
+        { query: `&createdEndDate=${day}`, what: `createdEndDate=${day}`, judged: far, matches: earlier, dates: true },
+        how,
+      );
       if (a.undecided || b.undecided) {
         const undecided = new Undecided();
         undecided.add('filters.oracle', a.undecided);
@@ -542,7 +611,7 @@ test.describe('experiments', () => {
     checks('stated', 'experiments.list.createdDate.format'),
     async ({ t }) => {
       // Whether a bound is inclusive is not shown, but no experiment is created after 2100 or before 1971.
-      const { list } = await fullList(t);
+      const { list } = await fullList(t, 'dates format');
       expect(list.ids.length, 'the target has experiments').toBeGreaterThan(0);
       const future = expectSuccess('listExperiments', await t.call('GET', `${PATH}?createdStartDate=2100-01-01`));
       expect(future.data, 'createdStartDate=2100-01-01 leaves no experiment').toEqual([]);

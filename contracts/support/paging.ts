@@ -7,6 +7,7 @@ import { claim } from './blame.ts';
 import type { Reply } from './evidence.ts';
 import { DEFAULT_LIST_BUDGET } from '../../core/config.ts';
 import type { Json } from '../../core/json.ts';
+import { findEnd, pageReader, paginationOf, type ListEnd, type Reader } from './depth.ts';
 
 export type Get = (query: string) => Promise<Reply>;
 
@@ -42,7 +43,11 @@ export async function walk(get: Get, path: string, limit: number, extra = '', fi
     if (!ok(r)) {
       // A first page refused without a filter is the list operation's (`refused`); with one, the check around the walk's.
       if (page === first) throw claim(new RefusedPage(`page ${page} of ${path}${extra}: HTTP ${r.status}`), refused && !extra ? [refused] : []);
-      return done(page - first + 1, true);
+      // A refused page ends the list only where the page before it said it was the last (or was short):
+      // real servers also refuse pages deep in a list they cannot serve that far (GitHub's search past 1000).
+      const before = replies.at(-1)!;
+      const endedBefore = paginationOf(before.body).next?.value === false || before.body.data.length < pageSizes[0];
+      return done(page - first + 1, endedBefore);
     }
     replies.push(r);
     // A page answered without its `data` array breaks the envelope (spec 2.1), not the test's precondition
@@ -113,17 +118,31 @@ export interface Pager extends PageBase {
   walkChecked(operationId: string, limit: number, pages?: number): Promise<Walk>;
   /** Largest page size the target accepts among candidates (default and maximum are not shown, spec 4.4). */
   largestLimit(): Promise<number>;
+  /** Reads one page by its index from 0, each at most once per pager. */
+  read: Reader;
+  /** Where the list (with `extra`) ends at `limit`, found in a logarithmic number of pages (support/depth.ts). */
+  end(limit: number, extra?: string): Promise<ListEnd>;
 }
 
 /** `refused`: the clause of the list operation itself, which a refused first page of the unfiltered list fails. */
-export async function pager(get: Get, path: string, refused?: string, budget = DEFAULT_LIST_BUDGET): Promise<Pager> {
-  const base = await pageBase(get, path);
+export async function pager(send: Get, path: string, refused?: string, budget = DEFAULT_LIST_BUDGET): Promise<Pager> {
+  const base = await pageBase(send, path);
   const number = (n: number) => base.first + n;
+  // With no writes to the list between them, a page a walk asks and one the depth sample asks are one
+  // answer: asked once (asking a page twice is paging.stable's check, made apart).
+  const answers = new Map<string, Promise<Reply>>();
+  const get: Get = (query) => {
+    if (!answers.has(query)) answers.set(query, send(query));
+    return answers.get(query)!;
+  };
+  const read = pageReader((limit, index, extra) => get(`${path}?limit=${limit}&page=${number(index)}${extra}`));
   const walkHere = (limit: number, extra = '', pages = budget) => walk(get, path, limit, extra, base.first, refused, Math.min(pages, budget));
   return {
     ...base,
     number,
     budget,
+    read,
+    end: (limit, extra = '') => findEnd(read, limit, extra),
     walk: walkHere,
     async walkChecked(operationId, limit, pages) {
       const list = await walkHere(limit, '', pages);

@@ -167,6 +167,7 @@ export default class ConformanceReporter implements Reporter {
       readOnly: config?.readOnly ?? false,
       target: config?.baseUrl ?? null,
       manifest: config?.manifestPath ? relative(ROOT, config.manifestPath) : null,
+      listSeed: config?.listSeed,
       startedAt: this.started,
       endedAt: Date.now(),
       planned: this.planned,

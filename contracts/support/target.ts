@@ -28,6 +28,8 @@ export interface Target {
   requestTimeoutMs: number;
   /** Pages one walk of a list may ask (CONSOLE_LIST_BUDGET): support/paging.ts. */
   listBudget: number;
+  /** The seed of the list checks' draws across a list's depth (CONSOLE_LIST_SEED, in conformance.json). */
+  listSeed: number;
   reportsDir: string;
   /** The run's deadline (epoch ms), when the wrapper set one: a rate limit is waited out only until then. */
   deadlineAt?: number;
@@ -106,6 +108,7 @@ export const test = base.extend<{ t: T }, { target: Target }>({
         authProbes: c.authProbes,
         requestTimeoutMs: c.requestTimeoutMs,
         listBudget: c.listBudget,
+        listSeed: c.listSeed,
         reportsDir: c.reportsDir,
         deadlineAt: c.deadlineAt,
         gateRulesAtStart: c.gateRulesAtStart,

@@ -117,3 +117,26 @@ test('verdict: a run in which no test ran is exit 3, not a pass', () => {
   assert.equal(v.summary.tests.total, 0);
   assert.equal(exitCodeOf(v.summary), 3);
 });
+
+test('verdict: a stated clause left undecided is INCOMPLETE, exit 3, naming the budget; waived, it is listed waived and the run passes', () => {
+  const reason = 'not verifiable within the list budget (CONSOLE_LIST_BUDGET=12 pages a walk): CONSOLE_LIST_BUDGET=2001 would decide it';
+  const undecided = [ran('one and two', ['a.one', 'a.two'], { uncovered: [{ clause: 'a.two', reason, kind: 'unverifiable' }] }), ...ALL_HELD.slice(1)];
+  const v = verdict(input(undecided));
+  assert.equal(statusOf(v)['a.two'], 'unverifiable');
+  assert.equal(v.summary.verdict, 'incomplete');
+  assert.equal(exitCodeOf(v.summary), 3);
+  assert.deepEqual(v.summary.incomplete?.[0]?.clauses, ['a.two']);
+  assert.match(v.summary.incomplete?.[0]?.reason ?? '', /CONSOLE_LIST_BUDGET=2001 would decide it.*waive it/);
+  const waived = verdict(input(undecided, { waive: [{ clauses: 'a.two', reason: 'accepted: a list of 200,000 on this staging' }] }));
+  assert.equal(statusOf(waived)['a.two'], 'waived');
+  assert.equal(exitCodeOf(waived.summary), 0);
+  // An inferred clause left undecided is listed, and does not make the run INCOMPLETE.
+  const inferred = verdict(
+    input([
+      ...ALL_HELD.slice(0, 2),
+      ran('inferred', ['b.inferred'], { level: 'inferred', uncovered: [{ clause: 'b.inferred', reason, kind: 'unverifiable' }] }),
+      ALL_HELD[3],
+    ]),
+  );
+  assert.equal(exitCodeOf(inferred.summary), 0);
+});

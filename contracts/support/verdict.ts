@@ -75,6 +75,8 @@ export interface VerdictInput {
   readOnly: boolean;
   target: string | null;
   manifest: string | null;
+  /** The seed of the list checks' draws (CONSOLE_LIST_SEED): set it again to replay them. */
+  listSeed?: number;
   startedAt: number;
   endedAt: number;
   /** How many tests the run planned (0 when unknown). */
@@ -145,16 +147,18 @@ export function verdict(input: VerdictInput): Verdict {
     excluded: statedCount('excluded'),
     unreached: statedCount('unreached'),
   };
-  // A stated clause no test reached (its test stopped at an inferred clause's failure, in default mode)
-  // was not checked: in a run that fails nothing, that makes it INCOMPLETE, never PASS.
+  // A stated clause no test reached (its test stopped at an inferred clause's failure, in default mode),
+  // or one its tests could not decide on this target, was not checked: in a run that fails nothing,
+  // that makes it INCOMPLETE, never PASS (the user who accepts it waives it).
   const counting = failures.some((f) => f.counts);
-  const incomplete = incompleteGroups(stated.filter((c) => c.status === 'uncovered' || (!counting && c.status === 'unreached')));
+  const incomplete = incompleteGroups(stated.filter((c) => c.status === 'uncovered' || c.status === 'unverifiable' || (!counting && c.status === 'unreached')));
   const summary: ConformanceSummary = {
     verdict: counting ? 'fail' : inconclusive.length > 0 || stop ? 'inconclusive' : incomplete.length > 0 ? 'incomplete' : 'pass',
     strict: input.strict,
     readOnly: input.readOnly,
     target: input.target,
     manifest: input.manifest,
+    ...(input.listSeed !== undefined ? { listSeed: input.listSeed } : {}),
     startedAt: new Date(input.startedAt).toISOString(),
     durationMs: input.endedAt - input.startedAt,
     tests: {
@@ -281,5 +285,9 @@ export function byReason(clauses: ClauseResult[]): Map<string, string[]> {
 
 /** The stated clauses left unchecked for a reason the user can fix, one group per reason: why the run is INCOMPLETE. */
 function incompleteGroups(uncovered: ClauseResult[]): IncompleteGroup[] {
-  return [...byReason(uncovered)].map(([reason, clauses]) => ({ reason, clauses }));
+  const undecided = new Set(uncovered.filter((c) => c.status === 'unverifiable').map((c) => c.id));
+  return [...byReason(uncovered)].map(([reason, clauses]) => ({
+    reason: clauses.some((id) => undecided.has(id)) ? `${reason} (to accept it undecided, waive it: --waive '<clause>=<reason>')` : reason,
+    clauses,
+  }));
 }

@@ -9,6 +9,14 @@ import type { StorageChange, StorageSwitch } from './types.ts';
 const GATE_TOGGLES = ['enableGate', 'disableGate'];
 const LISTS = ['listExperiments', 'listReleasePipelines'];
 const LOS_ANGELES = 8 * 3_600_000;
+const DAY = 86_400_000;
+/** Where the deep-list faults start: past the head a suite reads, well within a list of 50,000. */
+const DEEP = 10_000;
+/** A list the deep-list faults show on: past DEEP by a few hundred pages of 20. */
+const DEEP_SCALE = 20_000;
+/** Whether a list query carries a filter of spec 4.4. */
+const filtered = (f: { equals: Record<string, unknown>; tags: string[]; createdFrom?: number; createdBefore?: number }) =>
+  Object.values(f.equals).some((v) => v !== undefined) || f.tags.length > 0 || f.createdFrom !== undefined || f.createdBefore !== undefined;
 
 /**
  * The gate add-rules is about to store, with `change(added)` applied to the rules it adds: those after
@@ -566,6 +574,145 @@ export const STORAGE_SWITCHES = [
       },
     },
   },
+  // Defects of large lists that live past the first pages, as real list endpoints ship them: each acts only
+  // from DEEP items on (200 pages of 50), so that a suite that reads the head of a list sees none of them.
+  {
+    name: 'deep-filter-forgotten',
+    kind: 'fault',
+    layer: 'storage',
+    scale: DEEP_SCALE,
+    description: `past the first ${DEEP} items of a filtered list, its pages are the unfiltered list's (a filter lost on a later query of a paginated join)`,
+    clause: 'experiments.list.filters',
+    level: 'stated',
+    change: {
+      operations: ['listExperiments'],
+      wrap: (next) => ({
+        listExperiments: (q) => {
+          const page = next.listExperiments(q);
+          if (q.offset < DEEP || !filtered(q.filter)) return page;
+          return { total: page.total, docs: next.listExperiments({ ...q, filter: { equals: {}, tags: [] } }).docs };
+        },
+      }),
+    },
+  },
+  {
+    name: 'deep-pages-empty',
+    kind: 'fault',
+    layer: 'storage',
+    scale: DEEP_SCALE,
+    description: `pages that start past item ${DEEP} answer empty while the pagination still counts every item (an offset the store will not serve)`,
+    clause: 'experiments.list.pagination',
+    level: 'stated',
+    change: {
+      operations: ['listExperiments'],
+      wrap: (next) => ({
+        listExperiments: (q) => (q.offset >= DEEP ? { total: next.listExperiments(q).total, docs: [] } : next.listExperiments(q)),
+      }),
+    },
+  },
+  {
+    name: 'deep-boundary-repeats',
+    kind: 'fault',
+    layer: 'storage',
+    scale: DEEP_SCALE,
+    description: `past item ${DEEP}, each page starts one item early: the last item of a page is the first of the next (a keyset boundary taken inclusive)`,
+    clause: 'paging.disjointUnion',
+    level: 'inferred',
+    change: {
+      operations: ['listExperiments'],
+      wrap: (next) => ({ listExperiments: (q) => next.listExperiments(q.offset >= DEEP ? { ...q, offset: q.offset - 1 } : q) }),
+    },
+  },
+  {
+    name: 'deep-boundary-skips',
+    kind: 'fault',
+    layer: 'storage',
+    scale: DEEP_SCALE,
+    description: `past item ${DEEP}, each page starts one item late: an item is lost at every page boundary (a keyset boundary skipped)`,
+    clause: 'paging.disjointUnion',
+    level: 'inferred',
+    change: {
+      operations: ['listExperiments'],
+      wrap: (next) => ({ listExperiments: (q) => next.listExperiments(q.offset >= DEEP ? { ...q, offset: q.offset + Math.floor(q.offset / DEEP) } : q) }),
+    },
+  },
+  {
+    name: 'count-capped',
+    kind: 'fault',
+    layer: 'storage',
+    scale: DEEP_SCALE,
+    description: `the total is capped at ${DEEP} items, and with it the next page: the list claims to end at item ${DEEP} while later pages hold items (a capped count)`,
+    clause: 'experiments.list.pagination',
+    level: 'stated',
+    change: {
+      operations: ['listExperiments'],
+      wrap: (next) => ({
+        listExperiments: (q) => {
+          const page = next.listExperiments(q);
+          return { ...page, total: Math.min(page.total, DEEP) };
+        },
+      }),
+    },
+  },
+  {
+    name: 'old-dates-unreadable',
+    kind: 'fault',
+    layer: 'storage',
+    description:
+      'with a created-date filter, experiments created more than 120 days before the newest are left out (an old partition the date index does not cover)',
+    clause: 'experiments.list.filters',
+    level: 'stated',
+    change: {
+      operations: ['listExperiments'],
+      wrap: (next) => ({
+        listExperiments: (q) => {
+          if (q.filter.createdFrom === undefined && q.filter.createdBefore === undefined) return next.listExperiments(q);
+          const newest = JSON.parse(next.listExperiments({ filter: { equals: {}, tags: [] }, limit: 1, offset: 0 }).docs[0] ?? '{"createdTime":0}').createdTime;
+          const from = Math.max(q.filter.createdFrom ?? 0, newest - 120 * DAY);
+          return next.listExperiments({ ...q, filter: { ...q.filter, createdFrom: from } });
+        },
+      }),
+    },
+  },
+  {
+    name: 'last-partial-page-dropped',
+    kind: 'fault',
+    layer: 'storage',
+    description: 'the last page of a list, when it holds fewer than limit items, answers empty (an off-by-one in the page count)',
+    clause: 'experiments.list.pagination',
+    level: 'stated',
+    change: {
+      operations: ['listExperiments'],
+      wrap: (next) => ({
+        listExperiments: (q) => {
+          const page = next.listExperiments(q);
+          return q.offset > 0 && page.docs.length < q.limit && q.offset + page.docs.length >= page.total ? { total: page.total, docs: [] } : page;
+        },
+      }),
+    },
+  },
+  {
+    name: 'deep-pages-refused',
+    kind: 'variant',
+    strict: 'pass',
+    layer: 'storage',
+    description:
+      'pages past the first 1000 results of a list are refused with 422 and a JSON message, as GitHub search does (spec 4.4: maximum page and ordering not shown)',
+    clause: 'experiments.list.limit',
+    level: 'open',
+    change: {
+      operations: LISTS,
+      wrap: (next) => {
+        const refuse = (q: { offset: number }) => {
+          if (q.offset >= 1000) throw new HttpError(422, 'Only the first 1000 results are available');
+        };
+        return {
+          listExperiments: (q) => (refuse(q), next.listExperiments(q)),
+          listPipelines: (q) => (refuse(q), next.listPipelines(q)),
+        };
+      },
+    },
+  },
   {
     name: 'order-by-id',
     kind: 'variant',
@@ -618,6 +765,33 @@ export const STORAGE_SWITCHES = [
               ...(f.createdBefore === undefined ? {} : { createdBefore: f.createdBefore + LOS_ANGELES }),
             },
           }),
+      }),
+    },
+  },
+  {
+    name: 'created-time-ties',
+    kind: 'variant',
+    strict: 'pass',
+    layer: 'storage',
+    description:
+      "every experiment of a UTC day shows one created time, the day's start: hundreds share it on a large list (spec 2.5: createdTime is an integer; its resolution is not shown)",
+    clause: 'experiment.timestamps.unit',
+    level: 'open',
+    // The day filters and the list order read the stored time, which lies within the same UTC day, so
+    // what a client sees stays consistent: filters by day, order by time (ties in the stored order).
+    change: {
+      operations: ['listExperiments'],
+      wrap: (next) => ({
+        listExperiments: (q) => {
+          const page = next.listExperiments(q);
+          return {
+            ...page,
+            docs: page.docs.map((doc) => {
+              const e = JSON.parse(doc);
+              return JSON.stringify({ ...e, createdTime: e.createdTime - (e.createdTime % DAY) });
+            }),
+          };
+        },
       }),
     },
   },

@@ -34,6 +34,8 @@ interface About {
   /** The clause (contracts/clauses.yaml) the switch exercises. */
   clause: string;
   level: Level;
+  /** Experiments a reference needs for the switch to show (a defect deep in a list): the self-test and proof map seed that many. */
+  scale?: number;
 }
 
 /**

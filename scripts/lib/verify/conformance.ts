@@ -24,6 +24,7 @@ export async function conformanceStage(
     ...(run.config.readOnly ? ['--read-only'] : []),
     ...(observationsBaseline ? ['--observations-baseline', observationsBaseline] : []),
     ...(opts.grep ? ['--grep', opts.grep] : []),
+    ...(opts.waive ?? []).flatMap((w) => ['--waive', w]),
   ];
   if (observationsBaseline) console.log(`verify: drift against ${shortPath(observationsBaseline)}`);
   const progress: TestProgress = { total: null, done: 0, failed: 0 };
