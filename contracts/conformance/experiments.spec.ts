@@ -310,9 +310,11 @@ test.describe('experiments', () => {
     checks('inferred', 'paging.beyondLast', 'paging.stable'),
     async ({ t }) => {
       const { pages, list, end } = await fullList(t, 'beyond');
-      // Past a list walked whole, or past the end found by page number of one that was not.
-      const beyond = list.complete ? Math.ceil(list.ids.length / 10) + 1 : Math.ceil(((end.count ?? end.size * (end.last + 1)) + 1) / 10) + 1;
-      const past = await t.call('GET', `${PATH}?limit=10&page=${pages.number(beyond)}`);
+      // Past a list walked whole (at limit 10), or past the end found by page number of one that was not
+      // (at the size its pages had: a target may cap limit).
+      const past = list.complete
+        ? await t.call('GET', `${PATH}?limit=10&page=${pages.number(Math.ceil(list.ids.length / 10) + 1)}`)
+        : await t.call('GET', `${PATH}?limit=${end.limit}&page=${pages.number(end.last + 2)}`);
       await t.clause('paging.beyondLast', async () => {
         if (end.past?.kind === 'repeat') expect(end.past.ids, `GET ${end.past.reply.exchange.path}, past the last page, repeats the last page`).toEqual([]);
         if (ok2xx(past)) expect(past.body?.data ?? [], 'a page past the last holds no items').toEqual([]);
