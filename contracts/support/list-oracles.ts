@@ -225,7 +225,9 @@ async function expectMember(pages: Pager, c: FilterCase, e: Json, limit: number)
   const undecidedBy = (query: string, w: Walk | string) =>
     typeof w === 'string'
       ? `${c.what} narrowed to ${query.slice(1)} was ${w}`
-      : `${c.what} narrowed to ${query.slice(1)} has more than ${pages.budget} pages; ${wouldDecide(w, pages.budget)}`;
+      : w.items.some((x) => c.judged(x) && !c.matches(x))
+        ? `${c.what} narrowed to ${query.slice(1)} answers experiments that do not match ${c.what}: the target combines filters otherwise than AND (filters.oracle judges that), so no narrowed answer can decide it`
+        : `${c.what} narrowed to ${query.slice(1)} has more than ${pages.budget} pages; ${wouldDecide(w, pages.budget)}`;
   const day = await narrowed(d, nextDay(d));
   if (typeof day.w !== 'string' && day.w.complete) {
     if (day.w.ids.includes(e.id)) return undefined;
