@@ -240,6 +240,25 @@ export interface LoadOutcome {
  * verdict and target) and a baseline in load/baselines/ (the same fields). Only what every reader uses is
  * typed here.
  */
+/** Whether the load asked for was delivered (load/artillery/delivery.ts): Artillery's arrivals against the phases' plan. */
+export interface LoadDelivery {
+  /** Arrivals the phases asked for, every runner's. */
+  asked: number;
+  /** Arrivals Artillery started (vusers.created). */
+  started: number;
+  /** Arrivals dropped at the VU limit (vusers.skipped). */
+  dropped: number;
+  /** (asked - started) / asked. */
+  shortfall: number;
+  /** False: the load fell short beyond its tolerance, and the run was not carried out. */
+  ok: boolean;
+  note: string;
+  /** Each runner's generator: its event loop's busiest period (median second, percent) and its CPU seconds. */
+  generators: { runner: number; busyPct?: number; saturated?: boolean; cpuSeconds?: number }[];
+  /** The generators' CPU time per 1000 requests sent. */
+  cpuMsPer1000Requests?: number;
+}
+
 export interface RunSummary {
   format: string;
   script: string;
@@ -268,6 +287,8 @@ export interface RunSummary {
   ledger?: Record<string, number>;
   /** What the run means, added by the load command. */
   verdict?: LoadOutcome;
+  /** Whether the asked load was delivered; absent in summaries written before it was judged. */
+  delivery?: LoadDelivery;
   [k: string]: unknown;
 }
 

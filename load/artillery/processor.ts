@@ -12,16 +12,21 @@
 // rules added) holds for the whole run, not per worker.
 import { appendFileSync, closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { threadId } from 'node:worker_threads';
 import type { Profile } from '../lib/profile.ts';
 import type { Scenario } from '../lib/profiles.ts';
 import { Counter, takeRecords } from '../lib/runtime.ts';
 import { toCounters } from './counters.ts';
+import { type ArtilleryEvents, emitMetrics, GENERATOR_BUSY } from './metrics.ts';
 
 const DATA_DIR = process.env.LOAD_DATA_DIR ?? '';
 const SAMPLES_DIR = process.env.LOAD_SAMPLES_DIR ?? join(DATA_DIR, 'samples');
 const SCRIPT = process.env.LOAD_SCRIPT ?? '';
 const AS_COUNTERS = process.env.LOAD_ARTILLERY_COUNTERS === '1';
+// The run's shape was given as Artillery phases (--config, --overrides): the phases say when arrivals
+// come, and the profile's scenarios only which job each runs, by their rates at the start.
+const MIX_ONLY = process.env.LOAD_MIX_ONLY === '1';
 
 /** The rate of `s` (arrivals/s) `t` seconds after the start; 0 when it is over. */
 export function rateAt(s: Scenario, t: number): number {
@@ -132,8 +137,18 @@ async function runSequences(l: Loaded): Promise<void> {
 
 let sequencesStarted = false;
 
-interface ArtilleryEvents {
-  emit(kind: 'counter', name: string, value: number): void;
+// This worker's event loop, sampled at most once a second: the share of the time it was busy. A
+// worker near 100% fires its arrivals late and times its requests late (the wait for the loop counts
+// in the duration), so the run says so (load/artillery/delivery.ts).
+let busySince = performance.eventLoopUtilization();
+let busySampledAt = Date.now();
+function sampleBusy(events: ArtilleryEvents): void {
+  const now = Date.now();
+  if (now - busySampledAt < 1000) return;
+  const elu = performance.eventLoopUtilization(busySince);
+  busySince = performance.eventLoopUtilization();
+  busySampledAt = now;
+  events.emit('histogram', GENERATOR_BUSY, Math.round(elu.utilization * 1000) / 10);
 }
 
 /** Artillery's function step: one arrival. */
@@ -146,7 +161,7 @@ export async function arrive(_context: unknown, events?: ArtilleryEvents): Promi
     sequencesStarted = true;
     work.push(runSequences(l));
   }
-  const name = l.pick((Date.now() - l.startedAt) / 1000);
+  const name = l.pick(MIX_ONLY ? 0 : (Date.now() - l.startedAt) / 1000);
   if (name !== undefined) {
     const s = l.profile.scenarios[name];
     const i = claimIteration(l, name);
@@ -155,6 +170,10 @@ export async function arrive(_context: unknown, events?: ArtilleryEvents): Promi
   await Promise.all(work);
   const records = takeRecords();
   records.span = [began, Date.now()];
+  if (events) {
+    emitMetrics(events, records);
+    sampleBusy(events);
+  }
   if (AS_COUNTERS && events) {
     for (const [name, n] of toCounters(records)) events.emit('counter', name, n);
     return;

@@ -16,7 +16,8 @@ import type { Scenario } from '../lib/profiles.ts';
 import { mergeRecords, newRecords, type Records } from '../lib/runtime.ts';
 import { summaryData, type Thresholds } from '../lib/summary-data.ts';
 import { summaryFiles } from '../lib/summary.ts';
-import { artilleryScript } from './script.ts';
+import { judgeDelivery, type ArtilleryReport } from './delivery.ts';
+import { type ArtilleryPhase, artilleryScript } from './script.ts';
 
 // Found where Node finds packages: installed from npm, the suite's dependencies sit beside it, not inside it.
 export const ARTILLERY_BIN = join(dependencyDir('artillery'), 'bin/run');
@@ -36,6 +37,8 @@ export interface ProfileRunOptions {
   requestRows?: string;
   /** Artillery processes sharing the load (default 1). */
   runners?: number;
+  /** The run's shape as Artillery phases (load/artillery/shape.ts), instead of the profile's; shared among the runners. */
+  phases?: ArtilleryPhase[];
   requestTimeoutMs: number;
   label?: string;
 }
@@ -54,9 +57,31 @@ function artilleryVersion(): string {
   return dependencyVersion('artillery');
 }
 
-/** Runs `args` with `env`, its output lines prefixed (or passed as they are); resolves to its exit code and last stderr lines. */
-function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, prefix: string): Promise<{ code: number; tail: string[] }> {
+/** CPU seconds (user + system, its threads and waited-for children) `pid` has used, from /proc; undefined where there is none. */
+function cpuSecondsOf(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    // The fields after the command's name, which may hold spaces: utime, stime, cutime, cstime are 14-17 of the whole line.
+    const rest = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').at(-1)?.split(' ') ?? [];
+    const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(rest[i]), 0);
+    // Linux counts in USER_HZ, 100 a second on every architecture it runs on (Node has no sysconf).
+    return Number.isFinite(ticks) ? ticks / 100 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Runs `args` with `env`, its output lines prefixed (or passed as they are); resolves to its exit code,
+ * last stderr lines and the CPU seconds it used (read while it runs, since /proc forgets a process once
+ * it is reaped: its last quarter second is not counted).
+ */
+function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, prefix: string): Promise<{ code: number; tail: string[]; cpuSeconds?: number }> {
   const child = spawn(cmd, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let cpuSeconds: number | undefined;
+  const poll = setInterval(() => {
+    cpuSeconds = cpuSecondsOf(child.pid) ?? cpuSeconds;
+  }, 250);
   const tail: string[] = [];
   const relay = (stream: NodeJS.ReadableStream, write: (l: string) => void, keep: boolean) =>
     createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => {
@@ -70,11 +95,24 @@ function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, prefix: string
   relay(child.stderr, (l) => console.error(l), true);
   return new Promise((done) => {
     child.once('error', (err) => {
+      clearInterval(poll);
       tail.push(err.message);
       done({ code: 3, tail });
     });
-    child.once('close', (code, signal) => done({ code: code ?? (signal ? 3 : 0), tail }));
+    child.once('close', (code, signal) => {
+      clearInterval(poll);
+      done({ code: code ?? (signal ? 3 : 0), tail, cpuSeconds });
+    });
   });
+}
+
+/** A runner's Artillery report; empty when it wrote none that parses (the delivery then reads nothing started). */
+function readArtilleryReport(file: string): ArtilleryReport {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as ArtilleryReport;
+  } catch {
+    return {};
+  }
 }
 
 /** Every record the setup and the workers wrote, merged. */
@@ -152,6 +190,25 @@ export async function bundleProcessor(outfile: string, settings: Record<string, 
   });
 }
 
+/**
+ * The progress plugin (load/artillery/progress-plugin.ts) as a package Artillery finds by name in
+ * `dir` (ARTILLERY_PLUGIN_PATH): a folder of its own, with a package.json that makes it ES.
+ */
+export async function bundleProgressPlugin(dir: string): Promise<void> {
+  const pkg = join(dir, 'artillery-plugin-console-progress');
+  mkdirSync(pkg, { recursive: true });
+  writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: 'artillery-plugin-console-progress', type: 'module', main: 'index.js' }));
+  await build({
+    entryPoints: [join(ROOT, 'load/artillery/progress-plugin.ts')],
+    outfile: join(pkg, 'index.js'),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    logLevel: 'error',
+  });
+}
+
 export async function runProfile(o: ProfileRunOptions): Promise<ProfileRunResult> {
   const runners = o.runners ?? 1;
   const label = o.label ?? `load: ${o.script}`;
@@ -167,6 +224,8 @@ export async function runProfile(o: ProfileRunOptions): Promise<ProfileRunResult
     LOAD_SAMPLES_DIR: samplesDir,
     // Artillery reports usage to its makers unless told not to; this suite sends nothing but to the target.
     ARTILLERY_DISABLE_TELEMETRY: 'true',
+    ARTILLERY_PLUGIN_PATH: [join(o.dataDir, 'plugins'), o.env.ARTILLERY_PLUGIN_PATH].filter(Boolean).join(':'),
+    ...(o.phases ? { LOAD_MIX_ONLY: '1' } : {}),
   };
 
   const setup = await runSetup(o.script, o.dataDir, env);
@@ -174,23 +233,30 @@ export async function runProfile(o: ProfileRunOptions): Promise<ProfileRunResult
   const plan = setup.plan;
   const processor = join(o.dataDir, `processor-${o.script}.mjs`);
   await bundleProcessor(processor);
+  await bundleProgressPlugin(join(o.dataDir, 'plugins'));
 
   const t0 = Date.now();
+  const scripts = Array.from({ length: runners }, (_, i) =>
+    artilleryScript({
+      scenarios: plan.scenarios,
+      target: o.baseUrl,
+      processor,
+      requestTimeoutMs: o.requestTimeoutMs,
+      runners,
+      runner: i,
+      phases: o.phases,
+      plugins: { 'console-progress': { label: runners > 1 ? `${label} [runner ${i + 1}/${runners}]` : label } },
+    }),
+  );
+  const reportOf = (i: number) => join(runners > 1 ? join(o.reportDir, 'runners', String(i + 1)) : o.reportDir, 'artillery.json');
   const codes = await Promise.all(
-    Array.from({ length: runners }, (_, i) => {
+    scripts.map((script, i) => {
       const dir = runners > 1 ? join(o.reportDir, 'runners', String(i + 1)) : o.reportDir;
       mkdirSync(dir, { recursive: true });
       const file = join(o.dataDir, `artillery-${o.script}-${i + 1}.json`);
-      const script = artilleryScript({
-        scenarios: plan.scenarios,
-        target: o.baseUrl,
-        processor,
-        requestTimeoutMs: o.requestTimeoutMs,
-        runners,
-        runner: i,
-      });
       writeFileSync(file, JSON.stringify(script, null, 2));
-      const args = [ARTILLERY_BIN, 'run', '--quiet', '--output', join(dir, 'artillery.json'), file];
+      // --quiet: Artillery's own console block (every metric, each period) would bury the progress plugin's line.
+      const args = [ARTILLERY_BIN, 'run', '--quiet', '--output', reportOf(i), file];
       return run(process.execPath, args, env, runners > 1 ? `[runner ${i + 1}/${runners}]` : '');
     }),
   );
@@ -208,7 +274,13 @@ export async function runProfile(o: ProfileRunOptions): Promise<ProfileRunResult
   // The load's own span (first arrival to last answer), not Artillery's start-up around it.
   const durationMs = records.span ? records.span[1] - records.span[0] : Date.now() - t0;
   const data = summaryData(records, plan.thresholds, durationMs);
+  const reports = scripts.map((_, i) => readArtilleryReport(reportOf(i)));
+  const delivery = judgeDelivery(
+    scripts.map((sc, i) => ({ runner: i + 1, report: reports[i], phases: sc.config.phases, cpuSeconds: codes[i].cpuSeconds })),
+    loadRequests(records),
+  );
   const out = summaryFiles({
+    delivery,
     script: o.script,
     profile: o.profile,
     baseUrl: o.baseUrl,

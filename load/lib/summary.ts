@@ -2,6 +2,7 @@
 // that load/compare/baseline.ts compares, the thresholds, the raw metrics and the per-endpoint duration
 // histograms), junit.xml, and a short console summary. Every output passes through redact(): the
 // summary holds no headers, but a key must never reach an artifact even if that changed.
+import type { LoadDelivery } from '../../core/formats.ts';
 import { TRANSPORT_KINDS } from '../../core/transport-rule.ts';
 import { INFERRED_MARK } from './runtime.ts';
 import { junitXml } from './junit.ts';
@@ -102,6 +103,8 @@ export interface SummaryInput {
   /** Load generators merged into this run (processes of Artillery's, each with its workers). */
   runners: number;
   engine: { name: string; version: string };
+  /** Whether the asked load was delivered (load/artillery/delivery.ts). */
+  delivery?: LoadDelivery;
 }
 
 /** summary.json, junit.xml (their text, the key redacted) and the console lines of a run. */
@@ -134,6 +137,7 @@ export function summaryFiles(o: SummaryInput): { summaryJson: string; junit: str
       thresholds,
       counters: pickCounters(data),
       ledger: ledgerFigures(data),
+      ...(o.delivery ? { delivery: o.delivery } : {}),
       samples: o.samples,
       metrics: data.metrics,
     };
@@ -151,6 +155,10 @@ export function summaryFiles(o: SummaryInput): { summaryJson: string; junit: str
       );
     }
     for (const [k, v] of Object.entries(summary.counters)) lines.push(`  ${k}: ${v}`);
+    if (o.delivery) {
+      const d = o.delivery;
+      lines.push(`  ${d.ok ? 'load delivered' : 'LOAD FELL SHORT'}: ${d.note}${d.cpuMsPer1000Requests ? `; generator CPU ${d.cpuMsPer1000Requests} ms per 1000 requests` : ''}`);
+    }
     for (const c of summary.checks.failed)
       lines.push(`  ${c.level === 'stated' ? 'CHECK FAILED' : 'WARNING (inferred)'}: ${c.name} (${c.fails} of ${c.passes + c.fails})`);
     const t = summary.transport;
