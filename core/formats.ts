@@ -259,6 +259,14 @@ export interface LoadDelivery {
   cpuMsPer1000Requests?: number;
 }
 
+/** A run shaped as data (load/artillery/shape.ts): where from, its phases, and Artillery's ensure plugin's verdict on its limits. */
+export interface LoadShape {
+  source: string;
+  phases: { name: string; duration: number; arrivalRate: number; rampTo?: number; maxVusers: number }[];
+  /** Each limit as Artillery's ensure wrote it (`console.listExperiments.deep.p95 < 300`); `runner` with several. */
+  limits: { check: string; strict: boolean; ok: boolean; runner?: number }[];
+}
+
 export interface RunSummary {
   format: string;
   script: string;
@@ -289,6 +297,8 @@ export interface RunSummary {
   verdict?: LoadOutcome;
   /** Whether the asked load was delivered; absent in summaries written before it was judged. */
   delivery?: LoadDelivery;
+  /** The shape and limits given as data; absent when the profile's own shape ran. */
+  shape?: LoadShape;
   [k: string]: unknown;
 }
 

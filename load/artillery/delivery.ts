@@ -50,7 +50,8 @@ export function judgeDelivery(runners: RunnerDelivery[], requests: number): Load
     dropped += c['vusers.skipped'] ?? 0;
     // The busiest period's median second: one slow second is a hiccup, half a period is saturation.
     const periods = (r.report.intermediate ?? []).map((p) => p.summaries?.[GENERATOR_BUSY]?.p50).filter((x): x is number => x !== undefined);
-    const busy = periods.length ? Math.max(...periods) : undefined;
+    // A sketch of 1% accuracy can read a little over 100%.
+    const busy = periods.length ? Math.min(100, Math.max(...periods)) : undefined;
     generators.push({
       runner: r.runner,
       ...(busy === undefined ? {} : { busyPct: busy, saturated: busy >= SATURATED_BUSY_PCT }),

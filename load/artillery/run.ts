@@ -17,7 +17,8 @@ import { mergeRecords, newRecords, type Records } from '../lib/runtime.ts';
 import { summaryData, type Thresholds } from '../lib/summary-data.ts';
 import { summaryFiles } from '../lib/summary.ts';
 import { judgeDelivery, type ArtilleryReport } from './delivery.ts';
-import { type ArtilleryPhase, artilleryScript } from './script.ts';
+import { type ArtilleryPhase, artilleryScript, phasesOf } from './script.ts';
+import type { Shape } from './shape.ts';
 
 // Found where Node finds packages: installed from npm, the suite's dependencies sit beside it, not inside it.
 export const ARTILLERY_BIN = join(dependencyDir('artillery'), 'bin/run');
@@ -37,8 +38,8 @@ export interface ProfileRunOptions {
   requestRows?: string;
   /** Artillery processes sharing the load (default 1). */
   runners?: number;
-  /** The run's shape as Artillery phases (load/artillery/shape.ts), instead of the profile's; shared among the runners. */
-  phases?: ArtilleryPhase[];
+  /** The run's shape and limits in Artillery's config format (load/artillery/shape.ts): its phases instead of the profile's, shared among the runners. */
+  shape?: Shape;
   requestTimeoutMs: number;
   label?: string;
 }
@@ -71,16 +72,32 @@ function cpuSecondsOf(pid: number | undefined): number | undefined {
   }
 }
 
+/** CPU seconds used between `from` and `to` (epoch ms), from samples [when, CPU seconds so far] in time order. */
+export function cpuBetween(samples: [number, number][], from: number, to: number): number | undefined {
+  const at = (t: number) => {
+    let before: [number, number] | undefined;
+    for (const s of samples) {
+      if (s[0] >= t) return before ? before[1] + ((s[1] - before[1]) * (t - before[0])) / (s[0] - before[0] || 1) : s[1];
+      before = s;
+    }
+    return before?.[1];
+  };
+  const a = at(from);
+  const b = at(to);
+  return a === undefined || b === undefined ? undefined : Math.max(0, b - a);
+}
+
 /**
  * Runs `args` with `env`, its output lines prefixed (or passed as they are); resolves to its exit code,
- * last stderr lines and the CPU seconds it used (read while it runs, since /proc forgets a process once
- * it is reaped: its last quarter second is not counted).
+ * last stderr lines and its CPU seconds so far, sampled every quarter second while it runs (/proc
+ * forgets a process once it is reaped), so that the load's share can be told from Artillery's start-up.
  */
-function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, prefix: string): Promise<{ code: number; tail: string[]; cpuSeconds?: number }> {
+function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, prefix: string): Promise<{ code: number; tail: string[]; cpu: [number, number][] }> {
   const child = spawn(cmd, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let cpuSeconds: number | undefined;
+  const cpu: [number, number][] = [];
   const poll = setInterval(() => {
-    cpuSeconds = cpuSecondsOf(child.pid) ?? cpuSeconds;
+    const used = cpuSecondsOf(child.pid);
+    if (used !== undefined) cpu.push([Date.now(), used]);
   }, 250);
   const tail: string[] = [];
   const relay = (stream: NodeJS.ReadableStream, write: (l: string) => void, keep: boolean) =>
@@ -97,13 +114,22 @@ function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, prefix: string
     child.once('error', (err) => {
       clearInterval(poll);
       tail.push(err.message);
-      done({ code: 3, tail });
+      done({ code: 3, tail, cpu });
     });
     child.once('close', (code, signal) => {
       clearInterval(poll);
-      done({ code: code ?? (signal ? 3 : 0), tail, cpuSeconds });
+      done({ code: code ?? (signal ? 3 : 0), tail, cpu });
     });
   });
+}
+
+/** What Artillery's ensure plugin concluded in one runner (written by the progress plugin); none when it judged nothing. */
+function readEnsure(file: string): { check: string; strict: boolean; ok: boolean }[] {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as { check: string; strict: boolean; ok: boolean }[];
+  } catch {
+    return [];
+  }
 }
 
 /** A runner's Artillery report; empty when it wrote none that parses (the delivery then reads nothing started). */
@@ -225,7 +251,7 @@ export async function runProfile(o: ProfileRunOptions): Promise<ProfileRunResult
     // Artillery reports usage to its makers unless told not to; this suite sends nothing but to the target.
     ARTILLERY_DISABLE_TELEMETRY: 'true',
     ARTILLERY_PLUGIN_PATH: [join(o.dataDir, 'plugins'), o.env.ARTILLERY_PLUGIN_PATH].filter(Boolean).join(':'),
-    ...(o.phases ? { LOAD_MIX_ONLY: '1' } : {}),
+    ...(o.shape?.phases ? { LOAD_MIX_ONLY: '1' } : {}),
   };
 
   const setup = await runSetup(o.script, o.dataDir, env);
@@ -236,6 +262,10 @@ export async function runProfile(o: ProfileRunOptions): Promise<ProfileRunResult
   await bundleProgressPlugin(join(o.dataDir, 'plugins'));
 
   const t0 = Date.now();
+  // A shape's phase without its own VU limit gets the profile's: the bound every profile has.
+  const profileVusers = Object.values(plan.scenarios).reduce((n, s) => n + (s.kind === 'sequence' ? 1 : s.maxVUs), 0);
+  const phases = o.shape?.phases?.map((p): ArtilleryPhase => ({ name: p.name ?? `${p.duration} s`, ...p, maxVusers: p.maxVusers ?? profileVusers }));
+  const ensureFile = (i: number) => join(o.dataDir, `ensure-${o.script}-${i + 1}.json`);
   const scripts = Array.from({ length: runners }, (_, i) =>
     artilleryScript({
       scenarios: plan.scenarios,
@@ -244,8 +274,12 @@ export async function runProfile(o: ProfileRunOptions): Promise<ProfileRunResult
       requestTimeoutMs: o.requestTimeoutMs,
       runners,
       runner: i,
-      phases: o.phases,
-      plugins: { 'console-progress': { label: runners > 1 ? `${label} [runner ${i + 1}/${runners}]` : label } },
+      phases,
+      ensure: o.shape?.ensure,
+      plugins: {
+        ...o.shape?.plugins,
+        'console-progress': { label: runners > 1 ? `${label} [runner ${i + 1}/${runners}]` : label, ensureFile: ensureFile(i) },
+      },
     }),
   );
   const reportOf = (i: number) => join(runners > 1 ? join(o.reportDir, 'runners', String(i + 1)) : o.reportDir, 'artillery.json');
@@ -260,7 +294,9 @@ export async function runProfile(o: ProfileRunOptions): Promise<ProfileRunResult
       return run(process.execPath, args, env, runners > 1 ? `[runner ${i + 1}/${runners}]` : '');
     }),
   );
-  const failed = codes.findIndex((c) => c.code !== 0);
+  // Artillery exits 1 when an ensure limit is broken, as when it fails: its plugin's verdict tells them apart.
+  const limits = scripts.map((_, i) => readEnsure(ensureFile(i)).map((l) => ({ ...l, ...(runners > 1 ? { runner: i + 1 } : {}) })));
+  const failed = codes.findIndex((c, i) => c.code !== 0 && !(c.code === 1 && limits[i].some((l) => l.strict && !l.ok)));
   if (failed >= 0)
     return {
       exit: 3,
@@ -276,11 +312,17 @@ export async function runProfile(o: ProfileRunOptions): Promise<ProfileRunResult
   const data = summaryData(records, plan.thresholds, durationMs);
   const reports = scripts.map((_, i) => readArtilleryReport(reportOf(i)));
   const delivery = judgeDelivery(
-    scripts.map((sc, i) => ({ runner: i + 1, report: reports[i], phases: sc.config.phases, cpuSeconds: codes[i].cpuSeconds })),
+    scripts.map((sc, i) => ({
+      runner: i + 1,
+      report: reports[i],
+      phases: sc.config.phases,
+      cpuSeconds: records.span ? cpuBetween(codes[i].cpu, records.span[0], records.span[1]) : undefined,
+    })),
     loadRequests(records),
   );
   const out = summaryFiles({
     delivery,
+    ...(o.shape ? { shape: { source: o.shape.source, phases: phases ?? phasesOf(plan.scenarios), limits: limits.flat() } } : {}),
     script: o.script,
     profile: o.profile,
     baseUrl: o.baseUrl,

@@ -20,6 +20,7 @@ export interface ArtilleryScript {
     processor: string;
     http: { timeout: number };
     plugins?: Record<string, Record<string, unknown>>;
+    ensure?: Record<string, unknown>;
   };
   scenarios: { name: string; flow: { function: string }[] }[];
 }
@@ -97,6 +98,8 @@ export function artilleryScript(o: {
   /** The run's shape instead of the profile's (its scenarios then give only the mix). */
   phases?: ArtilleryPhase[];
   plugins?: Record<string, Record<string, unknown>>;
+  /** Limits for Artillery's ensure plugin (loaded with them). */
+  ensure?: Record<string, unknown>;
 }): ArtilleryScript {
   return {
     config: {
@@ -104,7 +107,8 @@ export function artilleryScript(o: {
       phases: o.phases ? sharePhases(o.phases, o.runners, o.runner) : phasesOf(o.scenarios, o.runners, o.runner),
       processor: o.processor,
       http: { timeout: Math.ceil(o.requestTimeoutMs / 1000) },
-      ...(o.plugins ? { plugins: o.plugins } : {}),
+      ...(o.plugins || o.ensure ? { plugins: { ...(o.ensure ? { ensure: {} } : {}), ...o.plugins } } : {}),
+      ...(o.ensure ? { ensure: o.ensure } : {}),
     },
     scenarios: [{ name: 'arrive', flow: [{ function: 'arrive' }] }],
   };
