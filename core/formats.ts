@@ -259,6 +259,17 @@ export interface LoadDelivery {
   cpuMsPer1000Requests?: number;
 }
 
+/** One period of a load run (load/artillery/periods.ts): each endpoint's percentiles of the requests that started in it. */
+export interface LoadPeriod {
+  /** When it began (ISO), and seconds after the load's first arrival. */
+  at: string;
+  offsetSeconds: number;
+  /** Its length in whole seconds (the last one may be shorter). */
+  seconds: number;
+  /** Durations in ms. */
+  endpoints: Record<string, { count: number; p50: number; p95: number; p99: number }>;
+}
+
 /** A run shaped as data (load/artillery/shape.ts): where from, its phases, and Artillery's ensure plugin's verdict on its limits. */
 export interface LoadShape {
   source: string;
@@ -299,6 +310,8 @@ export interface RunSummary {
   delivery?: LoadDelivery;
   /** The shape and limits given as data; absent when the profile's own shape ran. */
   shape?: LoadShape;
+  /** Latency over time, period by period; absent in summaries written before it was kept, and in merged ones. */
+  periods?: LoadPeriod[];
   [k: string]: unknown;
 }
 

@@ -1,10 +1,12 @@
 // The pieces of Artillery's view of a run that need no process: an arrival's records as Artillery's
-// custom metrics, a period's progress line, and whether the asked load was delivered.
+// custom metrics, a period's progress line, whether the asked load was delivered, and the latency
+// of each period.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Records } from '../lib/runtime.ts';
 import { DROP_TOLERANCE, judgeDelivery, plannedArrivals, START_TOLERANCE } from './delivery.ts';
 import { artilleryMetrics, GENERATOR_BUSY } from './metrics.ts';
+import { latencyPeriods } from './periods.ts';
 import { periodSeconds, progressLine } from './progress.ts';
 
 const arrival: Records = {
@@ -100,4 +102,30 @@ test('delivery: drops beyond 1% or starts below 95% are a load not carried out, 
   );
   assert.equal(two.ok, true, 'delivered, though one generator was saturated');
   assert.match(two.note, /runner 2's generator's event loop was busy 95%/);
+});
+
+test('latency over time: each endpoint p50/p95/p99 per 10 s period from the load’s first arrival, exact', () => {
+  const t0 = Date.UTC(2026, 10, 28, 10, 0, 0);
+  const micros = [...Array.from({ length: 100 }, (_, i) => (i + 1) * 1000), 50_000];
+  const at = [...Array.from({ length: 100 }, (_, i) => t0 + i * 50), t0 + 25_000];
+  const periods = latencyPeriods({
+    metrics: {
+      'http_req_duration{endpoint:a}': { type: 'trend', micros, at },
+      'http_req_duration{endpoint:setup}': { type: 'trend', micros: [1], at: [t0 - 5000] },
+    },
+    checks: {},
+  });
+  assert.equal(periods.length, 3, 'setup is not the load: the periods start at its first arrival');
+  assert.deepEqual(
+    periods.map((p) => [p.offsetSeconds, p.seconds]),
+    [
+      [0, 10],
+      [10, 10],
+      [20, 6],
+    ],
+  );
+  assert.equal(periods[0].at, new Date(t0).toISOString());
+  assert.deepEqual(periods[0].endpoints.a, { count: 100, p50: 50.5, p95: 95.05, p99: 99.01 });
+  assert.deepEqual(periods[1].endpoints, {}, 'a period without requests is kept, empty: the gap shows');
+  assert.deepEqual(periods[2].endpoints.a, { count: 1, p50: 50, p95: 50, p99: 50 });
 });

@@ -17,6 +17,7 @@ import { mergeRecords, newRecords, type Records } from '../lib/runtime.ts';
 import { summaryData, type Thresholds } from '../lib/summary-data.ts';
 import { summaryFiles } from '../lib/summary.ts';
 import { judgeDelivery, type ArtilleryReport } from './delivery.ts';
+import { latencyPeriods } from './periods.ts';
 import { type ArtilleryPhase, artilleryScript, phasesOf } from './script.ts';
 import type { Shape } from './shape.ts';
 
@@ -322,6 +323,7 @@ export async function runProfile(o: ProfileRunOptions): Promise<ProfileRunResult
   );
   const out = summaryFiles({
     delivery,
+    periods: latencyPeriods(records),
     ...(o.shape ? { shape: { source: o.shape.source, phases: phases ?? phasesOf(plan.scenarios), limits: limits.flat() } } : {}),
     script: o.script,
     profile: o.profile,

@@ -2,7 +2,7 @@
 // that load/compare/baseline.ts compares, the thresholds, the raw metrics and the per-endpoint duration
 // histograms), junit.xml, and a short console summary. Every output passes through redact(): the
 // summary holds no headers, but a key must never reach an artifact even if that changed.
-import type { LoadDelivery, LoadShape } from '../../core/formats.ts';
+import type { LoadDelivery, LoadPeriod, LoadShape } from '../../core/formats.ts';
 import { TRANSPORT_KINDS } from '../../core/transport-rule.ts';
 import { INFERRED_MARK } from './runtime.ts';
 import { junitXml } from './junit.ts';
@@ -107,6 +107,8 @@ export interface SummaryInput {
   delivery?: LoadDelivery;
   /** The shape given as data (--config, --overrides) and what Artillery's ensure plugin concluded of its limits. */
   shape?: LoadShape;
+  /** Latency over time (load/artillery/periods.ts). */
+  periods?: LoadPeriod[];
 }
 
 /** summary.json, junit.xml (their text, the key redacted) and the console lines of a run. */
@@ -141,6 +143,7 @@ export function summaryFiles(o: SummaryInput): { summaryJson: string; junit: str
       ledger: ledgerFigures(data),
       ...(o.delivery ? { delivery: o.delivery } : {}),
       ...(o.shape ? { shape: o.shape } : {}),
+      ...(o.periods ? { periods: o.periods } : {}),
       samples: o.samples,
       metrics: data.metrics,
     };
