@@ -1,10 +1,12 @@
 // A run's shape and limits as data in Artillery's config format: merged as Artillery merges
 // --overrides and -e, and refused in one line for anything the run could not honour.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
+import { parse as parseYaml } from 'yaml';
+import { ROOT } from '../../core/config.ts';
 import { mergeConfig, readShape } from './shape.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'cc-shape-'));
@@ -76,3 +78,24 @@ for (const [what, o, reason] of refused)
       (err: Error) => reason.test(err.message) && !err.message.includes('\n'),
     );
   });
+
+test('every shipped shape reads, in each of its environments, and limits only endpoints its profile has', () => {
+  const shapes = join(ROOT, 'load/shapes');
+  const files = readdirSync(shapes).filter((f) => f.endsWith('.yml'));
+  for (const script of ['paging', 'mutation'])
+    for (const shape of ['smoke', 'baseline', 'stress', 'soak', 'spike']) assert.ok(files.includes(`${script}.${shape}.yml`), `${script}.${shape}.yml`);
+  for (const f of files) {
+    const script = f.split('.')[0];
+    const endpoints = Object.keys((JSON.parse(readFileSync(join(ROOT, 'load/baselines', `${script}.json`), 'utf8')) as { endpoints: object }).endpoints);
+    const raw = parseYaml(readFileSync(join(shapes, f), 'utf8')) as { config: { environments?: object } };
+    for (const environment of [undefined, ...Object.keys(raw.config.environments ?? {})]) {
+      const s = readShape({ configFile: join(shapes, f), environment });
+      assert.ok(s?.phases?.length, `${f}: phases`);
+      for (const t of (s?.ensure?.thresholds ?? []) as Record<string, number>[]) {
+        const metric = Object.keys(t)[0];
+        const endpoint = /^console\.(.+)\.p\d+$/.exec(metric)?.[1];
+        assert.ok(endpoint && endpoints.includes(endpoint), `${f}: ${metric} names no endpoint of ${script}`);
+      }
+    }
+  }
+});

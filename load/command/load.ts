@@ -4,9 +4,13 @@
 // Parses its options and runs load/command/run.ts: a load profile on Artillery against the target (or a
 // reference server it starts), writing reports/load/<script>/{summary.json,junit.xml,artillery.json}.
 import { fail, parseCommand, runCommand, integerOption } from '../../core/command.ts';
-import { ConfigError } from '../../core/config.ts';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConfigError, ROOT } from '../../core/config.ts';
 import { readShape } from '../artillery/shape.ts';
 import { LOAD_SCRIPTS, runLoad, type LoadArgs, type LoadScript } from './run.ts';
+
+const SHAPES = ['smoke', 'baseline', 'stress', 'soak', 'spike'];
 
 const HELP = `usage: npm run load:paging   -- [options]   (load/paging.ts on Artillery)
        npm run load:mutation -- [options]   (load/mutation.ts on Artillery)
@@ -39,7 +43,8 @@ started on a free loopback port for the run (and stopped after it).
                   of jobs), config.ensure (limits on the console.<endpoint> metrics, e.g.
                   thresholds: [{console.listExperiments.deep.p95: 300}]; a broken one is exit 2),
                   config.plugins (Artillery's: publish-metrics, apdex, metrics-by-endpoint) and
-                  config.environments. Shipped: load/shapes/{smoke,baseline,stress,soak,spike}.<script>.yml
+                  config.environments. Shipped, by name (--config spike): smoke, baseline, stress,
+                  soak (30 min; -e short: 5 min), spike (load/shapes/<script>.<name>.yml)
   --overrides JSON  merged over --config as Artillery's --overrides is (objects merge, lists replace), e.g.
                   '{"config":{"phases":[{"duration":30,"arrivalRate":40}]}}'
   -e, --environment NAME  config.environments.NAME merged into the config, as Artillery's -e
@@ -64,6 +69,15 @@ nothing and is counted apart: over the profile's budget it is exit 3, never 1.
 Exit codes: 0 pass; 1 a check failed (a contract matter); 2 latency thresholds crossed, or a regression
 against the baseline (--compare); 3 the run could not be carried out (target refused,
 unreachable or answering through a misbehaving network, bad option).`;
+
+/** A shipped shape by its name (`--config spike`: load/shapes/<script>.spike.yml); a path as it is. */
+function shippedShape(config: string | undefined, scripts: LoadScript[]): string | undefined {
+  if (config === undefined || !/^[a-z]+$/.test(config) || existsSync(config)) return config;
+  if (scripts.length !== 1) fail('load', `--config ${config}: a shipped shape is one profile's: run load:paging or load:mutation`);
+  const file = join(ROOT, 'load/shapes', `${scripts[0]}.${config}.yml`);
+  if (!existsSync(file)) fail('load', `--config ${config}: no such file, and no shipped shape of that name (${SHAPES.join(', ')})`);
+  return file;
+}
 
 function options(): LoadArgs {
   const { values, positionals } = parseCommand({
@@ -102,7 +116,7 @@ function options(): LoadArgs {
       : undefined;
   let shape: ReturnType<typeof readShape>;
   try {
-    shape = readShape({ configFile: values.config, overrides: values.overrides, environment: values.environment });
+    shape = readShape({ configFile: shippedShape(values.config, scripts), overrides: values.overrides, environment: values.environment });
   } catch (err) {
     fail('load', err instanceof ConfigError ? err.message : String(err));
   }
