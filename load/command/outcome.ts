@@ -74,7 +74,7 @@ export function loadOutcome(engineExit: number, summary: LoadSummaryVerdictInput
     ];
     return { code: 1, note: parts.filter(Boolean).join(', ') || 'checks failed', warnings };
   }
-  if (network || refused || short) return { code: 3, note: [short, network, refused].filter(Boolean).join('; '), warnings };
+  if (network || refused || short) return { code: 3, note: [network, short, refused].filter(Boolean).join('; '), warnings };
   const target = crossed.filter((x) => !x.metric.includes('{endpoint:calibration}'));
   if (target.length === 0)
     return limitNote
