@@ -279,7 +279,8 @@ export async function runProfile(o: ProfileRunOptions): Promise<ProfileRunResult
       ensure: o.shape?.ensure,
       plugins: {
         ...o.shape?.plugins,
-        'console-progress': { label: runners > 1 ? `${label} [runner ${i + 1}/${runners}]` : label, ensureFile: ensureFile(i) },
+        // run() prefixes each runner's lines with its number already.
+        'console-progress': { label, ensureFile: ensureFile(i) },
       },
     }),
   );

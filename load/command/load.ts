@@ -66,9 +66,10 @@ Every check has the level of its clause: a stated check that fails is exit 1; an
 (exit 1 with --strict); what the spec leaves open is not checked. An answer that is the network's, not
 the target's (no answer within the timeout, a redirect, a 429, a 2xx or 5xx that is not JSON) checks
 nothing and is counted apart: over the profile's budget it is exit 3, never 1.
-Exit codes: 0 pass; 1 a check failed (a contract matter); 2 latency thresholds crossed, or a regression
-against the baseline (--compare); 3 the run could not be carried out (target refused,
-unreachable or answering through a misbehaving network, bad option).`;
+Exit codes: 0 pass; 1 a check failed (a contract matter); 2 latency thresholds crossed, a config.ensure
+limit broken, or a regression against the baseline (--compare); 3 the run could not be carried out
+(target refused, unreachable or answering through a misbehaving network, bad option or shape, or a
+load that fell short of what was asked).`;
 
 /** A shipped shape by its name (`--config spike`: load/shapes/<script>.spike.yml); a path as it is. */
 function shippedShape(config: string | undefined, scripts: LoadScript[]): string | undefined {
