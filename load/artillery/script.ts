@@ -19,7 +19,7 @@ export interface ArtilleryScript {
     phases: ArtilleryPhase[];
     processor: string;
     http: { timeout: number };
-    plugins?: Record<string, Record<string, unknown>>;
+    plugins?: Record<string, Record<string, unknown> | Record<string, unknown>[]>;
     ensure?: Record<string, unknown>;
   };
   scenarios: { name: string; flow: { function: string }[] }[];
@@ -97,7 +97,7 @@ export function artilleryScript(o: {
   runner?: number;
   /** The run's shape instead of the profile's (its scenarios then give only the mix). */
   phases?: ArtilleryPhase[];
-  plugins?: Record<string, Record<string, unknown>>;
+  plugins?: Record<string, Record<string, unknown> | Record<string, unknown>[]>;
   /** Limits for Artillery's ensure plugin (loaded with them). */
   ensure?: Record<string, unknown>;
 }): ArtilleryScript {

@@ -52,6 +52,10 @@ test('a YAML config with an environment and overrides: phases, ensure and plugin
   assert.deepEqual(s?.plugins, { 'metrics-by-endpoint': {} });
   assert.match(s?.source ?? '', /shape\.yml \+ --overrides \(environment ci\)/);
   assert.equal(readShape({}), undefined, 'nothing given: the profile’s own shape');
+  const publish = {
+    'publish-metrics': [{ type: 'open-telemetry', metrics: { exporter: 'otlp-http', endpoint: 'http://127.0.0.1:9090/api/v1/otlp/v1/metrics' } }],
+  };
+  assert.deepEqual(readShape({ overrides: JSON.stringify({ config: { plugins: publish } }) })?.plugins, publish, 'publish-metrics takes a list of reporters');
 });
 
 const refused: [string, { configFile?: string; overrides?: string; environment?: string }, RegExp][] = [
@@ -66,6 +70,7 @@ const refused: [string, { configFile?: string; overrides?: string; environment?:
     /thresholds\[0\] must be one metric and its limit/,
   ],
   ['an ensure key misspelt', { overrides: '{"config":{"ensure":{"treshold":[]}}}' }, /config\.ensure\.treshold is not one of/],
+  ['a plugin given a list of numbers', { overrides: '{"config":{"plugins":{"apdex":[1,2]}}}' }, /config\.plugins\.apdex must be an object of its settings/],
   ['a plugin given the key', { overrides: '{"config":{"plugins":{"publish-metrics":{"apiKey":"{{ $env.CONSOLE_API_KEY }}"}}}}' }, /refers to the API key/],
   ['an environment not there', { overrides: '{"config":{"environments":{"ci":{}}}}', environment: 'prod' }, /no config\.environments\.prod \(there are: ci\)/],
   ['an environment alone', { environment: 'ci' }, /--environment needs --config/],

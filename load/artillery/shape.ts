@@ -20,10 +20,13 @@ export interface ShapePhase {
   maxVusers?: number;
 }
 
+/** A plugin's settings as Artillery takes them: an object, or a list of objects (publish-metrics' reporters). */
+export type PluginSettings = Record<string, unknown> | Record<string, unknown>[];
+
 export interface Shape {
   phases?: ShapePhase[];
   ensure?: Record<string, unknown>;
-  plugins?: Record<string, Record<string, unknown>>;
+  plugins?: Record<string, PluginSettings>;
   /** Where it came from, for the summary and the console. */
   source: string;
 }
@@ -113,16 +116,18 @@ function ensureOf(value: unknown, where: string): Record<string, unknown> {
   return value;
 }
 
-function pluginsOf(value: unknown, where: string): Record<string, Record<string, unknown>> {
+function pluginsOf(value: unknown, where: string): Record<string, PluginSettings> {
   if (!isObject(value)) throw new ConfigError(`${where}: config.plugins must be an object of plugin names to their settings`);
   for (const [name, settings] of Object.entries(value)) {
     if (PLUGINS_REFUSED[name]) throw new ConfigError(`${where}: config.plugins.${name} ${PLUGINS_REFUSED[name]}`);
-    if (!isObject(settings)) throw new ConfigError(`${where}: config.plugins.${name} must be an object of its settings`);
+    // publish-metrics takes a list of reporters; every other plugin an object.
+    if (!isObject(settings) && !(Array.isArray(settings) && settings.every(isObject)))
+      throw new ConfigError(`${where}: config.plugins.${name} must be an object of its settings (or, as publish-metrics, a list of them)`);
     // The key goes to the target in a header and nowhere else: a plugin's settings may not name it.
     if (/CONSOLE_(API_KEY|CURRENT_API_KEY|CANDIDATE_API_KEY)/.test(JSON.stringify(settings)))
       throw new ConfigError(`${where}: config.plugins.${name} refers to the API key's variable: the key goes to the target only`);
   }
-  return value as Record<string, Record<string, unknown>>;
+  return value as Record<string, PluginSettings>;
 }
 
 /**
