@@ -32,9 +32,17 @@ interface ArtilleryJson {
   intermediate: { summaries: Record<string, { count: number }> }[];
 }
 
-test('Artillery carries every timed request as console.<endpoint>; a broken ensure limit is exit 2 naming its endpoint', { timeout: 120_000 }, async () => {
+test('Artillery carries every timed request as console.<endpoint>; phases as data shape the run; a broken ensure limit is exit 2 naming its endpoint', {
+  timeout: 120_000,
+}, async () => {
   const reports = join(work, 'smoke');
-  const limits = { config: { ensure: { thresholds: [{ 'console.listExperiments.deep.p95': 0.001 }, { 'console.calibration.max': 60_000 }] } } };
+  // 6 s where the smoke profile has 4: the phases are the shape, the profile only the mix of jobs.
+  const limits = {
+    config: {
+      phases: [{ duration: 6, arrivalRate: 20 }],
+      ensure: { thresholds: [{ 'console.listExperiments.deep.p95': 0.001 }, { 'console.calibration.max': 60_000 }] },
+    },
+  };
   const r = await load(['paging', '--overrides', JSON.stringify(limits)], reports);
   assert.equal(r.code, 2, r.out);
   assert.match(r.out, /load: paging: limit broken: endpoint listExperiments\.deep: console\.listExperiments\.deep\.p95 < 0\.001 \(exit 2\)/);
@@ -52,7 +60,10 @@ test('Artillery carries every timed request as console.<endpoint>; a broken ensu
   const checks = artillery.aggregate.counters['console.checks.passed'] ?? 0;
   assert.ok(checks > 0 && checks <= (summary.checks?.passes ?? 0), `Artillery counted ${checks} checks passed (setup's are not its)`);
   assert.equal(summary.delivery?.ok, true, summary.delivery?.note);
-  assert.equal(summary.delivery?.started, summary.delivery?.asked);
+  assert.equal(summary.delivery?.asked, 120);
+  assert.equal(summary.delivery?.started, 120);
+  assert.equal(summary.endpoints.calibration.count, 30, 'one arrival in four is the calibration job (5 of 20/s), for all 6 s');
+  assert.deepEqual(summary.shape?.phases, [{ name: '6 s', duration: 6, arrivalRate: 20, maxVusers: 35 }], 'the profile’s VU bound');
   assert.equal(summary.verdict?.code, 2);
 });
 

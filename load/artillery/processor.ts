@@ -10,7 +10,7 @@
 // by the first arrival that takes its lock file in LOAD_DATA_DIR. Iterations are numbered across every
 // worker on this machine (each number claimed as a file), so that a job's budget (metrics created,
 // rules added) holds for the whole run, not per worker.
-import { appendFileSync, closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { threadId } from 'node:worker_threads';
@@ -24,9 +24,6 @@ const DATA_DIR = process.env.LOAD_DATA_DIR ?? '';
 const SAMPLES_DIR = process.env.LOAD_SAMPLES_DIR ?? join(DATA_DIR, 'samples');
 const SCRIPT = process.env.LOAD_SCRIPT ?? '';
 const AS_COUNTERS = process.env.LOAD_ARTILLERY_COUNTERS === '1';
-// The run's shape was given as Artillery phases (--config, --overrides): the phases say when arrivals
-// come, and the profile's scenarios only which job each runs, by their rates at the start.
-const MIX_ONLY = process.env.LOAD_MIX_ONLY === '1';
 
 /** The rate of `s` (arrivals/s) `t` seconds after the start; 0 when it is over. */
 export function rateAt(s: Scenario, t: number): number {
@@ -66,6 +63,12 @@ interface Loaded {
   profile: Profile;
   setup: unknown;
   pick: (t: number) => string | undefined;
+  /**
+   * The run's shape was given as Artillery phases (--config, --overrides; load/artillery/run.ts writes
+   * them beside the setup's answer): the phases say when arrivals come, and the profile's scenarios
+   * only which job each runs, by their rates at the start.
+   */
+  mixOnly: boolean;
   /** Each scenario's next iteration number to try (claimIteration). */
   iterations: Record<string, number>;
   startedAt: number;
@@ -86,6 +89,7 @@ async function load(): Promise<Loaded> {
     profile: profile as Profile,
     setup,
     pick: picker(profile.scenarios),
+    mixOnly: existsSync(join(DATA_DIR, `phases-${SCRIPT}.json`)),
     iterations: {},
     startedAt: Date.now(),
     file: join(SAMPLES_DIR, `${process.pid}-${threadId}.ndjson`),
@@ -161,7 +165,7 @@ export async function arrive(_context: unknown, events?: ArtilleryEvents): Promi
     sequencesStarted = true;
     work.push(runSequences(l));
   }
-  const name = l.pick(MIX_ONLY ? 0 : (Date.now() - l.startedAt) / 1000);
+  const name = l.pick(l.mixOnly ? 0 : (Date.now() - l.startedAt) / 1000);
   if (name !== undefined) {
     const s = l.profile.scenarios[name];
     const i = claimIteration(l, name);

@@ -252,7 +252,6 @@ export async function runProfile(o: ProfileRunOptions): Promise<ProfileRunResult
     // Artillery reports usage to its makers unless told not to; this suite sends nothing but to the target.
     ARTILLERY_DISABLE_TELEMETRY: 'true',
     ARTILLERY_PLUGIN_PATH: [join(o.dataDir, 'plugins'), o.env.ARTILLERY_PLUGIN_PATH].filter(Boolean).join(':'),
-    ...(o.shape?.phases ? { LOAD_MIX_ONLY: '1' } : {}),
   };
 
   const setup = await runSetup(o.script, o.dataDir, env);
@@ -266,6 +265,10 @@ export async function runProfile(o: ProfileRunOptions): Promise<ProfileRunResult
   // A shape's phase without its own VU limit gets the profile's: the bound every profile has.
   const profileVusers = Object.values(plan.scenarios).reduce((n, s) => n + (s.kind === 'sequence' ? 1 : s.maxVUs), 0);
   const phases = o.shape?.phases?.map((p): ArtilleryPhase => ({ name: p.name ?? `${p.duration} s`, ...p, maxVusers: p.maxVusers ?? profileVusers }));
+  // The processor takes the profile's mix only, not its timing, when the phases are the shape's.
+  const phasesFile = join(o.dataDir, `phases-${o.script}.json`);
+  if (phases) writeFileSync(phasesFile, JSON.stringify(phases));
+  else rmSync(phasesFile, { force: true });
   const ensureFile = (i: number) => join(o.dataDir, `ensure-${o.script}-${i + 1}.json`);
   const scripts = Array.from({ length: runners }, (_, i) =>
     artilleryScript({
