@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Records } from '../lib/runtime.ts';
-import { DROP_TOLERANCE, judgeDelivery, plannedArrivals, START_TOLERANCE } from './delivery.ts';
+import { cpuBetween, DROP_TOLERANCE, judgeDelivery, plannedArrivals, START_TOLERANCE } from './delivery.ts';
 import { artilleryMetrics, GENERATOR_BUSY } from './metrics.ts';
 import { latencyPeriods } from './periods.ts';
 import { periodSeconds, progressLine } from './progress.ts';
@@ -128,4 +128,16 @@ test('latency over time: each endpoint p50/p95/p99 per 10 s period from the load
   assert.deepEqual(periods[0].endpoints.a, { count: 100, p50: 50.5, p95: 95.05, p99: 99.01 });
   assert.deepEqual(periods[1].endpoints, {}, 'a period without requests is kept, empty: the gap shows');
   assert.deepEqual(periods[2].endpoints.a, { count: 1, p50: 50, p95: 50, p99: 50 });
+});
+
+test('the generator CPU over the load span only, from samples of the process CPU, start-up left out', () => {
+  const samples: [number, number][] = [
+    [1000, 2.0],
+    [2000, 3.0],
+    [3000, 3.5],
+    [4000, 5.5],
+  ];
+  assert.equal(cpuBetween(samples, 1500, 3500), 4.5 - 2.5);
+  assert.equal(cpuBetween(samples, 500, 5000), 3.5, 'beyond the samples: their first and last');
+  assert.equal(cpuBetween([], 0, 1), undefined);
 });

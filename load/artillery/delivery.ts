@@ -21,6 +21,21 @@ export function plannedArrivals(phases: Pick<ArtilleryPhase, 'duration' | 'arriv
   return Math.round(n);
 }
 
+/** CPU seconds used between `from` and `to` (epoch ms), from samples [when, CPU seconds so far] in time order. */
+export function cpuBetween(samples: [number, number][], from: number, to: number): number | undefined {
+  const at = (t: number) => {
+    let before: [number, number] | undefined;
+    for (const s of samples) {
+      if (s[0] >= t) return before ? before[1] + ((s[1] - before[1]) * (t - before[0])) / (s[0] - before[0] || 1) : s[1];
+      before = s;
+    }
+    return before?.[1];
+  };
+  const a = at(from);
+  const b = at(to);
+  return a === undefined || b === undefined ? undefined : Math.max(0, b - a);
+}
+
 /** What this module reads of an Artillery JSON report (`--output`). */
 export interface ArtilleryReport {
   aggregate?: { counters?: Record<string, number> };

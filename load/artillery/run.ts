@@ -16,7 +16,7 @@ import type { Scenario } from '../lib/profiles.ts';
 import { mergeRecords, newRecords, type Records } from '../lib/runtime.ts';
 import { summaryData, type Thresholds } from '../lib/summary-data.ts';
 import { summaryFiles } from '../lib/summary.ts';
-import { judgeDelivery, type ArtilleryReport } from './delivery.ts';
+import { cpuBetween, judgeDelivery, type ArtilleryReport } from './delivery.ts';
 import { latencyPeriods } from './periods.ts';
 import { type ArtilleryPhase, artilleryScript, phasesOf } from './script.ts';
 import type { Shape } from './shape.ts';
@@ -71,21 +71,6 @@ function cpuSecondsOf(pid: number | undefined): number | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** CPU seconds used between `from` and `to` (epoch ms), from samples [when, CPU seconds so far] in time order. */
-export function cpuBetween(samples: [number, number][], from: number, to: number): number | undefined {
-  const at = (t: number) => {
-    let before: [number, number] | undefined;
-    for (const s of samples) {
-      if (s[0] >= t) return before ? before[1] + ((s[1] - before[1]) * (t - before[0])) / (s[0] - before[0] || 1) : s[1];
-      before = s;
-    }
-    return before?.[1];
-  };
-  const a = at(from);
-  const b = at(to);
-  return a === undefined || b === undefined ? undefined : Math.max(0, b - a);
 }
 
 /**
