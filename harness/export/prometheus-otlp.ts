@@ -8,7 +8,7 @@
 // A check run by hand or by CI where Prometheus is installed; not in npm test, which installs nothing
 // outside npm.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -97,6 +97,7 @@ async function main(): Promise<number> {
   if (targetSetInEnv()) throw new ConfigError('CONSOLE_BASE_URL is set: the export check starts its own reference server');
   const bin = values.prometheus ?? 'prometheus';
   const dir = values.keep ?? mkdtempSync(join(tmpdir(), 'cc-export-'));
+  mkdirSync(dir, { recursive: true });
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   writeFileSync(join(dir, 'prometheus.yml'), 'global: {}\n');
@@ -151,7 +152,9 @@ async function main(): Promise<number> {
       const found = names.find((n) => n === metric || n.startsWith(`${metric}_`));
       let stored = Number.NaN;
       if (found) {
-        const r = (await query(base, `/api/v1/query?query=${encodeURIComponent(`sum(sum_over_time(${found}[1h]))`)}`)) as {
+        // A period's summaries are gauges labelled with its start and end (one series per period), and the
+        // reporter sends a gauge again at its next export: each series' largest value is its period's.
+        const r = (await query(base, `/api/v1/query?query=${encodeURIComponent(`sum(max_over_time(${found}[1h]))`)}`)) as {
           result: { value: [number, string] }[];
         };
         stored = Number(r.result[0]?.value[1] ?? Number.NaN);
