@@ -3,8 +3,8 @@
 // Prometheus server (built from its Go module: go install github.com/prometheus/prometheus/cmd/prometheus)
 // with its OTLP receiver on a free loopback port, fed by `load:paging --profile smoke` with a
 // publish-metrics `open-telemetry` reporter in --overrides. Then Prometheus is asked what it stored:
-// every endpoint's `console.<endpoint>` summaries must be there (their request counts, period by
-// period, adding up to summary.json's), and the API key must be in none of it, nor in its storage.
+// every endpoint's `console.<endpoint>` summaries must be there and its `console.<endpoint>.requests`
+// counts, period by period, add up to summary.json's; the API key must be in none of it, nor in its storage.
 // A check run by hand or by CI where Prometheus is installed; not in npm test, which installs nothing
 // outside npm.
 import { spawn } from 'node:child_process';
@@ -147,24 +147,36 @@ async function main(): Promise<number> {
     console.log(`${NAME}: Prometheus ${base} holds ${names.filter((n) => n.startsWith('console')).length} console metrics`);
     console.log(`  ${'endpoint'.padEnd(32)} ${'summary.json'.padStart(12)} ${'Prometheus'.padStart(10)}  metric`);
     for (const [endpoint, figures] of Object.entries(summary.endpoints).sort()) {
-      // OTLP names are escaped into Prometheus's: dots become underscores.
-      const metric = `console_${endpoint.replace(/[^A-Za-z0-9_]/g, '_')}_count`;
-      const found = names.find((n) => n === metric || n.startsWith(`${metric}_`));
+      // OTLP names are escaped into Prometheus's: dots become underscores, a counter ends in _total. The
+      // request count is a counter: a histogram's summaries are gauges, and a gauge is sent again, with
+      // the next period's labels, in a period that had no request of it (OpenTelemetry's last value).
+      const metric = `console_${endpoint.replace(/[^A-Za-z0-9_]/g, '_')}_requests_total`;
+      const found = names.find((n) => n === metric);
       let stored = Number.NaN;
       if (found) {
-        // A period's summaries are gauges labelled with its start and end (one series per period), and the
-        // reporter sends a gauge again at its next export: each series' largest value is its period's.
+        // One series per period (labelled with its start and end), each cumulative from its delta: its largest value.
         const r = (await query(base, `/api/v1/query?query=${encodeURIComponent(`sum(max_over_time(${found}[1h]))`)}`)) as {
           result: { value: [number, string] }[];
         };
         stored = Number(r.result[0]?.value[1] ?? Number.NaN);
       }
+      const p95 = names.includes(`console_${endpoint.replace(/[^A-Za-z0-9_]/g, '_')}_p95`);
+      if (!p95) failures++;
       const ok = stored === figures.count;
       if (!ok) failures++;
       console.log(
         `  ${endpoint.padEnd(32)} ${String(figures.count).padStart(12)} ${String(stored).padStart(10)}  ${found ?? `(no ${metric})`}${ok ? '' : '  MISMATCH'}`,
       );
     }
+    // The counters travel as deltas: Prometheus keeps them with otlp-deltatocumulative, else refuses them.
+    const checks = (await query(base, `/api/v1/query?query=${encodeURIComponent('sum(max_over_time(console_checks_passed_total[1h]))')}`)) as {
+      result: { value: [number, string] }[];
+    };
+    const checksPassed = Number(checks.result[0]?.value[1] ?? Number.NaN);
+    const ours = summary.checks?.passes ?? 0;
+    // summary.json counts setup's checks too, which run before Artillery starts.
+    if (!(checksPassed > 0 && checksPassed <= ours)) failures++;
+    console.log(`  console.checks.passed: ${checksPassed} in Prometheus, ${ours} in summary.json (setup's included)${checksPassed > 0 ? '' : '  MISSING'}`);
     const series = JSON.stringify(await query(base, `/api/v1/series?${encodeURIComponent('match[]')}=${encodeURIComponent('{__name__=~".+"}')}`));
     const inSeries = series.includes(key) || series.includes(encodeURIComponent(key));
     // Prometheus writes what it received to its write-ahead log at once: the key would be there.
@@ -176,7 +188,8 @@ async function main(): Promise<number> {
     console.log(`${NAME}: ${failures ? `${failures} problem(s)` : 'every endpoint exported, no key'}`);
     return failures ? 1 : 0;
   } catch (err) {
-    if (promLog && err instanceof ConfigError) console.error(promLog.trim().split('\n').slice(-3).join('\n'));
+    // Prometheus's own last words, when it is what stopped.
+    if (promLog && prom.exitCode !== null) console.error(promLog.trim().split('\n').slice(-3).join('\n'));
     throw err;
   } finally {
     prom.kill('SIGTERM');

@@ -34,6 +34,7 @@ test('an arrival: each duration a histogram value of console.<endpoint> in ms wi
   );
   const counters = Object.fromEntries(m.filter(([kind]) => kind === 'counter').map(([, name, n]) => [name, n]));
   assert.deepEqual(counters, {
+    'console.listExperiments.deep.requests': 2,
     'console.listExperiments.deep.unexpected': 1,
     'console.listExperiments.deep.network_failures': 1,
     'console.network_failures.timeout': 1,

@@ -1,8 +1,9 @@
 // What one arrival recorded (load/lib/runtime.ts), as Artillery's own custom metrics: so that its
 // periodic reports, the merge of its workers, its report file and its plugins (ensure, apdex,
 // publish-metrics) carry our timings. Each timed request is a histogram value of `console.<endpoint>`
-// in milliseconds with microsecond decimals (Artillery's http.response_time is whole milliseconds);
-// each check, unexpected answer and answer that was the network's is a counter. The exact samples the
+// in milliseconds with microsecond decimals (Artillery's http.response_time is whole milliseconds),
+// and a count of `console.<endpoint>.requests`; each check, unexpected answer and answer that was the
+// network's is a counter. The exact samples the
 // statistical compare reads still travel in the workers' files (load/artillery/processor.ts):
 // Artillery's histograms are sketches with 1% relative accuracy.
 import type { Records } from '../lib/runtime.ts';
@@ -15,6 +16,8 @@ export type ArtilleryMetric = ['histogram' | 'counter', string, number];
 
 /** The histogram of an endpoint's request durations. */
 export const endpointMetric = (endpoint: string) => `${METRIC_PREFIX}${endpoint}`;
+/** Requests of an endpoint, as a counter: exact where its histogram's summaries are exported as gauges (publish-metrics). */
+export const requestsMetric = (endpoint: string) => `${METRIC_PREFIX}${endpoint}.requests`;
 /** Answers of an endpoint that were not of the status it expects. */
 export const unexpectedMetric = (endpoint: string) => `${METRIC_PREFIX}${endpoint}.unexpected`;
 /** Answers of an endpoint that were the network's, not the target's (core/transport-rule.ts). */
@@ -35,6 +38,7 @@ export function artilleryMetrics(records: Records): ArtilleryMetric[] {
     let endpoint = tagged(key, 'http_req_duration', 'endpoint');
     if (endpoint && endpoint !== 'setup' && r.type === 'trend') {
       for (const u of r.micros) out.push(['histogram', endpointMetric(endpoint), Math.round(u) / 1000]);
+      count(requestsMetric(endpoint), r.micros.length);
       continue;
     }
     endpoint = tagged(key, 'http_req_failed', 'endpoint');
