@@ -142,3 +142,21 @@ test('the generator CPU over the load span only, from samples of the process CPU
   assert.equal(cpuBetween(samples, 500, 5000), 3.5, 'beyond the samples: their first and last');
   assert.equal(cpuBetween([], 0, 1), undefined);
 });
+
+test("with an apdex threshold T each request is counted for Artillery's apdex plugin: within T, within 4T, beyond; the ruler apart", () => {
+  const records: Records = {
+    metrics: {
+      'http_req_duration{endpoint:createMetric}': { type: 'trend', micros: [1200, 4000, 5000, 16_000, 50_000] },
+      'http_req_duration{endpoint:calibration}': { type: 'trend', micros: [90_000] },
+    },
+    checks: {},
+  };
+  const counted = (apdexMs?: number) => {
+    const out: Record<string, number> = {};
+    for (const [, name, n] of artilleryMetrics(records, { apdexMs }).filter(([kind, name]) => kind === 'counter' && name.startsWith('apdex.')))
+      out[name] = (out[name] ?? 0) + n;
+    return out;
+  };
+  assert.deepEqual(counted(4), { 'apdex.satisfied': 2, 'apdex.tolerated': 2, 'apdex.frustrated': 1 });
+  assert.deepEqual(counted(undefined), {}, 'no apdex plugin asked for: nothing counted');
+});

@@ -40,6 +40,7 @@ test('Artillery carries every timed request as console.<endpoint>; phases as dat
   const limits = {
     config: {
       phases: [{ duration: 6, arrivalRate: 20 }],
+      apdex: { threshold: 60_000 },
       ensure: { thresholds: [{ 'console.listExperiments.deep.p95': 0.001 }, { 'console.calibration.max': 60_000 }] },
     },
   };
@@ -57,6 +58,9 @@ test('Artillery carries every timed request as console.<endpoint>; phases as dat
     const periods = artillery.intermediate.reduce((n, p) => n + (p.summaries[`console.${e}`]?.count ?? 0), 0);
     assert.equal(periods, summary.endpoints[e].count, `${e}: every request in some period of Artillery's`);
   }
+  const apdex = ['satisfied', 'tolerated', 'frustrated'].map((k) => artillery.aggregate.counters[`apdex.${k}`] ?? 0);
+  const users = endpoints.filter((e) => e !== 'calibration').reduce((n, e) => n + summary.endpoints[e].count, 0);
+  assert.deepEqual(apdex, [users, 0, 0], "Artillery's apdex plugin counted every request but the ruler's, all within a minute");
   const checks = artillery.aggregate.counters['console.checks.passed'] ?? 0;
   assert.ok(checks > 0 && checks <= (summary.checks?.passes ?? 0), `Artillery counted ${checks} checks passed (setup's are not its)`);
   assert.equal(summary.delivery?.ok, true, summary.delivery?.note);

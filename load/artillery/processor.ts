@@ -64,11 +64,12 @@ interface Loaded {
   setup: unknown;
   pick: (t: number) => string | undefined;
   /**
-   * The run's shape was given as Artillery phases (--config, --overrides; load/artillery/run.ts writes
-   * them beside the setup's answer): the phases say when arrivals come, and the profile's scenarios
-   * only which job each runs, by their rates at the start.
+   * The run's shape was given as Artillery phases (--config, --overrides): the phases say when
+   * arrivals come, and the profile's scenarios only which job each runs, by their rates at the start.
    */
   mixOnly: boolean;
+  /** The apdex threshold T (ms) of a shape that loads Artillery's apdex plugin: each request counted for it. */
+  apdexMs?: number;
   /** Each scenario's next iteration number to try (claimIteration). */
   iterations: Record<string, number>;
   startedAt: number;
@@ -78,6 +79,14 @@ interface Loaded {
 let loaded: Promise<Loaded> | undefined;
 const jobErrors = new Counter('load_job_errors');
 let printedErrors = 0;
+
+/** What a shape given as data asks of the processor (load/artillery/run.ts writes it beside the setup's answer). */
+function shapeOf(): { mixOnly: boolean; apdexMs?: number } {
+  const file = join(DATA_DIR, `shape-${SCRIPT}.json`);
+  if (!existsSync(file)) return { mixOnly: false };
+  const shape = JSON.parse(readFileSync(file, 'utf8')) as { phases?: unknown[]; apdexMs?: number };
+  return { mixOnly: Boolean(shape.phases), ...(shape.apdexMs === undefined ? {} : { apdexMs: shape.apdexMs }) };
+}
 
 async function load(): Promise<Loaded> {
   // Literal paths, so that Artillery's bundler takes both profiles in.
@@ -89,7 +98,7 @@ async function load(): Promise<Loaded> {
     profile: profile as Profile,
     setup,
     pick: picker(profile.scenarios),
-    mixOnly: existsSync(join(DATA_DIR, `phases-${SCRIPT}.json`)),
+    ...shapeOf(),
     iterations: {},
     startedAt: Date.now(),
     file: join(SAMPLES_DIR, `${process.pid}-${threadId}.ndjson`),
@@ -175,7 +184,7 @@ export async function arrive(_context: unknown, events?: ArtilleryEvents): Promi
   const records = takeRecords();
   records.span = [began, Date.now()];
   if (events) {
-    emitMetrics(events, records);
+    emitMetrics(events, records, { apdexMs: l.apdexMs });
     sampleBusy(events);
   }
   if (AS_COUNTERS && events) {

@@ -250,10 +250,11 @@ export async function runProfile(o: ProfileRunOptions): Promise<ProfileRunResult
   // A shape's phase without its own VU limit gets the profile's: the bound every profile has.
   const profileVusers = Object.values(plan.scenarios).reduce((n, s) => n + (s.kind === 'sequence' ? 1 : s.maxVUs), 0);
   const phases = o.shape?.phases?.map((p): ArtilleryPhase => ({ name: p.name ?? `${p.duration} s`, ...p, maxVusers: p.maxVusers ?? profileVusers }));
-  // The processor takes the profile's mix only, not its timing, when the phases are the shape's.
-  const phasesFile = join(o.dataDir, `phases-${o.script}.json`);
-  if (phases) writeFileSync(phasesFile, JSON.stringify(phases));
-  else rmSync(phasesFile, { force: true });
+  // What the processor takes of a shape: the profile's mix only, not its timing, when the phases are
+  // the shape's; the apdex threshold when Artillery's apdex plugin is to score the suite's requests.
+  const shapeFile = join(o.dataDir, `shape-${o.script}.json`);
+  if (o.shape) writeFileSync(shapeFile, JSON.stringify({ phases, apdexMs: o.shape.apdexMs }));
+  else rmSync(shapeFile, { force: true });
   const ensureFile = (i: number) => join(o.dataDir, `ensure-${o.script}-${i + 1}.json`);
   const scripts = Array.from({ length: runners }, (_, i) =>
     artilleryScript({
@@ -265,6 +266,7 @@ export async function runProfile(o: ProfileRunOptions): Promise<ProfileRunResult
       runner: i,
       phases,
       ensure: o.shape?.ensure,
+      apdex: o.shape?.apdex,
       plugins: {
         ...o.shape?.plugins,
         // run() prefixes each runner's lines with its number already.

@@ -21,6 +21,7 @@ export interface ArtilleryScript {
     http: { timeout: number };
     plugins?: Record<string, Record<string, unknown> | Record<string, unknown>[]>;
     ensure?: Record<string, unknown>;
+    apdex?: { threshold: number };
   };
   scenarios: { name: string; flow: { function: string }[] }[];
 }
@@ -100,6 +101,8 @@ export function artilleryScript(o: {
   plugins?: Record<string, Record<string, unknown> | Record<string, unknown>[]>;
   /** Limits for Artillery's ensure plugin (loaded with them). */
   ensure?: Record<string, unknown>;
+  /** Artillery's apdex plugin's threshold (loaded with it). */
+  apdex?: { threshold: number };
 }): ArtilleryScript {
   return {
     config: {
@@ -107,8 +110,9 @@ export function artilleryScript(o: {
       phases: o.phases ? sharePhases(o.phases, o.runners, o.runner) : phasesOf(o.scenarios, o.runners, o.runner),
       processor: o.processor,
       http: { timeout: Math.ceil(o.requestTimeoutMs / 1000) },
-      ...(o.plugins || o.ensure ? { plugins: { ...(o.ensure ? { ensure: {} } : {}), ...o.plugins } } : {}),
+      ...(o.plugins || o.ensure || o.apdex ? { plugins: { ...(o.ensure ? { ensure: {} } : {}), ...(o.apdex ? { apdex: {} } : {}), ...o.plugins } } : {}),
       ...(o.ensure ? { ensure: o.ensure } : {}),
+      ...(o.apdex ? { apdex: o.apdex } : {}),
     },
     scenarios: [{ name: 'arrive', flow: [{ function: 'arrive' }] }],
   };

@@ -56,6 +56,10 @@ test('a YAML config with an environment and overrides: phases, ensure and plugin
     'publish-metrics': [{ type: 'open-telemetry', metrics: { exporter: 'otlp-http', endpoint: 'http://127.0.0.1:9090/api/v1/otlp/v1/metrics' } }],
   };
   assert.deepEqual(readShape({ overrides: JSON.stringify({ config: { plugins: publish } }) })?.plugins, publish, 'publish-metrics takes a list of reporters');
+  assert.equal(readShape({ overrides: '{"config":{"apdex":{"threshold":50}}}' })?.apdexMs, 50);
+  assert.equal(readShape({ overrides: '{"config":{"plugins":{"apdex":{"threshold":80}}}}' })?.apdexMs, 80);
+  assert.equal(readShape({ overrides: '{"config":{"plugins":{"apdex":{}}}}' })?.apdexMs, 500, "Artillery's default T");
+  assert.equal(readShape({ overrides: '{"config":{"phases":[{"duration":1,"arrivalRate":1}]}}' })?.apdexMs, undefined);
 });
 
 const refused: [string, { configFile?: string; overrides?: string; environment?: string }, RegExp][] = [
@@ -70,6 +74,7 @@ const refused: [string, { configFile?: string; overrides?: string; environment?:
     /thresholds\[0\] must be one metric and its limit/,
   ],
   ['an ensure key misspelt', { overrides: '{"config":{"ensure":{"treshold":[]}}}' }, /config\.ensure\.treshold is not one of/],
+  ['an apdex without a threshold', { overrides: '{"config":{"apdex":{"t":5}}}' }, /config\.apdex must be \{threshold: ms\}/],
   ['a plugin given a list of numbers', { overrides: '{"config":{"plugins":{"apdex":[1,2]}}}' }, /config\.plugins\.apdex must be an object of its settings/],
   ['a plugin given the key', { overrides: '{"config":{"plugins":{"publish-metrics":{"apiKey":"{{ $env.CONSOLE_API_KEY }}"}}}}' }, /refers to the API key/],
   ['an environment not there', { overrides: '{"config":{"environments":{"ci":{}}}}', environment: 'prod' }, /no config\.environments\.prod \(there are: ci\)/],

@@ -4,8 +4,8 @@
 // replace) and `--environment NAME` (config.environments[NAME] merged in, as Artillery's -e). What is
 // read: `config.phases` (the shape; the profile's scenarios then give only the mix of jobs),
 // `config.ensure` (limits on the `console.<endpoint>` metrics, judged by Artillery's ensure plugin),
-// `config.plugins` (Artillery's own: publish-metrics, apdex, metrics-by-endpoint) and
-// `config.environments`. What the suite sets itself (target, processor, http, scenarios) is refused,
+// `config.plugins` (Artillery's own: publish-metrics, apdex, metrics-by-endpoint), `config.apdex`
+// and `config.environments`. What the suite sets itself (target, processor, http, scenarios) is refused,
 // as is anything else, with one line: a typo in a limit must not pass as a run without it.
 import { existsSync, readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
@@ -27,6 +27,10 @@ export interface Shape {
   phases?: ShapePhase[];
   ensure?: Record<string, unknown>;
   plugins?: Record<string, PluginSettings>;
+  /** `config.apdex`, as given (Artillery's apdex plugin reads it). */
+  apdex?: { threshold: number };
+  /** The apdex threshold T (ms) the suite's requests are scored by, when the apdex plugin is asked for. */
+  apdexMs?: number;
   /** Where it came from, for the summary and the console. */
   source: string;
 }
@@ -35,7 +39,9 @@ export interface Shape {
 export const MAX_SHAPE_SECONDS = 4 * 3600;
 export const MAX_ARRIVAL_RATE = 10_000;
 
-const CONFIG_KEYS = ['phases', 'ensure', 'plugins', 'environments'];
+const CONFIG_KEYS = ['phases', 'ensure', 'plugins', 'environments', 'apdex'];
+/** Artillery's apdex plugin's default threshold T, in ms. */
+const APDEX_DEFAULT_MS = 500;
 const SET_BY_THE_SUITE: Record<string, string> = {
   target: 'the target is CONSOLE_BASE_URL (or the reference server started for the run)',
   processor: 'the processor is the suite’s (load/artillery/processor.ts)',
@@ -185,5 +191,17 @@ export function readShape(o: { configFile?: string; overrides?: string; environm
   if (merged.phases !== undefined) shape.phases = phasesOf(merged.phases, where);
   if (merged.ensure !== undefined) shape.ensure = ensureOf(merged.ensure, where);
   if (merged.plugins !== undefined) shape.plugins = pluginsOf(merged.plugins, where);
+  if (merged.apdex !== undefined) {
+    const a = merged.apdex;
+    if (!isObject(a) || typeof a.threshold !== 'number' || !(a.threshold > 0) || Object.keys(a).some((k) => k !== 'threshold'))
+      throw new ConfigError(`${where}: config.apdex must be {threshold: ms}, a positive number`);
+    shape.apdex = { threshold: a.threshold };
+  }
+  const fromPlugin = shape.plugins?.apdex;
+  if (shape.apdex || fromPlugin) {
+    const t = shape.apdex?.threshold ?? (isObject(fromPlugin) ? fromPlugin.threshold : undefined) ?? APDEX_DEFAULT_MS;
+    if (typeof t !== 'number' || !(t > 0)) throw new ConfigError(`${where}: config.plugins.apdex.threshold must be a positive number of ms`);
+    shape.apdexMs = t;
+  }
   return shape;
 }
