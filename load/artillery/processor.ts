@@ -3,7 +3,9 @@
 // profile's job for this arrival in proportion to the scenarios' rates at this moment (Artillery has
 // one arrival process per test; the profile's scenarios each have a rate of their own), runs it, and
 // appends what the arrival recorded (load/lib/runtime.ts: microsecond durations, checks, counters) as
-// one JSON line to this worker's file in LOAD_SAMPLES_DIR, which the command merges exactly. With
+// one JSON line to this worker's file in LOAD_SAMPLES_DIR, which the command merges exactly; it also
+// gives each timed request, check and unexpected answer to Artillery as its own metrics
+// (load/artillery/metrics.ts), so that Artillery's reports and plugins carry them. With
 // LOAD_ARTILLERY_COUNTERS=1 (the cloud runs of npm run load:cloud, whose workers' files stay in their
 // containers) it gives the same records to Artillery as counters instead (load/artillery/counters.ts).
 // A sequence scenario (one user running its job N times, e.g. the export walk) is run once per test:
