@@ -242,6 +242,44 @@ export interface LoadOutcome {
  * verdict and target) and a baseline in load/baselines/ (the same fields). Only what every reader uses is
  * typed here.
  */
+/** Whether the load asked for was delivered (load/artillery/delivery.ts): Artillery's arrivals against the phases' plan. */
+export interface LoadDelivery {
+  /** Arrivals the phases asked for, every runner's. */
+  asked: number;
+  /** Arrivals Artillery started (vusers.created). */
+  started: number;
+  /** Arrivals dropped at the VU limit (vusers.skipped). */
+  dropped: number;
+  /** (asked - started) / asked. */
+  shortfall: number;
+  /** False: the load fell short beyond its tolerance, and the run was not carried out. */
+  ok: boolean;
+  note: string;
+  /** Each runner's generator: its event loop's busiest period (median second, percent) and its CPU seconds. */
+  generators: { runner: number; busyPct?: number; saturated?: boolean; cpuSeconds?: number }[];
+  /** The generators' CPU time per 1000 requests sent. */
+  cpuMsPer1000Requests?: number;
+}
+
+/** One period of a load run (load/artillery/periods.ts): each endpoint's percentiles of the requests that started in it. */
+export interface LoadPeriod {
+  /** When it began (ISO), and seconds after the load's first arrival. */
+  at: string;
+  offsetSeconds: number;
+  /** Its length in whole seconds (the last one may be shorter). */
+  seconds: number;
+  /** Durations in ms. */
+  endpoints: Record<string, { count: number; p50: number; p95: number; p99: number }>;
+}
+
+/** A run shaped as data (load/artillery/shape.ts): where from, its phases, and Artillery's ensure plugin's verdict on its limits. */
+export interface LoadShape {
+  source: string;
+  phases: { name: string; duration: number; arrivalRate: number; rampTo?: number; maxVusers: number }[];
+  /** Each limit as Artillery's ensure wrote it (`console.listExperiments.deep.p95 < 300`); `runner` with several. */
+  limits: { check: string; strict: boolean; ok: boolean; runner?: number }[];
+}
+
 export interface RunSummary {
   format: string;
   script: string;
@@ -270,6 +308,12 @@ export interface RunSummary {
   ledger?: Record<string, number>;
   /** What the run means, added by the load command. */
   verdict?: LoadOutcome;
+  /** Whether the asked load was delivered; absent in summaries written before it was judged. */
+  delivery?: LoadDelivery;
+  /** The shape and limits given as data; absent when the profile's own shape ran. */
+  shape?: LoadShape;
+  /** Latency over time, period by period; absent in summaries written before it was kept, and in merged ones. */
+  periods?: LoadPeriod[];
   [k: string]: unknown;
 }
 

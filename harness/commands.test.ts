@@ -29,6 +29,7 @@ const SCRIPTS: Record<string, string> = {
   'load:testrun': 'load:testrun',
   'load:cloud': 'load:cloud',
   'bench:runners': 'bench:runners',
+  'bench:export': 'bench:export',
 };
 
 /** The command line of each: package.json's `tsx FILE ARGS...`, plus fixtures/generate.ts and load/lib/build-validators.ts, which have no script. */

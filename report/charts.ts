@@ -1,7 +1,7 @@
 // Charts as inline SVG, generated here: the page must work offline and from a file (no CDN, no
 // chart library to inline), and two simple chart kinds are all it needs.
 import { esc, fmtMs } from './escape.ts';
-import type { EndpointRow } from '../core/formats.ts';
+import type { EndpointRow, LoadPeriod } from '../core/formats.ts';
 import type { TimeSeries } from './timeseries.ts';
 
 const PALETTE = ['#1565c0', '#ef6c00', '#2e7d32', '#6a1b9a', '#c62828', '#00838f', '#8d6e63', '#ad1457', '#546e7a', '#9e9d24'];
@@ -145,5 +145,65 @@ ${yTicks.join('')}${xTicks.join('')}
 ${marks.join('')}
 <polyline fill="none" stroke="#1565c0" stroke-width="1.5" points="${points.map((p, i) => `${x(i).toFixed(1)},${y(p.value).toFixed(1)}`).join(' ')}"/>
 ${dots.join('')}
+</svg>`;
+}
+
+/**
+ * Latency over time for one endpoint: its p50, p95 and p99 per period (summary.json `periods`), a
+ * small chart each so that a slow minute of one endpoint is not lost among the others' lines. A
+ * period without a request of it leaves a gap.
+ */
+export function latencyOverTimeChart(periods: LoadPeriod[], endpoint: string, title: string): string {
+  const W = 360,
+    H = 150,
+    L = 44,
+    R = 12,
+    T = 18,
+    B = 26;
+  const points = periods.flatMap((p) => {
+    const e = p.endpoints[endpoint];
+    return e ? [{ t: p.offsetSeconds, ...e }] : [];
+  });
+  if (points.length === 0) return '';
+  const yMax = niceMax(Math.max(...points.map((p) => p.p99)));
+  const xMax = Math.max(10, ...periods.map((p) => p.offsetSeconds));
+  const x = (t: number) => L + ((W - L - R) * t) / xMax;
+  const y = (v: number) => T + (H - T - B) * (1 - v / yMax);
+  const series = (['p50', 'p95', 'p99'] as const).map((k, i) => {
+    const color = ['#2e7d32', '#ef6c00', '#c62828'][i];
+    // Runs of consecutive periods are joined; a gap breaks the line.
+    const runs: (typeof points)[] = [];
+    let last = Number.NaN;
+    for (const p of points) {
+      if (!(p.t - last <= 10.001)) runs.push([]);
+      runs[runs.length - 1].push(p);
+      last = p.t;
+    }
+    const lines = runs
+      .map(
+        (r) => `<polyline fill="none" stroke="${color}" stroke-width="1.5" points="${r.map((p) => `${x(p.t).toFixed(1)},${y(p[k]).toFixed(1)}`).join(' ')}"/>`,
+      )
+      .join('');
+    const dots = points
+      .map(
+        (p) =>
+          `<circle cx="${x(p.t).toFixed(1)}" cy="${y(p[k]).toFixed(1)}" r="2" fill="${color}"><title>${esc(`${k} ${fmtMs(p[k])} ms at +${p.t} s (${p.count} requests)`)}</title></circle>`,
+      )
+      .join('');
+    return { k, color, svg: lines + dots };
+  });
+  const yTicks = [0, yMax / 2, yMax].map(
+    (v) => `<line x1="${L}" x2="${W - R}" y1="${y(v)}" y2="${y(v)}" class="grid"/><text x="${L - 4}" y="${y(v) + 4}" text-anchor="end">${esc(fmtMs(v))}</text>`,
+  );
+  const xTicks = [0, xMax].map((t) => `<text x="${x(t)}" y="${H - B + 14}" text-anchor="middle">+${esc(t)} s</text>`);
+  const legend = series.map(
+    (s, i) => `<g transform="translate(${L + 6 + i * 48},4)"><rect width="8" height="8" fill="${s.color}"/><text x="11" y="8">${s.k}</text></g>`,
+  );
+  return `<svg class="chart latency-time" role="img" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" aria-label="${esc(title)}" data-endpoint="${esc(endpoint)}">
+<title>${esc(title)}</title>
+${yTicks.join('')}${xTicks.join('')}
+<text x="${W - R}" y="12" text-anchor="end" class="muted">${esc(endpoint)} (ms)</text>
+${series.map((s) => s.svg).join('\n')}
+${legend.join('')}
 </svg>`;
 }

@@ -357,3 +357,31 @@ test('report: an INCOMPLETE run says so first, never PASS, with what went unchec
     /<th>wrote to the target<\/th><td>12 writes; 5 metrics created; rules added: gate_cc_alpha 7; 0 trigger phases skipped; gates’? ?.*given back/,
   );
 });
+
+test('report: a run that fell short says so, and each endpoint has its p50/p95/p99 over time, a gap where it had no request', (t) => {
+  const dir = reportsWith(t, { 'conformance.json': conformance });
+  const summary = {
+    script: 'paging',
+    profile: 'smoke',
+    durationMs: 30000,
+    thresholdsOk: true,
+    checks: { passes: 10, fails: 0 },
+    endpoints: { 'listExperiments.deep': { p50: 10, p95: 40, p99: 50, count: 21, rps: 5, errorRate: 0 } },
+    thresholds: [],
+    delivery: { asked: 300, started: 150, dropped: 150, shortfall: 0.5, ok: false, note: 'the load fell short: 150 of 300 arrivals started', generators: [] },
+    periods: [
+      { at: '2026-11-28T10:00:00.000Z', offsetSeconds: 0, seconds: 10, endpoints: { 'listExperiments.deep': { count: 10, p50: 2, p95: 4, p99: 5 } } },
+      { at: '2026-11-28T10:00:10.000Z', offsetSeconds: 10, seconds: 10, endpoints: {} },
+      { at: '2026-11-28T10:00:20.000Z', offsetSeconds: 20, seconds: 10, endpoints: { 'listExperiments.deep': { count: 11, p50: 3, p95: 40, p99: 50 } } },
+    ],
+  };
+  mkdirSync(join(dir, 'load/paging'), { recursive: true });
+  writeFileSync(join(dir, 'load/paging/summary.json'), JSON.stringify(summary));
+  const page = renderPage(readInputs(dir));
+  assert.match(page, /<span class="bad">not carried out: the load fell short: 150 of 300 arrivals started<\/span>/);
+  assert.match(page, /latency over time: p50, p95 and p99 of each endpoint per 10 s period \(3 periods, 30 s\)/);
+  const chart = /<svg class="chart latency-time"[^>]*data-endpoint="listExperiments\.deep">[\s\S]*?<\/svg>/.exec(page)?.[0] ?? '';
+  assert.ok(chart, 'a chart for the endpoint');
+  assert.equal((chart.match(/<polyline/g) ?? []).length, 6, 'each percentile in two runs of periods: the empty one breaks the line');
+  assert.match(chart, /<title>p95 40\.0 ms at \+20 s \(11 requests\)<\/title>/);
+});

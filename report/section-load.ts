@@ -2,7 +2,7 @@
 // machine, docs/load.md "Baselines and the compare"), throughput over time, and links to the run's own
 // outputs (Artillery's JSON report, JUnit, summary).
 import { esc, fmtMs, fmtPct, fmtRatio } from './escape.ts';
-import { latencyChart, throughputChart } from './charts.ts';
+import { latencyChart, latencyOverTimeChart, throughputChart } from './charts.ts';
 import type { EndpointRow, ProfileResult } from '../core/formats.ts';
 import type { LoadRun, ReportInputs } from './inputs.ts';
 
@@ -46,6 +46,16 @@ ${rows
 </tbody></table>`;
 }
 
+/** p50, p95 and p99 per period of each endpoint (summary.json `periods`; older summaries have none). */
+function overTime(run: LoadRun): string {
+  const periods = run.summary?.periods;
+  if (!periods?.length) return '';
+  const endpoints = [...new Set(periods.flatMap((p) => Object.keys(p.endpoints)))].sort();
+  const seconds = periods.reduce((n, p) => n + p.seconds, 0);
+  return `<figure class="latency-over-time"><figcaption>latency over time: p50, p95 and p99 of each endpoint per ${esc(Math.max(...periods.map((p) => p.seconds)))} s period (${esc(periods.length)} period${periods.length === 1 ? '' : 's'}, ${esc(seconds)} s)</figcaption>
+<div class="charts">${endpoints.map((e) => latencyOverTimeChart(periods, e, `${run.script}: ${e} latency over time`)).join('\n')}</div></figure>`;
+}
+
 function profileBlock(run: LoadRun, cmp: ProfileResult | undefined): string {
   const s = run.summary;
   const rows = cmp
@@ -62,6 +72,7 @@ function profileBlock(run: LoadRun, cmp: ProfileResult | undefined): string {
         ? `<span class="bad">${failedThresholds.length} threshold${failedThresholds.length === 1 ? '' : 's'} crossed</span>`
         : 'thresholds held'
       : '',
+    s?.delivery ? (s.delivery.ok ? `load delivered: ${esc(s.delivery.note)}` : `<span class="bad">not carried out: ${esc(s.delivery.note)}</span>`) : '',
     scale !== null ? `calibration: this machine ${esc(fmtRatio(scale))} the baseline's` : '',
     cmp?.reason ? esc(cmp.reason) : '',
   ].filter(Boolean);
@@ -79,6 +90,7 @@ ${failedThresholds.length ? `<ul class="bad">${failedThresholds.map((t) => `<li>
 ${table(rows, scale)}
 <div class="charts"><figure><figcaption>p95 latency per endpoint: this run and what the baseline predicts on this machine</figcaption>${latencyChart(rows, scale, `${run.script}: p95 per endpoint against the baseline`)}</figure>
 <figure><figcaption>throughput over time (requests per second, from the load run's request samples)</figcaption>${run.series ? throughputChart(run.series, `${run.script}: requests per second over time`) : '<p class="muted">No time series (request rows) for this run.</p>'}</figure></div>
+${overTime(run)}
 </div>`;
 }
 

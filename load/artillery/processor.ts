@@ -3,20 +3,24 @@
 // profile's job for this arrival in proportion to the scenarios' rates at this moment (Artillery has
 // one arrival process per test; the profile's scenarios each have a rate of their own), runs it, and
 // appends what the arrival recorded (load/lib/runtime.ts: microsecond durations, checks, counters) as
-// one JSON line to this worker's file in LOAD_SAMPLES_DIR, which the command merges exactly. With
+// one JSON line to this worker's file in LOAD_SAMPLES_DIR, which the command merges exactly; it also
+// gives each timed request, check and unexpected answer to Artillery as its own metrics
+// (load/artillery/metrics.ts), so that Artillery's reports and plugins carry them. With
 // LOAD_ARTILLERY_COUNTERS=1 (the cloud runs of npm run load:cloud, whose workers' files stay in their
 // containers) it gives the same records to Artillery as counters instead (load/artillery/counters.ts).
 // A sequence scenario (one user running its job N times, e.g. the export walk) is run once per test:
 // by the first arrival that takes its lock file in LOAD_DATA_DIR. Iterations are numbered across every
 // worker on this machine (each number claimed as a file), so that a job's budget (metrics created,
 // rules added) holds for the whole run, not per worker.
-import { appendFileSync, closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { threadId } from 'node:worker_threads';
 import type { Profile } from '../lib/profile.ts';
 import type { Scenario } from '../lib/profiles.ts';
 import { Counter, takeRecords } from '../lib/runtime.ts';
 import { toCounters } from './counters.ts';
+import { type ArtilleryEvents, emitMetrics, GENERATOR_BUSY } from './metrics.ts';
 
 const DATA_DIR = process.env.LOAD_DATA_DIR ?? '';
 const SAMPLES_DIR = process.env.LOAD_SAMPLES_DIR ?? join(DATA_DIR, 'samples');
@@ -61,6 +65,13 @@ interface Loaded {
   profile: Profile;
   setup: unknown;
   pick: (t: number) => string | undefined;
+  /**
+   * The run's shape was given as Artillery phases (--config, --overrides): the phases say when
+   * arrivals come, and the profile's scenarios only which job each runs, by their rates at the start.
+   */
+  mixOnly: boolean;
+  /** The apdex threshold T (ms) of a shape that loads Artillery's apdex plugin: each request counted for it. */
+  apdexMs?: number;
   /** Each scenario's next iteration number to try (claimIteration). */
   iterations: Record<string, number>;
   startedAt: number;
@@ -70,6 +81,14 @@ interface Loaded {
 let loaded: Promise<Loaded> | undefined;
 const jobErrors = new Counter('load_job_errors');
 let printedErrors = 0;
+
+/** What a shape given as data asks of the processor (load/artillery/run.ts writes it beside the setup's answer). */
+function shapeOf(): { mixOnly: boolean; apdexMs?: number } {
+  const file = join(DATA_DIR, `shape-${SCRIPT}.json`);
+  if (!existsSync(file)) return { mixOnly: false };
+  const shape = JSON.parse(readFileSync(file, 'utf8')) as { phases?: unknown[]; apdexMs?: number };
+  return { mixOnly: Boolean(shape.phases), ...(shape.apdexMs === undefined ? {} : { apdexMs: shape.apdexMs }) };
+}
 
 async function load(): Promise<Loaded> {
   // Literal paths, so that Artillery's bundler takes both profiles in.
@@ -81,6 +100,7 @@ async function load(): Promise<Loaded> {
     profile: profile as Profile,
     setup,
     pick: picker(profile.scenarios),
+    ...shapeOf(),
     iterations: {},
     startedAt: Date.now(),
     file: join(SAMPLES_DIR, `${process.pid}-${threadId}.ndjson`),
@@ -132,8 +152,18 @@ async function runSequences(l: Loaded): Promise<void> {
 
 let sequencesStarted = false;
 
-interface ArtilleryEvents {
-  emit(kind: 'counter', name: string, value: number): void;
+// This worker's event loop, sampled at most once a second: the share of the time it was busy. A
+// worker near 100% fires its arrivals late and times its requests late (the wait for the loop counts
+// in the duration), so the run says so (load/artillery/delivery.ts).
+let busySince = performance.eventLoopUtilization();
+let busySampledAt = Date.now();
+function sampleBusy(events: ArtilleryEvents): void {
+  const now = Date.now();
+  if (now - busySampledAt < 1000) return;
+  const elu = performance.eventLoopUtilization(busySince);
+  busySince = performance.eventLoopUtilization();
+  busySampledAt = now;
+  events.emit('histogram', GENERATOR_BUSY, Math.round(elu.utilization * 1000) / 10);
 }
 
 /** Artillery's function step: one arrival. */
@@ -146,7 +176,7 @@ export async function arrive(_context: unknown, events?: ArtilleryEvents): Promi
     sequencesStarted = true;
     work.push(runSequences(l));
   }
-  const name = l.pick((Date.now() - l.startedAt) / 1000);
+  const name = l.pick(l.mixOnly ? 0 : (Date.now() - l.startedAt) / 1000);
   if (name !== undefined) {
     const s = l.profile.scenarios[name];
     const i = claimIteration(l, name);
@@ -155,6 +185,10 @@ export async function arrive(_context: unknown, events?: ArtilleryEvents): Promi
   await Promise.all(work);
   const records = takeRecords();
   records.span = [began, Date.now()];
+  if (events) {
+    emitMetrics(events, records, { apdexMs: l.apdexMs });
+    sampleBusy(events);
+  }
   if (AS_COUNTERS && events) {
     for (const [name, n] of toCounters(records)) events.emit('counter', name, n);
     return;

@@ -16,7 +16,10 @@ import type { Scenario } from '../lib/profiles.ts';
 import { mergeRecords, newRecords, type Records } from '../lib/runtime.ts';
 import { summaryData, type Thresholds } from '../lib/summary-data.ts';
 import { summaryFiles } from '../lib/summary.ts';
-import { artilleryScript } from './script.ts';
+import { cpuBetween, judgeDelivery, type ArtilleryReport } from './delivery.ts';
+import { latencyPeriods } from './periods.ts';
+import { type ArtilleryPhase, artilleryScript, phasesOf } from './script.ts';
+import type { Shape } from './shape.ts';
 
 // Found where Node finds packages: installed from npm, the suite's dependencies sit beside it, not inside it.
 export const ARTILLERY_BIN = join(dependencyDir('artillery'), 'bin/run');
@@ -36,6 +39,8 @@ export interface ProfileRunOptions {
   requestRows?: string;
   /** Artillery processes sharing the load (default 1). */
   runners?: number;
+  /** The run's shape and limits in Artillery's config format (load/artillery/shape.ts): its phases instead of the profile's, shared among the runners. */
+  shape?: Shape;
   requestTimeoutMs: number;
   label?: string;
 }
@@ -54,9 +59,32 @@ function artilleryVersion(): string {
   return dependencyVersion('artillery');
 }
 
-/** Runs `args` with `env`, its output lines prefixed (or passed as they are); resolves to its exit code and last stderr lines. */
-function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, prefix: string): Promise<{ code: number; tail: string[] }> {
+/** CPU seconds (user + system, its threads and waited-for children) `pid` has used, from /proc; undefined where there is none. */
+function cpuSecondsOf(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    // The fields after the command's name, which may hold spaces: utime, stime, cutime, cstime are 14-17 of the whole line.
+    const rest = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').at(-1)?.split(' ') ?? [];
+    const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(rest[i]), 0);
+    // Linux counts in USER_HZ, 100 a second on every architecture it runs on (Node has no sysconf).
+    return Number.isFinite(ticks) ? ticks / 100 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Runs `args` with `env`, its output lines prefixed (or passed as they are); resolves to its exit code,
+ * last stderr lines and its CPU seconds so far, sampled every quarter second while it runs (/proc
+ * forgets a process once it is reaped), so that the load's share can be told from Artillery's start-up.
+ */
+function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, prefix: string): Promise<{ code: number; tail: string[]; cpu: [number, number][] }> {
   const child = spawn(cmd, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const cpu: [number, number][] = [];
+  const poll = setInterval(() => {
+    const used = cpuSecondsOf(child.pid);
+    if (used !== undefined) cpu.push([Date.now(), used]);
+  }, 250);
   const tail: string[] = [];
   const relay = (stream: NodeJS.ReadableStream, write: (l: string) => void, keep: boolean) =>
     createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => {
@@ -70,11 +98,33 @@ function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, prefix: string
   relay(child.stderr, (l) => console.error(l), true);
   return new Promise((done) => {
     child.once('error', (err) => {
+      clearInterval(poll);
       tail.push(err.message);
-      done({ code: 3, tail });
+      done({ code: 3, tail, cpu });
     });
-    child.once('close', (code, signal) => done({ code: code ?? (signal ? 3 : 0), tail }));
+    child.once('close', (code, signal) => {
+      clearInterval(poll);
+      done({ code: code ?? (signal ? 3 : 0), tail, cpu });
+    });
   });
+}
+
+/** What Artillery's ensure plugin concluded in one runner (written by the progress plugin); none when it judged nothing. */
+function readEnsure(file: string): { check: string; strict: boolean; ok: boolean }[] {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as { check: string; strict: boolean; ok: boolean }[];
+  } catch {
+    return [];
+  }
+}
+
+/** A runner's Artillery report; empty when it wrote none that parses (the delivery then reads nothing started). */
+function readArtilleryReport(file: string): ArtilleryReport {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as ArtilleryReport;
+  } catch {
+    return {};
+  }
 }
 
 /** Every record the setup and the workers wrote, merged. */
@@ -152,6 +202,25 @@ export async function bundleProcessor(outfile: string, settings: Record<string, 
   });
 }
 
+/**
+ * The progress plugin (load/artillery/progress-plugin.ts) as a package Artillery finds by name in
+ * `dir` (ARTILLERY_PLUGIN_PATH): a folder of its own, with a package.json that makes it ES.
+ */
+export async function bundleProgressPlugin(dir: string): Promise<void> {
+  const pkg = join(dir, 'artillery-plugin-console-progress');
+  mkdirSync(pkg, { recursive: true });
+  writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: 'artillery-plugin-console-progress', type: 'module', main: 'index.js' }));
+  await build({
+    entryPoints: [join(ROOT, 'load/artillery/progress-plugin.ts')],
+    outfile: join(pkg, 'index.js'),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    logLevel: 'error',
+  });
+}
+
 export async function runProfile(o: ProfileRunOptions): Promise<ProfileRunResult> {
   const runners = o.runners ?? 1;
   const label = o.label ?? `load: ${o.script}`;
@@ -167,6 +236,7 @@ export async function runProfile(o: ProfileRunOptions): Promise<ProfileRunResult
     LOAD_SAMPLES_DIR: samplesDir,
     // Artillery reports usage to its makers unless told not to; this suite sends nothing but to the target.
     ARTILLERY_DISABLE_TELEMETRY: 'true',
+    ARTILLERY_PLUGIN_PATH: [join(o.dataDir, 'plugins'), o.env.ARTILLERY_PLUGIN_PATH].filter(Boolean).join(':'),
   };
 
   const setup = await runSetup(o.script, o.dataDir, env);
@@ -174,27 +244,51 @@ export async function runProfile(o: ProfileRunOptions): Promise<ProfileRunResult
   const plan = setup.plan;
   const processor = join(o.dataDir, `processor-${o.script}.mjs`);
   await bundleProcessor(processor);
+  await bundleProgressPlugin(join(o.dataDir, 'plugins'));
 
   const t0 = Date.now();
+  // A shape's phase without its own VU limit gets the profile's: the bound every profile has.
+  const profileVusers = Object.values(plan.scenarios).reduce((n, s) => n + (s.kind === 'sequence' ? 1 : s.maxVUs), 0);
+  const phases = o.shape?.phases?.map((p): ArtilleryPhase => ({ name: p.name ?? `${p.duration} s`, ...p, maxVusers: p.maxVusers ?? profileVusers }));
+  // What the processor takes of a shape: the profile's mix only, not its timing, when the phases are
+  // the shape's; the apdex threshold when Artillery's apdex plugin is to score the suite's requests.
+  const shapeFile = join(o.dataDir, `shape-${o.script}.json`);
+  if (o.shape) writeFileSync(shapeFile, JSON.stringify({ phases, apdexMs: o.shape.apdexMs }));
+  else rmSync(shapeFile, { force: true });
+  const ensureFile = (i: number) => join(o.dataDir, `ensure-${o.script}-${i + 1}.json`);
+  const scripts = Array.from({ length: runners }, (_, i) =>
+    artilleryScript({
+      scenarios: plan.scenarios,
+      target: o.baseUrl,
+      processor,
+      requestTimeoutMs: o.requestTimeoutMs,
+      runners,
+      runner: i,
+      phases,
+      ensure: o.shape?.ensure,
+      apdex: o.shape?.apdex,
+      plugins: {
+        ...o.shape?.plugins,
+        // run() prefixes each runner's lines with its number already.
+        'console-progress': { label, ensureFile: ensureFile(i) },
+      },
+    }),
+  );
+  const reportOf = (i: number) => join(runners > 1 ? join(o.reportDir, 'runners', String(i + 1)) : o.reportDir, 'artillery.json');
   const codes = await Promise.all(
-    Array.from({ length: runners }, (_, i) => {
+    scripts.map((script, i) => {
       const dir = runners > 1 ? join(o.reportDir, 'runners', String(i + 1)) : o.reportDir;
       mkdirSync(dir, { recursive: true });
       const file = join(o.dataDir, `artillery-${o.script}-${i + 1}.json`);
-      const script = artilleryScript({
-        scenarios: plan.scenarios,
-        target: o.baseUrl,
-        processor,
-        requestTimeoutMs: o.requestTimeoutMs,
-        runners,
-        runner: i,
-      });
       writeFileSync(file, JSON.stringify(script, null, 2));
-      const args = [ARTILLERY_BIN, 'run', '--quiet', '--output', join(dir, 'artillery.json'), file];
+      // --quiet: Artillery's own console block (every metric, each period) would bury the progress plugin's line.
+      const args = [ARTILLERY_BIN, 'run', '--quiet', '--output', reportOf(i), file];
       return run(process.execPath, args, env, runners > 1 ? `[runner ${i + 1}/${runners}]` : '');
     }),
   );
-  const failed = codes.findIndex((c) => c.code !== 0);
+  // Artillery exits 1 when an ensure limit is broken, as when it fails: its plugin's verdict tells them apart.
+  const limits = scripts.map((_, i) => readEnsure(ensureFile(i)).map((l) => ({ ...l, ...(runners > 1 ? { runner: i + 1 } : {}) })));
+  const failed = codes.findIndex((c, i) => c.code !== 0 && !(c.code === 1 && limits[i].some((l) => l.strict && !l.ok)));
   if (failed >= 0)
     return {
       exit: 3,
@@ -208,7 +302,20 @@ export async function runProfile(o: ProfileRunOptions): Promise<ProfileRunResult
   // The load's own span (first arrival to last answer), not Artillery's start-up around it.
   const durationMs = records.span ? records.span[1] - records.span[0] : Date.now() - t0;
   const data = summaryData(records, plan.thresholds, durationMs);
+  const reports = scripts.map((_, i) => readArtilleryReport(reportOf(i)));
+  const delivery = judgeDelivery(
+    scripts.map((sc, i) => ({
+      runner: i + 1,
+      report: reports[i],
+      phases: sc.config.phases,
+      cpuSeconds: records.span ? cpuBetween(codes[i].cpu, records.span[0], records.span[1]) : undefined,
+    })),
+    loadRequests(records),
+  );
   const out = summaryFiles({
+    delivery,
+    periods: latencyPeriods(records),
+    ...(o.shape ? { shape: { source: o.shape.source, phases: phases ?? phasesOf(plan.scenarios), limits: limits.flat() } } : {}),
     script: o.script,
     profile: o.profile,
     baseUrl: o.baseUrl,

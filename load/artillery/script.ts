@@ -19,6 +19,9 @@ export interface ArtilleryScript {
     phases: ArtilleryPhase[];
     processor: string;
     http: { timeout: number };
+    plugins?: Record<string, Record<string, unknown> | Record<string, unknown>[]>;
+    ensure?: Record<string, unknown>;
+    apdex?: { threshold: number };
   };
   scenarios: { name: string; flow: { function: string }[] }[];
 }
@@ -76,6 +79,16 @@ export function phasesOf(scenarios: Record<string, Scenario>, runners = 1, runne
   return phases;
 }
 
+/** Phases of the whole run (a shape given as data) shared among runners as the profile's are. */
+export function sharePhases(phases: ArtilleryPhase[], runners = 1, runner = 0): ArtilleryPhase[] {
+  return phases.map((p) => ({
+    ...p,
+    arrivalRate: share(p.arrivalRate, runners, runner),
+    ...(p.rampTo === undefined ? {} : { rampTo: share(p.rampTo, runners, runner) }),
+    maxVusers: Math.max(1, share(p.maxVusers, runners, runner)),
+  }));
+}
+
 export function artilleryScript(o: {
   scenarios: Record<string, Scenario>;
   target: string;
@@ -83,13 +96,23 @@ export function artilleryScript(o: {
   requestTimeoutMs: number;
   runners?: number;
   runner?: number;
+  /** The run's shape instead of the profile's (its scenarios then give only the mix). */
+  phases?: ArtilleryPhase[];
+  plugins?: Record<string, Record<string, unknown> | Record<string, unknown>[]>;
+  /** Limits for Artillery's ensure plugin (loaded with them). */
+  ensure?: Record<string, unknown>;
+  /** Artillery's apdex plugin's threshold (loaded with it). */
+  apdex?: { threshold: number };
 }): ArtilleryScript {
   return {
     config: {
       target: o.target.replace(/\/\/[^@/]*@/, '//'),
-      phases: phasesOf(o.scenarios, o.runners, o.runner),
+      phases: o.phases ? sharePhases(o.phases, o.runners, o.runner) : phasesOf(o.scenarios, o.runners, o.runner),
       processor: o.processor,
       http: { timeout: Math.ceil(o.requestTimeoutMs / 1000) },
+      ...(o.plugins || o.ensure || o.apdex ? { plugins: { ...(o.ensure ? { ensure: {} } : {}), ...(o.apdex ? { apdex: {} } : {}), ...o.plugins } } : {}),
+      ...(o.ensure ? { ensure: o.ensure } : {}),
+      ...(o.apdex ? { apdex: o.apdex } : {}),
     },
     scenarios: [{ name: 'arrive', flow: [{ function: 'arrive' }] }],
   };

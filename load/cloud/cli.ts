@@ -15,12 +15,24 @@ import { newRunId } from '../../core/random.ts';
 import { type LoadScript, readRunSummary, writeRunSummary } from '../../core/formats.ts';
 import { fromCounters } from '../artillery/counters.ts';
 import { bundleProcessor, histogramsOf, loadRequests, type Plan, runSetup } from '../artillery/run.ts';
-import { artilleryScript } from '../artillery/script.ts';
+import { type ArtilleryReport, judgeDelivery } from '../artillery/delivery.ts';
+import { type ArtilleryScript, artilleryScript } from '../artillery/script.ts';
 import { buildValidators } from '../lib/build-validators.ts';
 import { summaryData } from '../lib/summary-data.ts';
 import { summaryFiles } from '../lib/summary.ts';
 import { loadOutcome } from '../command/outcome.ts';
 import { assertNoKey, loadEnv, writeBodies } from '../command/run.ts';
+
+/**
+ * Whether the cloud run delivered what it asked: every container ran the prepared script.json's phases,
+ * and Artillery's report adds their arrivals. Undefined when the script is not beside the report.
+ */
+function cloudDelivery(dir: string, count: number, report: ArtilleryReport, requests: number) {
+  const file = join(dir, 'script.json');
+  if (!existsSync(file)) return undefined;
+  const phases = (JSON.parse(readFileSync(file, 'utf8')) as ArtilleryScript).config.phases;
+  return judgeDelivery([{ runner: 1, report, phases: Array.from({ length: count }, () => phases).flat() }], requests);
+}
 
 const HELP = `usage: npm run load:cloud -- paging|mutation --platform fargate [--profile NAME] [--count N] [--region R] [--out DIR] [--seed N]
        npm run load:cloud -- --report DIR/artillery.json
@@ -81,7 +93,7 @@ function judgeReport(file: string): number {
   if (!existsSync(file)) throw new ConfigError(`${file}: no such file`);
   if (!existsSync(join(dir, 'plan.json'))) throw new ConfigError(`${dir}: no plan.json: --report reads the report of a run prepared by npm run load:cloud`);
   const plan = JSON.parse(readFileSync(join(dir, 'plan.json'), 'utf8')) as Plan & { script: LoadScript; profile: string; target: string; count: number };
-  const report = JSON.parse(readFileSync(file, 'utf8')) as {
+  const report = JSON.parse(readFileSync(file, 'utf8')) as ArtilleryReport & {
     aggregate?: { counters?: Record<string, number>; firstMetricAt?: number; lastMetricAt?: number };
   };
   const counters = report.aggregate?.counters;
@@ -103,6 +115,7 @@ function judgeReport(file: string): number {
     samples: histogramsOf(records),
     runners: plan.count,
     engine: { name: 'artillery', version: 'cloud' },
+    delivery: cloudDelivery(dir, plan.count, report, loadRequests(records)),
   });
   const summaryFile = join(reportDir, 'summary.json');
   writeFileSync(summaryFile, out.summaryJson);

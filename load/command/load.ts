@@ -1,9 +1,16 @@
 // npm run load:paging | load:mutation | load:smoke -- [--profile smoke|baseline|stress] [--compare] [--seed N] [--scale N]
 //                                                    [--strict] [--latency MS[:S]] [--fault NAME] [--variant NAME] [--runners N]
+//                                                    [--config FILE] [--overrides JSON] [--environment NAME]
 // Parses its options and runs load/command/run.ts: a load profile on Artillery against the target (or a
 // reference server it starts), writing reports/load/<script>/{summary.json,junit.xml,artillery.json}.
 import { fail, parseCommand, runCommand, integerOption } from '../../core/command.ts';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConfigError, ROOT } from '../../core/config.ts';
+import { readShape } from '../artillery/shape.ts';
 import { LOAD_SCRIPTS, runLoad, type LoadArgs, type LoadScript } from './run.ts';
+
+const SHAPES = ['smoke', 'baseline', 'stress', 'soak', 'spike'];
 
 const HELP = `usage: npm run load:paging   -- [options]   (load/paging.ts on Artillery)
        npm run load:mutation -- [options]   (load/mutation.ts on Artillery)
@@ -31,6 +38,16 @@ started on a free loopback port for the run (and stopped after it).
                   Artillery's own report of runner i in reports/load/<script>/runners/<i>/artillery.json.
                   On one machine this proves the mechanism, not more capacity; beyond one machine,
                   Artillery's own Fargate runs (load:cloud in a clone of the suite: docs/load.md)
+  --config FILE   the run's shape and limits in Artillery's own config format (YAML or JSON, config: at
+                  its top): config.phases (arrival rates; the profile's scenarios then give only the mix
+                  of jobs), config.ensure (limits on the console.<endpoint> metrics, e.g.
+                  thresholds: [{console.listExperiments.deep.p95: 300}]; a broken one is exit 2),
+                  config.plugins (Artillery's: publish-metrics, apdex, metrics-by-endpoint) and
+                  config.environments. Shipped, by name (--config spike): smoke, baseline, stress,
+                  soak (30 min; -e short: 5 min), spike (load/shapes/<script>.<name>.yml)
+  --overrides JSON  merged over --config as Artillery's --overrides is (objects merge, lists replace), e.g.
+                  '{"config":{"phases":[{"duration":30,"arrivalRate":40}]}}'
+  -e, --environment NAME  config.environments.NAME merged into the config, as Artillery's -e
   --help          this text
 
 Environment: CONSOLE_BASE_URL, CONSOLE_API_KEY, CONSOLE_TARGET_MANIFEST (target manifest; old name CONSOLE_FIXTURES),
@@ -40,13 +57,28 @@ The key reaches Artillery's workers through their environment only, never its sc
 
 Writes reports/load/<script>/summary.json, junit.xml and artillery.json (Artillery's own report); with
 --runners N, the merged summary.json and each runner's artillery.json in runners/<i>/.
+Artillery sees every request: each one's duration in ms (microsecond decimals) as the histogram
+console.<endpoint>, checks, unexpected and network answers as console.* counters; a line per 10 s
+period shows arrivals, each endpoint's rate, p95 and errors while it runs. A load that fell short
+(over 1% of its arrivals dropped at the VU limit, or fewer than 95% started) is not judged: exit 3
+saying how much; a generator whose event loop was busy 90% of a period is named with that figure.
 Every check has the level of its clause: a stated check that fails is exit 1; an inferred one warns
 (exit 1 with --strict); what the spec leaves open is not checked. An answer that is the network's, not
 the target's (no answer within the timeout, a redirect, a 429, a 2xx or 5xx that is not JSON) checks
 nothing and is counted apart: over the profile's budget it is exit 3, never 1.
-Exit codes: 0 pass; 1 a check failed (a contract matter); 2 latency thresholds crossed, or a regression
-against the baseline (--compare); 3 the run could not be carried out (target refused,
-unreachable or answering through a misbehaving network, bad option).`;
+Exit codes: 0 pass; 1 a check failed (a contract matter); 2 latency thresholds crossed, a config.ensure
+limit broken, or a regression against the baseline (--compare); 3 the run could not be carried out
+(target refused, unreachable or answering through a misbehaving network, bad option or shape, or a
+load that fell short of what was asked).`;
+
+/** A shipped shape by its name (`--config spike`: load/shapes/<script>.spike.yml); a path as it is. */
+function shippedShape(config: string | undefined, scripts: LoadScript[]): string | undefined {
+  if (config === undefined || !/^[a-z]+$/.test(config) || existsSync(config)) return config;
+  if (scripts.length !== 1) fail('load', `--config ${config}: a shipped shape is one profile's: run load:paging or load:mutation`);
+  const file = join(ROOT, 'load/shapes', `${scripts[0]}.${config}.yml`);
+  if (!existsSync(file)) fail('load', `--config ${config}: no such file, and no shipped shape of that name (${SHAPES.join(', ')})`);
+  return file;
+}
 
 function options(): LoadArgs {
   const { values, positionals } = parseCommand({
@@ -64,6 +96,9 @@ function options(): LoadArgs {
       variant: { type: 'string', multiple: true },
       strict: { type: 'boolean' },
       runners: { type: 'string' },
+      config: { type: 'string' },
+      overrides: { type: 'string' },
+      environment: { type: 'string', short: 'e' },
     },
   });
   const [which, ...extra] = positionals;
@@ -80,7 +115,15 @@ function options(): LoadArgs {
     values.latency !== undefined || values.fault?.length || values.variant?.length
       ? { latency: values.latency, faults: values.fault ?? [], variants: values.variant ?? [] }
       : undefined;
-  return { scripts, profile, compare: values.compare ?? false, seed, scale, reference, strict: values.strict, runners };
+  let shape: ReturnType<typeof readShape>;
+  try {
+    shape = readShape({ configFile: shippedShape(values.config, scripts), overrides: values.overrides, environment: values.environment });
+  } catch (err) {
+    fail('load', err instanceof ConfigError ? err.message : String(err));
+  }
+  if (shape && values.compare) fail('load', '--compare judges the profile’s own shape against its baseline; a run shaped by --config or --overrides has none');
+  if (shape && scripts.length > 1 && shape.phases) fail('load', 'phases of --config or --overrides are one profile’s shape: run load:paging or load:mutation');
+  return { scripts, profile, compare: values.compare ?? false, seed, scale, reference, strict: values.strict, runners, shape };
 }
 
 // Every failure before or around the run (bad option, config, reference not starting) is exit 3.

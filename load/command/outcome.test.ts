@@ -79,3 +79,41 @@ test('a manifest gate that refused rules while full is a resource the target ref
   assert.match(r.note, /^1 manifest gate refused new rules and may be full .*: reset it or name others in the manifest$/);
   assert.equal(loadOutcome(99, { thresholds: [t('checks{level:stated}')], checks: { fails: 2, stated: { fails: 2 } }, transport: clean, ...refusing }).code, 1);
 });
+
+const short = { ok: false, note: 'the load fell short: 500 of 1000 arrivals started (50% short, tolerance 5.0%): 500 dropped at the VU limit' };
+
+test('a load that fell short is 3 saying how much, its latency not judged; a failed stated check is still 1', () => {
+  const r = loadOutcome(0, { checks: { fails: 0 }, transport: clean, delivery: short });
+  assert.deepEqual([r.code, r.note], [3, short.note]);
+  const latency = loadOutcome(99, {
+    thresholds: [t('http_req_duration{endpoint:listExperiments.deep}')],
+    checks: { fails: 0 },
+    transport: clean,
+    delivery: short,
+  });
+  assert.equal(latency.code, 3, 'a slow endpoint under a load that was not delivered is not a regression');
+  const contract = loadOutcome(99, { thresholds: [t('checks{level:stated}')], checks: { fails: 1, stated: { fails: 1 } }, transport: clean, delivery: short });
+  assert.equal(contract.code, 1);
+});
+
+test('a saturated generator that delivered its load passes, named in the note', () => {
+  const r = loadOutcome(0, {
+    checks: { fails: 0 },
+    transport: clean,
+    delivery: { ok: true, note: "1000 of 1000 arrivals started; the generator's event loop was busy 96% of a period", generators: [{ saturated: true }] },
+  });
+  assert.equal(r.code, 0);
+  assert.match(r.note, /^ok; load generator saturated: .*busy 96%/);
+});
+
+test('a limit of config.ensure that broke is 2 naming its endpoint and limit; an optional one is not judged', () => {
+  const limits = [
+    { check: 'console.listExperiments.deep.p95 < 300', strict: true, ok: false },
+    { check: 'console.calibration.p99 < 50', strict: false, ok: false },
+    { check: 'console.calibration.p95 < 50', strict: true, ok: true },
+  ];
+  const r = loadOutcome(0, { checks: { fails: 0 }, transport: clean, shape: { limits } });
+  assert.deepEqual([r.code, r.note], [2, 'limit broken: endpoint listExperiments.deep: console.listExperiments.deep.p95 < 300']);
+  assert.equal(loadOutcome(0, { checks: { fails: 0 }, transport: clean, shape: { limits }, delivery: short }).code, 3, 'not carried out first');
+  assert.equal(loadOutcome(0, { checks: { fails: 0 }, transport: clean, shape: { limits: limits.slice(1) } }).code, 0);
+});

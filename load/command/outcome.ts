@@ -9,11 +9,21 @@ export interface LoadSummaryVerdictInput {
   transport?: { answers: number; failures: number; kinds: Record<string, number> };
   /** The scripts' own counters (load/lib/summary.ts), e.g. mutation_gates_refusing_rules. */
   counters?: Record<string, number>;
+  /** Whether the asked load was delivered (load/artillery/delivery.ts); absent in older summaries. */
+  delivery?: { ok: boolean; note: string; generators?: { saturated?: boolean }[] };
+  /** Limits given as data (config.ensure) and whether they held. */
+  shape?: { limits: { check: string; strict: boolean; ok: boolean; runner?: number }[] };
 }
 
 import type { LoadOutcome } from '../../core/formats.ts';
 
 export type { LoadOutcome } from '../../core/formats.ts';
+
+/** `endpoint X: ` for a limit on a `console.<endpoint>.<statistic>` metric, so that the line names the endpoint first. */
+function limitEndpoint(check: string): string {
+  const m = /^console\.(.+)\.(p\d+|min|max|mean|median|count|unexpected|network_failures)\b/.exec(check.trim());
+  return m ? `endpoint ${m[1]}: ` : '';
+}
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -39,9 +49,19 @@ export function loadOutcome(engineExit: number, summary: LoadSummaryVerdictInput
   const refused = full
     ? `${plural(full, 'manifest gate')} refused new rules and may be full (real servers cap a gate's rules): reset ${full === 1 ? 'it' : 'them'} or name others in the manifest`
     : '';
+  // A load that fell short measured another load than the one asked for: its latencies are not judged.
+  const short = summary?.delivery && !summary.delivery.ok ? summary.delivery.note : '';
+  // A saturated generator that still delivered its arrivals is said, not failed: its timings read high.
+  const saturated = summary?.delivery?.ok && summary.delivery.generators?.some((g) => g.saturated) ? `load generator saturated: ${summary.delivery.note}` : '';
+  // A limit given as data (config.ensure, judged by Artillery's ensure plugin) that broke: the load regressed.
+  const broken = (summary?.shape?.limits ?? [])
+    .filter((l) => l.strict && !l.ok)
+    .map((l) => `${limitEndpoint(l.check)}${l.check}${l.runner ? ` (runner ${l.runner})` : ''}`);
+  const limitNote = broken.length ? `limit broken: ${broken.join(', ')}` : '';
   if (engineExit === 0) {
-    if (refused) return { code: 3, note: refused, warnings };
-    return { code: 0, note: network ? `ok; ${network}, within the profile's budget` : 'ok', warnings };
+    if (refused || short) return { code: 3, note: [short, refused].filter(Boolean).join('; '), warnings };
+    if (limitNote) return { code: 2, note: limitNote, warnings };
+    return { code: 0, note: ['ok', network ? `${network}, within the profile's budget` : '', saturated].filter(Boolean).join('; '), warnings };
   }
   if (!summary) return { code: 3, note: 'a threshold crossed, and no summary.json says which', warnings };
   const crossed = (summary.thresholds ?? []).filter((x) => !x.ok);
@@ -54,10 +74,17 @@ export function loadOutcome(engineExit: number, summary: LoadSummaryVerdictInput
     ];
     return { code: 1, note: parts.filter(Boolean).join(', ') || 'checks failed', warnings };
   }
-  if (network || refused) return { code: 3, note: [network, refused].filter(Boolean).join('; '), warnings };
+  if (network || refused || short) return { code: 3, note: [network, short, refused].filter(Boolean).join('; '), warnings };
   const target = crossed.filter((x) => !x.metric.includes('{endpoint:calibration}'));
-  if (target.length === 0) return { code: 0, note: 'only the calibration request crossed its latency thresholds: the machine was slow', warnings };
+  if (target.length === 0)
+    return limitNote
+      ? { code: 2, note: limitNote, warnings }
+      : { code: 0, note: 'only the calibration request crossed its latency thresholds: the machine was slow', warnings };
   if (target.every((x) => x.metric.startsWith('http_req_duration')))
-    return { code: 2, note: `latency threshold crossed: ${target.map((x) => `${x.metric} ${x.threshold ?? ''}`.trim()).join(', ')}`, warnings };
+    return {
+      code: 2,
+      note: [`latency threshold crossed: ${target.map((x) => `${x.metric} ${x.threshold ?? ''}`.trim()).join(', ')}`, limitNote].filter(Boolean).join('; '),
+      warnings,
+    };
   return { code: 1, note: `thresholds crossed: ${target.map((x) => `${x.metric} ${x.threshold ?? ''}`.trim()).join(', ')}`, warnings };
 }

@@ -16,6 +16,7 @@ import { worst } from '../../core/exit.ts';
 import { TSX_CLI } from '../../core/package.ts';
 import { startReference, type ReferenceServer } from '../../core/reference.ts';
 import { runProfile } from '../artillery/run.ts';
+import type { Shape } from '../artillery/shape.ts';
 import { type LoadOutcome, type LoadSummaryVerdictInput, loadOutcome } from './outcome.ts';
 
 export { LOAD_SCRIPTS, type LoadScript } from '../../core/formats.ts';
@@ -32,6 +33,8 @@ export interface LoadArgs {
   strict?: boolean;
   /** Artillery processes sharing the arrival rates, their workers' records merged exactly; 1 or absent: one. */
   runners?: number;
+  /** The shape and limits given as data (--config, --overrides, --environment: load/artillery/shape.ts). */
+  shape?: Shape;
 }
 
 /** The key must be in no artifact: look for it in everything this run wrote (docs/reports.md), the runners' folders too. */
@@ -273,6 +276,7 @@ export async function runLoad(args: LoadArgs): Promise<number> {
         reportDir,
         dataDir,
         runners: args.runners,
+        shape: args.shape,
         requestTimeoutMs: config.requestTimeoutMs,
         requestRows: requestRowsDirFromEnv() ? join(requestRowsDirFromEnv() as string, `${script}.csv.gz`) : undefined,
       });

@@ -84,3 +84,20 @@ test('update without samples keeps the figures and the target, not the histogram
     assert.equal(left.endpoints['listExperiments.deep'].p50, 10);
   });
 });
+
+test('a run shaped as data, or one that fell short of its load, is no baseline, and a shaped run is not compared', () => {
+  withDirs((reports, baselines) => {
+    const shape = { source: '--overrides', phases: [{ name: 'x', duration: 5, arrivalRate: 50, maxVusers: 10 }], limits: [] };
+    lastRun(reports, { ...run('smoke', 10), shape });
+    assert.throws(() => updateBaseline('paging', reports, baselines), /shaped by --overrides: a baseline is the smoke profile's own shape/);
+    const delivery = { asked: 80, started: 40, dropped: 40, shortfall: 0.5, ok: false, note: 'the load fell short', generators: [] };
+    lastRun(reports, { ...run('smoke', 10), delivery });
+    assert.throws(() => updateBaseline('paging', reports, baselines), /did not deliver its load \(the load fell short\): it is no baseline/);
+    lastRun(reports, run('smoke', 10));
+    updateBaseline('paging', reports, baselines);
+    lastRun(reports, { ...run('smoke', 40), shape });
+    const result = compareRun({ scripts: ['paging'], reportsDir: reports, baselinesDir: baselines });
+    assert.match(result.profiles.paging.reason, /shaped by --overrides, the baseline by the smoke profile: not comparable/);
+    assert.notEqual(result.verdict, 'regression');
+  });
+});

@@ -111,6 +111,10 @@ export function compareSummary(run: RunSummary, baseline: RunSummary | null, bas
   else if (baseline.profile !== run.profile) {
     usable = false;
     verdictReason = `the baseline is of profile ${baseline.profile}, the run of ${run.profile}: not comparable`;
+  } else if (run.shape) {
+    // Its phases were given as data (--config, --overrides): another load than the profile's baseline measured.
+    usable = false;
+    verdictReason = `the run was shaped by ${run.shape.source}, the baseline by the ${baseline.profile} profile: not comparable`;
   } else if (targetMismatch(run, baseline)) {
     usable = false;
     verdictReason = targetMismatch(run, baseline)!;
@@ -275,6 +279,9 @@ export function printCompare(r: CompareResult): void {
 /** Writes the baseline of the run's script and profile (baselineFileFor) from a run's summary: the figures, the request-duration histograms when the run kept them, and where they came from. */
 export function updateBaseline(script: string, reportsDir = reportsDirFromEnv(), baselinesDir = BASELINES, keepSamples = true): string {
   const run = readSummary(join(reportsDir, 'load', script, 'summary.json'));
+  // A baseline is what the profile's own load measures: not another shape's, nor a load that fell short.
+  if (run.shape) throw new ConfigError(`the last ${script} run was shaped by ${run.shape.source}: a baseline is the ${run.profile} profile's own shape`);
+  if (run.delivery && !run.delivery.ok) throw new ConfigError(`the last ${script} run did not deliver its load (${run.delivery.note}): it is no baseline`);
   const baseline = {
     format: run.format,
     script: run.script,

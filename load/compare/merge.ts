@@ -18,7 +18,7 @@
 // segment they ran (load/lib/summary.ts); the merge refuses a set that leaves a segment out or has
 // one twice: such a merge would be a part of the run read as the whole.
 import { ConfigError } from '../../core/config.ts';
-import type { Figures, RunSummary } from '../../core/formats.ts';
+import type { Figures, LoadDelivery, RunSummary } from '../../core/formats.ts';
 import { samplesOf } from './run-samples.ts';
 import { type DurationHistogram, histogramCount, histogramQuantile, mergeRunSamples, type RunSamples } from './samples.ts';
 import { commonTarget } from './target.ts';
@@ -303,6 +303,24 @@ export function mergeSummaries(summaries: RunSummary[]): RunSummary {
     ...(runners.some((s) => s.ledger) ? { ledger: mergeLedger(runners.map((s) => s.ledger)) } : {}),
     endpoints,
     ...(samples ? { samples } : {}),
+    ...(runners.some((s) => s.delivery) ? { delivery: mergeDelivery(runners.map((s) => s.delivery)) } : {}),
+  };
+}
+
+/** The runs' deliveries side by side: arrivals add, and one run that fell short leaves the merged run not carried out. */
+function mergeDelivery(all: (LoadDelivery | undefined)[]): LoadDelivery {
+  const known = all.filter((d): d is LoadDelivery => d !== undefined);
+  const asked = known.reduce((n, d) => n + d.asked, 0);
+  const started = known.reduce((n, d) => n + d.started, 0);
+  const short = all.map((d, i) => (d && !d.ok ? `run ${i + 1}: ${d.note}` : '')).filter(Boolean);
+  return {
+    asked,
+    started,
+    dropped: known.reduce((n, d) => n + d.dropped, 0),
+    shortfall: asked > 0 ? Math.round(Math.max(0, (asked - started) / asked) * 10000) / 10000 : 0,
+    ok: short.length === 0,
+    note: short.length ? short.join('; ') : `${started} of ${asked} arrivals started in ${known.length} of ${all.length} runs that said`,
+    generators: known.flatMap((d) => d.generators),
   };
 }
 

@@ -2,6 +2,7 @@
 // that load/compare/baseline.ts compares, the thresholds, the raw metrics and the per-endpoint duration
 // histograms), junit.xml, and a short console summary. Every output passes through redact(): the
 // summary holds no headers, but a key must never reach an artifact even if that changed.
+import type { LoadDelivery, LoadPeriod, LoadShape } from '../../core/formats.ts';
 import { TRANSPORT_KINDS } from '../../core/transport-rule.ts';
 import { INFERRED_MARK } from './runtime.ts';
 import { junitXml } from './junit.ts';
@@ -102,6 +103,12 @@ export interface SummaryInput {
   /** Load generators merged into this run (processes of Artillery's, each with its workers). */
   runners: number;
   engine: { name: string; version: string };
+  /** Whether the asked load was delivered (load/artillery/delivery.ts). */
+  delivery?: LoadDelivery;
+  /** The shape given as data (--config, --overrides) and what Artillery's ensure plugin concluded of its limits. */
+  shape?: LoadShape;
+  /** Latency over time (load/artillery/periods.ts). */
+  periods?: LoadPeriod[];
 }
 
 /** summary.json, junit.xml (their text, the key redacted) and the console lines of a run. */
@@ -134,6 +141,9 @@ export function summaryFiles(o: SummaryInput): { summaryJson: string; junit: str
       thresholds,
       counters: pickCounters(data),
       ledger: ledgerFigures(data),
+      ...(o.delivery ? { delivery: o.delivery } : {}),
+      ...(o.shape ? { shape: o.shape } : {}),
+      ...(o.periods ? { periods: o.periods } : {}),
       samples: o.samples,
       metrics: data.metrics,
     };
@@ -151,6 +161,12 @@ export function summaryFiles(o: SummaryInput): { summaryJson: string; junit: str
       );
     }
     for (const [k, v] of Object.entries(summary.counters)) lines.push(`  ${k}: ${v}`);
+    if (o.delivery) {
+      const d = o.delivery;
+      lines.push(
+        `  ${d.ok ? 'load delivered' : 'NOT CARRIED OUT'}: ${d.note}${d.cpuMsPer1000Requests ? `; generator CPU ${d.cpuMsPer1000Requests} ms per 1000 requests` : ''}`,
+      );
+    }
     for (const c of summary.checks.failed)
       lines.push(`  ${c.level === 'stated' ? 'CHECK FAILED' : 'WARNING (inferred)'}: ${c.name} (${c.fails} of ${c.passes + c.fails})`);
     const t = summary.transport;
@@ -161,6 +177,8 @@ export function summaryFiles(o: SummaryInput): { summaryJson: string; junit: str
           .join(', ')})`,
       );
     for (const t of thresholds.filter((x) => !x.ok)) lines.push(`  THRESHOLD CROSSED: ${t.metric} ${t.threshold}`);
+    for (const l of o.shape?.limits ?? [])
+      lines.push(`  ${l.ok ? 'limit held' : l.strict ? 'LIMIT BROKEN' : 'limit broken (optional)'}: ${l.check}${l.runner ? ` (runner ${l.runner})` : ''}`);
     return {
       summaryJson: redact(JSON.stringify(summary, null, 2), o.apiKey),
       junit: redact(junitXml(`load.${script}.${PROFILE}`, data), o.apiKey),

@@ -23,7 +23,7 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 `;
 
 /**
- * Indexes for the equality filters of spec 4.4, each followed by rank (the list order), so that a
+ * Indexes for the filters of spec 4.4, the equality ones each followed by rank (the list order), so that a
  * filtered page is an index range in order rather than a scan of every experiment. Created after
  * the seed's bulk insert (faster than keeping them up to date row by row); IF NOT EXISTS makes it
  * cheap for a database that has them.
@@ -32,6 +32,11 @@ export function ensureFilterIndexes(db: Db): void {
   for (const column of ['status', 'layer_id', 'id_type', 'team_id', 'target_app_id', 'creator_name', 'creator_id']) {
     db.exec(`CREATE INDEX IF NOT EXISTS experiments_${column} ON experiments (${column}, rank)`);
   }
+  // The created-date filters select a range of days: an index range in list order (createdTime
+  // descending, then id), not a scan of a large list.
+  db.exec('CREATE INDEX IF NOT EXISTS experiments_created ON experiments (created_time, id)');
+  // With the indexes' statistics the planner takes the created_time range when it is the narrower one.
+  db.exec('ANALYZE');
 }
 
 export function openDb(path: string): Db {

@@ -174,7 +174,10 @@ export function sqliteStore(db: Db): Store {
       // page is an index seek instead of an OFFSET scan.
       if (filter === '' && !order)
         return { total, docs: stmt('SELECT doc FROM experiments e WHERE e.rank >= ? ORDER BY e.rank LIMIT ?').all(offset, limit) as string[] };
-      const by = order ? `e.id${order.descending ? ' DESC' : ''}` : 'e.rank';
+      // With a created-date filter, the list order by its columns (rank is that order: createdTime
+      // descending, then id), which the created_time index serves for a range of any width.
+      const dated = f.createdFrom !== undefined || f.createdBefore !== undefined;
+      const by = order ? `e.id${order.descending ? ' DESC' : ''}` : dated ? 'e.created_time DESC, e.id' : 'e.rank';
       return { total, docs: stmt(`SELECT doc FROM experiments e ${filter} ORDER BY ${by} LIMIT ? OFFSET ?`).all(...args, limit, offset) as string[] };
     },
 
