@@ -4,5 +4,5 @@
 import { register } from 'tsx/esm/api';
 
 register({ tsconfig: new URL('../tsconfig.json', import.meta.url).pathname });
-const { main } = await import('../scripts/cli.ts');
-await main(process.argv.slice(2));
+const { dispatch } = await import('../scripts/cli.ts');
+await dispatch(process.argv.slice(2));

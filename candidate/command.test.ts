@@ -21,7 +21,19 @@ const run = (args: string[], env: NodeJS.ProcessEnv = {}) =>
 test('--help names the options and exit codes; an unknown option is one line and exit 3', () => {
   const h = run(['--help']);
   assert.equal(h.status, 0);
-  for (const o of ['--current', '--candidate', '--current-manifest', '--candidate-manifest', '--read-only', '--writes', '--freeze-open', '--latency', '--min-effect', 'CONSOLE_CANDIDATE_API_KEY']) assert.match(h.stdout, new RegExp(o));
+  for (const o of [
+    '--current',
+    '--candidate',
+    '--current-manifest',
+    '--candidate-manifest',
+    '--read-only',
+    '--writes',
+    '--freeze-open',
+    '--latency',
+    '--min-effect',
+    'CONSOLE_CANDIDATE_API_KEY',
+  ])
+    assert.match(h.stdout, new RegExp(o));
   const bad = run(['--nope']);
   assert.equal(bad.status, 3);
   assert.equal(bad.stderr.trim().split('\n').length, 1);

@@ -86,7 +86,8 @@ export async function main(argv: string[]): Promise<number> {
   if (values.writes && values['read-only']) throw new Error('--writes and --read-only exclude each other');
   const profile = values.profile ?? 'baseline';
   if (profile !== 'smoke' && profile !== 'baseline') throw new Error(`--profile must be smoke or baseline, got ${JSON.stringify(profile)}`);
-  if (!values.latency && (values.profile !== undefined || values['min-effect'] !== undefined)) throw new Error('--profile and --min-effect are options of --latency');
+  if (!values.latency && (values.profile !== undefined || values['min-effect'] !== undefined))
+    throw new Error('--profile and --min-effect are options of --latency');
   const minEffect = values['min-effect'] === undefined ? 10 : Number(values['min-effect']);
   if (values['min-effect']?.trim() === '' || !Number.isFinite(minEffect) || minEffect < 0 || minEffect > 1000)
     throw new Error(`--min-effect must be a percentage from 0 to 1000, got ${JSON.stringify(values['min-effect'])}`);

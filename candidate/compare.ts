@@ -13,7 +13,7 @@ import type {
   Status,
   TestExchanges,
 } from '../core/formats.ts';
-import { type Aliases, type Difference, diffExchanges, differenceKey, operationOf, pairTest, statePairs } from './diff.ts';
+import { type Aliases, type Difference, diffExchanges, differenceKey, operationOfPath, pairTest, statePairs } from './diff.ts';
 
 /** One suite run's files. */
 export interface Read {
@@ -79,7 +79,8 @@ function observationDiffs(a: Observations, b: Observations): { id: string; claus
     for (const aspect of new Set([...Object.keys(va), ...Object.keys(vb)])) {
       // An aspect only one side observed is not a difference of behaviour: that side's test did not get there.
       if (!(aspect in va) || !(aspect in vb)) continue;
-      if (JSON.stringify(va[aspect]) !== JSON.stringify(vb[aspect])) out.push({ id: `${clause}:${aspect}`, clause, aspect, current: va[aspect], candidate: vb[aspect] });
+      if (JSON.stringify(va[aspect]) !== JSON.stringify(vb[aspect]))
+        out.push({ id: `${clause}:${aspect}`, clause, aspect, current: va[aspect], candidate: vb[aspect] });
     }
   }
   return out;
@@ -91,7 +92,12 @@ const plain = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '');
 const clausesOf = (t: TestExchanges) => [...t.clauses, ...t.observations];
 
 /** The changed behaviour: every difference between the sides' first reads that is not noise, one entry per operation, kind and place. */
-export function changes(current: Read, candidate: Read, noise: Noise, aliases?: Aliases): { changes: CandidateChange[]; pairedExchanges: number; pairedTests: number; ignored: number } {
+export function changes(
+  current: Read,
+  candidate: Read,
+  noise: Noise,
+  aliases?: Aliases,
+): { changes: CandidateChange[]; pairedExchanges: number; pairedTests: number; ignored: number } {
   const found = new Map<string, CandidateChange>();
   let ignored = 0;
   let pairedExchanges = 0;
@@ -137,7 +143,7 @@ export function changes(current: Read, candidate: Read, noise: Noise, aliases?: 
         const e = diverged.current ?? diverged.candidate!;
         add(
           {
-            operation: operationOf(e.method, e.path),
+            operation: operationOfPath(e.method, e.path),
             kind: 'requests',
             where: `request ${diverged.at + 1} of ${test.key}`,
             current: diverged.current ? `${diverged.current.method} ${diverged.current.path}` : 'no more requests',
@@ -161,7 +167,7 @@ export function changes(current: Read, candidate: Read, noise: Noise, aliases?: 
     const eb = candidate.observations[o.clause].evidence.find((e) => e.aspect === o.aspect);
     const e = ea ?? eb;
     found.set(`observation|${o.id}`, {
-      operation: e ? operationOf(e.method, e.path) : o.clause,
+      operation: e ? operationOfPath(e.method, e.path) : o.clause,
       kind: 'observation',
       where: o.id,
       clauses: [o.id],
@@ -236,7 +242,7 @@ export function verdicts(current: Read[], candidate: Read[]): Verdicts {
       const ev = evidenceOf(cand);
       const e = ev?.exchanges.at(-1);
       out.newWarnings.push({
-        operation: e ? operationOf(e.method, e.path) : id,
+        operation: e ? operationOfPath(e.method, e.path) : id,
         kind: 'inferred',
         where: id,
         clauses: [id],
@@ -254,7 +260,9 @@ export function verdicts(current: Read[], candidate: Read[]): Verdicts {
 /** The changes a regression explains: the differences of its own pair of exchanges are the broken clause's, not open behaviour. */
 export function withoutExplained(found: CandidateChange[], regressions: CandidateRegression[], aliases?: Aliases): CandidateChange[] {
   const explained = new Set(
-    regressions.flatMap((g) => (g.exchanges.current && g.exchanges.candidate ? diffExchanges(g.exchanges.current, g.exchanges.candidate, aliases).map(differenceKey) : [])),
+    regressions.flatMap((g) =>
+      g.exchanges.current && g.exchanges.candidate ? diffExchanges(g.exchanges.current, g.exchanges.candidate, aliases).map(differenceKey) : [],
+    ),
   );
   return found.filter((c) => !explained.has(differenceKey(c)));
 }

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ConformanceReport, Exchange, ExchangeLog } from '../core/formats.ts';
 import { changes, learnNoise, verdicts, withoutExplained, type Read } from './compare.ts';
-import { diffExchanges, operationOf, pairTest, requestKey, statePairs } from './diff.ts';
+import { diffExchanges, operationOfPath, pairTest, requestKey, statePairs } from './diff.ts';
 
 const ex = (path: string, status: number, body: unknown, method = 'GET'): Exchange => ({
   method,
@@ -15,9 +15,9 @@ const ex = (path: string, status: number, body: unknown, method = 'GET'): Exchan
 const list = (ids: string[], extra: Record<string, unknown> = {}) => ({ message: 'ok', data: ids.map((id) => ({ id, ...extra })) });
 
 test('operationOf: the contract operation by method and path template, else METHOD path', () => {
-  assert.equal(operationOf('GET', '/console/v1/experiments?page=2'), 'listExperiments');
-  assert.equal(operationOf('POST', '/console/v1/gates/g_1/rules'), 'addGateRules');
-  assert.equal(operationOf('GET', '/console/v1/nowhere'), 'GET /console/v1/nowhere');
+  assert.equal(operationOfPath('GET', '/console/v1/experiments?page=2'), 'listExperiments');
+  assert.equal(operationOfPath('POST', '/console/v1/gates/g_1/rules'), 'addGateRules');
+  assert.equal(operationOfPath('GET', '/console/v1/nowhere'), 'GET /console/v1/nowhere');
 });
 
 test('requestKey: ids in the path and query values may differ, parameter names may not', () => {
@@ -83,7 +83,10 @@ const conformance = (statuses: Record<string, string>): ConformanceReport =>
       status,
       text: null,
       tests: [],
-      evidence: status === 'fail' ? [{ test: 't', level: 'stated', error: `\u001b[31m${id} broken\u001b[39m`, exchanges: [ex('/console/v1/experiments', 200, { message: 'x' })] }] : [],
+      evidence:
+        status === 'fail'
+          ? [{ test: 't', level: 'stated', error: `\u001b[31m${id} broken\u001b[39m`, exchanges: [ex('/console/v1/experiments', 200, { message: 'x' })] }]
+          : [],
       observations: [],
     })),
     failures: [],
@@ -131,8 +134,27 @@ test('verdicts: the candidate alone breaks a stated clause: a regression; both: 
 test('withoutExplained: the difference a regression shows is its clause, not a change of open behaviour', () => {
   const cur = ex('/console/v1/experiments', 200, { message: 'Listed.' });
   const cand = ex('/console/v1/experiments', 200, { message: 'Fetched.' });
-  const change = { operation: 'listExperiments', kind: 'message' as const, where: 'message', clauses: [], current: 'Listed.', candidate: 'Fetched.', count: 3, test: 't', exchanges: { current: cur, candidate: cand } };
-  const regression = { clause: 'x', level: 'stated' as const, section: null, text: null, current: 'pass' as const, test: 't', error: null, exchanges: { current: cur, candidate: cand } };
+  const change = {
+    operation: 'listExperiments',
+    kind: 'message' as const,
+    where: 'message',
+    clauses: [],
+    current: 'Listed.',
+    candidate: 'Fetched.',
+    count: 3,
+    test: 't',
+    exchanges: { current: cur, candidate: cand },
+  };
+  const regression = {
+    clause: 'x',
+    level: 'stated' as const,
+    section: null,
+    text: null,
+    current: 'pass' as const,
+    test: 't',
+    error: null,
+    exchanges: { current: cur, candidate: cand },
+  };
   assert.deepEqual(withoutExplained([change], [regression]), []);
   assert.equal(withoutExplained([change], []).length, 1);
 });
@@ -140,7 +162,19 @@ test('withoutExplained: the difference a regression shows is its clause, not a c
 test('diffExchanges with unequalLists values: lists without ids of unequal length compared place by place by the values taken', () => {
   const p = '/console/v1/release_pipeline_triggers/t_1/skip';
   const a = ex(p, 200, { data: { actions: [{ type: 'SKIP', timeMs: 1 }] } }, 'PUT');
-  const b = ex(p, 200, { data: { actions: [{ type: 'SKIP', timeMs: 1 }, { type: 'SKIP', timeMs: 2, by: 'x' }] } }, 'PUT');
+  const b = ex(
+    p,
+    200,
+    {
+      data: {
+        actions: [
+          { type: 'SKIP', timeMs: 1 },
+          { type: 'SKIP', timeMs: 2, by: 'x' },
+        ],
+      },
+    },
+    'PUT',
+  );
   const places = (o?: Parameters<typeof diffExchanges>[3]) => diffExchanges(a, b, undefined, o).map((d) => `${d.kind}@${d.where}`);
   assert.deepEqual(places(), ['body@data.actions.length']);
   assert.deepEqual(places({ unequalLists: 'values' }), ['body@data.actions.length', 'body@data.actions[].timeMs', 'field presence@data.actions[].by']);
@@ -177,8 +211,20 @@ const stateRead = (answers: [number, unknown][]): Read => ({ conformance: confor
 const actions = (...xs: [string, number][]) => ({ message: 'ok', data: { actions: xs.map(([type, timeMs]) => ({ type, timeMs })) } });
 
 test('learnNoise stateful: what varies with the state a read met is learnt from reads that wrote, and only then', () => {
-  const cur = [stateRead([[200, actions(['SKIP', 10])]]), stateRead([[409, { message: 'skipped' }], [200, actions(['SKIP', 10], ['SKIP', 20])]])];
-  const cand = [stateRead([[200, actions(['SKIP', 30])]]), stateRead([[409, { message: 'skipped' }], [200, actions(['SKIP', 30], ['SKIP', 40])]])];
+  const cur = [
+    stateRead([[200, actions(['SKIP', 10])]]),
+    stateRead([
+      [409, { message: 'skipped' }],
+      [200, actions(['SKIP', 10], ['SKIP', 20])],
+    ]),
+  ];
+  const cand = [
+    stateRead([[200, actions(['SKIP', 30])]]),
+    stateRead([
+      [409, { message: 'skipped' }],
+      [200, actions(['SKIP', 30], ['SKIP', 40])],
+    ]),
+  ];
   const stateful = learnNoise(cand, learnNoise(cur, undefined, { stateful: true }), { stateful: true });
   assert.equal(stateful.keys.has('skipTriggerPhase|body|data.actions[].timeMs'), true, [...stateful.keys].join(', '));
   assert.deepEqual(changes(cur[0], cand[0], stateful).changes, []);

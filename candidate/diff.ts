@@ -24,7 +24,7 @@ const TEMPLATES = Object.entries(OPERATIONS).map(([id, op]) => ({
 }));
 
 /** The contract operation a request is (its operationId), or `METHOD path` for one outside the contract (a negative test's). */
-export function operationOf(method: string, path: string): string {
+export function operationOfPath(method: string, path: string): string {
   const bare = path.split('?')[0];
   const m = method.toUpperCase();
   return TEMPLATES.find((t) => t.method === m && t.re.test(bare))?.id ?? `${m} ${bare}`;
@@ -39,7 +39,7 @@ const queryOf = (path: string) => new URLSearchParams(path.split('?')[1] ?? '');
  * filter is noise, learnt), and bodies sent are not compared (run-made names).
  */
 export function requestKey(e: Pick<Exchange, 'method' | 'path'>): string {
-  return `${operationOf(e.method, e.path)}?${[...queryOf(e.path).keys()].sort().join('&')}`;
+  return `${operationOfPath(e.method, e.path)}?${[...queryOf(e.path).keys()].sort().join('&')}`;
 }
 
 /** The query values two paired requests differ in: what the test asked differently, kind `requests`. */
@@ -92,12 +92,13 @@ function leafValues(items: unknown[], where: string): Map<string, Set<string>> {
 
 /** The differences between two answers to one request. */
 export function diffExchanges(current: Exchange, candidate: Exchange, aliases: Aliases = noAliases, options: DiffOptions = {}): Difference[] {
-  const operation = operationOf(current.method, current.path);
+  const operation = operationOfPath(current.method, current.path);
   const out: Difference[] = queryDiffs(operation, current, candidate);
   // A request that needed more attempts on one side: a 429 waited out, or a read retried after no answer.
   if ((current.attempts ?? 1) !== (candidate.attempts ?? 1))
     out.push({ operation, kind: 'status', where: 'attempts', current: current.attempts ?? 1, candidate: candidate.attempts ?? 1 });
-  if (current.status !== candidate.status) return [...out, { operation, kind: 'status', where: 'status', current: current.status, candidate: candidate.status }];
+  if (current.status !== candidate.status)
+    return [...out, { operation, kind: 'status', where: 'status', current: current.status, candidate: candidate.status }];
   const isList = /^list/.test(operation);
   const walk = (a: unknown, b: unknown, where: string): void => {
     const ta = jsonType(a);
@@ -139,7 +140,13 @@ export function diffExchanges(current: Exchange, candidate: Exchange, aliases: A
             if (!sb) out.push({ operation, kind: 'field presence', where: at, current: 'present', candidate: 'absent' });
             else if (!sa) out.push({ operation, kind: 'field presence', where: at, current: 'absent', candidate: 'present' });
             else if ([...sa].sort().join('\u0000') !== [...sb].sort().join('\u0000'))
-              out.push({ operation, kind: at.split('.').at(-1) === 'message' ? 'message' : 'body', where: at, current: [...sa].map((j) => JSON.parse(j)), candidate: [...sb].map((j) => JSON.parse(j)) });
+              out.push({
+                operation,
+                kind: at.split('.').at(-1) === 'message' ? 'message' : 'body',
+                where: at,
+                current: [...sa].map((j) => JSON.parse(j)),
+                candidate: [...sb].map((j) => JSON.parse(j)),
+              });
           }
         }
         return;

@@ -104,7 +104,9 @@ const resources = (l: Ledger) => [...new Set(l.parts.flatMap((p) => p.writes.map
 const created = (l: Ledger) => l.parts.flatMap((p) => p.writes.filter((w) => w.operation === 'createMetric')).reduce((n, w) => n + w.count, 0);
 const skipped = (l: Ledger) => l.parts.flatMap((p) => p.writes.filter((w) => w.operation === 'skipTriggerPhase')).reduce((n, w) => n + w.count, 0);
 
-test('writes paired with each side its own ids: a candidate slower on createMetric is found there only; both sides ledgered and restored', { timeout: 180_000 }, async () => {
+test('writes paired with each side its own ids: a candidate slower on createMetric is found there only; both sides ledgered and restored', {
+  timeout: 180_000,
+}, async () => {
   const o = await pairedWithWrites({ faults: ['metric-id-shape-wrong', 'slow:createMetric:100'] }, ['paging', 'mutation']);
   const l = o.latency;
   const screen = latencyLines(l).join('\n');
@@ -116,7 +118,10 @@ test('writes paired with each side its own ids: a candidate slower on createMetr
     screen,
   );
   assert.equal(l.runs?.length, 2);
-  assert.ok(l.runs?.every((r) => r.calibration !== null), screen);
+  assert.ok(
+    l.runs?.every((r) => r.calibration !== null),
+    screen,
+  );
   // Bonferroni over every operation of both runs.
   const judged = l.endpoints.filter((e) => e.n.current > 0);
   for (const e of judged) assert.ok(Math.abs(e.alpha - 0.01 / judged.length) < 1e-12, `${e.endpoint}: alpha ${e.alpha}`);
@@ -125,8 +130,10 @@ test('writes paired with each side its own ids: a candidate slower on createMetr
   assert.ok(update && update.n.current > 0, screen);
   assert.equal(update.candidate?.unexpected, 0, screen);
   // Each side's writes are on its own resources only, within its own budget (the smaller of the two).
-  for (const r of resources(o.ledgers.candidate)) assert.match(r, /^(gates\/gate_seed_\d|metrics\/cd_\*|experiments\/exp_cc_overrides_\d|release_pipeline_triggers\/trg_cc_\d)$/);
-  for (const r of resources(o.ledgers.current)) assert.match(r, /^(gates\/gate_cc_\w+|metrics\/cc_\*|experiments\/exp_cc_overrides_\d|release_pipeline_triggers\/trg_cc_\d)$/);
+  for (const r of resources(o.ledgers.candidate))
+    assert.match(r, /^(gates\/gate_seed_\d|metrics\/cd_\*|experiments\/exp_cc_overrides_\d|release_pipeline_triggers\/trg_cc_\d)$/);
+  for (const r of resources(o.ledgers.current))
+    assert.match(r, /^(gates\/gate_cc_\w+|metrics\/cc_\*|experiments\/exp_cc_overrides_\d|release_pipeline_triggers\/trg_cc_\d)$/);
   for (const side of ['current', 'candidate'] as const) {
     assert.ok(created(o.ledgers[side]) > 0 && created(o.ledgers[side]) <= 3, `${side} created ${created(o.ledgers[side])}`);
     assert.ok(skipped(o.ledgers[side]) <= 2, `${side} skipped ${skipped(o.ledgers[side])}`);
@@ -155,6 +162,5 @@ test('a candidate refusing some rule adds: that operation is not judged a regres
   // The smoke profile allows no unexpected answer: the operation is left undecided, saying why.
   assert.equal(add.decidable, false, screen);
   assert.match(add.reason, /the candidate answered \d+ of \d+ unexpectedly/);
-  for (const side of ['current', 'candidate'] as const)
-    assert.ok(o.ledgers[side].parts.flatMap((p) => p.restores).every((r) => r.ok));
+  for (const side of ['current', 'candidate'] as const) assert.ok(o.ledgers[side].parts.flatMap((p) => p.restores).every((r) => r.ok));
 });

@@ -67,5 +67,8 @@ test('the same build on both sides: no latency regression', { timeout: 90_000 },
     l.endpoints.map((e) => e.endpoint),
     ['listExperiments', 'listReleasePipelines'],
   );
-  assert.ok(l.endpoints.every((e) => e.decidable && e.n.current > 0), latencyLines(l).join('\n'));
+  assert.ok(
+    l.endpoints.every((e) => e.decidable && e.n.current > 0),
+    latencyLines(l).join('\n'),
+  );
 });

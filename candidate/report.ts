@@ -21,7 +21,10 @@ const fig = (n: number) => Number(n.toPrecision(3)).toString();
 /** One operation of the side-by-side latency in one line, naming the side it is about. */
 export function latencyLine(e: CandidateLatencyEndpoint): string {
   const what = `${e.endpoint}: candidate median ${fig(e.median.candidate)} ms is ${fig(e.ratio)}x the current's ${fig(e.median.current)} ms (pair by pair, calibrated; 95% CI ${fig(e.lower)}-${fig(e.upper)}x, signed-rank p ${fig(e.p)}, ${e.n.current} pairs)`;
-  const undecided = e.candidate?.unexpected && !e.decidable ? `: not decided, the candidate answered ${e.candidate.unexpected} of ${e.candidate.requests} unexpectedly` : ': too few pairs to tell';
+  const undecided =
+    e.candidate?.unexpected && !e.decidable
+      ? `: not decided, the candidate answered ${e.candidate.unexpected} of ${e.candidate.requests} unexpectedly`
+      : ': too few pairs to tell';
   return `${e.regression ? 'SLOWER   ' : 'latency  '} ${what}${e.decidable ? '' : undecided}`;
 }
 
@@ -49,7 +52,11 @@ export function verdictScreen(r: CandidateReport, reportsShown: string): string 
   const side = (s: 'current' | 'candidate') => r.sides.find((x) => x.side === s)!;
   out.push('', '=== current vs candidate');
   for (const s of ['current', 'candidate'] as const)
-    out.push(`${s.padEnd(9)} ${side(s).target} (manifest ${side(s).manifest}): ${side(s).reads.map((x) => x.verdict).join(', ')}`);
+    out.push(
+      `${s.padEnd(9)} ${side(s).target} (manifest ${side(s).manifest}): ${side(s)
+        .reads.map((x) => x.verdict)
+        .join(', ')}`,
+    );
   if (r.reason) {
     out.push(`NOT CARRIED OUT: ${r.reason}`);
     return out.join('\n');
@@ -95,7 +102,8 @@ export function candidateJunit(r: CandidateReport): string {
       `    <testcase classname="candidate.latency" name="${esc(e.endpoint)}">${e.regression ? `<failure message="${esc(`the candidate is slower (${fig(e.ratio)}x)`)}">${esc(latencyLine(e))}</failure>` : `<system-out>${esc(latencyLine(e))}</system-out>`}</testcase>`,
     );
   if (r.reason) cases.push(`    <testcase classname="candidate" name="comparison"><error message="${esc(r.reason)}"/></testcase>`);
-  else cases.push(`    <testcase classname="candidate" name="comparison"><system-out>${esc(`${r.paired.exchanges} exchanges compared`)}</system-out></testcase>`);
+  else
+    cases.push(`    <testcase classname="candidate" name="comparison"><system-out>${esc(`${r.paired.exchanges} exchanges compared`)}</system-out></testcase>`);
   const failures = r.regressions.length + (r.options.freezeOpen ? r.changes.length : 0) + (r.latency?.endpoints.filter((e) => e.regression).length ?? 0);
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="candidate">\n  <testsuite name="current vs candidate" tests="${cases.length}" failures="${failures}" errors="${r.reason ? 1 : 0}">\n${cases.join('\n')}\n  </testsuite>\n</testsuites>\n`;
 }

@@ -5,7 +5,16 @@
 import { existsSync, rmSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { runConformance } from '../contracts/conformance-run.ts';
-import { ConfigError, DEFAULT_REQUEST_TIMEOUT_SECONDS, ROOT, candidateKeysFromEnv, loadManifest, newListSeed, reportsDirFromEnv, type Manifest } from '../core/config.ts';
+import {
+  ConfigError,
+  ROOT,
+  candidateKeysFromEnv,
+  loadManifest,
+  newListSeed,
+  reportsDirFromEnv,
+  requestTimeoutMsFromEnv,
+  type Manifest,
+} from '../core/config.ts';
 import { EXIT, worst } from '../core/exit.ts';
 import { readConformance, readExchangeLog, readObservationsFile, writeCandidate, type CandidateReport, type LoadScript, type Side } from '../core/formats.ts';
 import { redactText } from '../core/keys.ts';
@@ -83,7 +92,8 @@ export async function targetOf(side: Side, o: SideOptions, key: string | undefin
   const manifestPath = resolve(o.manifest ?? DEFAULT_MANIFEST);
   const manifest = loadManifest(manifestPath);
   if (o.url) {
-    if (o.faults?.length || o.variants?.length) throw new ConfigError(`--${side}-fault and --${side}-variant are for a reference started for the side, not --${side} URL`);
+    if (o.faults?.length || o.variants?.length)
+      throw new ConfigError(`--${side}-fault and --${side}-variant are for a reference started for the side, not --${side} URL`);
     let url: URL;
     try {
       url = new URL(o.url);
@@ -222,7 +232,9 @@ export async function runCandidate(o: CandidateOptions): Promise<{ code: number;
       }
       const t = targets.at(-1)!;
       report.sides.push({ side, target: t.server ? `reference ${t.baseUrl}` : t.baseUrl, manifest: relative(ROOT, t.manifestPath), reads: [] });
-      say(`candidate: ${side} is ${t.server ? `a reference server at ${t.baseUrl}${[...(o[side].faults ?? []), ...(o[side].variants ?? [])].length ? ` with ${[...(o[side].faults ?? []), ...(o[side].variants ?? [])].join(', ')}` : ''}` : t.baseUrl}`);
+      say(
+        `candidate: ${side} is ${t.server ? `a reference server at ${t.baseUrl}${[...(o[side].faults ?? []), ...(o[side].variants ?? [])].length ? ` with ${[...(o[side].faults ?? []), ...(o[side].variants ?? [])].join(', ')}` : ''}` : t.baseUrl}`,
+      );
     }
     // Both sides answer before either is read: a side that cannot be tested stops the run in seconds.
     for (const t of targets) {
@@ -235,7 +247,9 @@ export async function runCandidate(o: CandidateOptions): Promise<{ code: number;
         say(`candidate: read ${n} of ${o.reads} of the ${t.side} (${t.baseUrl}), ${o.writes ? 'with writes' : 'read-only'}`);
         const r = await readSide(t, n, o, dir);
         const conformance = existsSync(join(r.reports, 'conformance.json')) ? readConformance(r.reports) : undefined;
-        report.sides.find((s) => s.side === t.side)!.reads.push({ verdict: conformance?.summary.verdict ?? 'no report', exitCode: r.code, reports: relative(dir, r.reports) });
+        report.sides
+          .find((s) => s.side === t.side)!
+          .reads.push({ verdict: conformance?.summary.verdict ?? 'no report', exitCode: r.code, reports: relative(dir, r.reports) });
         if (r.code !== EXIT.pass && r.code !== EXIT.contract)
           return finish(EXIT.notCarriedOut, `the ${t.side} (${t.baseUrl}) cannot be tested: ${r.line ?? `the suite ended with exit ${r.code}`}`);
         reads[t.side].push(loadRead(r.reports));
@@ -256,7 +270,7 @@ export async function runCandidate(o: CandidateOptions): Promise<{ code: number;
       seconds: o.latency.seconds,
       reportDir: join(dir, 'candidate', 'latency'),
       reportsRoot: dir,
-      requestTimeoutMs: (Number((o.env ?? process.env).CONSOLE_REQUEST_TIMEOUT) || DEFAULT_REQUEST_TIMEOUT_SECONDS) * 1000,
+      requestTimeoutMs: requestTimeoutMsFromEnv(o.env ?? process.env),
     });
     if (report.latency.verdict === 'not carried out') return finish(worst([code, EXIT.notCarriedOut]), `latency: ${report.latency.reason}`);
     return finish(worst([code, report.latency.verdict === 'regression' ? EXIT.regression : EXIT.pass]));

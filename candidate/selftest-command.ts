@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { integerOption, parseCommand, runCommand } from '../core/command.ts';
 import { type CandidateOptions, loadRead, readSide, targetOf } from './run.ts';
-import { type Case, checkedWhole, faultsInScope, listSwitches, runCases, sample, variantCases } from './selftest.ts';
+import { type Case, checkedWhole, faultsInScope, listSwitches, runCases, sampleFaults, variantCases } from './selftest.ts';
 
 const HELP = `usage: npm run candidate:selftest -- [--faults N] [--only NAME,...] [--kind variant|fault] [--writes] [--lanes N]
 
@@ -30,7 +30,8 @@ async function main(): Promise<number> {
     help: HELP,
     options: { faults: { type: 'string' }, only: { type: 'string' }, writes: { type: 'boolean' }, lanes: { type: 'string' }, kind: { type: 'string' } },
   });
-  if (values.kind !== undefined && values.kind !== 'variant' && values.kind !== 'fault') throw new Error(`--kind must be variant or fault, got ${JSON.stringify(values.kind)}`);
+  if (values.kind !== undefined && values.kind !== 'variant' && values.kind !== 'fault')
+    throw new Error(`--kind must be variant or fault, got ${JSON.stringify(values.kind)}`);
   const n = integerOption('candidate:selftest', '--faults', values.faults, { min: 0, fallback: 30 });
   const lanes = integerOption('candidate:selftest', '--lanes', values.lanes, { min: 1, max: 4, fallback: 1 });
   const only = values.only ? new Set(values.only.split(',').filter(Boolean)) : undefined;
@@ -52,7 +53,7 @@ async function main(): Promise<number> {
     rmSync(dir, { recursive: true, force: true });
   }
   const inScope = faultsInScope(faults, checked);
-  const chosen = only ? inScope.filter((f) => only.has(f.name)) : sample(inScope, n);
+  const chosen = only ? inScope.filter((f) => only.has(f.name)) : sampleFaults(inScope, n);
   const cases: Case[] = [
     { kind: 'same build', name: 'reference' },
     ...(values.kind === 'fault' ? [] : variantCases(variants, only)),
@@ -74,4 +75,3 @@ async function main(): Promise<number> {
 }
 
 runCommand('candidate:selftest', main);
-

@@ -4,7 +4,7 @@
 // The tests the candidate did not run are no pairs and judge no clause: only those it ran are compared.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { judgeCase, runCases, sample, variantCases } from './selftest.ts';
+import { judgeCase, runCases, sampleFaults, variantCases } from './selftest.ts';
 
 test('the same build twice: 0 changes, 0 regressions; a legal variant: changed, exit 0; a fault: a regression naming its clause, exit 1', async () => {
   const results = await runCases(
@@ -35,10 +35,10 @@ test('judgeCase: what each kind of case must show', () => {
 test('sample: every k-th by name, the same on every run', () => {
   const xs = Array.from({ length: 10 }, (_, i) => ({ name: `f${i}` }));
   assert.deepEqual(
-    sample(xs, 3).map((x) => x.name),
+    sampleFaults(xs, 3).map((x) => x.name),
     ['f0', 'f3', 'f6'],
   );
-  assert.equal(sample(xs, 20).length, 10);
+  assert.equal(sampleFaults(xs, 20).length, 10);
 });
 
 test('variantCases: every variant, or those named, a variant with a parameter as the server takes it', () => {

@@ -51,9 +51,15 @@ async function readTarget(t: Target, times: number, o: CandidateOptions, dir: st
 /** The expectation of each kind of case, in one line. */
 export function judgeCase(c: Case, code: number, regressions: string[], changes: number): { ok: boolean; line: string } {
   if (c.kind === 'same build')
-    return { ok: code === 0 && regressions.length === 0 && changes === 0, line: `${changes} changes, ${regressions.length} regressions, exit ${code} (expected 0, 0, 0)` };
+    return {
+      ok: code === 0 && regressions.length === 0 && changes === 0,
+      line: `${changes} changes, ${regressions.length} regressions, exit ${code} (expected 0, 0, 0)`,
+    };
   if (c.kind === 'variant')
-    return { ok: code === 0 && regressions.length === 0 && changes > 0, line: `${changes} changes, ${regressions.length} regressions${regressions.length ? ` (${regressions.join(', ')})` : ''}, exit ${code}` };
+    return {
+      ok: code === 0 && regressions.length === 0 && changes > 0,
+      line: `${changes} changes, ${regressions.length} regressions${regressions.length ? ` (${regressions.join(', ')})` : ''}, exit ${code}`,
+    };
   const named = regressions.includes(c.clause!);
   return {
     ok: code === 1 && named,
@@ -82,8 +88,8 @@ export async function runCases(cases: Case[], so: SelftestOptions): Promise<Case
           };
           let reads: Read[];
           try {
-          const same = c.kind === 'same build';
-          const ro: CandidateOptions = same || !so.grep ? o : { ...o, playwrightArgs: ['--grep', so.grep] };
+            const same = c.kind === 'same build';
+            const ro: CandidateOptions = same || !so.grep ? o : { ...o, playwrightArgs: ['--grep', so.grep] };
             reads = await readTarget(t, same ? 2 : so.reads, ro, join(dir, `case-${i}`));
           } catch (err) {
             if (err instanceof ConfigError) return untestable(err.message);
@@ -93,7 +99,9 @@ export async function runCases(cases: Case[], so: SelftestOptions): Promise<Case
           const code = judge(report, { current: currentReads, candidate: reads }, aliasesOf(current.manifest, t.manifest), false);
           const regressions = report.regressions.map((g) => g.clause);
           const { ok, line } = judgeCase(c, code, regressions, report.changes.length);
-          say(`${ok ? 'ok  ' : 'BAD '} ${c.kind.padEnd(10)} ${c.name.padEnd(34)} ${line}${c.kind === 'variant' && report.changes[0] ? `; first: ${report.changes[0].operation} ${report.changes[0].kind} at ${report.changes[0].where}` : ''}`);
+          say(
+            `${ok ? 'ok  ' : 'BAD '} ${c.kind.padEnd(10)} ${c.name.padEnd(34)} ${line}${c.kind === 'variant' && report.changes[0] ? `; first: ${report.changes[0].operation} ${report.changes[0].kind} at ${report.changes[0].where}` : ''}`,
+          );
           return { ...c, ok, code, regressions, changes: report.changes.length, line };
         } finally {
           await t.server?.stop();
@@ -109,7 +117,7 @@ export async function runCases(cases: Case[], so: SelftestOptions): Promise<Case
 }
 
 /** Every k-th of `faults` (sorted by name) to make `n`: a sample that is the same on every run. */
-export function sample<T extends { name: string }>(faults: T[], n: number): T[] {
+export function sampleFaults<T extends { name: string }>(faults: T[], n: number): T[] {
   const sorted = [...faults].sort((a, b) => a.name.localeCompare(b.name));
   if (sorted.length <= n) return sorted;
   const step = sorted.length / n;

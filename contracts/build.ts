@@ -122,7 +122,7 @@ function successResponse(responses: JsonObject): [string, JsonObject] {
 }
 
 /** All generated files, path relative to schemas/ -> content. */
-export function generate(openapiText: string = readFileSync(OPENAPI_PATH, 'utf8')): Map<string, string> {
+export function generateSchemas(openapiText: string = readFileSync(OPENAPI_PATH, 'utf8')): Map<string, string> {
   const spec = parse(openapiText) as JsonObject;
   const components = (spec.components as JsonObject).schemas as JsonObject;
   const files = new Map<string, string>();
@@ -229,7 +229,7 @@ be read or turned into schemas, or a bad option.`;
 function main(check: boolean): number {
   let files: Map<string, string>;
   try {
-    files = generate();
+    files = generateSchemas();
   } catch (err) {
     console.error(`contracts/build: ${(err as Error).message}`);
     return 3;

@@ -13,6 +13,9 @@ test('clauses:where: a known id exits 0 with its text; an unknown one is one lin
   assert.equal(found.status, 0, found.stderr);
   assert.match(found.stdout, /^envelope\.data \(stated/);
   assert.match(found.stdout, /proved by: /);
+  // The faults aimed at it come from the reference's own list.
+  assert.match(found.stdout, /\n {2}aimed at it: \S+ {2}\((fails it|not in docs)|DOES NOT FAIL IT/);
+  assert.doesNotMatch(found.stdout, /no fault of the reference names it/);
   const unknown = where('envelope.data', 'no.such.clause');
   assert.equal(unknown.status, 3);
   assert.equal(unknown.stdout, '');

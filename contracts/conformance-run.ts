@@ -196,7 +196,7 @@ async function untilRestored<R>(restoreAll: (() => Promise<void>) | undefined, w
 const manifestShown = (config: Config) => relative(ROOT, config.manifestPath);
 
 /**
- * The manifest gates' enabled state and experiments' overrides as the run finds them (target/restore.ts),
+ * The manifest gates' enabled state and experiments' overrides as the run finds them (core/restore.ts),
  * in a new ledger for this run; none in a read-only run, which writes nothing to restore.
  */
 async function snapshotFor(

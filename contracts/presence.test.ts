@@ -8,12 +8,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { OPENAPI_PATH, generate } from './build.ts';
+import { OPENAPI_PATH, generateSchemas } from './build.ts';
 import { absentListed, OPERATIONS, responseErrors } from './support/validators.ts';
 import { startReference } from '../core/reference.ts';
 
 const KEY = 'test-key-presence-01';
-const files = generate();
+const files = generateSchemas();
 const json = (path: string) => JSON.parse(files.get(path)!);
 const openapi = parse(readFileSync(OPENAPI_PATH, 'utf8'));
 
@@ -104,10 +104,10 @@ test('build: the stated form requires only what the spec words state', () => {
 test('build: x-listed must name properties beside it and never repeat a required field', () => {
   const text = readFileSync(OPENAPI_PATH, 'utf8');
   const unknown = text.replace('x-listed: [ownerType, ownerName]', 'x-listed: [ownerType, ownerName, ownerColour]');
-  assert.throws(() => generate(unknown), /x-listed names ownerColour, which is not a property beside it/);
+  assert.throws(() => generateSchemas(unknown), /x-listed names ownerColour, which is not a property beside it/);
   const twice = text.replace('required: [environments]\n      x-listed: [id,', 'required: [environments]\n      x-listed: [environments, id,');
   assert.notEqual(twice, text);
-  assert.throws(() => generate(twice), /environments is both required \(stated\) and x-listed \(inferred\)/);
+  assert.throws(() => generateSchemas(twice), /environments is both required \(stated\) and x-listed \(inferred\)/);
 });
 
 test('classification: the reference answers every listed field; an absent listed field is a finding, not a stated error', async () => {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { ROOT } from '../core/config.ts';
 import type { ClauseProof, FaultProofRun } from '../core/formats.ts';
 import { formatClauseProof } from '../core/formats.ts';
-import { buildMap, failedClauses, nameMatcher, RULE, sample, selectionFor, verifyRun } from './proof-map.ts';
+import { buildMap, failedClauses, nameMatcher, RULE, sampleRuns, selectionFor, verifyRun } from './proof-map.ts';
 import { CLAUSES } from './support/clauses.ts';
 
 const run = (name: string, clause: string, fails: string[], extra: Partial<FaultProofRun> = {}): FaultProofRun => ({
@@ -93,10 +93,10 @@ test('proof: a rerun holds the pairs claimed or names the ones it lost; the samp
   assert.deepEqual(verifyRun(run('f', 'a', ['a', 'b']), ['a', 'c']), { name: 'f', claimed: ['a', 'b'], missing: ['b'], extra: ['c'] });
   assert.deepEqual(verifyRun(run('f', 'a', ['a']), ['a']).missing, []);
   const runs = Array.from({ length: 20 }, (_, i) => run(`f${i}`, 'a', i % 4 === 0 ? [] : ['a']));
-  const one = sample(runs, 5, 7).map((r) => r.name);
+  const one = sampleRuns(runs, 5, 7).map((r) => r.name);
   assert.equal(one.length, 5);
   assert.deepEqual(
-    sample(runs, 5, 7).map((r) => r.name),
+    sampleRuns(runs, 5, 7).map((r) => r.name),
     one,
     'the same seed, the same sample',
   );
@@ -105,7 +105,7 @@ test('proof: a rerun holds the pairs claimed or names the ones it lost; the samp
     'only runs that claim something',
   );
   assert.notDeepEqual(
-    sample(runs, 5, 8).map((r) => r.name),
+    sampleRuns(runs, 5, 8).map((r) => r.name),
     one,
   );
   const match = nameMatcher(['gen:message:*', 'page-overlap']);

@@ -158,7 +158,7 @@ export function verifyRun(claimed: FaultProofRun, rerun: readonly string[]): Ver
 }
 
 /** `n` of the map's runs that claim something, picked by a seeded shuffle (the same seed, the same sample). */
-export function sample(runs: readonly FaultProofRun[], n: number, seed: number): FaultProofRun[] {
+export function sampleRuns(runs: readonly FaultProofRun[], n: number, seed: number): FaultProofRun[] {
   const claiming = runs.filter((r) => r.fails.length > 0);
   const random = seededRandom(seed);
   const order = claiming.map((r) => ({ r, k: random() })).sort((a, b) => a.k - b.k);

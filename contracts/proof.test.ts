@@ -3,7 +3,7 @@
 // fault and finds every claimed pair again; a claim the rerun does not make is exit 1, named.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,17 +12,26 @@ import type { ClauseProof } from '../core/formats.ts';
 
 const FAULT = 'gen:message:pipelines.list.message';
 
+const env = () => Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONSOLE_')));
+const PROOF = [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'contracts/proof.ts')];
+
 function proof(...args: string[]) {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONSOLE_')));
-  return spawnSync(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'contracts/proof.ts'), ...args], {
-    cwd: ROOT,
-    env,
-    encoding: 'utf8',
-    timeout: 240_000,
+  return spawnSync(process.execPath, [...PROOF, ...args], { cwd: ROOT, env: env(), encoding: 'utf8', timeout: 240_000 });
+}
+
+/** The same, without blocking: two reruns of one map (each its own reference server and temporary reports) go side by side. */
+function proofAsync(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [...PROOF, ...args], { cwd: ROOT, env: env(), timeout: 240_000 });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => (stdout += c));
+    child.stderr.on('data', (c) => (stderr += c));
+    child.on('close', (status) => done({ status, stdout, stderr }));
   });
 }
 
-test('clauses:proof: one fault mapped to the clause it breaks, and the pair holds when rerun', (t) => {
+test('clauses:proof: one fault mapped to the clause it breaks, and the pair holds when rerun', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'cc-proof-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const out = join(dir, 'clause-proof.json');
@@ -38,14 +47,14 @@ test('clauses:proof: one fault mapped to the clause it breaks, and the pair hold
   assert.ok(map.clauses.find((c) => c.id === 'pipelines.list.message')?.provedBy.includes(FAULT));
   assert.equal(map.clauses.find((c) => c.id === 'envelope.data')?.provedBy.length, 0, 'a clause this fault does not break');
 
-  const verified = proof('--verify', out, '--lanes', '1');
+  // A pair the rerun cannot make: a copy of the map says the fault also fails envelope.data. Both maps
+  // are rerun at once.
+  const wrongOut = join(dir, 'clause-proof-wrong.json');
+  run!.fails.push('envelope.data');
+  writeFileSync(wrongOut, JSON.stringify(map));
+  const [verified, wrong] = await Promise.all([proofAsync('--verify', out, '--lanes', '1'), proofAsync('--verify', wrongOut, '--lanes', '1')]);
   assert.equal(verified.status, 0, verified.stdout + verified.stderr);
   assert.match(verified.stdout, /ok +gen:message:pipelines\.list\.message +all \d+ claimed failed again/);
-
-  // A pair the rerun cannot make: the map says the fault also fails envelope.data.
-  run!.fails.push('envelope.data');
-  writeFileSync(out, JSON.stringify(map));
-  const wrong = proof('--verify', out, '--lanes', '1');
   assert.equal(wrong.status, 1, wrong.stdout + wrong.stderr);
   assert.match(wrong.stdout, /BAD +gen:message:pipelines\.list\.message +1 of \d+ claimed NOT failed again \(envelope\.data;/);
 });

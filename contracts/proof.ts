@@ -11,7 +11,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fail, integerOption, parseCommand, runCommand } from '../core/command.ts';
 import { ROOT, reportsDirFromEnv } from '../core/config.ts';
 import type { ClauseProof, FaultProofRun } from '../core/formats.ts';
-import { buildMap, failedClauses, nameMatcher, sample, selectionFor, verifyRun } from './proof-map.ts';
+import { buildMap, failedClauses, nameMatcher, sampleRuns, selectionFor, verifyRun } from './proof-map.ts';
 import { listSwitches, pool, runSuite, type Switch, withServer } from './selftest-runs.ts';
 import { CLAUSES } from './support/clauses.ts';
 
@@ -183,7 +183,7 @@ async function verify(opts: { file: string; sample?: number; seed: number; lanes
     throw new Error(
       `the map names fault${gone.length > 1 ? 's' : ''} the reference no longer has: ${gone.slice(0, 3).join(', ')}${gone.length > 3 ? ', ...' : ''} (make the map again)`,
     );
-  const chosen = opts.sample === undefined ? map.faults.filter((r) => r.fails.length > 0) : sample(map.faults, opts.sample, opts.seed);
+  const chosen = opts.sample === undefined ? map.faults.filter((r) => r.fails.length > 0) : sampleRuns(map.faults, opts.sample, opts.seed);
   const pairs = chosen.reduce((n, r) => n + r.fails.length, 0);
   console.log(
     `clauses:proof --verify: ${chosen.length} fault${chosen.length === 1 ? '' : 's'} of the map made ${map.madeAt} (commit ${map.commit ?? 'unknown'}), ${pairs} claimed pairs${opts.sample !== undefined ? ` (sample, seed ${opts.seed})` : ''}`,

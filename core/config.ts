@@ -415,6 +415,14 @@ export function candidateKeysFromEnv(env: NodeJS.ProcessEnv = process.env): { cu
 }
 
 /**
+ * CONSOLE_REQUEST_TIMEOUT in milliseconds for a run that has no Config of its own (the paired latency run of
+ * `npm run candidate`): a value that is not a positive number gives the default, as loadConfig has checked it already.
+ */
+export function requestTimeoutMsFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  return (Number(env.CONSOLE_REQUEST_TIMEOUT) || DEFAULT_REQUEST_TIMEOUT_SECONDS) * 1000;
+}
+
+/**
  * CONSOLE_FULL_EXCHANGES=1 (internal: set by `npm run candidate` for its suite runs): the recorded
  * exchanges keep whole bodies, which the comparison of two deployments needs field by field; by default
  * a body is cut at a few thousand characters, enough for a failure's evidence.

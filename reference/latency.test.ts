@@ -7,14 +7,10 @@ import { build } from './app.ts';
 import { checkSwitches, parseSlowFault, slowFaults } from './faults.ts';
 import { delayFor, latencyDraw, parseLatency } from './latency.ts';
 import { prng } from './store/seed.ts';
+import { quantile } from '../core/quantile.ts';
 
 const KEY = 'test-key-latency-0123';
 const H = { 'service-api-key': KEY };
-
-const quantile = (xs: number[], q: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(q * (s.length - 1))];
-};
 
 test('parseLatency reads <median>[:<spread>] and refuses anything else in one line', () => {
   assert.deepEqual(parseLatency('40'), { medianMs: 40, spread: 0.25 });
@@ -30,8 +26,8 @@ test('parseLatency reads <median>[:<spread>] and refuses anything else in one li
 test('the latency draws are log-normal around the median asked for, with the spread asked for', () => {
   const draw = latencyDraw({ medianMs: 40, spread: 0.25 }, prng(7).next);
   const xs = Array.from({ length: 20_000 }, draw);
-  const median = quantile(xs, 0.5);
-  assert.ok(Math.abs(median / 40 - 1) < 0.02, `median ${median}`);
+  const middle = quantile(xs, 0.5);
+  assert.ok(Math.abs(middle / 40 - 1) < 0.02, `median ${middle}`);
   // sigma of the logarithm: the 84th and 16th percentiles are one sigma either side.
   const sigma = (Math.log(quantile(xs, 0.8413)) - Math.log(quantile(xs, 0.1587))) / 2;
   assert.ok(Math.abs(sigma - 0.25) < 0.01, `sigma ${sigma}`);

@@ -21,6 +21,7 @@
 // began to show. Shifts smaller than `minEffect` are significant but not reported (with enough runs
 // the test sees a 1% change that nobody should act on); their sides are still searched.
 import { seededRandom } from '../core/random.ts';
+import { median } from '../core/quantile.ts';
 
 export interface ChangePoint {
   /** The first run of the new level (an index into the series). */
@@ -73,12 +74,6 @@ export function bestSplit(xs: readonly number[], minSegment: number): { index: n
     if (stat > best.stat + 1e-12 * Math.abs(best.stat)) best = { index: k, stat };
   }
   return best;
-}
-
-function median(xs: readonly number[]): number {
-  const s = xs.slice().sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
 const deviation = (xs: readonly number[]) => {

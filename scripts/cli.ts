@@ -27,7 +27,7 @@ export const COMMANDS: Record<string, Command> = {
     summary: 'one load profile: load paging|mutation|smoke',
   },
   'target-check': {
-    file: 'target/cli.ts',
+    file: 'manifest-check/cli.ts',
     scripts: { 'target:check': 'target-check' },
     summary: 'the target manifest read against the target, without writing',
   },
@@ -82,7 +82,7 @@ function helpForPackage(help: string): string {
   return help.replace(/npm run ([a-z0-9:*]+)(?:\s+--(?=\s))?/g, (text, script: string) => (names.has(script) ? `${NAME} ${names.get(script)}` : text));
 }
 
-export async function main(argv: string[]): Promise<void> {
+export async function dispatch(argv: string[]): Promise<void> {
   const [first, ...rest] = argv;
   if (first === undefined) fail(NAME, 'no command given (see --help)');
   if (first === '--help' || first === '-h' || first === 'help') {

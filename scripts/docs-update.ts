@@ -1,21 +1,25 @@
-// npm run docs:update -- [--skip-screenshots] [verify options]
-// Remakes the sample screens of README.md and docs/verify.md from a real `npm run verify` against the
-// bundled reference server, and the report screenshots in docs/ (npm run report:screenshots), so that
-// no screen in the docs is edited by hand (scripts/lib/doc-samples.ts; docs.test.ts checks the rest).
+// npm run docs:update -- [--figures] [--skip-screenshots] [verify options]
+// Rewrites the figures the docs state about the project from their sources (scripts/lib/doc-figures.ts),
+// then remakes the sample screens of README.md and docs/verify.md from a real `npm run verify` against
+// the bundled reference server, and the report screenshots in docs/ (npm run report:screenshots), so
+// that no figure or screen in the docs is edited by hand (docs.test.ts checks the rest).
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fail, parseKnown, runCommand } from '../core/command.ts';
 import { ROOT, targetSetInEnv } from '../core/config.ts';
-import { verdictScreen, withSample } from './lib/doc-samples.ts';
+import { DATED, figures, withFigures } from './lib/doc-figures.ts';
+import { verdictScreenIn, withSample } from './lib/doc-samples.ts';
 
 const NAME = 'docs:update';
-const HELP = `usage: npm run docs:update -- [--skip-screenshots] [verify options]
+const HELP = `usage: npm run docs:update -- [--figures] [--skip-screenshots] [verify options]
 
-Runs npm run verify (options passed on) against the bundled reference server, its output shown as it
+Rewrites every figure the docs state about the project (clauses by level, faults, legal variants,
+npm test's stages) from its source; then runs npm run verify (options passed on) against the bundled reference server, its output shown as it
 runs, and writes its verdict screen into the marked samples of README.md and docs/verify.md; then
 remakes the report screenshots in docs/ (npm run report:screenshots: two more real runs and Chromium).
 
+  --figures            the figures only: no verify run, no screenshots (a second)
   --skip-screenshots   leave the screenshots as they are
   --help               this text
 
@@ -25,12 +29,31 @@ Refuses to run with CONSOLE_BASE_URL set (the samples are of the reference serve
 const SAMPLE = 'verify-verdict';
 const DOCS = ['README.md', 'docs/verify.md'];
 
-const { values, rest } = parseKnown({ name: NAME, help: HELP, options: { 'skip-screenshots': { type: 'boolean' } } });
+const { values, rest } = parseKnown({ name: NAME, help: HELP, options: { figures: { type: 'boolean' }, 'skip-screenshots': { type: 'boolean' } } });
+
+/** Every document of the repository whose figures are of the present (doc-figures.ts, DATED). */
+function documents(): string[] {
+  const docs = readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`);
+  return ['README.md', 'reference/README.md', ...docs].filter((d) => !DATED.has(d));
+}
 
 runCommand(NAME, async () => {
+  const all = figures();
+  for (const doc of documents()) {
+    const path = join(ROOT, doc);
+    const before = readFileSync(path, 'utf8');
+    const after = withFigures(before, all);
+    if (after !== before) {
+      writeFileSync(path, after);
+      console.log(`${NAME}: ${doc}: figures rewritten`);
+    }
+  }
+  if (values.figures) return 0;
   if (targetSetInEnv()) fail(NAME, 'CONSOLE_BASE_URL is set: the samples are of the bundled reference server; unset it');
   const output = await verify(rest);
-  const screen = verdictScreen(output);
+  const screen = verdictScreenIn(output);
   if (!screen) fail(NAME, 'verify printed no verdict screen (see its output above)');
   for (const doc of DOCS) {
     const path = join(ROOT, doc);

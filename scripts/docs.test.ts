@@ -8,19 +8,21 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { ROOT } from '../core/config.ts';
 import { FAULTS, VARIANTS } from '../reference/faults.ts';
-import { samplesIn, verdictScreen, withSample } from './lib/doc-samples.ts';
+import { DATED, figures, staleFigures, withFigures } from './lib/doc-figures.ts';
+import { samplesIn, verdictScreenIn, withSample } from './lib/doc-samples.ts';
 
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
+/** Every document of the repository but the spec (quoted, not ours): README.md, reference/README.md, CHANGELOG.md and docs/. */
 const DOCS = [
   'README.md',
+  'reference/README.md',
+  'CHANGELOG.md',
   ...readdirSync(join(ROOT, 'docs'))
     .filter((f) => f.endsWith('.md'))
     .map((f) => `docs/${f}`),
 ];
 const clauses = (parse(read('contracts/clauses.yaml')) as { clauses: { level: string }[] }).clauses;
 const COUNT: Record<string, number> = Object.fromEntries(['stated', 'inferred', 'open'].map((l) => [l, clauses.filter((c) => c.level === l).length]));
-/** The docs that state the present (not a dated measurement of a past run: those are in measurements.md). */
-const PRESENT = ['README.md', 'docs/verify.md', 'docs/architecture.md', 'docs/checks.md', 'docs/commands.md', 'docs/reports.md'];
 
 test('docs: every sample screen is a marked sample made by docs:update, and its clause matrix has the catalogue counts', () => {
   for (const doc of ['README.md', 'docs/verify.md']) {
@@ -42,20 +44,60 @@ test('docs: every sample screen is a marked sample made by docs:update, and its 
   }
 });
 
-test('docs: every count of the stated clauses in the present-tense docs is the catalogue count', () => {
-  for (const doc of PRESENT) {
-    for (const m of read(doc).matchAll(/\b(\d+)(?:\/| of )(\d+) stated clauses\b/g))
-      if (m[1] === m[2] || doc !== 'README.md' || !m[0].startsWith('160'))
-        assert.equal(Number(m[2]), COUNT.stated, `${doc}: "${m[0]}" (contracts/clauses.yaml has ${COUNT.stated} stated)`);
-    for (const m of read(doc).matchAll(/\b(\d+) stated, (\d+) inferred(?: and| ,)? (\d+) open\b/g))
-      assert.deepEqual([Number(m[1]), Number(m[2]), Number(m[3])], [COUNT.stated, COUNT.inferred, COUNT.open], `${doc}: "${m[0]}"`);
-  }
+test("docs: every figure a doc states about the project is its source's (docs:update -- --figures rewrites them)", () => {
+  const all = figures();
+  const stale = DOCS.filter((doc) => !DATED.has(doc)).flatMap((doc) =>
+    staleFigures(read(doc), all).map((f) => `${doc}:${f.line}: ${f.stated} ${f.figure}, ${f.source} has ${f.value}`),
+  );
+  assert.deepEqual(stale, [], 'run npm run docs:update -- --figures');
+  // The phrases are found at all: a figure the docs no longer state in a phrase this test knows is unchecked.
+  const stated = new Set(DOCS.flatMap((doc) => all.filter((f) => f.phrases.some((re) => new RegExp(re.source, 'g').test(read(doc)))).map((f) => f.name)));
+  assert.deepEqual(
+    all.map((f) => f.name).filter((name) => !stated.has(name)),
+    [],
+    'figures no doc states in a known phrase',
+  );
 });
 
-test("docs: the count of faults and legal variants the README gives is the reference server's", () => {
-  const m = /\b(\d+) faults and (\d+) legal variants\b/.exec(read('README.md'));
-  assert.ok(m, 'README.md states the faults and variants the suite is tested against');
-  assert.deepEqual([Number(m[1]), Number(m[2])], [FAULTS.length, VARIANTS.length], 'reference/faults.ts');
+test('docs: a figure phrase is found across a line break, and rewritten to its source', () => {
+  const all = figures();
+  const doc = 'The suite is tested against 1 faults and 2 legal\nvariants; 5 of 6 stated clauses (7: 8 stated, 9\ninferred, 10 open).';
+  const stale = staleFigures(doc, all).map((f) => f.figure);
+  assert.deepEqual(stale, ['clauses', 'stated clauses', 'stated clauses', 'inferred clauses', 'open clauses', 'hand-written faults', 'legal variants']);
+  assert.deepEqual(staleFigures(withFigures(doc, all), all), []);
+  assert.match(
+    withFigures(doc, all),
+    new RegExp(`^The suite is tested against ${FAULTS.length} faults and ${VARIANTS.length} legal\nvariants; 5 of ${COUNT.stated} stated`),
+  );
+});
+
+test('README.md: at most 150 lines, and what tools and users depend on stays in it or one link away', () => {
+  const readme = read('README.md');
+  const lines = readme.trimEnd().split('\n').length;
+  assert.ok(lines <= 150, `README.md has ${lines} lines`);
+  for (const must of [
+    'npm ci && npm run verify',
+    'npm test ',
+    'CONSOLE_BASE_URL',
+    'CONSOLE_API_KEY',
+    'CONSOLE_TARGET_MANIFEST',
+    'npm run target:check',
+    '## Exit codes',
+    '## What it does not do yet',
+    '(docs/reports.md)',
+    '(docs/environment.md)',
+    '(docs/commands.md)',
+    '(docs/architecture.md)',
+    '(docs/measurements.md)',
+  ])
+    assert.ok(readme.includes(must), `README.md: ${must}`);
+  for (const code of [0, 1, 2, 3]) assert.match(readme, new RegExp(`^\\| ${code} \\| `, 'm'), `README.md: exit code ${code}`);
+  // Every doc README links to exists.
+  const links = [...readme.matchAll(/\]\(((?:docs\/)?[\w.-]+\.md)\)/g)].map((m) => m[1]);
+  assert.deepEqual(
+    links.filter((l) => !tree().includes(l)),
+    [],
+  );
 });
 
 test('docs: docs/commands.md lists every npm script of package.json', () => {
@@ -105,22 +147,34 @@ test('docs: every path docs/architecture.md names exists (from the root, or unde
   assert.deepEqual(missing, [], 'paths named in docs/architecture.md that do not exist');
 });
 
-test('docs: the environment is read and written only in core/config.ts (a child given a copy is neither)', () => {
+/** Folders the environment rule does not walk: installed, generated or written by runs, and load/ (below). */
+const NOT_SOURCE = new Set(['node_modules', 'reports', 'test-results', 'playwright-report', 'blob-report', 'data']);
+
+test('docs: the environment is read and written only in core/config.ts (a child given a copy is neither), in every folder', () => {
   const offenders: string[] = [];
+  const walked: string[] = [];
   const walk = (dir: string) => {
     for (const e of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
-      const path = `${dir}/${e.name}`;
-      if (e.isDirectory()) walk(path);
-      else if (/\.(ts|mjs)$/.test(e.name) && !e.name.endsWith('.test.ts') && path !== 'core/config.ts')
+      if (e.name.startsWith('.') || NOT_SOURCE.has(e.name)) continue;
+      const path = dir ? `${dir}/${e.name}` : e.name;
+      // load/ still reads its own variables: moving them into core/config.ts is the load engine's rewrite,
+      // under way; when it lands, this exception goes and load/ is held like every folder.
+      if (path === 'load') continue;
+      if (e.isDirectory()) {
+        if (!dir) walked.push(path);
+        walk(path);
+      } else if (/\.(ts|mts|mjs)$/.test(e.name) && !e.name.endsWith('.test.ts') && path !== 'core/config.ts')
         read(path)
           .split('\n')
           .forEach((line, i) => {
-            if (/process\.env(\.[A-Za-z_]|\[)/.test(line) && !/^\s*(\/\/|\*)/.test(line)) offenders.push(`${path}:${i + 1}`);
+            // `(env ?? process.env).NAME` reads a variable as surely as `process.env.NAME` does.
+            if (/process\.env(\.[A-Za-z_]|\[|\)\.[A-Z_])/.test(line) && !/^\s*(\/\/|\*)/.test(line)) offenders.push(`${path}:${i + 1}`);
           });
     }
   };
-  // load/ is being moved onto another load engine; its reads are that work's to move.
-  for (const dir of ['contracts', 'core', 'harness', 'reference', 'report', 'scripts', 'target', 'fixtures']) walk(dir);
+  walk('');
+  for (const folder of ['candidate', 'contracts', 'core', 'harness', 'manifest-check', 'reference', 'report', 'scripts', 'bin'])
+    assert.ok(walked.includes(folder), `the rule walks ${folder}/`);
   assert.deepEqual(offenders, []);
 });
 
@@ -133,9 +187,9 @@ test('docs: docs:update finds the verdict screen in verify output and rewrites o
     'verdict   PASS (exit 0) in 1.0 s',
     'after',
   ].join('\n');
-  const screen = verdictScreen(output);
+  const screen = verdictScreenIn(output);
   assert.equal(screen?.split('\n').length, 3);
-  assert.equal(verdictScreen('no screen'), undefined);
+  assert.equal(verdictScreenIn('no screen'), undefined);
   const doc = 'a\n<!-- sample verify-verdict: made by npm run docs:update from a real run; do not edit -->\n```text\nold\n```\n<!-- /sample -->\nb\n';
   const made = withSample(doc, 'verify-verdict', screen!);
   assert.deepEqual(samplesIn(made), [{ name: 'verify-verdict', text: screen }]);

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm run test:fast` (under tsx): the in-process unit tests (scripts/test-tiers.mjs) imported into this
-// one process, so Node and the TypeScript loader start once instead of once per test file: about 7 s
-// instead of about 20 on two cores. npm test still runs every test file in a process of its own
-// (test:unit), so a test that passes only alone, or only with others, shows up as a difference.
+// one process, so Node, the TypeScript loader and the contract's compiled schemas are made once instead
+// of once per test file: about a third of the CPU time of a process per file (docs/measurements.md).
+// `npm run check` runs it, and so does npm test's test:unit before the process tier (a file each).
 // node:test sets a failing exit code itself when a test fails.
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';

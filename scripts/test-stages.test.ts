@@ -36,3 +36,21 @@ test('npm test with an unknown stage name exits 3 with one line, and runs nothin
   assert.match(run.stderr.trim(), /^npm test: no stage named no-such-stage \(stages: contracts:check, /);
   assert.equal(run.stderr.trim().split('\n').length, 1);
 });
+
+test('npm test runs the stages of one [group] side by side, each output whole under its header, and counts each', () => {
+  const help = runTests('--help').stdout;
+  // The stages timed against a baseline, and those that fill both cores, run alone.
+  for (const alone of ['test:unit', 'conformance:strict', 'conformance:selftest', 'load:smoke', 'report:test', 'scan:secrets'])
+    assert.match(help, new RegExp(`^ {2}${alone} +(?!\\[)`, 'm'), `${alone} runs alone`);
+  const run = runTests('contracts:check', 'clauses:coverage');
+  assert.equal(run.status, 0, run.stdout + run.stderr);
+  for (const stage of ['contracts:check', 'clauses:coverage']) {
+    assert.match(run.stdout, new RegExp(`=== npm test: ${stage} \\(`));
+    assert.match(run.stdout, new RegExp(`^ok +${stage} +\\d+\\.\\ds$`, 'm'));
+  }
+  // Side by side: the whole took less than the two one after the other would have.
+  const seconds = [...run.stdout.matchAll(/^ok +\S+ +(\d+\.\d)s$/gm)].map((m) => Number(m[1]));
+  const total = Number(/^total (\d+\.\d)s$/m.exec(run.stdout)?.[1]);
+  assert.ok(total < seconds[0] + seconds[1], `total ${total} s, stages ${seconds.join(' s and ')} s`);
+  assert.match(run.stdout, /\n2 passed, 0 failed\n$/);
+});

@@ -1,22 +1,25 @@
 #!/usr/bin/env node
 // `npm test`: the project's own tests, in order, stopping at the first failing stage.
 // Plain .mjs (not .ts) so that it runs before anything else is known to work.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 
-// Each stage is an npm script; together they are the whole of `npm test` (README, "Project tests").
+// Each stage is an npm script; together they are the whole of `npm test` (docs/testing.md). Stages
+// that share a `together` name run at the same time: they read the tree or start servers of their own
+// on port 0 and temporary files, and none of them is timed against a baseline (load:smoke and
+// report:test, which are, run alone, as do test:unit and the self-test, which fill both cores).
 const stages = [
-  ['contracts:check', 'generated schemas are fresh and compile under Ajv2020 strict'],
-  ['contracts:lint', 'openapi.yaml is lint-clean under Redocly'],
-  ['typecheck', 'TypeScript strict typecheck (tsconfig.json: every folder, load/ included)'],
-  ['lint', 'Biome lint and format check (biome.jsonc): no errors, formatted'],
-  ['test:unit', 'unit tests (node:test): contract, clauses, reference server, reliability, scripts'],
-  ['clauses:coverage', 'every stated clause of contracts/clauses.yaml has a conformance test'],
-  ['fuzz:smoke', 'seeded fuzz of the reference server: no 5xx, error shape, nothing persisted'],
+  ['contracts:check', 'generated schemas are fresh and compile under Ajv2020 strict', [], 'static'],
+  ['contracts:lint', 'openapi.yaml is lint-clean under Redocly', [], 'static'],
+  ['typecheck', 'TypeScript strict typecheck (tsconfig.json: every file of every folder)', [], 'static'],
+  ['lint', 'Biome lint and format check (biome.jsonc): no errors, formatted', [], 'static'],
+  ['clauses:coverage', 'every stated clause of contracts/clauses.yaml has a conformance test', [], 'static'],
+  ['test:unit', 'unit tests (node:test): every *.test.ts of the repository, both tiers'],
+  ['fuzz:smoke', 'seeded fuzz of the reference server: no 5xx, error shape, nothing persisted', [], 'servers'],
+  ['crosscheck', 'Schemathesis (pinned, in .venv) finds no failure of the reference server against contracts/openapi.yaml', [], 'servers'],
   ['conformance:strict', 'the conformance suite against the reference server, --strict'],
   // Grouped: the strict-pass variants share a server per group (contracts/selftest-groups.ts), about half the time.
   ['conformance:selftest', 'the suite fails against every injected fault and passes every legal variant (variants in groups)', ['--grouped']],
-  ['crosscheck', 'Schemathesis (pinned, in .venv) finds no failure of the reference server against contracts/openapi.yaml'],
   ['load:smoke', 'paging and mutation smoke profiles on Artillery against the reference, compared with the baselines'],
   ['report:test', 'reports/index.html of a real verify run (one injected fault) in Debian Chromium: verdict, filters, failure evidence, load, no network'],
   ['scan:secrets', 'nothing the run wrote holds the API key'],
@@ -27,9 +30,11 @@ if (only.includes('--help') || only.includes('-h')) {
   console.log(`usage: npm test [-- STAGE...]
 
 Runs the project's own tests, stage by stage in this order, stopping at the first that fails;
-with STAGE names, only those. Exit 0 when every stage run passed, 1 otherwise, 3 on an unknown stage.
+with STAGE names, only those. Stages marked [name] run at the same time as the others of that name,
+each one's output printed when it ends. Exit 0 when every stage run passed, 1 otherwise, 3 on an
+unknown stage.
 
-${stages.map(([script, what]) => `  ${script.padEnd(22)} ${what}`).join('\n')}`);
+${stages.map(([script, what, , together]) => `  ${script.padEnd(22)} ${together ? `[${together}] ` : ''}${what}`).join('\n')}`);
   process.exit(0);
 }
 const unknown = only.filter((name) => !stages.some(([script]) => script === name));
@@ -43,15 +48,33 @@ const env = { ...process.env };
 if (!env.CONSOLE_BASE_URL && !env.CONSOLE_API_KEY) env.CONSOLE_API_KEY = `cc_test_${randomBytes(24).toString('hex')}`;
 const started = Date.now();
 const results = [];
-for (const [script, what, args = []] of stages) {
-  if (only.length > 0 && !only.includes(script)) continue;
+
+/** One stage: its output straight through when it runs alone, held back and printed at its end when not. */
+function run([script, what, args = []], alone) {
   const t0 = Date.now();
-  console.log(`\n=== npm test: ${script} (${what})`);
-  const r = spawnSync('npm', ['run', '--silent', script, ...(args.length ? ['--', ...args] : [])], { stdio: 'inherit', env });
-  const seconds = ((Date.now() - t0) / 1000).toFixed(1);
-  const ok = r.status === 0;
-  results.push({ script, ok, seconds });
-  if (!ok) break;
+  const argv = ['run', '--silent', script, ...(args.length ? ['--', ...args] : [])];
+  if (alone) console.log(`\n=== npm test: ${script} (${what})`);
+  return new Promise((done) => {
+    const child = spawn('npm', argv, { stdio: alone ? 'inherit' : ['ignore', 'pipe', 'pipe'], env });
+    let output = '';
+    child.stdout?.on('data', (chunk) => (output += chunk));
+    child.stderr?.on('data', (chunk) => (output += chunk));
+    child.on('close', (code) => {
+      if (!alone) console.log(`\n=== npm test: ${script} (${what})\n${output.trimEnd()}`);
+      done({ script, ok: code === 0, seconds: ((Date.now() - t0) / 1000).toFixed(1) });
+    });
+  });
+}
+
+const chosen = stages.filter(([script]) => only.length === 0 || only.includes(script));
+for (let i = 0; i < chosen.length; ) {
+  const together = chosen[i][3];
+  let j = i + 1;
+  while (together && j < chosen.length && chosen[j][3] === together) j++;
+  const batch = chosen.slice(i, j);
+  results.push(...(await Promise.all(batch.map((stage) => run(stage, batch.length === 1)))));
+  i = j;
+  if (results.some((r) => !r.ok)) break;
 }
 console.log('\n=== npm test summary');
 for (const r of results) console.log(`${r.ok ? 'ok  ' : 'FAIL'} ${r.script.padEnd(22)} ${r.seconds}s`);

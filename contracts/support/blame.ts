@@ -1,6 +1,6 @@
 // Per-clause blame. Every assertion of a test belongs to one clause, so that a failed test fails only the
 // clauses whose assertions failed, not every clause it names (docs/blame.md):
-// - a failing check run by `holds(clause, check)` (synchronous: the shared checks of checks.ts) or by
+// - a failing check run by `checkAs(clause, check)` (synchronous: the shared checks of checks.ts) or by
 //   `t.clause(clause, body)` (a boxed test.step titled `clause <id>`, target.ts) carries its clause in its
 //   error object (a symbol-keyed property: the message stays the assertion's). The innermost claim wins:
 //   a field clause that expectSuccess blames inside a test's `t.clause('metrics.create.message', ...)`
@@ -95,7 +95,7 @@ function running(): TestInfo | undefined {
 }
 
 /** Runs `check` as the check of `clause` (or of each of several): a failure in it is blamed on them, completion holds them. */
-export function holds<R>(clause: string | readonly string[], check: () => R): R {
+export function checkAs<R>(clause: string | readonly string[], check: () => R): R {
   const clauses = typeof clause === 'string' ? [clause] : clause;
   let out: R;
   try {

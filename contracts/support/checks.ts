@@ -3,7 +3,7 @@ import { expect } from '@playwright/test';
 import type { Reply } from './evidence.ts';
 import { markChecked, recordFinding } from './findings.ts';
 import { absentListed, isSuccess, OPERATIONS, otherCase, requestErrors, responseErrorsByClause } from './validators.ts';
-import { failedExchange, holds, markHeld } from './blame.ts';
+import { checkAs, failedExchange, markHeld } from './blame.ts';
 import { clausesOfSchema } from './schema-clauses.ts';
 import { schema } from '../index.ts';
 import { CLAUSES } from './clauses.ts';
@@ -71,13 +71,13 @@ function accepted(operationId: string, reply: Reply): Json {
       `${operationId}: expected ${expected}, got ${reply.status}: ${JSON.stringify(reply.body)?.slice(0, 300)}`,
     ).toBe(true);
   if (sentAsJson(reply))
-    holds(REQUESTS_JSON, () =>
+    checkAs(REQUESTS_JSON, () =>
       expect(reply.status, `${operationId}: a body sent with Content-Type: application/json (spec 4.0) refused as an unsupported media type`).not.toBe(415),
     );
-  if (status200 && ok2xx(reply)) holds(status200, status);
+  if (status200 && ok2xx(reply)) checkAs(status200, status);
   else status();
   const misspelt = otherCase(operationId, reply.body);
-  holds(CASE_SENSITIVE, () =>
+  checkAs(CASE_SENSITIVE, () =>
     expect(misspelt, `${operationId}: fields the spec names, answered spelt in another case (spec 2: field names are case-sensitive)`).toEqual([]),
   );
   const errors = responseErrorsByClause(operationId, reply.body);
@@ -91,7 +91,7 @@ function accepted(operationId: string, reply: Reply): Json {
   const shown = errors.slice(0, 8).map((e) => (e.clause ? `${e.line} (${clausesOf(e).join(', ')})` : e.line));
   const schemaCheck = () => expect(shown, `${operationId}: response does not match contracts/schemas/${op.response}`).toEqual([]);
   // An error no clause takes leaves the whole failure to the check around this one.
-  if (errors.every((e) => e.clause)) holds(blamed, schemaCheck);
+  if (errors.every((e) => e.clause)) checkAs(blamed, schemaCheck);
   else schemaCheck();
   return reply.body;
 }
@@ -185,7 +185,7 @@ export function whenPresent(
 export function expectMessage(operationId: string, body: Json, text: string): void {
   const clause = OPERATIONS[operationId].clauses.find((c) => c.endsWith('.message'));
   const check = () => expect(body?.message, `message text (spec 2.1) should be exactly ${JSON.stringify(text)}`).toBe(text);
-  if (clause) holds(clause, check);
+  if (clause) checkAs(clause, check);
   else check();
 }
 

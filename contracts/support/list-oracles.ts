@@ -6,7 +6,7 @@
 // that contradict each other fail the clause they break; only what the budget could not reach on a server
 // that answered consistently is left not verifiable, with the budget that would decide it.
 import { expect } from './target.ts';
-import { holds } from './blame.ts';
+import { checkAs } from './blame.ts';
 import { acrossDepth, paginationContradictions, paginationOf, pick, shortPages, type ListEnd, type Probe } from './depth.ts';
 import { pagesNeeded, RefusedPage, twoPages, type Pager, type Walk } from './paging.ts';
 import type { Json } from '../../core/json.ts';
@@ -112,7 +112,7 @@ const named = (p: Probe, end: ListEnd) => `GET ${p.reply.exchange.path} (page ${
 export function expectEndHolds(end: ListEnd, pagination?: string, gaps?: string): void {
   if (pagination) {
     const found = paginationContradictions(end);
-    holds(pagination, () =>
+    checkAs(pagination, () =>
       expect(
         found.map((f) => `${f.message} (${f.replies.map((r) => `GET ${r.exchange.path}: ${r.status}`).join('; ')})`),
         'the pagination says what the pages hold',
@@ -120,7 +120,7 @@ export function expectEndHolds(end: ListEnd, pagination?: string, gaps?: string)
     );
   }
   if (gaps)
-    holds(gaps, () =>
+    checkAs(gaps, () =>
       expect(
         shortPages(end).map((p) => `${named(p, end)} holds ${p.items.length} items, the first page ${end.size}, and page ${end.last + 1} still holds items`),
         'pages before the last are full',

@@ -20,7 +20,7 @@ import type { Inconclusive, Level, Observation } from './target.ts';
 import { STOP_AFTER_CONSECUTIVE, clearStop, noAnswerInTime, requestStop, silenceReason } from './transport.ts';
 import { verdict, type Ran, type Unchecked } from './verdict.ts';
 import { screen } from './matrix.ts';
-import { ledgerOf } from './run-ledger.ts';
+import { ledgerOfRun } from './run-ledger.ts';
 
 export type { ClauseResult, ConformanceReport, ConformanceSummary, FailureResult, InconclusiveResult, RunStop, Status } from '../../core/formats.ts';
 
@@ -188,7 +188,7 @@ export default class ConformanceReporter implements Reporter {
       'junit.xml',
       junitXml([...ran, ...findings], { strict, durationMs: summary.durationMs, incomplete: summary.incomplete ?? [], waived: summary.waived ?? [] }),
     );
-    const { writes, state } = ledgerOf(ran);
+    const { writes, state } = ledgerOfRun(ran);
     addLedgerPart(
       dir,
       { by: 'conformance', startedAt: summary.startedAt, writes: tally(writes), restores: [] },

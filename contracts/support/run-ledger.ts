@@ -5,7 +5,7 @@ import type { LedgerWrite, TargetState } from '../../core/formats.ts';
 import type { Ran } from './verdict.ts';
 
 /** The writes the tests' exchanges made, and the state they leave the target in. */
-export function ledgerOf(ran: readonly Ran[]): { writes: LedgerWrite[]; state: TargetState } {
+export function ledgerOfRun(ran: readonly Ran[]): { writes: LedgerWrite[]; state: TargetState } {
   const state = emptyState();
   const writes: LedgerWrite[] = [];
   // An exchange a test shows as evidence of another's request (the envelope test, of the create that

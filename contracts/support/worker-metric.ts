@@ -7,7 +7,7 @@
 import { test } from '@playwright/test';
 import { expect, type T } from './target.ts';
 import { metricName, ok2xx } from './checks.ts';
-import { holds } from './blame.ts';
+import { checkAs } from './blame.ts';
 import type { Reply } from './evidence.ts';
 
 /** Its type: the one warehouseNative (4.8) describes, which the update checks send. */
@@ -33,7 +33,7 @@ export async function workerMetric(t: T): Promise<WorkerMetric> {
   const name = metricName(t.manifest.metricPrefix, t.runId, 30, '_worker');
   const creation = await t.call('POST', '/console/v1/metrics', { data: { name, type: WORKER_METRIC_TYPE } });
   // A create valid in every part, refused: the create operation's failure, whichever test asked first.
-  holds('metrics.create.path', () =>
+  checkAs('metrics.create.path', () =>
     expect(ok2xx(creation), `the worker's metric (a metric to update) is created: ${creation.status} ${JSON.stringify(creation.body)?.slice(0, 200)}`).toBe(
       true,
     ),

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import type { Figures, RunSummary } from '../../core/formats.ts';
 import { histogramOf } from '../../load/compare/samples.ts';
 import { quantile, seededRandom, normalDraw } from '../../load/compare/stats.ts';
-import { judge, table, tally } from './power-judge.ts';
+import { judgeRun, table, tallyJudgements } from './power-judge.ts';
 
 /** A run of two endpoints and the calibration, log-normal around 40 ms; `slower` multiplies the endpoint "slow". */
 function run(seed: number, slower = 1): RunSummary {
@@ -36,7 +36,7 @@ function run(seed: number, slower = 1): RunSummary {
 }
 
 test('a 50% slower endpoint is flagged by the statistical rule and passed by the ratio tolerances (1.5x is under 2x)', () => {
-  const j = judge(50, run(2, 1.5), run(1));
+  const j = judgeRun(50, run(2, 1.5), run(1));
   assert.equal(j.flaggedNew, true);
   assert.deepEqual(j.newEndpoints, ['slow']);
   assert.equal(j.flaggedOld, false);
@@ -45,15 +45,15 @@ test('a 50% slower endpoint is flagged by the statistical rule and passed by the
 });
 
 test('an unchanged run is flagged by neither rule', () => {
-  const j = judge(0, run(3), run(1));
+  const j = judgeRun(0, run(3), run(1));
   assert.equal(j.flaggedNew, false);
   assert.equal(j.flaggedOld, false);
 });
 
 test('tally counts each condition, and the table shows one row per change', () => {
   const base = run(1);
-  const js = [judge(0, run(4), base), judge(0, run(5), base), judge(50, run(6, 1.5), base)];
-  const rows = tally(js, [0, 50]);
+  const js = [judgeRun(0, run(4), base), judgeRun(0, run(5), base), judgeRun(50, run(6, 1.5), base)];
+  const rows = tallyJudgements(js, [0, 50]);
   assert.deepEqual(
     rows.map((r) => [r.change, r.runs, r.flaggedNew, r.flaggedOld]),
     [
@@ -69,12 +69,12 @@ test('tally counts each condition, and the table shows one row per change', () =
 test('a slowdown in front of a route and one in its handler are rows of their own, and the table says where', () => {
   const base = run(1);
   const js = [
-    judge(0, run(7), base),
-    judge(25, run(8, 1.5), base, 'b', 'handler'),
-    judge(25, run(9, 1.5), base, 'b', 'route'),
-    judge(25, run(10), base, 'b', 'route'),
+    judgeRun(0, run(7), base),
+    judgeRun(25, run(8, 1.5), base, 'b', 'handler'),
+    judgeRun(25, run(9, 1.5), base, 'b', 'route'),
+    judgeRun(25, run(10), base, 'b', 'route'),
   ];
-  const rows = tally(js, [0, { change: 25, where: 'handler' }, { change: 25, where: 'route' }]);
+  const rows = tallyJudgements(js, [0, { change: 25, where: 'handler' }, { change: 25, where: 'route' }]);
   assert.deepEqual(
     rows.map((r) => [r.change, r.where, r.runs, r.flaggedNew]),
     [

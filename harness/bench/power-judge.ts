@@ -41,7 +41,7 @@ const withoutSamples = (s: RunSummary): RunSummary => {
 
 const flagged = (p: ProfileResult) => p.endpoints.filter((e) => e.regression).map((e) => e.endpoint);
 
-export function judge(change: number, run: RunSummary, baseline: RunSummary, baselineFile = 'the benchmark baseline', where: Where = 'handler'): Judgement {
+export function judgeRun(change: number, run: RunSummary, baseline: RunSummary, baselineFile = 'the benchmark baseline', where: Where = 'handler'): Judgement {
   const now = compareSummary(run, baseline, baselineFile, DEFAULT_TOLERANCE);
   const before = compareSummary(withoutSamples(run), withoutSamples(baseline), baselineFile, DEFAULT_TOLERANCE);
   const effects = now.endpoints.filter((e) => e.rule === 'statistical' && e.statistical).map((e) => e.statistical!.effect);
@@ -70,7 +70,7 @@ export interface Row {
 const asCondition = (c: number | Condition): Condition => (typeof c === 'number' ? { change: c, where: 'handler' } : c);
 
 /** A row per condition (a bare number is a change in the handler); the unchanged runs are one row wherever they were counted. */
-export function tally(judgements: Judgement[], conditions: (number | Condition)[]): Row[] {
+export function tallyJudgements(judgements: Judgement[], conditions: (number | Condition)[]): Row[] {
   return conditions.map(asCondition).map(({ change, where }) => {
     const js = judgements.filter((j) => j.change === change && (change === 0 || j.where === where));
     const effects = js

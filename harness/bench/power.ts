@@ -20,7 +20,7 @@ import type { RunSummary } from '../../core/formats.ts';
 import { startReference } from '../../core/reference.ts';
 import { OPERATIONS, type OperationId } from '../../contracts/index.ts';
 import { runLoad } from '../../load/command/run.ts';
-import { type Condition, judge, type Judgement, table, tally } from './power-judge.ts';
+import { type Condition, judgeRun, type Judgement, table, tallyJudgements } from './power-judge.ts';
 import { startSlowRoute } from './slow-route.ts';
 
 /** The calibration request before the ruler was moved off the measured routes (load/lib/calibration.ts), for comparison. */
@@ -176,7 +176,7 @@ async function bench(a: PowerArgs): Promise<number> {
       }
       const run = await once(condition);
       const { change, where } = condition;
-      const j = judge(change, run, baseline, undefined, where);
+      const j = judgeRun(change, run, baseline, undefined, where);
       judgements.push(j);
       const left = minutes(perRun * (plan.length - i - 1));
       console.log(
@@ -190,7 +190,7 @@ async function bench(a: PowerArgs): Promise<number> {
         `slow:${a.operation}:<change>${viaProxy ? ` and ${route} slowed in front by a proxy` : ''}, calibration ${a.calibration === 'pipelines' ? PIPELINES_RULER : 'on a path no operation has'}, ` +
         `${judgements.length} runs against one baseline, ${minutes(Date.now() - started)}${cut ? ' (cut short by --max-minutes)' : ''}\n`,
     );
-    console.log(table(tally(judgements, conditions), a.operation));
+    console.log(table(tallyJudgements(judgements, conditions), a.operation));
     return 0;
   } finally {
     rmSync(reports, { recursive: true, force: true });

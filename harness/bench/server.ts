@@ -8,6 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
 import { fail, parseCommand, integerOption } from '../../core/command.ts';
+import { median } from '../../core/quantile.ts';
 import { build } from '../../reference/app.ts';
 
 const HELP = `usage: npm run bench:server -- [--scale 100000] [--requests 2000] [--rounds 5]
@@ -56,8 +57,6 @@ async function rps(port: number, path: string, n: number): Promise<number> {
   );
   return n / (Number(process.hrtime.bigint() - t0) / 1e9);
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const t0 = Date.now();
 const app = build({ apiKey: KEY, scale });

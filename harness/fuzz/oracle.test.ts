@@ -3,11 +3,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FuzzCase } from './cases.ts';
-import { judge } from './oracle.ts';
+import { judgeAnswer } from './oracle.ts';
 
 const KEY = 'cc_oracle_key_0123456789';
 const c = (expect: FuzzCase['expect']): FuzzCase => ({ category: 't', op: 'createMetric', method: 'POST', url: '/console/v1/metrics', headers: {}, expect });
-const kinds = (expect: FuzzCase['expect'], status: number, body: string) => judge(c(expect), { status, headers: {}, body }, KEY).map((v) => v.kind);
+const kinds = (expect: FuzzCase['expect'], status: number, body: string) => judgeAnswer(c(expect), { status, headers: {}, body }, KEY).map((v) => v.kind);
 const error = (status: number) => JSON.stringify({ status, error: 'bad_request', message: 'no' });
 
 test('fuzz oracle: a proper refusal and a proper acceptance pass', () => {

@@ -15,7 +15,7 @@ export type ViolationKind = '5xx' | 'error-shape' | 'accepted-malformed' | 'succ
 const ERROR_KEYS = ['error', 'message', 'status'];
 
 /** The violations of one answer (empty when it is as it must be), each with a one-line reason. */
-export function judge(c: FuzzCase, a: Answer, apiKey: string): { kind: ViolationKind; reason: string }[] {
+export function judgeAnswer(c: FuzzCase, a: Answer, apiKey: string): { kind: ViolationKind; reason: string }[] {
   const out: { kind: ViolationKind; reason: string }[] = [];
   if (a.body.includes(apiKey) || JSON.stringify(a.headers).includes(apiKey)) out.push({ kind: 'key-echoed', reason: 'the answer holds the API key' });
   if (a.status >= 500) out.push({ kind: '5xx', reason: `status ${a.status}: ${a.body.slice(0, 160)}` });

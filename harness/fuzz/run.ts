@@ -15,7 +15,7 @@ import { randomApiKey } from '../../core/reference.ts';
 import { caseArbitrary, type FuzzCase } from './cases.ts';
 import { FUZZ_METRIC, loadOperations } from './contract.ts';
 import { dbDigest, openReadOnly } from './digest.ts';
-import { judge, type ViolationKind } from './oracle.ts';
+import { judgeAnswer, type ViolationKind } from './oracle.ts';
 
 const HELP = `usage: npm run fuzz -- [--runs N] [--seed S] [--examples N]
 
@@ -146,7 +146,7 @@ for (let chunk = 0; sent < runs; chunk++) {
     try {
       const res = await answerWithin(epoch.app.inject({ method: c.method as HTTPMethods, url: c.url, headers: c.headers, payload: c.payload }), c);
       status = res.statusCode;
-      found = judge(c, { status, headers: res.headers, body: res.body }, apiKey);
+      found = judgeAnswer(c, { status, headers: res.headers, body: res.body }, apiKey);
     } catch (err) {
       found = [{ kind: 'crash', reason: `inject threw: ${(err as Error).message}` }];
     }

@@ -4,7 +4,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { ROOT, loadManifest } from '../../core/config.ts';
-import { call, startServer, type Server } from './server.ts';
+import { callServer, startServer, type Server } from './server.ts';
 
 const N = 50;
 let server: Server;
@@ -17,13 +17,13 @@ after(async () => {
 
 test(`concurrency: ${N} concurrent add-rules on one gate keep every rule, in one piece`, { timeout: 30_000 }, async () => {
   const gate = loadManifest(join(ROOT, 'fixtures/targets/reference.json')).gates[0];
-  const start = await call(server, 'POST', `/console/v1/gates/${gate}/rules`, { rules: [] });
+  const start = await callServer(server, 'POST', `/console/v1/gates/${gate}/rules`, { rules: [] });
   assert.equal(start.status, 200);
   const existing = (start.body.data.rules as { id: string }[]).length;
   // Two rules per call: a torn write would show as one rule of a pair without the other.
   const answers = await Promise.all(
     Array.from({ length: N }, (_, i) =>
-      call(server, 'POST', `/console/v1/gates/${gate}/rules`, {
+      callServer(server, 'POST', `/console/v1/gates/${gate}/rules`, {
         rules: [
           { id: `rule_c_${i}_a`, name: `c ${i} a`, passPercentage: i },
           { id: `rule_c_${i}_b`, name: `c ${i} b`, passPercentage: i },
@@ -36,7 +36,7 @@ test(`concurrency: ${N} concurrent add-rules on one gate keep every rule, in one
     [],
     'every call answered 200',
   );
-  const end = await call(server, 'POST', `/console/v1/gates/${gate}/rules`, { rules: [] });
+  const end = await callServer(server, 'POST', `/console/v1/gates/${gate}/rules`, { rules: [] });
   const ids = (end.body.data.rules as { id: string }[]).map((r) => r.id);
   assert.equal(ids.length, existing + 2 * N, 'rule count');
   for (let i = 0; i < N; i++) {
@@ -48,7 +48,7 @@ test(`concurrency: ${N} concurrent add-rules on one gate keep every rule, in one
 });
 
 test(`concurrency: ${N} concurrent updates of one metric leave it equal to one of them`, { timeout: 30_000 }, async () => {
-  const created = await call(server, 'POST', '/console/v1/metrics', { name: 'cc_concurrency_metric', type: 'mean' });
+  const created = await callServer(server, 'POST', '/console/v1/metrics', { name: 'cc_concurrency_metric', type: 'mean' });
   assert.ok(created.status >= 200 && created.status < 300, `create answered ${created.status}`);
   const id = encodeURIComponent(created.body.data.id);
   const update = (i: number) => ({
@@ -57,7 +57,7 @@ test(`concurrency: ${N} concurrent updates of one metric leave it equal to one o
     isVerified: i % 2 === 0,
     directionality: i % 3 === 0 ? 'decrease' : 'increase',
   });
-  const answers = await Promise.all(Array.from({ length: N }, (_, i) => call(server, 'POST', `/console/v1/metrics/${id}`, update(i))));
+  const answers = await Promise.all(Array.from({ length: N }, (_, i) => callServer(server, 'POST', `/console/v1/metrics/${id}`, update(i))));
   assert.deepEqual(
     answers.map((a) => a.status).filter((s) => s !== 200),
     [],
@@ -65,7 +65,7 @@ test(`concurrency: ${N} concurrent updates of one metric leave it equal to one o
   );
   // Each answer shows its own update applied in full.
   answers.forEach((a, i) => assert.equal(a.body.data.description, `update ${i}`));
-  const final = (await call(server, 'POST', `/console/v1/metrics/${id}`, { dryRun: true })).body.data;
+  const final = (await callServer(server, 'POST', `/console/v1/metrics/${id}`, { dryRun: true })).body.data;
   const match = /^update (\d+)$/.exec(final.description);
   assert.ok(match, `final description ${JSON.stringify(final.description)}`);
   const expected = update(Number(match[1]));

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import Database from '../../reference/store/sqlite.ts';
 import { loadManifest } from '../../core/config.ts';
 import { ROOT } from '../../core/config.ts';
-import { call, startServer, type Server } from './server.ts';
+import { callServer, startServer, type Server } from './server.ts';
 
 const WORKERS = 8;
 /** Writes acknowledged before the kill; the load itself is unbounded until then. */
@@ -26,13 +26,13 @@ async function writer(server: Server, worker: number, gates: string[], acked: Ac
     try {
       if (i % 2 === 0) {
         const name = `cc_crash_${worker}_${i}`;
-        const r = await call(server, 'POST', '/console/v1/metrics', { name, type: 'sum' });
+        const r = await callServer(server, 'POST', '/console/v1/metrics', { name, type: 'sum' });
         if (r.status >= 200 && r.status < 300) acked.metrics.push(r.body.data.id);
         else assert.ok(r.status < 500, `create metric answered ${r.status}`);
       } else {
         const gate = gates[i % gates.length];
         const id = `rule_crash_${worker}_${i}`;
-        const r = await call(server, 'POST', `/console/v1/gates/${gate}/rules`, { rules: [{ id, name: id, passPercentage: 10 }] });
+        const r = await callServer(server, 'POST', `/console/v1/gates/${gate}/rules`, { rules: [{ id, name: id, passPercentage: 10 }] });
         if (r.status >= 200 && r.status < 300) acked.rules.get(gate)!.push(id);
         else assert.ok(r.status < 500, `add rules answered ${r.status}`);
       }
@@ -84,12 +84,12 @@ test('crash: kill -9 under mutation load loses no acknowledged write, and the da
   let lost = 0;
   try {
     for (const id of acked.metrics) {
-      const r = await call(second, 'POST', `/console/v1/metrics/${encodeURIComponent(id)}`, { dryRun: true });
+      const r = await callServer(second, 'POST', `/console/v1/metrics/${encodeURIComponent(id)}`, { dryRun: true });
       if (r.status !== 200) lost++;
     }
     for (const [gate, ids] of acked.rules) {
       // An empty add-rules returns the gate with all its rules (rules are appended, docs/development.md).
-      const r = await call(second, 'POST', `/console/v1/gates/${gate}/rules`, { rules: [] });
+      const r = await callServer(second, 'POST', `/console/v1/gates/${gate}/rules`, { rules: [] });
       assert.equal(r.status, 200);
       const present = new Set((r.body.data.rules as { id: string }[]).map((x) => x.id));
       lost += ids.filter((id) => !present.has(id)).length;

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { keyForms } from '../../core/keys.ts';
-import { call, startServer } from './server.ts';
+import { callServer, startServer } from './server.ts';
 
 const BODY_SECRET = 'cc_body_secret_7f3a9d0e51';
 
@@ -25,7 +25,7 @@ test('log: with --log on, the server writes no form of the key and no body secre
       ['GET', '/console/v1/release_pipelines', undefined, { authorization: `Bearer ${key}` }],
     ];
     for (const [method, path, body, headers] of requests) {
-      const r = await call(server, method, path, body, headers);
+      const r = await callServer(server, method, path, body, headers);
       assert.ok(r.status < 500, `${method} ${path} answered ${r.status}`);
     }
     // A client that puts the key in the query by mistake (spec 5: header only) is refused, and its

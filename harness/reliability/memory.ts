@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fail as failCommand, parseCommand } from '../../core/command.ts';
-import { call, startServer, type Server } from './server.ts';
+import { callServer, startServer, type Server } from './server.ts';
 import { EXPERIMENT_STATUSES } from '../../contracts/index.ts';
 
 const HELP = `usage: npm run reliability:memory -- [options]
@@ -117,22 +117,24 @@ try {
   }
   const gates = ['gate_cc_alpha', 'gate_cc_beta', 'gate_cc_gamma', 'gate_cc_delta', ...Array.from({ length: 8 }, (_, i) => `gate_seed_${i + 1}`)];
   const pool = 50;
-  for (let i = 0; i < pool; i++) await call(server, 'POST', '/console/v1/metrics', { name: `cc_mem_pool_${i}`, type: 'sum' });
+  for (let i = 0; i < pool; i++) await callServer(server, 'POST', '/console/v1/metrics', { name: `cc_mem_pool_${i}`, type: 'sum' });
   console.log(`mutation load: ${workers} clients for ${minutes} min on a database file; RSS every 10 s`);
   const mutation = await load(server, minutes * 60, 10_000, async (w, i) => {
     const pick = i % 10;
     let r;
     if (pick < 3)
-      r = await call(server, 'POST', `/console/v1/metrics/cc_mem_pool_${(w * 7 + i) % pool}::sum`, { description: `d ${w} ${i}`, tags: [`t${i % 13}`] });
-    else if (pick < 5) r = await call(server, 'POST', '/console/v1/metrics', { name: `cc_mem_${w}_${i}`, type: 'mean', description: 'x'.repeat(200) });
+      r = await callServer(server, 'POST', `/console/v1/metrics/cc_mem_pool_${(w * 7 + i) % pool}::sum`, { description: `d ${w} ${i}`, tags: [`t${i % 13}`] });
+    else if (pick < 5) r = await callServer(server, 'POST', '/console/v1/metrics', { name: `cc_mem_${w}_${i}`, type: 'mean', description: 'x'.repeat(200) });
     else if (pick < 7)
-      r = await call(server, 'PATCH', `/console/v1/experiments/exp_cc_overrides_${1 + (i % 3)}/overrides`, {
+      r = await callServer(server, 'PATCH', `/console/v1/experiments/exp_cc_overrides_${1 + (i % 3)}/overrides`, {
         overrides: [{ type: 'gate', id: `g${i}`, groupID: 'control' }],
         userIDOverrides: [{ groupID: 'test', ids: [`u${w}`, `u${i}`] }],
       });
-    else if (pick < 9) r = await call(server, 'PUT', `/console/v1/gates/${gates[(w + i) % gates.length]}/${i % 2 ? 'enable' : 'disable'}`);
+    else if (pick < 9) r = await callServer(server, 'PUT', `/console/v1/gates/${gates[(w + i) % gates.length]}/${i % 2 ? 'enable' : 'disable'}`);
     else
-      r = await call(server, 'POST', `/console/v1/gates/${gates[(w + i) % gates.length]}/rules`, { rules: [{ name: `r ${w} ${i}`, passPercentage: i % 100 }] });
+      r = await callServer(server, 'POST', `/console/v1/gates/${gates[(w + i) % gates.length]}/rules`, {
+        rules: [{ name: `r ${w} ${i}`, passPercentage: i % 100 }],
+      });
     return r.status;
   });
   await server.stop();
@@ -166,7 +168,7 @@ try {
         : i % 4 === 1
           ? `limit=20&page=${1 + ((page * 5) % (pages * 5))}`
           : `limit=100&page=${page}`;
-    const r = await call(server, 'GET', i % 25 === 0 ? '/console/v1/release_pipelines?limit=10' : `/console/v1/experiments?${q}`);
+    const r = await callServer(server, 'GET', i % 25 === 0 ? '/console/v1/release_pipelines?limit=10' : `/console/v1/experiments?${q}`);
     return r.status;
   });
   await server.stop();

@@ -10,7 +10,7 @@ export function startServer(opts: Pick<ReferenceOptions, 'apiKey' | 'db' | 'scal
 }
 
 /** One request to the server: status and parsed body (undefined when the body is not JSON). */
-export async function call(
+export async function callServer(
   server: Server,
   method: string,
   path: string,

@@ -13,9 +13,10 @@
 import type { HttpError } from '../errors.ts';
 import type { Doc, Store } from '../store/store.ts';
 import type { Json, JsonObject } from '../../core/json.ts';
+import type { Level } from '../../core/formats.ts';
 
-/** The level of a clause in contracts/clauses.yaml (faults.test.ts holds each entry to it). */
-export type Level = 'stated' | 'inferred' | 'open';
+/** The level of a clause in contracts/clauses.yaml (core/formats.ts; faults.test.ts holds each entry to it). */
+export type { Level };
 export type LayerName = 'request' | 'storage' | 'response' | 'errors';
 type Schema = JsonObject;
 

@@ -21,7 +21,7 @@ export function withSample(doc: string, name: string, text: string): string {
 }
 
 /** The verdict screen verify prints last: from its `=== verdict ===` rule to the `verdict` line. */
-export function verdictScreen(output: string): string | undefined {
+export function verdictScreenIn(output: string): string | undefined {
   const lines = output.split('\n');
   const start = lines.findIndex((l) => /^=+ verdict =+$/.test(l));
   if (start < 0) return undefined;

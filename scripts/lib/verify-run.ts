@@ -20,7 +20,7 @@ import { onSignal } from './verify/processes.ts';
 import { reportStage } from './verify/report.ts';
 import { notRunStage, type Run, shortPath, type VerifyOptions } from './verify/run.ts';
 import { secretScanStage } from './verify/secret-scan.ts';
-import { targetCheckStage } from './verify/target-check.ts';
+import { targetCheckStage } from './verify/manifest-check.ts';
 import { printVerdict } from './verify/verdict-screen.ts';
 
 export type { VerifyOptions } from './verify/run.ts';

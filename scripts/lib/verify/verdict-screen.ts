@@ -5,7 +5,7 @@ import type { ConformanceSummary } from '../../../contracts/support/reporter.ts'
 import type { CompareResult } from '../../../load/compare/baseline.ts';
 import type { ReportInputs } from '../../../report/inputs.ts';
 import { describeChange, trendsOf } from '../../../report/trend.ts';
-import type { TargetCheck } from '../../../target/check.ts';
+import type { TargetCheck } from '../../../manifest-check/check.ts';
 import { shortPath } from './run.ts';
 
 const LEVEL_NAMES: Level[] = ['stated', 'inferred', 'open'];

@@ -1,4 +1,4 @@
-// npm run target:check: the manifest read against the target without writing (target/check.ts).
+// npm run target:check: the manifest read against the target without writing (manifest-check/check.ts).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseCommand, runCommand } from '../core/command.ts';

@@ -7,6 +7,7 @@ import type { Manifest } from '../core/config.ts';
 import type { TargetState } from '../core/formats.ts';
 import { KEY_HEADER } from '../core/keys.ts';
 import type { HistoryRun } from '../core/history.ts';
+import type { JsonObject as Json } from '../core/json.ts';
 
 export const TARGET_CHECK_FILE = 'target-check.json';
 
@@ -69,8 +70,6 @@ interface Connection {
   timeoutMs: number;
 }
 
-type Json = Record<string, any>;
-
 async function get(c: Connection, path: string): Promise<{ status: number; body: Json | undefined }> {
   const r = await fetch(`${c.baseUrl}${path}`, { headers: { [KEY_HEADER]: c.apiKey }, redirect: 'manual', signal: AbortSignal.timeout(c.timeoutMs) });
   const text = await r.text();
@@ -104,7 +103,7 @@ function lastSeen(runs: HistoryRun[]): {
   gates: Record<string, TargetState['gates'][string] & { at: string }>;
   triggers: Record<string, TargetState['triggers'][string] & { at: string }>;
 } {
-  const out = { gates: {} as Record<string, any>, triggers: {} as Record<string, any> };
+  const out: ReturnType<typeof lastSeen> = { gates: {}, triggers: {} };
   for (const run of runs) {
     for (const [id, g] of Object.entries(run.footprint?.state.gates ?? {})) if (g.rules !== null) out.gates[id] = { ...g, at: run.startedAt };
     for (const [id, t] of Object.entries(run.footprint?.state.triggers ?? {})) out.triggers[id] = { ...t, at: run.startedAt };
@@ -118,7 +117,7 @@ const average = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / x
  * The manifest against the target: `runs` are the history's runs against the same target and manifest,
  * oldest first. Sends only reads.
  */
-export async function checkTarget(c: Connection, manifest: Manifest, manifestPath: string, runs: HistoryRun[]): Promise<TargetCheck> {
+export async function checkManifest(c: Connection, manifest: Manifest, manifestPath: string, runs: HistoryRun[]): Promise<TargetCheck> {
   const problems: string[] = [];
   const warnings: string[] = [];
 
@@ -194,7 +193,9 @@ export async function checkTarget(c: Connection, manifest: Manifest, manifestPat
     return { id, rules: last?.rules ?? null, seenAt: last?.at ?? null, addedPerNight: average(added) };
   });
   const created = average(measured.map((r) => r.footprint!.totals.metricsCreated));
-  const owner = manifest.metricOwner ? 'named in the manifest (metricOwner): not checkable without a write (the spec has no user read)' : 'not named: updates send the owner the target gave each metric';
+  const owner = manifest.metricOwner
+    ? 'named in the manifest (metricOwner): not checkable without a write (the spec has no user read)'
+    : 'not named: updates send the owner the target gave each metric';
 
   return {
     format: 'console-conformance.target-check/1',
@@ -229,7 +230,9 @@ export function describeCheck(r: TargetCheck): string[] {
     out.push(
       `  gate ${g.id}: ${g.rules === null ? 'rules not known yet (the spec has no gate read: the first run tells)' : `${g.rules} rules at its last answer (${g.seenAt})`}${g.addedPerNight !== null ? `, about ${g.addedPerNight.toFixed(1)} added a night` : ''}`,
     );
-  out.push(`  metrics: ${r.metrics.createdPerNight !== null ? `about ${r.metrics.createdPerNight.toFixed(1)} created a night` : 'none created yet'}; owner ${r.metrics.owner}`);
+  out.push(
+    `  metrics: ${r.metrics.createdPerNight !== null ? `about ${r.metrics.createdPerNight.toFixed(1)} created a night` : 'none created yet'}; owner ${r.metrics.owner}`,
+  );
   out.push(
     `  consumption: ${r.consumption.phasesPerNight} trigger phases a night (${r.consumption.source === 'history' ? `measured over the last ${r.consumption.runs} runs` : "the suite's design: no run in the history yet"})`,
   );

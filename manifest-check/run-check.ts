@@ -4,7 +4,7 @@ import { relative } from 'node:path';
 import { ROOT, type Config } from '../core/config.ts';
 import { historyTarget, readRuns, type HistoryRun } from '../core/history.ts';
 import { waiverOf } from '../core/waivers.ts';
-import { checkTarget, describeCheck, type TargetCheck } from './check.ts';
+import { checkManifest, describeCheck, type TargetCheck } from './check.ts';
 import { PREFLIGHT_TIMEOUT_MS, preflight } from '../core/preflight.ts';
 
 export interface TargetCheckOutcome {
@@ -30,7 +30,7 @@ export async function runTargetCheck(config: Config, t: { baseUrl: string; apiKe
   }
   let check: TargetCheck;
   try {
-    check = await checkTarget({ baseUrl: t.baseUrl, apiKey: t.apiKey, timeoutMs: config.requestTimeoutMs }, config.manifest, manifest, runs);
+    check = await checkManifest({ baseUrl: t.baseUrl, apiKey: t.apiKey, timeoutMs: config.requestTimeoutMs }, config.manifest, manifest, runs);
   } catch (err) {
     return { reason: `target ${t.baseUrl}: the lists could not be read (${(err as Error).message.split('\n')[0]})`, stop: true, lines };
   }
@@ -42,7 +42,8 @@ export async function runTargetCheck(config: Config, t: { baseUrl: string; apiKe
   if (check.nightsLeft === 0 && config.manifest.triggers.length > 0 && !triggersWaived)
     return {
       check,
-      reason: "the manifest has run out of trigger phases: skip and unpause cannot be checked; add triggers with phases to the manifest (or waive them: the manifest's waive)",
+      reason:
+        "the manifest has run out of trigger phases: skip and unpause cannot be checked; add triggers with phases to the manifest (or waive them: the manifest's waive)",
       stop: false,
       lines,
     };

@@ -1,13 +1,13 @@
-// The target check stage (target/run-check.ts): the manifest read against the target before the
+// The target check stage (manifest-check/run-check.ts): the manifest read against the target before the
 // suite, and how many nights its triggers last.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { TARGET_CHECK_FILE } from '../../../target/check.ts';
-import { runTargetCheck, type TargetCheckOutcome } from '../../../target/run-check.ts';
+import { TARGET_CHECK_FILE } from '../../../manifest-check/check.ts';
+import { runTargetCheck, type TargetCheckOutcome } from '../../../manifest-check/run-check.ts';
 import type { StageResult } from '../../../core/formats.ts';
 import { type Run, secs, shortPath } from './run.ts';
 
-/** The target check (target/run-check.ts): the manifest read against the target, and how many nights it lasts. */
+/** The target check (manifest-check/run-check.ts): the manifest read against the target, and how many nights it lasts. */
 export async function targetCheckStage(run: Run): Promise<{ stage: StageResult; stop: boolean; outcome: TargetCheckOutcome }> {
   run.say(`target check: the manifest ${shortPath(run.config.manifestPath)} against ${run.config.baseUrl}`);
   const ts = Date.now();
