@@ -3,6 +3,8 @@
 // them, and the clauses a stopped test did not reach. Each fault changes one behaviour, named by one
 // clause: a run that fails many more than that blames collateral, not the cause (docs/blame.md).
 
+import { median } from '../core/quantile.ts';
+
 export interface BlameRow {
   fault: string;
   /** The clause the fault names (reference/faults.ts). */
@@ -22,19 +24,12 @@ export interface BlameFigures {
   ownClauseFailed: number;
 }
 
-/** The median of `xs` (the mean of the two middle values for an even count); 0 for none. */
-export function median(xs: number[]): number {
-  if (xs.length === 0) return 0;
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 === 1 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-}
-
 export function blameFigures(rows: BlameRow[]): BlameFigures {
   const counts = rows.map((r) => r.failed.length);
   return {
     faults: rows.length,
-    median: median(counts),
+    // The median of no fault is 0: a run that measured none.
+    median: counts.length ? median(counts) : 0,
     max: counts.length ? Math.max(...counts) : 0,
     exactlyOne: counts.filter((n) => n === 1).length,
     atMostThree: counts.filter((n) => n <= 3).length,

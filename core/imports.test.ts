@@ -129,18 +129,13 @@ test('sharedExportNames: functions and arrow constants, not other constants', ()
 
 test('no two exported functions share a name (load/ aside)', () => {
   // load/ is being rewritten onto the new engine; its names are that work's to settle, and it joins this
-  // rule when it lands. Two pairs are left, each in files under rewrite now: `walk`
-  // (contracts/support/paging.ts, a list walk; reference/layers/generated/contract.ts, a schema walk) and
-  // `median` (contracts/selftest-blame.ts's copy of core/quantile.ts's, to be replaced by it).
+  // rule when it lands.
   const files = [...tsFiles(ROOT)]
     .map((path) => relative(ROOT, path))
     .filter((file) => !file.startsWith('load/') && !file.endsWith('.test.ts'))
     .map((file) => ({ file, source: readFileSync(join(ROOT, file), 'utf8') }));
   const shared = Object.fromEntries(sharedExportNames(files));
-  assert.deepEqual(shared, {
-    median: ['contracts/selftest-blame.ts', 'core/quantile.ts'],
-    walk: ['contracts/support/paging.ts', 'reference/layers/generated/contract.ts'],
-  });
+  assert.deepEqual(shared, {});
 });
 
 test("a clause's level has one type, core/formats.ts's Level (load/ aside, as above)", () => {

@@ -32,7 +32,7 @@ const ok = (r: Reply) => r.status >= 200 && r.status < 300;
  * not shown, spec 4.4). Short pages do not end the walk: a server may clamp `limit` to its own maximum
  * (spec 8: not shown).
  */
-export async function walk(get: Get, path: string, limit: number, extra = '', first = 1, refused?: string, budget = DEFAULT_LIST_BUDGET): Promise<Walk> {
+export async function walkPages(get: Get, path: string, limit: number, extra = '', first = 1, refused?: string, budget = DEFAULT_LIST_BUDGET): Promise<Walk> {
   const items: Json[] = [];
   const pageSizes: number[] = [];
   const replies: Reply[] = [];
@@ -136,7 +136,7 @@ export async function pager(send: Get, path: string, refused?: string, budget = 
     return answers.get(query)!;
   };
   const read = pageReader((limit, index, extra) => get(`${path}?limit=${limit}&page=${number(index)}${extra}`));
-  const walkHere = (limit: number, extra = '', pages = budget) => walk(get, path, limit, extra, base.first, refused, Math.min(pages, budget));
+  const walkHere = (limit: number, extra = '', pages = budget) => walkPages(get, path, limit, extra, base.first, refused, Math.min(pages, budget));
   return {
     ...base,
     number,
