@@ -52,7 +52,7 @@ export function selectionFor(fault: Switch, clauses: readonly Clause[]): Selecti
       };
     return { files: [], describe: 'the whole suite (no test names its clause)' };
   }
-  const files = filesFor(fault.name);
+  const files = filesFor(fault);
   const describe = files.length ? files.map((f) => f.split('/').pop()).join(' ') : 'the whole suite';
   const options = Object.entries(optionsFor(fault.name));
   if (options.length === 0) return { files, describe };

@@ -1,46 +1,16 @@
-// The suite files that exercise each hand-written fault, for the self-test (which stops at the first
-// failure in them) and the proof map (which runs them whole): data only, so that in-process tests read it.
+// The suite files the self-test runs for each hand-written fault (it stops at the first failure in them)
+// and the proof map runs whole: those whose tests name the fault's clause, or the files its entry in
+// reference/layers/ names; data only, so that in-process tests read it.
+import { CLAUSES } from './support/clauses.ts';
+import type { Switch } from './selftest-runs.ts';
 
-// The suite files that exercise each fault (by name pattern). A fault with no entry runs the whole suite.
-const FILES: [RegExp, string[]][] = [
-  // Faults of inferred clauses whose tests are in another file than their name suggests.
-  [/^(disable-500-after-write|success-text-plain|update-ignores-unknown-fields)$/, ['envelope']],
-  [/^concurrent-write-500$/, ['gates', 'metrics']],
-  [/^page-(past-last-repeats|order-unstable)$/, ['experiments']],
-  [/^(deep-|count-capped|old-dates-unreadable|last-partial-page-dropped)/, ['experiments']],
-  [/^unknown-phase-skips-current$/, ['triggers']],
-  [/^(errors-echo-headers|pipelines-not-under-v1)$/, ['auth']],
-  [/^unknown-id-500$/, ['gates']],
-  // A 500 to a request sent only to observe (a condition operator the spec leaves open): any answer is judged.
-  [/^observed-operator-500$/, ['gates']],
-  [/^gate-rules-lost-on-overlap$/, ['gates']],
-  // The general clauses of spec 1, 2 and 4.0: a list that is no object shows on the list's first test; the
-  // envelope of every operation is envelope.spec.ts's; the case of a rule's field, the media type of a
-  // body and the optional review header are met first in gates.spec.ts.
-  [/^pipelines-bare-array$/, ['pipelines']],
-  [/^update-metric-unwrapped$/, ['envelope']],
-  [/^(add-rules-baseid-camelcase|json-body-charset-required|enable-review-header-required)$/, ['gates']],
-  // The optional review header is sent once on each write, by the files that own its resources.
-  [/^review-header-500$/, ['gates', 'metrics', 'overrides', 'triggers']],
-  // Skip and unpause without a key show only where the current phase is found.
-  [/^auth-(skip|unpause)-/, ['triggers']],
-  [/^auth-/, ['auth']],
-  [/add-rules|gate-updated|disable-|^rules-/, ['gates']],
-  [/page-overlap|limit-ignored|pagination-missing/, ['experiments', 'pipelines']],
-  [/experiments|^filter|created-time|envelope-data/, ['experiments']],
-  [/pipelines/, ['pipelines']],
-  [/metric|directionality/, ['metrics']],
-  [/overrides/, ['overrides']],
-  [/phaseid|^trigger-/, ['triggers']],
-  [/validation-500/, ['negative', 'metrics']],
-  [/^teamid-500$/, ['experiments']],
-  [/^(skip|unpause)-answers-pipeline$/, ['triggers']],
-];
+/** A test's file from its title: titles start with their file's resource (`gates: ...`, `negative data: ...`). */
+const fileOfTitle = (title: string) => title.split(/[: ]/)[0];
 
 /** The suite files (paths) that exercise a hand-written fault; [] for the whole suite. */
-export function filesFor(fault: string): string[] {
-  const match = FILES.find(([re]) => re.test(fault));
-  return match ? match[1].map((f) => `contracts/conformance/${f}.spec.ts`) : [];
+export function filesFor(fault: Pick<Switch, 'clause' | 'files'>): string[] {
+  const names = fault.files ?? [...new Set((CLAUSES.find((c) => c.id === fault.clause)?.checkedBy ?? []).map(fileOfTitle))].sort();
+  return names.map((f) => `contracts/conformance/${f}.spec.ts`);
 }
 
 /**

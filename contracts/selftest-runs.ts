@@ -21,6 +21,8 @@ export interface Switch {
   alongside?: string[];
   /** Experiments the reference needs for the fault to show (a defect deep in a list). */
   scale?: number;
+  /** The suite files the self-test runs for it, where not those naming its clause. */
+  files?: readonly string[];
 }
 /** What the suite must do against a variant (reference/faults.ts): pass under --strict, or pass in default mode with warnings. */
 export interface Variant extends Switch {

@@ -103,7 +103,7 @@ async function main(): Promise<number> {
     for (const f of LARGE_LISTS.faults)
       largeJobs.push(() =>
         withServer({ scale: LARGE_LISTS.scale, faults: [f] }, async (s) => {
-          const r = await runSuite(s, { files: filesFor(f), stopAtFirstFailure: true });
+          const r = await runSuite(s, { files: filesFor(allFaults.find((x) => x.name === f) ?? { clause: '' }), stopAtFirstFailure: true });
           const ok = r.verdict === 'fail' && r.failed.length > 0;
           console.log(`${ok ? 'ok  ' : 'BAD '} fault   ${`${f} at ${at}`.padEnd(34)} ${ok ? `caught by: ${r.failed[0]}` : `NOT caught (${r.verdict})`}`);
           if (!ok) problems.push(`fault ${f} at ${at} not caught`);
@@ -159,7 +159,7 @@ async function main(): Promise<number> {
   const faultJobs: Job[] = faults.map(
     (f) => () =>
       withServer({ faults: [f.name], ...(f.scale ? { scale: f.scale } : {}) }, async (s) => {
-        const files = values.whole ? [] : filesFor(f.name);
+        const files = values.whole ? [] : filesFor(f);
         const options = values['without-options'] ? {} : optionsFor(f.name);
         const r = await runSuite(s, { files, stopAtFirstFailure: !values.whole, options });
         const ok = r.verdict === 'fail' && r.failed.length > 0;

@@ -40,6 +40,8 @@ export interface Switch {
   generated?: GeneratedEdit;
   /** Experiments a reference needs for the switch to show (layers/types.ts). */
   scale?: number;
+  /** The suite files the self-test runs for it, where not those naming its clause (layers/types.ts). */
+  files?: readonly string[];
   /** Variants a generated fault shows only beside (it changes a shape the reference answers only under them). */
   alongside?: string[];
 }
@@ -57,6 +59,7 @@ const listed = (e: Entry): Switch => ({
   ...('strict' in e ? { strict: e.strict } : {}),
   ...('parameter' in e ? { parameter: e.parameter.syntax } : {}),
   ...('scale' in e && e.scale ? { scale: e.scale } : {}),
+  ...('files' in e && e.files ? { files: e.files } : {}),
 });
 
 export const FAULTS: readonly (Switch & { name: FaultName })[] = SWITCHES.filter((e) => e.kind === 'fault').map(listed) as (Switch & { name: FaultName })[];

@@ -8,6 +8,7 @@ export const ERROR_SWITCHES = [
   {
     name: 'validation-500',
     kind: 'fault',
+    files: ['negative', 'metrics'],
     layer: 'errors',
     description: 'schema violations answer 500',
     clause: 'errors.badInput.4xx',
@@ -21,6 +22,7 @@ export const ERROR_SWITCHES = [
   {
     name: 'unknown-id-500',
     kind: 'fault',
+    files: ['gates'],
     layer: 'errors',
     description: 'an unknown gate, experiment, trigger or metric id answers 500 (a missing row dereferenced) instead of 404',
     clause: 'errors.unknownId.404',

@@ -600,6 +600,7 @@ export const REQUEST_SWITCHES = [
   {
     name: 'metric-rejected-create-stored',
     kind: 'fault',
+    files: ['metrics'],
     layer: 'request',
     description: 'a create whose description is not text is stored, then refused with 400 (checked after the write)',
     clause: 'writes.rejectedPersistNothing',
@@ -680,6 +681,7 @@ export const REQUEST_SWITCHES = [
   {
     name: 'observed-operator-500',
     kind: 'fault',
+    files: ['gates'],
     layer: 'request',
     description:
       'add rules with a condition whose operator is none answers 500 (an operator the rule evaluator has no case for): the request the suite sends only to observe which condition values a target takes',

@@ -132,6 +132,7 @@ export const RESPONSE_SWITCHES = [
     // listed field is inferred. skip-answers-pipeline (layers/storage.ts) is triggers.skip.response's fault.
     name: 'trigger-actions-missing',
     kind: 'fault',
+    files: ['triggers'],
     layer: 'response',
     description: 'skip/unpause responses lack the actions array',
     clause: 'response.listedFieldsPresent',
@@ -175,6 +176,7 @@ export const RESPONSE_SWITCHES = [
   {
     name: 'pipelines-bare-array',
     kind: 'fault',
+    files: ['pipelines'],
     layer: 'response',
     description: 'list pipelines answers the page as a bare JSON array, with no object around it (no message, data or pagination)',
     clause: 'envelope.successObject',
@@ -205,6 +207,7 @@ export const RESPONSE_SWITCHES = [
   {
     name: 'add-rules-baseid-camelcase',
     kind: 'fault',
+    files: ['gates'],
     layer: 'response',
     description: "add rules answers each rule's baseID as baseId",
     clause: 'fields.caseSensitive',
@@ -253,6 +256,7 @@ export const RESPONSE_SWITCHES = [
   {
     name: 'errors-echo-headers',
     kind: 'fault',
+    files: ['auth'],
     layer: 'response',
     description: "error answers carry the request's headers back (a debug echo), the SERVICE-API-KEY among them",
     clause: 'auth.key.notEchoed',

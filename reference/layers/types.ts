@@ -36,6 +36,11 @@ interface About {
   level: Level;
   /** Experiments a reference needs for the switch to show (a defect deep in a list): the self-test and proof map seed that many. */
   scale?: number;
+  /**
+   * The suite files (contracts/conformance/<name>.spec.ts) the self-test runs for a fault, where they are
+   * not those whose tests name its clause (the default): a fault met first by another file's test.
+   */
+  files?: readonly string[];
 }
 
 /**
