@@ -1,7 +1,7 @@
 // The files a run writes, which other parts read: one type each, and one reader and writer each (at the
 // end of this file), so that a writer and a reader cannot drift apart and neither imports the other:
 // conformance.json and observations.json (the suite's reporter), verify.json (verify), load/<script>/
-// summary.json (the k6 scripts write it; the load command adds its verdict), load/compare.json
+// summary.json (the load run writes it; the load command adds its verdict), load/compare.json
 // (the compare), ledger.json (core/ledger.ts builds it), clause-proof.json (the proof map) and
 // target-check.json (target:check). The run history's rows are core/history.ts's.
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -206,7 +206,7 @@ export interface ConformanceReport {
   drift: Drift[];
 }
 
-/** The k6 load scripts (load/paging.ts, load/mutation.ts): each writes reports/load/<script>/summary.json. */
+/** The load profiles (load/paging.ts, load/mutation.ts): each writes reports/load/<script>/summary.json. */
 export const LOAD_SCRIPTS = ['paging', 'mutation'] as const;
 export type LoadScript = (typeof LOAD_SCRIPTS)[number];
 
@@ -238,7 +238,7 @@ export interface LoadOutcome {
 }
 
 /**
- * reports/load/<script>/summary.json (load/lib/summary.ts writes it in k6, the load command adds its
+ * reports/load/<script>/summary.json (load/lib/summary.ts writes it, the load command adds its
  * verdict and target) and a baseline in load/baselines/ (the same fields). Only what every reader uses is
  * typed here.
  */
@@ -287,7 +287,7 @@ export interface RunSummary {
   durationMs: number;
   endpoints: Record<string, Figures>;
   runners?: number;
-  /** Added after k6 exits (load/compare/target.ts); absent in summaries and baselines written before. */
+  /** Added after the engine's run (load/compare/target.ts); absent in summaries and baselines written before. */
   target?: LoadTarget;
   finishedAt?: string;
   thresholdsOk?: boolean;

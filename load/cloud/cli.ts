@@ -123,7 +123,7 @@ function judgeReport(file: string): number {
   process.stdout.write(out.console);
   const summary = readRunSummary(summaryFile);
   const crossed = (summary?.thresholds ?? []).some((t) => !t.ok);
-  const outcome = loadOutcome(crossed ? 99 : 0, summary);
+  const outcome = loadOutcome(crossed ? 1 : 0, summary);
   if (summary) writeRunSummary(summaryFile, { ...summary, verdict: outcome });
   console.log(`load:cloud: ${plan.script}: ${outcome.note} -> ${relative(process.cwd(), summaryFile)}`);
   return outcome.code;

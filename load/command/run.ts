@@ -290,7 +290,7 @@ export async function runLoad(args: LoadArgs): Promise<number> {
       }
       assertNoKey(reportDir, target.apiKey);
       if (writes) await recordWrites(config, target, writes, readLoadSummary(summaryFile)?.ledger as Record<string, number> | undefined);
-      // 99: thresholds crossed (the summary says which); 3: not carried out (its reason is printed above).
+      // 1: thresholds crossed (the summary says which); 3: not carried out (its reason is printed above).
       const summary = readLoadSummary(summaryFile);
       const outcome = loadOutcome(code, summary);
       // The verdict goes into summary.json too, so that verify and the report say the same.

@@ -1,7 +1,6 @@
-// The summaries of several runners of one script merged into the summary of one run: the runners of
-// `load:* --runners N` on this machine, or the pods of a k6-operator TestRun copied out
-// (`baseline:compare --merge`). k6 and the operator leave this to the user (each runner writes its
-// own end-of-test summary), and an average of the runners' percentiles is not the percentile of the
+// The summaries of several runs of one script merged into the summary of one run: runs on several
+// machines at once, their summaries copied together (`baseline:compare --merge`). Each run writes its
+// own end-of-test summary, and an average of the runs' percentiles is not the percentile of the
 // whole run: with runners that see different latencies (a pod on a busy node) it can be far off.
 //
 // What merges exactly: counts, throughputs (the runners ran at the same time), error rates (weighted
@@ -13,17 +12,13 @@
 // the verdict is the whole run's, not the worst runner's. When a runner kept no histograms (a summary
 // written before they were kept), percentiles fall back to the count-weighted mean of the runners'
 // percentiles and the merged summary says so (`merge.percentiles: "approximate"`).
-//
-// Runners started with execution segments (k6 --execution-segment, as the operator's are) say which
-// segment they ran (load/lib/summary.ts); the merge refuses a set that leaves a segment out or has
-// one twice: such a merge would be a part of the run read as the whole.
 import { ConfigError } from '../../core/config.ts';
 import type { Figures, LoadDelivery, RunSummary } from '../../core/formats.ts';
 import { samplesOf } from './run-samples.ts';
 import { type DurationHistogram, histogramCount, histogramQuantile, mergeRunSamples, type RunSamples } from './samples.ts';
 import { commonTarget } from './target.ts';
 
-/** One raw k6 metric of a summary (`k6.metrics`, k6's own end-of-test data). */
+/** One raw metric of a summary (`metrics`): its type and its end-of-run figures. */
 interface RawMetric {
   type: 'counter' | 'gauge' | 'rate' | 'trend';
   values: Record<string, number>;
@@ -31,9 +26,7 @@ interface RawMetric {
 
 /** The fields of a runner's summary.json the merge reads beside the compare's (load/lib/summary.ts writes them). */
 export interface RunnerSummary extends RunSummary {
-  segment?: string | null;
-  segmentSequence?: string | null;
-  /** The raw metrics (`metrics`; `k6.metrics` in summaries written by the k6 engine before). */
+  /** The raw metrics (`metrics`; `k6.metrics` in summaries written before the engine was Artillery, still read). */
   metrics?: Record<string, RawMetric>;
   k6?: { metrics?: Record<string, RawMetric> };
 }
@@ -42,81 +35,11 @@ type CheckFigures = NonNullable<RunSummary['checks']>;
 export type Threshold = NonNullable<RunSummary['thresholds']>[number];
 
 // ---------------------------------------------------------------------------------------------
-// Execution segments: "a:b" with a and b fractions ("1/4"), decimals ("0.25"), percentages or 0 and 1.
-
-interface Fraction {
-  n: number;
-  d: number;
-}
-
-const gcd = (a: number, b: number): number => (b === 0 ? Math.abs(a) : gcd(b, a % b));
-const reduce = (f: Fraction): Fraction => {
-  const g = gcd(f.n, f.d) || 1;
-  return { n: f.n / g, d: f.d / g };
-};
-
-function fraction(text: string): Fraction {
-  const t = text.trim();
-  let m = /^(\d+)\/(\d+)$/.exec(t);
-  if (m && Number(m[2]) > 0) return reduce({ n: Number(m[1]), d: Number(m[2]) });
-  m = /^(\d+)(?:\.(\d+))?(%?)$/.exec(t);
-  if (m) {
-    const decimals = m[2] ?? '';
-    const d = 10 ** decimals.length * (m[3] ? 100 : 1);
-    return reduce({ n: Number(m[1] + decimals), d });
-  }
-  throw new ConfigError(`execution segment bound ${JSON.stringify(text)} is not a fraction, a decimal or a percentage`);
-}
-
-const same = (a: Fraction, b: Fraction) => a.n * b.d === b.n * a.d;
-const less = (a: Fraction, b: Fraction) => a.n * b.d < b.n * a.d;
-const show = (f: Fraction) => (f.n === 0 ? '0' : f.n === f.d ? '1' : `${f.n}/${f.d}`);
-
-/** "from:to" as two fractions; a lone value "b" is k6's shorthand for "0:b". */
-function segment(text: string): [Fraction, Fraction] {
-  const parts = text.split(':');
-  if (parts.length > 2) throw new ConfigError(`execution segment ${JSON.stringify(text)} is not FROM:TO`);
-  const [from, to] = parts.length === 2 ? parts.map(fraction) : [{ n: 0, d: 1 }, fraction(parts[0])];
-  if (!less(from, to)) throw new ConfigError(`execution segment ${JSON.stringify(text)} is empty`);
-  return [from, to];
-}
-
-/**
- * Throws unless the runners together ran the whole test once: every one unsegmented (runs of the
- * whole test side by side, on several machines), or segments of one sequence that cover 0 to 1
- * with no gap and no overlap. Returns the segments, in order (empty when unsegmented).
- */
-export function checkSegments(summaries: RunnerSummary[]): string[] {
-  const given = summaries.filter((s) => s.segment);
-  if (given.length === 0) return [];
-  if (given.length !== summaries.length)
-    throw new ConfigError(
-      `${summaries.length - given.length} of ${summaries.length} summaries ran no execution segment: segmented and whole runs do not merge`,
-    );
-  const sequences = new Set(given.map((s) => (s.segmentSequence ?? '').replace(/\s+/g, '')));
-  if (sequences.size > 1) throw new ConfigError(`the runners ran segments of different sequences (${[...sequences].join(' and ')}): one TestRun per merge`);
-  const ranges = given.map((s) => ({ text: s.segment as string, range: segment(s.segment as string) })).sort((a, b) => (less(a.range[0], b.range[0]) ? -1 : 1));
-  const missing: string[] = [];
-  let at: Fraction = { n: 0, d: 1 };
-  for (const { text, range } of ranges) {
-    if (less(range[0], at)) throw new ConfigError(`execution segment ${text} overlaps another runner's: a summary given twice?`);
-    if (!same(range[0], at)) missing.push(`${show(at)}:${show(range[0])}`);
-    at = range[1];
-  }
-  if (!same(at, { n: 1, d: 1 })) missing.push(`${show(at)}:1`);
-  if (missing.length)
-    throw new ConfigError(
-      `the summaries cover segments ${ranges.map((r) => r.text).join(', ')}; ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing: merge every runner's summary`,
-    );
-  return ranges.map((r) => r.text);
-}
-
-// ---------------------------------------------------------------------------------------------
 // Thresholds, judged again on the merged figures.
 
 const EXPRESSION = /^\s*(avg|min|max|med|count|rate|value|p\((\d+(?:\.\d+)?)\))\s*(<=|>=|<|>|===|==|!=)\s*(-?\d+(?:\.\d+)?(?:e-?\d+)?)\s*$/;
 
-/** A k6 threshold expression (`p(95)<300`, `rate==1`) held against `values`; undefined when it cannot be (another aggregation, a value not known). */
+/** A threshold expression (`p(95)<300`, `rate==1`) held against `values`; undefined when it cannot be (another aggregation, a value not known). */
 export function holds(expression: string, value: (aggregation: string, percentile?: number) => number | undefined): boolean | undefined {
   const m = EXPRESSION.exec(expression);
   if (!m) return undefined;
@@ -158,7 +81,7 @@ function mergedValue(parts: RawMetric[], histogram: DurationHistogram | undefine
       const count = sum('count');
       const live = parts.filter((p) => (p.values.count ?? 0) > 0);
       if (aggregation === 'count') return count;
-      if (count === 0) return 0; // k6 reads an empty trend's aggregations as 0
+      if (count === 0) return 0; // an empty trend's aggregations read 0, as in a single run's summary (load/lib/summary-data.ts)
       if (aggregation === 'avg') return live.reduce((n, p) => n + (p.values.avg ?? 0) * p.values.count, 0) / count;
       if (aggregation === 'min') return Math.min(...live.map((p) => p.values.min ?? Number.NaN));
       if (aggregation === 'max') return Math.max(...live.map((p) => p.values.max ?? Number.NaN));
@@ -177,7 +100,7 @@ function mergeThresholds(summaries: RunnerSummary[], samples: RunSamples | undef
   for (const s of summaries) for (const t of s.thresholds ?? []) keys.set(`${t.metric}\u0000${t.threshold}`, { metric: t.metric, threshold: t.threshold });
   const out: Threshold[] = [];
   for (const { metric, threshold } of keys.values()) {
-    // A runner that kept its raw metrics but none of this one saw no sample of it (a segment without that scenario).
+    // A runner that kept its raw metrics but none of this one saw no sample of it.
     const kept = summaries.every((s) => (s.metrics ?? s.k6?.metrics) !== undefined);
     const raw = summaries.map((s) => (s.metrics ?? s.k6?.metrics)?.[metric]).filter((m): m is RawMetric => m !== undefined);
     const endpoint = durationEndpoint(metric);
@@ -239,8 +162,7 @@ function samplesIn(s: RunSummary, i: number): RunSamples | null {
 
 /**
  * The runners' summaries of one script and profile as one run's (the comment at the top says what is
- * exact). Throws a ConfigError when they are not of one script and profile, or, segmented, do not
- * cover the test once.
+ * exact). Throws a ConfigError when they are not of one script and profile.
  */
 export function mergeSummaries(summaries: RunSummary[]): RunSummary {
   if (summaries.length === 0) throw new ConfigError('--merge needs at least one summary');
@@ -250,7 +172,6 @@ export function mergeSummaries(summaries: RunSummary[]): RunSummary {
     if (s.script !== script || s.profile !== profile)
       throw new ConfigError(`cannot merge ${s.script}/${s.profile} with ${script}/${profile}: one script and profile per merge`);
   }
-  const segments = checkSegments(runners);
   const kept = runners.map(samplesIn);
   const samples = kept.every((x) => x !== null) ? mergeRunSamples(kept as RunSamples[]) : undefined;
   const names = [...new Set(runners.flatMap((s) => Object.keys(s.endpoints)))].sort();
@@ -287,7 +208,6 @@ export function mergeSummaries(summaries: RunSummary[]): RunSummary {
     ...(finished.length ? { finishedAt: finished.sort().at(-1) } : {}),
     durationMs: Math.max(...runners.map((s) => s.durationMs)),
     runners: runners.reduce((n, s) => n + (s.runners ?? 1), 0),
-    ...(segments.length ? { segments, segmentSequence: runners[0].segmentSequence } : {}),
     merge: {
       percentiles: approximate.length === 0 ? 'exact' : 'approximate',
       note:
@@ -332,13 +252,9 @@ function mergeLedger(all: (Record<string, number> | undefined)[]): Record<string
 }
 
 /**
- * The exit code k6 would have given the merged run, for the verdict (load/command/outcome.ts):
- * a runner that could not run (any code but 0 or 99, k6's "a threshold crossed") makes the whole run
- * one that could not be carried out; otherwise 99 when a merged threshold is crossed, else 0.
- * `exits` is unknown for summaries copied out of pods (their pods' status says it).
+ * What the merged run's engine result would have been, for the verdict (load/command/outcome.ts):
+ * 1 when a merged threshold is crossed (the verdict says which level: 1, 2 or 3), else 0.
  */
-export function mergedExit(merged: RunSummary, exits: number[] = []): number {
-  const broken = exits.find((c) => c !== 0 && c !== 99);
-  if (broken !== undefined) return broken;
-  return (merged as RunnerSummary).thresholdsOk === false ? 99 : 0;
+export function mergedExit(merged: RunSummary): 0 | 1 {
+  return (merged as RunnerSummary).thresholdsOk === false ? 1 : 0;
 }
