@@ -237,6 +237,21 @@ export interface LoadOutcome {
   warnings: string[];
 }
 
+/** What a mutation run wrote to one target: counts per gate, experiment or trigger id, and metrics created and updated. */
+export interface LoadWrites {
+  /** Add-rules requests that a gate took, and the rules they sent. */
+  ruleWrites: Record<string, number>;
+  rulesAdded: Record<string, number>;
+  /** Rules each gate held at the last answer seen (merged: the largest). */
+  gateRules: Record<string, number>;
+  gateToggles: Record<string, number>;
+  overridePatches: Record<string, number>;
+  phasesSkipped: Record<string, number>;
+  unpaused: Record<string, number>;
+  metricsCreated: number;
+  metricsUpdated: number;
+}
+
 /**
  * reports/load/<script>/summary.json (load/lib/summary.ts writes it, the load command adds its
  * verdict and target) and a baseline in load/baselines/ (the same fields). Only what every reader uses is
@@ -304,7 +319,9 @@ export interface RunSummary {
   transport?: { answers: number; failures: number; kinds: Record<string, number> };
   /** The scripts' own counters (mutation_triggers_completed, ...). */
   counters?: Record<string, number>;
-  /** Writes per resource (`ledger_<what>{<kind>:<id>}`), for ledger.json. */
+  /** What the run wrote to the target, per resource (the mutation profile), for ledger.json. */
+  writes?: LoadWrites;
+  /** Summaries written before `writes`: the same as figures named `ledger_<what>{<kind>:<id>}` (read by load/lib/writes.ts). */
   ledger?: Record<string, number>;
   /** What the run means, added by the load command. */
   verdict?: LoadOutcome;

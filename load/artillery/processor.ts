@@ -193,5 +193,6 @@ export async function arrive(_context: unknown, events?: ArtilleryEvents): Promi
     for (const [name, n] of toCounters(records)) events.emit('counter', name, n);
     return;
   }
-  if (Object.keys(records.metrics).length > 0 || Object.keys(records.checks).length > 0) appendFileSync(l.file, `${JSON.stringify(records)}\n`);
+  if (Object.keys(records.metrics).length > 0 || Object.keys(records.checks).length > 0 || records.writes)
+    appendFileSync(l.file, `${JSON.stringify(records)}\n`);
 }

@@ -318,6 +318,7 @@ export async function runProfile(o: ProfileRunOptions): Promise<ProfileRunResult
   const out = summaryFiles({
     delivery,
     periods: latencyPeriods(records),
+    writes: records.writes?.current,
     ...(o.shape ? { shape: { source: o.shape.source, phases: phases ?? phasesOf(plan.scenarios), limits: limits.flat() } } : {}),
     script: o.script,
     profile: o.profile,

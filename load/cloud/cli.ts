@@ -107,6 +107,7 @@ function judgeReport(file: string): number {
   const reportDir = join(config.reportsDir, 'load', plan.script);
   mkdirSync(reportDir, { recursive: true });
   const out = summaryFiles({
+    writes: records.writes?.current,
     script: plan.script,
     profile: plan.profile,
     baseUrl: plan.target,

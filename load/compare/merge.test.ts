@@ -8,6 +8,7 @@ import { compareSummary } from './baseline.ts';
 import { holds, mergedExit, mergeSummaries, type RunnerSummary } from './merge.ts';
 import { histogramOf, type RunSamples } from './samples.ts';
 import { quantile, seededRandom } from './stats.ts';
+import { emptyWrites } from '../lib/writes.ts';
 
 /** What a run reports of one endpoint, computed exactly from its durations. */
 function figures(durations: number[], seconds: number, errorRate = 0): Figures {
@@ -220,4 +221,15 @@ test('a merged run is not compared with a baseline of another runner count, and 
   assert.equal(r.verdict, 'no-baseline');
   assert.equal(r.reason, 'the baseline was recorded with 1 runner, this run with 2 runners: record a baseline with the same --runners');
   assert.equal(compareSummary(merged, merged, 'baseline.json').verdict, 'pass');
+});
+
+test("the runners' writes merge: counts add, the rules a gate held are the largest, a summary's old ledger figures read too", () => {
+  const m = mergeSummaries([
+    runner({ e: [1] }, { ledger: { 'ledger_rule_writes{gate:g}': 2, 'ledger_gate_rules{gate:g}': 9 } }),
+    runner({ e: [2] }, { writes: { ...emptyWrites(), ruleWrites: { g: 1, h: 1 }, gateRules: { g: 4 }, metricsCreated: 2 } }),
+  ]);
+  assert.deepEqual(m.writes?.ruleWrites, { g: 3, h: 1 });
+  assert.deepEqual(m.writes?.gateRules, { g: 9 });
+  assert.equal(m.writes?.metricsCreated, 2);
+  assert.equal(mergeSummaries([runner({ e: [1] }), runner({ e: [2] })]).writes, undefined);
 });

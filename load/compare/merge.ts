@@ -17,6 +17,7 @@ import type { Figures, LoadDelivery, RunSummary } from '../../core/formats.ts';
 import { samplesOf } from './run-samples.ts';
 import { type DurationHistogram, histogramCount, histogramQuantile, mergeRunSamples, type RunSamples } from './samples.ts';
 import { commonTarget } from './target.ts';
+import { addWrites, emptyWrites, summaryWrites } from '../lib/writes.ts';
 
 /** One raw metric of a summary (`metrics`): its type and its end-of-run figures. */
 interface RawMetric {
@@ -200,6 +201,7 @@ export function mergeSummaries(summaries: RunSummary[]): RunSummary {
   const thresholds = mergeThresholds(runners, samples);
   const checks = mergeChecks(runners);
   const transport = mergeTransport(runners);
+  const writes = runners.map(summaryWrites).filter((w) => w !== undefined);
   const finished = runners.map((s) => s.finishedAt).filter((f): f is string => typeof f === 'string');
   return {
     format: runners[0].format,
@@ -220,7 +222,7 @@ export function mergeSummaries(summaries: RunSummary[]): RunSummary {
     ...(checks ? { checks } : {}),
     ...(transport ? { transport } : {}),
     counters: sumRecords(runners.map((s) => s.counters)),
-    ...(runners.some((s) => s.ledger) ? { ledger: mergeLedger(runners.map((s) => s.ledger)) } : {}),
+    ...(writes.length ? { writes: writes.reduce((all, w) => addWrites(all, w), emptyWrites()) } : {}),
     endpoints,
     ...(samples ? { samples } : {}),
     ...(runners.some((s) => s.delivery) ? { delivery: mergeDelivery(runners.map((s) => s.delivery)) } : {}),
@@ -242,13 +244,6 @@ function mergeDelivery(all: (LoadDelivery | undefined)[]): LoadDelivery {
     note: short.length ? short.join('; ') : `${started} of ${asked} arrivals started in ${known.length} of ${all.length} runs that said`,
     generators: known.flatMap((d) => d.generators),
   };
-}
-
-/** The runners' writes per resource: counts add; `ledger_gate_rules` (rules a gate held) is the largest any runner saw. */
-function mergeLedger(all: (Record<string, number> | undefined)[]): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const l of all) for (const [k, n] of Object.entries(l ?? {})) out[k] = k.startsWith('ledger_gate_rules') ? Math.max(out[k] ?? 0, n) : (out[k] ?? 0) + n;
-  return out;
 }
 
 /**

@@ -7,6 +7,9 @@
 // and every duration is kept, so several workers merge exactly. Artillery's own metrics are whole
 // milliseconds and approximate quantiles: too coarse for a local target and for the compare.
 
+import type { Side } from '../../core/formats.ts';
+import { addWrites, type LoadWrites, type PerResource, sideWrites } from './writes.ts';
+
 export type Tags = Record<string, string>;
 
 /** What an inferred check's name ends with, so that the summary, the console and JUnit say its level. */
@@ -25,6 +28,8 @@ export interface Records {
   checks: Record<string, { passes: number; fails: number }>;
   /** When the load recorded here began and ended (epoch ms): the run's duration is the merged span. */
   span?: [number, number];
+  /** What was written to each side's target (a paired run writes to both). */
+  writes?: Partial<Record<Side, LoadWrites>>;
 }
 
 const emptyRecords = (): Records => ({ metrics: {}, checks: {} });
@@ -54,16 +59,6 @@ export class Counter {
   add(value: number, tags?: Tags): void {
     record(this.name, 'counter', tags, (r) => {
       if (r.type === 'counter') r.sum += value;
-    });
-  }
-}
-
-/** The last value set (merged: the largest, since workers' last values are not ordered in time). */
-export class Gauge {
-  constructor(readonly name: string) {}
-  add(value: number, tags?: Tags): void {
-    record(this.name, 'gauge', tags, (r) => {
-      if (r.type === 'gauge') r.value = value;
     });
   }
 }
@@ -115,6 +110,24 @@ export function check<T>(value: T, tests: Record<string, (v: T) => boolean>, tag
   return all;
 }
 
+const writesOf = (side: Side): LoadWrites => sideWrites(current, side);
+
+/** Records `n` writes of a kind to resource `id` on `side`'s target (for reports/ledger.json). */
+export function wrote(side: Side, what: PerResource, id: string, n = 1): void {
+  const per = writesOf(side)[what];
+  per[id] = (per[id] ?? 0) + n;
+}
+
+/** Records a metric created or updated on `side`'s target. */
+export function wroteMetric(side: Side, what: 'metricsCreated' | 'metricsUpdated'): void {
+  writesOf(side)[what]++;
+}
+
+/** Records the rules `gate` held at an answer (the last one this worker saw; merged, the largest). */
+export function gateHeld(side: Side, gate: string, rules: number): void {
+  writesOf(side).gateRules[gate] = rules;
+}
+
 /** What was recorded since the last call, handed over and forgotten. */
 export function takeRecords(): Records {
   const r = current;
@@ -143,6 +156,9 @@ export function mergeRecords(into: Records, part: Records): Records {
         have.at = at;
       }
     } else throw new Error(`metric ${key} recorded as both ${have.type} and ${r.type}`);
+  }
+  for (const [side, w] of Object.entries(part.writes ?? {}) as [Side, LoadWrites][]) {
+    addWrites(sideWrites(into, side), w);
   }
   if (part.span) into.span = into.span ? [Math.min(into.span[0], part.span[0]), Math.max(into.span[1], part.span[1])] : [...part.span];
   for (const [name, c] of Object.entries(part.checks)) {
