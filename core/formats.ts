@@ -237,6 +237,16 @@ export interface LoadOutcome {
   warnings: string[];
 }
 
+/**
+ * A load threshold as data: a statistic of a metric held to a bound, e.g. `{stat: 'p95', op: '<', value: 300}`
+ * (milliseconds for durations, a fraction for rates). summary.json shows it also as text, `p(95)<300`.
+ */
+export interface ThresholdLimit {
+  stat: 'avg' | 'min' | 'med' | 'max' | 'count' | 'rate' | 'value' | `p${number}`;
+  op: '<' | '<=' | '>' | '>=' | '==' | '!=';
+  value: number;
+}
+
 /** What a mutation run wrote to one target: counts per gate, experiment or trigger id, and metrics created and updated. */
 export interface LoadWrites {
   /** Add-rules requests that a gate took, and the rules they sent. */
@@ -307,7 +317,8 @@ export interface RunSummary {
   finishedAt?: string;
   thresholdsOk?: boolean;
   /** Each threshold and whether it held (`judged`: how a merged run's was reached). */
-  thresholds?: { metric: string; threshold: string; ok: boolean; judged?: 'merged figures' | 'every runner' }[];
+  /** `threshold` is the limit as text (`p(95)<300`); `limit` the same as data, absent in summaries written before it was kept. */
+  thresholds?: { metric: string; threshold: string; limit?: ThresholdLimit; ok: boolean; judged?: 'merged figures' | 'every runner' }[];
   checks?: {
     passes: number;
     fails: number;

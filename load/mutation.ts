@@ -16,7 +16,7 @@ import { Counter, gateHeld, sleep, wrote, wroteMetric } from './lib/runtime.ts';
 import { candidateBody, candidateIds, type SidePlan } from './lib/sides.ts';
 import type { Side } from '../core/formats.ts';
 import { abort, checkTarget } from './lib/target.ts';
-import { endpointThresholds, type Limits, verdictThresholds } from './lib/thresholds.ts';
+import { endpointThresholds, type Limits, type Thresholds, verdictThresholds } from './lib/thresholds.ts';
 
 // Written by fixtures/generate.ts (seeded faker bodies, checked against the request schemas).
 interface Trigger {
@@ -154,8 +154,8 @@ if (M.triggers.length && (BUDGET === null || BUDGET.triggerPhasesPerRun > 0))
   scenarios.triggers = { kind: 'sequence', exec: 'triggers', iterations: TRIGGER_OPS };
 scenarios[CALIBRATION] = calibrationScenario();
 
-const thresholds = {
-  http_req_failed: ['rate<0.01'],
+const thresholds: Thresholds = {
+  http_req_failed: [{ stat: 'rate', op: '<', value: 0.01 }],
   ...verdictThresholds(SHARED.checks, STRICT, SHARED.maxEndpointErrorRate),
   ...endpointThresholds(
     {

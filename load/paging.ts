@@ -11,7 +11,7 @@ import { arrival, byProfile, SHARED, type Shape } from './lib/profiles.ts';
 import type { Profile } from './lib/profile.ts';
 import { Counter } from './lib/runtime.ts';
 import { abort, checkTarget } from './lib/target.ts';
-import { endpointThresholds, type Limits, verdictThresholds } from './lib/thresholds.ts';
+import { endpointThresholds, type Limits, type Thresholds, verdictThresholds } from './lib/thresholds.ts';
 import { calibration } from './lib/calibration.ts';
 
 // Written by fixtures/generate.ts before the run.
@@ -70,8 +70,8 @@ const scenarios = {
   export: { kind: 'sequence' as const, exec: 'exportWalk', iterations: P.exportIterations },
   [CALIBRATION]: calibrationScenario(),
 };
-const thresholds = {
-  http_req_failed: ['rate<0.01'],
+const thresholds: Thresholds = {
+  http_req_failed: [{ stat: 'rate', op: '<', value: 0.01 }],
   ...verdictThresholds(SHARED.checks, STRICT, SHARED.maxEndpointErrorRate),
   ...endpointThresholds(
     {

@@ -173,7 +173,7 @@ test('thresholds are judged again on the merged figures: a runner over a limit t
 });
 
 test('holds: threshold expressions against merged values', () => {
-  const v = (agg: string, p?: number) => (agg === 'p' ? p : agg === 'rate' ? 0.9995 : undefined);
+  const v = (stat: string) => (stat.startsWith('p') ? Number(stat.slice(1)) : stat === 'rate' ? 0.9995 : undefined);
   assert.equal(holds('p(95)<300', v), true);
   assert.equal(holds('p(99.9) > 100', v), false);
   assert.equal(holds('rate>0.999', v), true);
@@ -181,6 +181,8 @@ test('holds: threshold expressions against merged values', () => {
   assert.equal(holds('rate<=0.001', v), false);
   assert.equal(holds('count>10', v), undefined);
   assert.equal(holds('p(95)<300 && p(99)<1', v), undefined);
+  assert.equal(holds({ stat: 'p99.9', op: '>', value: 100 }, v), false);
+  assert.equal(holds({ stat: 'rate', op: '>', value: 0.999 }, v), true);
 });
 
 test('runners without histograms still merge, by the count-weighted mean of their percentiles, and say so', () => {

@@ -17,6 +17,7 @@ import type { Figures, LoadDelivery, RunSummary } from '../../core/formats.ts';
 import { samplesOf } from './run-samples.ts';
 import { type DurationHistogram, histogramCount, histogramQuantile, mergeRunSamples, type RunSamples } from './samples.ts';
 import { commonTarget } from './target.ts';
+import { type Limit, meets, parseLimit, type Stat } from '../lib/thresholds.ts';
 import { addWrites, emptyWrites, summaryWrites } from '../lib/writes.ts';
 
 /** One raw metric of a summary (`metrics`): its type and its end-of-run figures. */
@@ -38,29 +39,16 @@ export type Threshold = NonNullable<RunSummary['thresholds']>[number];
 // ---------------------------------------------------------------------------------------------
 // Thresholds, judged again on the merged figures.
 
-const EXPRESSION = /^\s*(avg|min|max|med|count|rate|value|p\((\d+(?:\.\d+)?)\))\s*(<=|>=|<|>|===|==|!=)\s*(-?\d+(?:\.\d+)?(?:e-?\d+)?)\s*$/;
-
-/** A threshold expression (`p(95)<300`, `rate==1`) held against `values`; undefined when it cannot be (another aggregation, a value not known). */
-export function holds(expression: string, value: (aggregation: string, percentile?: number) => number | undefined): boolean | undefined {
-  const m = EXPRESSION.exec(expression);
-  if (!m) return undefined;
-  const got = value(m[2] ? 'p' : m[1], m[2] ? Number(m[2]) : undefined);
+/**
+ * A limit (as data, or as the text a summary shows: `p(95)<300`, `rate==1`) held against the figure
+ * `value` gives for its statistic; undefined when it cannot be (text that is not a limit, a figure not known).
+ */
+export function holds(limit: Limit | string, value: (stat: Stat) => number | undefined): boolean | undefined {
+  const l = typeof limit === 'string' ? parseLimit(limit) : limit;
+  if (!l) return undefined;
+  const got = value(l.stat);
   if (got === undefined || Number.isNaN(got)) return undefined;
-  const limit = Number(m[4]);
-  switch (m[3]) {
-    case '<':
-      return got < limit;
-    case '<=':
-      return got <= limit;
-    case '>':
-      return got > limit;
-    case '>=':
-      return got >= limit;
-    case '!=':
-      return got !== limit;
-    default:
-      return got === limit;
-  }
+  return meets(l, got);
 }
 
 /**
@@ -71,7 +59,8 @@ export function holds(expression: string, value: (aggregation: string, percentil
 function mergedValue(parts: RawMetric[], histogram: DurationHistogram | undefined) {
   const type = parts[0]?.type;
   const sum = (k: string) => parts.reduce((n, p) => n + (p.values[k] ?? 0), 0);
-  return (aggregation: string, percentile?: number): number | undefined => {
+  return (stat: Stat): number | undefined => {
+    const aggregation = stat.startsWith('p') ? 'p' : stat;
     if (type === 'rate') {
       const passes = sum('passes');
       const fails = sum('fails');
@@ -86,7 +75,7 @@ function mergedValue(parts: RawMetric[], histogram: DurationHistogram | undefine
       if (aggregation === 'avg') return live.reduce((n, p) => n + (p.values.avg ?? 0) * p.values.count, 0) / count;
       if (aggregation === 'min') return Math.min(...live.map((p) => p.values.min ?? Number.NaN));
       if (aggregation === 'max') return Math.max(...live.map((p) => p.values.max ?? Number.NaN));
-      const q = aggregation === 'med' ? 50 : aggregation === 'p' ? percentile : undefined;
+      const q = aggregation === 'med' ? 50 : aggregation === 'p' ? Number(stat.slice(1)) : undefined;
       if (q !== undefined && histogram && histogramCount(histogram) > 0) return histogramQuantile(histogram, q / 100);
     }
     return undefined;
@@ -97,18 +86,19 @@ function mergedValue(parts: RawMetric[], histogram: DurationHistogram | undefine
 const durationEndpoint = (metric: string) => /^http_req_duration\{endpoint:([^}]+)\}$/.exec(metric)?.[1];
 
 function mergeThresholds(summaries: RunnerSummary[], samples: RunSamples | undefined): Threshold[] {
-  const keys = new Map<string, { metric: string; threshold: string }>();
-  for (const s of summaries) for (const t of s.thresholds ?? []) keys.set(`${t.metric}\u0000${t.threshold}`, { metric: t.metric, threshold: t.threshold });
+  const keys = new Map<string, { metric: string; threshold: string; limit?: Limit }>();
+  for (const s of summaries)
+    for (const t of s.thresholds ?? []) keys.set(`${t.metric}\u0000${t.threshold}`, { metric: t.metric, threshold: t.threshold, limit: t.limit });
   const out: Threshold[] = [];
-  for (const { metric, threshold } of keys.values()) {
+  for (const { metric, threshold, limit } of keys.values()) {
     // A runner that kept its raw metrics but none of this one saw no sample of it.
     const kept = summaries.every((s) => (s.metrics ?? s.k6?.metrics) !== undefined);
     const raw = summaries.map((s) => (s.metrics ?? s.k6?.metrics)?.[metric]).filter((m): m is RawMetric => m !== undefined);
     const endpoint = durationEndpoint(metric);
-    const merged = kept && raw.length > 0 ? holds(threshold, mergedValue(raw, endpoint ? samples?.endpoints[endpoint] : undefined)) : undefined;
+    const merged = kept && raw.length > 0 ? holds(limit ?? threshold, mergedValue(raw, endpoint ? samples?.endpoints[endpoint] : undefined)) : undefined;
     // What cannot be judged on the merged figures holds when it held in every runner.
     const ok = merged ?? summaries.every((s) => (s.thresholds ?? []).every((t) => t.metric !== metric || t.threshold !== threshold || t.ok));
-    out.push({ metric, threshold, ok, judged: merged === undefined ? 'every runner' : 'merged figures' });
+    out.push({ metric, threshold, ...(limit ? { limit } : {}), ok, judged: merged === undefined ? 'every runner' : 'merged figures' });
   }
   return out.sort((a, b) => (a.metric === b.metric ? (a.threshold < b.threshold ? -1 : 1) : a.metric < b.metric ? -1 : 1));
 }

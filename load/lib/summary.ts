@@ -7,6 +7,7 @@ import { TRANSPORT_KINDS } from '../../core/transport-rule.ts';
 import { INFERRED_MARK } from './runtime.ts';
 import { junitXml } from './junit.ts';
 import type { GroupData, SummaryData } from './summary-data.ts';
+import type { Limit } from './thresholds.ts';
 
 const REDACTED = '<redacted>';
 
@@ -51,10 +52,10 @@ export function endpointFigures(data: SummaryData): Record<string, EndpointFigur
 }
 
 function thresholdList(data: SummaryData) {
-  const list: { metric: string; threshold: string; ok: boolean }[] = [];
+  const list: { metric: string; threshold: string; limit: Limit; ok: boolean }[] = [];
   for (const metric of Object.keys(data.metrics).sort()) {
     const th = data.metrics[metric].thresholds ?? {};
-    for (const expr of Object.keys(th)) list.push({ metric, threshold: expr, ok: th[expr].ok });
+    for (const text of Object.keys(th)) list.push({ metric, threshold: text, limit: th[text].limit, ok: th[text].ok });
   }
   return list;
 }
