@@ -12,7 +12,7 @@ import { ANY_STATUS, callCandidate, callPair, type Expected, type Response, type
 import { calibration } from './lib/calibration.ts';
 import type { Profile } from './lib/profile.ts';
 import { arrival, byProfile, type Scenario, SHARED, type Shape } from './lib/profiles.ts';
-import { Counter, gateHeld, sleep, wrote, wroteMetric } from './lib/runtime.ts';
+import { count, gateHeld, sleep, wrote, wroteMetric } from './lib/runtime.ts';
 import { candidateBody, candidateIds, type SidePlan } from './lib/sides.ts';
 import type { Side } from '../core/formats.ts';
 import { abort, checkTarget } from './lib/target.ts';
@@ -106,23 +106,23 @@ function dataOf<T>(r: Response | undefined): T | undefined {
   }
 }
 
-const triggersCompleted = new Counter('mutation_triggers_completed');
-const triggersUnusable = new Counter('mutation_triggers_unusable');
+const triggersCompleted = 'mutation_triggers_completed';
+const triggersUnusable = 'mutation_triggers_unusable';
 // A phase refused with a 4xx: not the trigger's current one (the reference answers 409, hence the name).
-const triggerConflicts = new Counter('mutation_trigger_conflicts');
-const overridesNotTested = new Counter('mutation_overrides_not_tested');
-const metricsCreated = new Counter('mutation_metrics_created');
+const triggerConflicts = 'mutation_trigger_conflicts';
+const overridesNotTested = 'mutation_overrides_not_tested';
+const metricsCreated = 'mutation_metrics_created';
 // A gate holding this many rules may refuse more: real servers cap a gate's rules (a resource the
 // target refuses, not a contract violation: load/command/outcome.ts makes it exit 3, never 1).
 const FULL_AT = 20;
-const gatesRefusingRules = new Counter('mutation_gates_refusing_rules');
+const gatesRefusingRules = 'mutation_gates_refusing_rules';
 /** Rules each gate held at its last answer: the snapshot before the run (load/command/run.ts), then this VU's answers. */
 const heldRules: Record<string, number> = JSON.parse(process.env.LOAD_GATE_RULES || '{}');
 const refusing: Record<string, true> = {};
 
 // The candidate's unexpected answers beside the profile's own counters (its answers are never checked:
 // the contract compare judges its behaviour).
-const candidateTriggerConflicts = new Counter('mutation_candidate_trigger_conflicts');
+const candidateTriggerConflicts = 'mutation_candidate_trigger_conflicts';
 const PHASES = M.triggers.reduce((n, t) => n + t.phaseIDs.length, 0);
 // Each phase takes a skip and perhaps an unpause, plus the refused probes of an unknown start phase.
 const TRIGGER_OPS = Math.max(1, PHASES * 3);
@@ -212,7 +212,7 @@ async function overridesTaken(): Promise<boolean> {
   if (is2xx(res)) wrote('current', 'overridePatches', exp);
   if (is2xx(there)) wrote('candidate', 'overridePatches', candidateId(exp));
   if (!refused(res) && !(there && (refused(there) || transportReason(there)))) return true;
-  overridesNotTested.add(1);
+  count(overridesNotTested, 1);
   const who = refused(res)
     ? `the target refuses the suite's override patch of ${exp} (HTTP ${res.status})`
     : `the candidate refuses the suite's override patch of ${candidateId(exp)} (${there?.status ? `HTTP ${there.status}` : transportReason(there as Response)})`;
@@ -266,7 +266,7 @@ async function metrics(_s: Setup, i: number): Promise<void> {
   const theirs = is2xx(answers.candidate) ? (dataOf<Metric>(answers.candidate)?.id ?? `${candidateName}::${body.type}`) : undefined;
   if (theirs !== undefined) wroteMetric('candidate', 'metricsCreated');
   if (!res) return;
-  metricsCreated.add(1);
+  count(metricsCreated, 1);
   const expectedId = `${name}::${body.type}`;
   if (res.data.id !== undefined)
     checkThat('createMetric', 'id is the name and the type joined by a double colon (spec 2.8)', res.data.id === expectedId, 'stated');
@@ -452,13 +452,13 @@ function followTrigger(side: Side, k: number, op: string, res: Response): void {
     s.done = true;
   } else if (res.status >= 400 && res.status < 500) {
     // Not the current phase, or a trigger that is done. Error bodies and codes are not shown (spec 7).
-    (checked ? triggerConflicts : candidateTriggerConflicts).add(1);
+    count(checked ? triggerConflicts : candidateTriggerConflicts, 1);
     if (s.paused) {
       s.paused = false; // someone else unpaused it: try skipping the same phase
     } else if (++s.idx >= t.phaseIDs.length) {
       // Completed before this run, or in a phase the manifest does not list: move on, and count it.
       s.done = true;
-      if (checked) triggersUnusable.add(1);
+      if (checked) count(triggersUnusable, 1);
     }
   } else {
     const d = checked ? checkSuccess<Envelope<TriggerBody>>(op, op, res)?.data : res.status < 300 ? dataOf<TriggerBody>(res) : undefined;
@@ -484,7 +484,7 @@ function followTrigger(side: Side, k: number, op: string, res: Response): void {
     } else wrote(side, 'unpaused', t.id);
     if (d.status === 'COMPLETED') {
       s.done = true;
-      if (checked) triggersCompleted.add(1);
+      if (checked) count(triggersCompleted, 1);
     } else {
       const at = typeof d.currentPhaseID === 'string' ? t.phaseIDs.indexOf(d.currentPhaseID) : -1;
       if (at >= 0) s.idx = at;

@@ -11,7 +11,7 @@ import { PER_RESOURCE, type PerResource, sideWrites } from '../lib/writes.ts';
 
 const PREFIX = 'console.';
 
-/** The counters that stand for `records` (gauges and the rules a gate held are left out: they do not add). */
+/** The counters that stand for `records` (the rules a gate held are left out: they do not add). */
 export function toCounters(records: Records): [string, number][] {
   const out: [string, number][] = [];
   for (const [key, r] of Object.entries(records.metrics)) {

@@ -1,5 +1,6 @@
-// What a load profile records while it runs: its requests' durations (microseconds, timed by
-// load/lib/http.ts with process.hrtime), checks, counters, rates and gauges, each also under every
+// What a load profile records while it runs, as plain typed records (`count`, `rate`, `trend`,
+// `check`, and `wrote` for its writes to the target): its requests' durations (microseconds, timed by
+// load/lib/http.ts with process.hrtime), checks, counters and rates, each also under every
 // tag it was given (`http_req_duration{endpoint:listExperiments.deep}`), so that thresholds and the
 // summary name the endpoint. Artillery runs the profile's functions in its workers (threads, and
 // processes with --runners); each worker appends what one arrival recorded as one JSON line to a file
@@ -18,7 +19,6 @@ export const INFERRED_MARK = ' [inferred]';
 /** One metric's raw record: durations in microseconds for a trend. */
 export type MetricRecord =
   | { type: 'counter'; sum: number }
-  | { type: 'gauge'; value: number }
   | { type: 'rate'; passes: number; fails: number }
   | { type: 'trend'; micros: number[]; at?: number[] };
 
@@ -46,49 +46,39 @@ function record(name: string, type: MetricRecord['type'], tags: Tags | undefined
   for (const key of keys(name, tags)) {
     let r = current.metrics[key];
     if (!r) {
-      r =
-        type === 'counter' ? { type, sum: 0 } : type === 'gauge' ? { type, value: 0 } : type === 'rate' ? { type, passes: 0, fails: 0 } : { type, micros: [] };
+      r = type === 'counter' ? { type, sum: 0 } : type === 'rate' ? { type, passes: 0, fails: 0 } : { type, micros: [] };
       current.metrics[key] = r;
     }
     apply(r);
   }
 }
 
-export class Counter {
-  constructor(readonly name: string) {}
-  add(value: number, tags?: Tags): void {
-    record(this.name, 'counter', tags, (r) => {
-      if (r.type === 'counter') r.sum += value;
-    });
-  }
+/** Adds `n` to counter `name`. */
+export function count(name: string, n: number, tags?: Tags): void {
+  record(name, 'counter', tags, (r) => {
+    if (r.type === 'counter') r.sum += n;
+  });
 }
 
-export class Rate {
-  constructor(readonly name: string) {}
-  add(value: boolean, tags?: Tags): void {
-    record(this.name, 'rate', tags, (r) => {
-      if (r.type !== 'rate') return;
-      if (value) r.passes++;
-      else r.fails++;
-    });
-  }
+/** One pass (`ok`) or fail of rate `name`. */
+export function rate(name: string, ok: boolean, tags?: Tags): void {
+  record(name, 'rate', tags, (r) => {
+    if (r.type !== 'rate') return;
+    if (ok) r.passes++;
+    else r.fails++;
+  });
 }
 
-export class Trend {
-  constructor(readonly name: string) {}
-  /** `micros`: a duration in microseconds; `at`, when it began (epoch ms), for the throughput over time. */
-  add(micros: number, tags?: Tags, at?: number): void {
-    record(this.name, 'trend', tags, (r) => {
-      if (r.type !== 'trend') return;
-      r.micros.push(micros);
-      if (at === undefined) return;
-      r.at = r.at ?? [];
-      r.at.push(at);
-    });
-  }
+/** One duration of trend `name`, in microseconds; `at`, when it began (epoch ms), for the throughput over time. */
+export function trend(name: string, micros: number, tags?: Tags, at?: number): void {
+  record(name, 'trend', tags, (r) => {
+    if (r.type !== 'trend') return;
+    r.micros.push(micros);
+    if (at === undefined) return;
+    r.at = r.at ?? [];
+    r.at.push(at);
+  });
 }
-
-const checksRate = new Rate('checks');
 
 /** Runs each named test on `value`; records each under its name and in `checks` (with `tags`); true when all held. */
 export function check<T>(value: T, tests: Record<string, (v: T) => boolean>, tags?: Tags): boolean {
@@ -104,7 +94,7 @@ export function check<T>(value: T, tests: Record<string, (v: T) => boolean>, tag
     if (ok) c.passes++;
     else c.fails++;
     current.checks[name] = c;
-    checksRate.add(ok, tags);
+    rate('checks', ok, tags);
     all &&= ok;
   }
   return all;
@@ -135,7 +125,7 @@ export function takeRecords(): Records {
   return r;
 }
 
-/** Adds `part` into `into` (counts add, durations are all kept, gauges keep the largest). */
+/** Adds `part` into `into` (counts add, durations are all kept). */
 export function mergeRecords(into: Records, part: Records): Records {
   for (const [key, r] of Object.entries(part.metrics)) {
     const have = into.metrics[key];
@@ -144,7 +134,6 @@ export function mergeRecords(into: Records, part: Records): Records {
       continue;
     }
     if (have.type === 'counter' && r.type === 'counter') have.sum += r.sum;
-    else if (have.type === 'gauge' && r.type === 'gauge') have.value = Math.max(have.value, r.value);
     else if (have.type === 'rate' && r.type === 'rate') {
       have.passes += r.passes;
       have.fails += r.fails;

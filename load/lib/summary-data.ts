@@ -7,7 +7,7 @@ import { figureOf, type Limit, limitText, meets, type Thresholds } from './thres
 export type { Thresholds } from './thresholds.ts';
 
 export interface MetricData {
-  type: 'counter' | 'gauge' | 'rate' | 'trend';
+  type: MetricRecord['type'];
   /** e.g. count and rate for a counter; avg, max, 'p(95)', count for a trend; rate, passes, fails for a rate. */
   values: Record<string, number>;
   /** By the limit's text (`p(95)<300`, as summary.json and JUnit show it). */
@@ -44,8 +44,6 @@ export function metricValues(r: MetricRecord, seconds: number): Record<string, n
   switch (r.type) {
     case 'counter':
       return { count: r.sum, rate: seconds > 0 ? r.sum / seconds : 0 };
-    case 'gauge':
-      return { value: r.value, min: r.value, max: r.value };
     case 'rate': {
       const n = r.passes + r.fails;
       return { rate: n ? r.passes / n : 0, passes: r.passes, fails: r.fails };
@@ -95,17 +93,11 @@ export function summaryData(records: Records, thresholds: Thresholds, durationMs
   return { metrics, root_group: { name: '', checks, groups: [] }, state: { testRunDurationMs: durationMs } };
 }
 
-/** The figures of a metric without samples, of the type its thresholds read (percentiles: a trend; rate; count; value). */
+/** The figures of a metric without samples, of the type its thresholds read (a rate, a count, else a trend). */
 function emptyMetric(limits: Limit[]): MetricData {
   const stat = limits[0]?.stat ?? 'rate';
   const record: MetricRecord =
-    stat === 'count'
-      ? { type: 'counter', sum: 0 }
-      : stat === 'value'
-        ? { type: 'gauge', value: 0 }
-        : stat === 'rate'
-          ? { type: 'rate', passes: 0, fails: 0 }
-          : { type: 'trend', micros: [] };
+    stat === 'count' ? { type: 'counter', sum: 0 } : stat === 'rate' ? { type: 'rate', passes: 0, fails: 0 } : { type: 'trend', micros: [] };
   return { type: record.type, values: metricValues(record, 0) };
 }
 
