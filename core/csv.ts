@@ -1,5 +1,5 @@
-// k6's CSV output (K6_OUT=csv=...) is read by the report's throughput chart and by the load compare's
-// duration samples: one line splitter for both.
+// The request rows a load run writes (load/artillery/run.ts, writeRequestRows: the CSV columns k6's
+// output had, so that older files still read) are read by the report's throughput chart and the tests: one line splitter.
 
 /** Splits one CSV line as Go's encoding/csv writes it (a field with a comma or a quote is quoted, a quote doubled). */
 export function splitCsvLine(line: string): string[] {

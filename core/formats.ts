@@ -1,7 +1,7 @@
 // The files a run writes, which other parts read: one type each, and one reader and writer each (at the
 // end of this file), so that a writer and a reader cannot drift apart and neither imports the other:
 // conformance.json and observations.json (the suite's reporter), verify.json (verify), load/<script>/
-// summary.json (the k6 scripts write it; the load command adds its verdict), load/compare.json
+// summary.json (the load run writes it; the load command adds its verdict), load/compare.json
 // (the compare), ledger.json (core/ledger.ts builds it), clause-proof.json (the proof map) and
 // target-check.json (target:check). The run history's rows are core/history.ts's.
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -206,7 +206,7 @@ export interface ConformanceReport {
   drift: Drift[];
 }
 
-/** The k6 load scripts (load/paging.ts, load/mutation.ts): each writes reports/load/<script>/summary.json. */
+/** The load profiles (load/paging.ts, load/mutation.ts): each writes reports/load/<script>/summary.json. */
 export const LOAD_SCRIPTS = ['paging', 'mutation'] as const;
 export type LoadScript = (typeof LOAD_SCRIPTS)[number];
 
@@ -238,7 +238,32 @@ export interface LoadOutcome {
 }
 
 /**
- * reports/load/<script>/summary.json (load/lib/summary.ts writes it in k6, the load command adds its
+ * A load threshold as data: a statistic of a metric held to a bound, e.g. `{stat: 'p95', op: '<', value: 300}`
+ * (milliseconds for durations, a fraction for rates). summary.json shows it also as text, `p(95)<300`.
+ */
+export interface ThresholdLimit {
+  stat: 'avg' | 'min' | 'med' | 'max' | 'count' | 'rate' | 'value' | `p${number}`;
+  op: '<' | '<=' | '>' | '>=' | '==' | '!=';
+  value: number;
+}
+
+/** What a mutation run wrote to one target: counts per gate, experiment or trigger id, and metrics created and updated. */
+export interface LoadWrites {
+  /** Add-rules requests that a gate took, and the rules they sent. */
+  ruleWrites: Record<string, number>;
+  rulesAdded: Record<string, number>;
+  /** Rules each gate held at the last answer seen (merged: the largest). */
+  gateRules: Record<string, number>;
+  gateToggles: Record<string, number>;
+  overridePatches: Record<string, number>;
+  phasesSkipped: Record<string, number>;
+  unpaused: Record<string, number>;
+  metricsCreated: number;
+  metricsUpdated: number;
+}
+
+/**
+ * reports/load/<script>/summary.json (load/lib/summary.ts writes it, the load command adds its
  * verdict and target) and a baseline in load/baselines/ (the same fields). Only what every reader uses is
  * typed here.
  */
@@ -287,12 +312,13 @@ export interface RunSummary {
   durationMs: number;
   endpoints: Record<string, Figures>;
   runners?: number;
-  /** Added after k6 exits (load/compare/target.ts); absent in summaries and baselines written before. */
+  /** Added after the engine's run (load/compare/target.ts); absent in summaries and baselines written before. */
   target?: LoadTarget;
   finishedAt?: string;
   thresholdsOk?: boolean;
   /** Each threshold and whether it held (`judged`: how a merged run's was reached). */
-  thresholds?: { metric: string; threshold: string; ok: boolean; judged?: 'merged figures' | 'every runner' }[];
+  /** `threshold` is the limit as text (`p(95)<300`); `limit` the same as data, absent in summaries written before it was kept. */
+  thresholds?: { metric: string; threshold: string; limit?: ThresholdLimit; ok: boolean; judged?: 'merged figures' | 'every runner' }[];
   checks?: {
     passes: number;
     fails: number;
@@ -304,7 +330,9 @@ export interface RunSummary {
   transport?: { answers: number; failures: number; kinds: Record<string, number> };
   /** The scripts' own counters (mutation_triggers_completed, ...). */
   counters?: Record<string, number>;
-  /** Writes per resource (`ledger_<what>{<kind>:<id>}`), for ledger.json. */
+  /** What the run wrote to the target, per resource (the mutation profile), for ledger.json. */
+  writes?: LoadWrites;
+  /** Summaries written before `writes`: the same as figures named `ledger_<what>{<kind>:<id>}` (read by load/lib/writes.ts). */
   ledger?: Record<string, number>;
   /** What the run means, added by the load command. */
   verdict?: LoadOutcome;

@@ -1,9 +1,9 @@
 // The one rule that tells the network's doing from the target's word, for the conformance suite
-// (contracts/support/transport.ts) and the k6 scripts (load/lib/checks.ts) alike: a redirect, a rate
+// (contracts/support/transport.ts) and the load profiles (load/lib/checks.ts) alike: a redirect, a rate
 // limit, an oversized answer, or a 2xx/5xx that is not JSON where the Console API always answers JSON
 // (a proxy's HTML 502, a login page, a truncated body) proves nothing about the contract. A 4xx, or a
 // 5xx in JSON, is the target's own answer and stays the contract's business (docs/transport.md).
-// k6 runs this file too, so it uses nothing beyond ES2020: no Node module, no URL global.
+// The load profiles' processor bundles this file for Artillery's workers, so it imports nothing.
 
 /** An answer larger than this is not a page of the Console API (a proxy or a runaway server). */
 export const MAX_BODY_BYTES = 16 * 1024 * 1024;

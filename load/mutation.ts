@@ -12,11 +12,11 @@ import { ANY_STATUS, callCandidate, callPair, type Expected, type Response, type
 import { calibration } from './lib/calibration.ts';
 import type { Profile } from './lib/profile.ts';
 import { arrival, byProfile, type Scenario, SHARED, type Shape } from './lib/profiles.ts';
-import { Counter, Gauge, sleep } from './lib/runtime.ts';
+import { count, gateHeld, sleep, wrote, wroteMetric } from './lib/runtime.ts';
 import { candidateBody, candidateIds, type SidePlan } from './lib/sides.ts';
 import type { Side } from '../core/formats.ts';
 import { abort, checkTarget } from './lib/target.ts';
-import { endpointThresholds, type Limits, verdictThresholds } from './lib/thresholds.ts';
+import { endpointThresholds, type Limits, type Thresholds, verdictThresholds } from './lib/thresholds.ts';
 
 // Written by fixtures/generate.ts (seeded faker bodies, checked against the request schemas).
 interface Trigger {
@@ -106,55 +106,23 @@ function dataOf<T>(r: Response | undefined): T | undefined {
   }
 }
 
-const triggersCompleted = new Counter('mutation_triggers_completed');
-const triggersUnusable = new Counter('mutation_triggers_unusable');
+const triggersCompleted = 'mutation_triggers_completed';
+const triggersUnusable = 'mutation_triggers_unusable';
 // A phase refused with a 4xx: not the trigger's current one (the reference answers 409, hence the name).
-const triggerConflicts = new Counter('mutation_trigger_conflicts');
-const overridesNotTested = new Counter('mutation_overrides_not_tested');
-const metricsCreated = new Counter('mutation_metrics_created');
+const triggerConflicts = 'mutation_trigger_conflicts';
+const overridesNotTested = 'mutation_overrides_not_tested';
+const metricsCreated = 'mutation_metrics_created';
 // A gate holding this many rules may refuse more: real servers cap a gate's rules (a resource the
 // target refuses, not a contract violation: load/command/outcome.ts makes it exit 3, never 1).
 const FULL_AT = 20;
-const gatesRefusingRules = new Counter('mutation_gates_refusing_rules');
+const gatesRefusingRules = 'mutation_gates_refusing_rules';
 /** Rules each gate held at its last answer: the snapshot before the run (load/command/run.ts), then this VU's answers. */
 const heldRules: Record<string, number> = JSON.parse(process.env.LOAD_GATE_RULES || '{}');
 const refusing: Record<string, true> = {};
 
-// What the run wrote, per resource, for reports/ledger.json (load/command/run.ts reads them from the
-// summary: each tagged sub-metric is there because it has a threshold, below, that cannot fail). A
-// paired run keeps the candidate's apart (ledger_candidate_*, tagged with the candidate's ids), and
-// load/command/paired.ts reads both sides' from the run's records.
-const ledgerOf = (prefix: string) => ({
-  rulesAdded: new Counter(`${prefix}_rules_added`),
-  ruleWrites: new Counter(`${prefix}_rule_writes`),
-  gateRules: new Gauge(`${prefix}_gate_rules`),
-  toggles: new Counter(`${prefix}_gate_toggles`),
-  patches: new Counter(`${prefix}_override_patches`),
-  skips: new Counter(`${prefix}_phases_skipped`),
-  unpauses: new Counter(`${prefix}_unpaused`),
-  created: new Counter(`${prefix}_metrics_created`),
-  updated: new Counter(`${prefix}_metrics_updated`),
-});
-const ledgers = { current: ledgerOf('ledger'), candidate: ledgerOf('ledger_candidate') };
-const ledger = ledgers.current;
 // The candidate's unexpected answers beside the profile's own counters (its answers are never checked:
 // the contract compare judges its behaviour).
-const candidateTriggerConflicts = new Counter('mutation_candidate_trigger_conflicts');
-const LEDGER_TAGS: Record<string, string[]> = {
-  ledger_rules_added: M.gates.map((g) => `gate:${g}`),
-  ledger_rule_writes: M.gates.map((g) => `gate:${g}`),
-  ledger_gate_rules: M.gates.map((g) => `gate:${g}`),
-  ledger_gate_toggles: M.gates.map((g) => `gate:${g}`),
-  ledger_override_patches: M.experiments.map((e) => `experiment:${e}`),
-  ledger_phases_skipped: M.triggers.map((t) => `trigger:${t.id}`),
-  ledger_unpaused: M.triggers.map((t) => `trigger:${t.id}`),
-  ledger_metrics_created: [''],
-  ledger_metrics_updated: [''],
-};
-const ledgerThresholds: Record<string, string[]> = {};
-for (const [metric, tags] of Object.entries(LEDGER_TAGS))
-  for (const tag of tags) ledgerThresholds[tag ? `${metric}{${tag}}` : metric] = [metric === 'ledger_gate_rules' ? 'value>=0' : 'count>=0'];
-
+const candidateTriggerConflicts = 'mutation_candidate_trigger_conflicts';
 const PHASES = M.triggers.reduce((n, t) => n + t.phaseIDs.length, 0);
 // Each phase takes a skip and perhaps an unpause, plus the refused probes of an unknown start phase.
 const TRIGGER_OPS = Math.max(1, PHASES * 3);
@@ -186,9 +154,8 @@ if (M.triggers.length && (BUDGET === null || BUDGET.triggerPhasesPerRun > 0))
   scenarios.triggers = { kind: 'sequence', exec: 'triggers', iterations: TRIGGER_OPS };
 scenarios[CALIBRATION] = calibrationScenario();
 
-const thresholds = {
-  ...ledgerThresholds,
-  http_req_failed: ['rate<0.01'],
+const thresholds: Thresholds = {
+  http_req_failed: [{ stat: 'rate', op: '<', value: 0.01 }],
   ...verdictThresholds(SHARED.checks, STRICT, SHARED.maxEndpointErrorRate),
   ...endpointThresholds(
     {
@@ -242,10 +209,10 @@ async function overridesTaken(): Promise<boolean> {
     : undefined;
   const refused = (r: Response) => r.status >= 400 && r.status < 500;
   // The probe is a write like any other: each side's ledger counts it.
-  if (is2xx(res)) ledger.patches.add(1, { experiment: exp });
-  if (is2xx(there)) ledgers.candidate.patches.add(1, { experiment: candidateId(exp) });
+  if (is2xx(res)) wrote('current', 'overridePatches', exp);
+  if (is2xx(there)) wrote('candidate', 'overridePatches', candidateId(exp));
   if (!refused(res) && !(there && (refused(there) || transportReason(there)))) return true;
-  overridesNotTested.add(1);
+  count(overridesNotTested, 1);
   const who = refused(res)
     ? `the target refuses the suite's override patch of ${exp} (HTTP ${res.status})`
     : `the candidate refuses the suite's override patch of ${candidateId(exp)} (${there?.status ? `HTTP ${there.status}` : transportReason(there as Response)})`;
@@ -293,13 +260,13 @@ async function metrics(_s: Setup, i: number): Promise<void> {
   // The real create of the dry run's name succeeds: the dry run left nothing behind (as the suite's writes.dryRunNoChange).
   if (sampled && answered('createMetric', sent))
     checkThat('createMetric.dryRun', 'a dry run persisted nothing: the real create of its name succeeds', isSuccess('createMetric', sent.status), 'inferred');
-  if (is2xx(sent)) ledger.created.add(1);
+  if (is2xx(sent)) wroteMetric('current', 'metricsCreated');
   // The candidate's metric is known by its own answer (its id shape is the contract compare's to judge);
   // one it refused is not updated there: those updates go to the current alone.
   const theirs = is2xx(answers.candidate) ? (dataOf<Metric>(answers.candidate)?.id ?? `${candidateName}::${body.type}`) : undefined;
-  if (theirs !== undefined) ledgers.candidate.created.add(1);
+  if (theirs !== undefined) wroteMetric('candidate', 'metricsCreated');
   if (!res) return;
-  metricsCreated.add(1);
+  count(metricsCreated, 1);
   const expectedId = `${name}::${body.type}`;
   if (res.data.id !== undefined)
     checkThat('createMetric', 'id is the name and the type joined by a double colon (spec 2.8)', res.data.id === expectedId, 'stated');
@@ -317,8 +284,8 @@ async function updatePath(i: number, metric: { id: string; candidateId?: string 
   /** One update sent to both sides (the candidate's body given, or the current's as it is), each side's writes counted. */
   const post = async (endpoint: string, body: object, theirBody: object = body, counted = false) => {
     const a = await callPair('POST', { path, body }, onCandidate(theirPath, theirBody), { endpoint });
-    if (counted && is2xx(a.current)) ledger.updated.add(1);
-    if (counted && is2xx(a.candidate)) ledgers.candidate.updated.add(1);
+    if (counted && is2xx(a.current)) wroteMetric('current', 'metricsUpdated');
+    if (counted && is2xx(a.candidate)) wroteMetric('candidate', 'metricsUpdated');
     return a.current;
   };
   const updateRes = await post('updateMetric', update, theirUpdate, true);
@@ -357,10 +324,10 @@ async function gates(_s: Setup, i: number): Promise<void> {
     ['candidate', add.candidate, theirs],
   ] as const) {
     if (!is2xx(r)) continue;
-    ledgers[side].ruleWrites.add(1, { gate: id });
-    ledgers[side].rulesAdded.add(body.rules.length, { gate: id });
+    wrote(side, 'ruleWrites', id);
+    wrote(side, 'rulesAdded', id, body.rules.length);
     const held = dataOf<Gate>(r)?.rules;
-    if (Array.isArray(held)) ledgers[side].gateRules.add(held.length, { gate: id });
+    if (Array.isArray(held)) gateHeld(side, id, held.length);
   }
   if (added) {
     // "data is the Gate including its rules" (4.1); kept or replaced is not shown, the rules sent are there either way.
@@ -377,8 +344,8 @@ async function gates(_s: Setup, i: number): Promise<void> {
   const isGate = (g: Gate) => g.id === undefined || g.id === gate;
   const toggle = async (to: 'disable' | 'enable') => {
     const a = await callPair('PUT', { path: `${path}/${to}` }, onCandidate(`${theirPath}/${to}`), { endpoint: `${to}Gate` });
-    if (is2xx(a.current)) ledger.toggles.add(1, { gate });
-    if (is2xx(a.candidate)) ledgers.candidate.toggles.add(1, { gate: theirs });
+    if (is2xx(a.current)) wrote('current', 'gateToggles', gate);
+    if (is2xx(a.candidate)) wrote('candidate', 'gateToggles', theirs);
     return a.current;
   };
   const off = checkSuccess<Envelope<Gate>>('disableGate', 'disableGate', await toggle('disable'));
@@ -399,8 +366,8 @@ async function overrides(s: Setup, i: number): Promise<void> {
   const path = (id: string) => `/console/v1/experiments/${encodeURIComponent(id)}/overrides`;
   const answers = await callPair('PATCH', { path: path(exp), body }, onCandidate(path(candidateId(exp)), theirBody), { endpoint });
   const patched = answers.current;
-  if (is2xx(patched)) ledger.patches.add(1, { experiment: exp });
-  if (is2xx(answers.candidate)) ledgers.candidate.patches.add(1, { experiment: candidateId(exp) });
+  if (is2xx(patched)) wrote('current', 'overridePatches', exp);
+  if (is2xx(answers.candidate)) wrote('candidate', 'overridePatches', candidateId(exp));
   const res = checkSuccess<OverridesBody>('patchExperimentOverrides', endpoint, patched);
   if (!res) return;
   // The envelope or the spec example's top-level arrays (4.11). Merged or replaced, in what order, and
@@ -485,13 +452,13 @@ function followTrigger(side: Side, k: number, op: string, res: Response): void {
     s.done = true;
   } else if (res.status >= 400 && res.status < 500) {
     // Not the current phase, or a trigger that is done. Error bodies and codes are not shown (spec 7).
-    (checked ? triggerConflicts : candidateTriggerConflicts).add(1);
+    count(checked ? triggerConflicts : candidateTriggerConflicts, 1);
     if (s.paused) {
       s.paused = false; // someone else unpaused it: try skipping the same phase
     } else if (++s.idx >= t.phaseIDs.length) {
       // Completed before this run, or in a phase the manifest does not list: move on, and count it.
       s.done = true;
-      if (checked) triggersUnusable.add(1);
+      if (checked) count(triggersUnusable, 1);
     }
   } else {
     const d = checked ? checkSuccess<Envelope<TriggerBody>>(op, op, res)?.data : res.status < 300 ? dataOf<TriggerBody>(res) : undefined;
@@ -513,11 +480,11 @@ function followTrigger(side: Side, k: number, op: string, res: Response): void {
     if (op === 'skipTriggerPhase') {
       skipped[side]++;
       s.skips++;
-      ledgers[side].skips.add(1, { trigger: t.id });
-    } else ledgers[side].unpauses.add(1, { trigger: t.id });
+      wrote(side, 'phasesSkipped', t.id);
+    } else wrote(side, 'unpaused', t.id);
     if (d.status === 'COMPLETED') {
       s.done = true;
-      if (checked) triggersCompleted.add(1);
+      if (checked) count(triggersCompleted, 1);
     } else {
       const at = typeof d.currentPhaseID === 'string' ? t.phaseIDs.indexOf(d.currentPhaseID) : -1;
       if (at >= 0) s.idx = at;

@@ -9,15 +9,15 @@ import { DATA_DIR, type ProfileName, STRICT } from './lib/env.ts';
 import { ANY_STATUS, call, query } from './lib/http.ts';
 import { arrival, byProfile, SHARED, type Shape } from './lib/profiles.ts';
 import type { Profile } from './lib/profile.ts';
-import { Counter } from './lib/runtime.ts';
+import { count } from './lib/runtime.ts';
 import { abort, checkTarget } from './lib/target.ts';
-import { endpointThresholds, type Limits, verdictThresholds } from './lib/thresholds.ts';
+import { endpointThresholds, type Limits, type Thresholds, verdictThresholds } from './lib/thresholds.ts';
 import { calibration } from './lib/calibration.ts';
 
 // Written by fixtures/generate.ts before the run.
 const DATA = JSON.parse(readFileSync(`${DATA_DIR}/paging.json`, 'utf8')) as { limits: number[]; exportLimit: number; seed: number };
 
-const pagesWalked = new Counter('paging_pages_walked');
+const pagesWalked = 'paging_pages_walked';
 
 interface PagingProfile {
   dashboard: Shape;
@@ -70,8 +70,8 @@ const scenarios = {
   export: { kind: 'sequence' as const, exec: 'exportWalk', iterations: P.exportIterations },
   [CALIBRATION]: calibrationScenario(),
 };
-const thresholds = {
-  http_req_failed: ['rate<0.01'],
+const thresholds: Thresholds = {
+  http_req_failed: [{ stat: 'rate', op: '<', value: 0.01 }],
   ...verdictThresholds(SHARED.checks, STRICT, SHARED.maxEndpointErrorRate),
   ...endpointThresholds(
     {
@@ -358,7 +358,7 @@ async function exportWalk(s: Setup): Promise<void> {
       await call('GET', `/console/v1/release_pipelines${query({ limit: s.exportLimit, page })}`, { endpoint: 'listReleasePipelines' }),
     );
     if (!body) break;
-    pagesWalked.add(1);
+    count(pagesWalked, 1);
     for (const p of body.data) {
       if (seen[String(p.id)]) dup++;
       seen[String(p.id)] = true;
@@ -371,7 +371,7 @@ async function exportWalk(s: Setup): Promise<void> {
   for (let page = 1; page <= P.exportPages; page++) {
     const items = await listExperiments('listExperiments.walk', { limit: s.exportLimit, page });
     if (!items) break;
-    pagesWalked.add(1);
+    count(pagesWalked, 1);
     for (const e of items) {
       if (ids[String(e.id)]) dup++;
       ids[String(e.id)] = true;

@@ -4,7 +4,7 @@
 // Biome is not a devDependency: its package pulls a native binary per platform through optional
 // dependencies, and a registry that serves only some platforms' builds leaves package-lock.json
 // without the others, so `npm ci` refuses the lock everywhere. `npm install` into a folder of its
-// own takes the one build this machine needs (as scripts/install-k6 builds k6), and the lock stays
+// own takes the one build this machine needs, and the lock stays
 // free of it.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';

@@ -13,7 +13,7 @@ const HELP = `usage: npm run scan:secrets -- [--key K | --key-file F] [DIR...]
 Scans DIRs for the API key and its near misses (upper- and lower-cased, one character short at
 either end), raw and encoded (URL, base64 at any alignment, hex), and prints the files that hold
 any of them, never the key. ZIP archives are looked into (.zip files, and the base64 ZIP that
-Playwright's HTML report embeds). Default DIRs: reports/ (CONSOLE_REPORTS_DIR when set; with the k6
+Playwright's HTML report embeds). Default DIRs: reports/ (CONSOLE_REPORTS_DIR when set; with the load
 outputs in load/ and server logs), test-results/, playwright-report/, blob-report/ (those that exist).
 
   --key K        the key to look for (default: $CONSOLE_API_KEY)

@@ -2,13 +2,16 @@
 // afterwards (Artillery's Fargate, Lambda and ACI runs: each container's disk goes with it). Counters
 // are what Artillery's own merge adds exactly across workers and containers, so durations travel as
 // per-endpoint histogram buckets (load/compare/samples.ts: 2% buckets, every request counted) and
-// checks, counters and rates as counts; the report's counters are read back into records here.
+// checks, counters, rates and the writes to the target as counts; the report's counters are read back
+// into records here.
+import type { LoadWrites, Side } from '../../core/formats.ts';
 import { bucketOf, bucketValue } from '../compare/samples.ts';
 import type { Records } from '../lib/runtime.ts';
+import { PER_RESOURCE, type PerResource, sideWrites } from '../lib/writes.ts';
 
 const PREFIX = 'console.';
 
-/** The counters that stand for `records` (gauges are left out: they do not add). */
+/** The counters that stand for `records` (the rules a gate held are left out: they do not add). */
 export function toCounters(records: Records): [string, number][] {
   const out: [string, number][] = [];
   for (const [key, r] of Object.entries(records.metrics)) {
@@ -28,6 +31,11 @@ export function toCounters(records: Records): [string, number][] {
   for (const [name, c] of Object.entries(records.checks)) {
     if (c.passes) out.push([`${PREFIX}check+ ${name}`, c.passes]);
     if (c.fails) out.push([`${PREFIX}check- ${name}`, c.fails]);
+  }
+  for (const [side, w] of Object.entries(records.writes ?? {}) as [Side, LoadWrites][]) {
+    for (const what of PER_RESOURCE) for (const [id, n] of Object.entries(w[what])) out.push([`${PREFIX}write ${side} ${what} ${id}`, n]);
+    if (w.metricsCreated) out.push([`${PREFIX}write ${side} metricsCreated`, w.metricsCreated]);
+    if (w.metricsUpdated) out.push([`${PREFIX}write ${side} metricsUpdated`, w.metricsUpdated]);
   }
   return out;
 }
@@ -59,6 +67,11 @@ export function fromCounters(counters: Record<string, number>): Records {
       if (kind === 'check+') c.passes += n;
       else c.fails += n;
       records.checks[tail] = c;
+    } else if (kind === 'write') {
+      const [side, what, ...id] = tail.split(' ') as [Side, PerResource | 'metricsCreated' | 'metricsUpdated', ...string[]];
+      const w = sideWrites(records, side);
+      if (what === 'metricsCreated' || what === 'metricsUpdated') w[what] += n;
+      else if (PER_RESOURCE.includes(what)) w[what][id.join(' ')] = (w[what][id.join(' ')] ?? 0) + n;
     }
   }
   return records;

@@ -88,12 +88,29 @@ test('records of several workers merge exactly: every duration kept, counts adde
   const trend = all.metrics['http_req_duration{endpoint:a}'];
   assert.deepEqual(trend.type === 'trend' && trend.micros, [1000, 2000, 3000]);
   assert.deepEqual(all.checks['a: status is success'], { passes: 2, fails: 1 });
-  const data = summaryData(all, { 'checks{level:stated}': ['rate==1'], 'http_req_duration{endpoint:a}': ['p(95)<2.5'] }, 1000);
+  const data = summaryData(
+    all,
+    {
+      'checks{level:stated}': [{ stat: 'rate', op: '==', value: 1 }],
+      'http_req_duration{endpoint:a}': [
+        { stat: 'p95', op: '<', value: 2.5 },
+        { stat: 'p50', op: '<=', value: 2 },
+      ],
+      'http_req_failed{endpoint:b}': [{ stat: 'rate', op: '<=', value: 0 }],
+    },
+    1000,
+  );
   assert.equal(data.metrics['http_req_duration{endpoint:a}'].values['p(50)'], 2);
   assert.equal(data.metrics['checks{level:stated}'].thresholds?.['rate==1'].ok, false);
-  assert.equal(data.metrics['http_req_duration{endpoint:a}'].thresholds?.['p(95)<2.5'].ok, false);
-  assert.equal(thresholdHolds('p(95)<300', undefined), true, 'no samples: nothing crossed it');
-  assert.throws(() => thresholdHolds('p95 under 300', {}), /cannot be judged/);
+  assert.deepEqual(data.metrics['http_req_duration{endpoint:a}'].thresholds, {
+    'p(95)<2.5': { ok: false, limit: { stat: 'p95', op: '<', value: 2.5 } },
+    'p(50)<=2': { ok: true, limit: { stat: 'p50', op: '<=', value: 2 } },
+  });
+  // A metric no sample reached shows its figures at zero, of the type its limit reads, and holds.
+  assert.deepEqual(data.metrics['http_req_failed{endpoint:b}'].values, { rate: 0, passes: 0, fails: 0 });
+  assert.equal(data.metrics['http_req_failed{endpoint:b}'].thresholds?.['rate<=0'].ok, true);
+  assert.equal(thresholdHolds({ stat: 'p95', op: '<', value: 300 }, undefined), true, 'no samples: nothing crossed it');
+  assert.throws(() => thresholdHolds({ stat: 'value', op: '<', value: 300 }, { count: 1 }), /value<300 cannot be judged/);
 });
 
 test('records through Artillery counters and back: counts exact, each duration within 1%', () => {

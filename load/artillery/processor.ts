@@ -18,7 +18,7 @@ import { performance } from 'node:perf_hooks';
 import { threadId } from 'node:worker_threads';
 import type { Profile } from '../lib/profile.ts';
 import type { Scenario } from '../lib/profiles.ts';
-import { Counter, takeRecords } from '../lib/runtime.ts';
+import { count, takeRecords } from '../lib/runtime.ts';
 import { toCounters } from './counters.ts';
 import { type ArtilleryEvents, emitMetrics, GENERATOR_BUSY } from './metrics.ts';
 
@@ -79,7 +79,7 @@ interface Loaded {
 }
 
 let loaded: Promise<Loaded> | undefined;
-const jobErrors = new Counter('load_job_errors');
+const jobErrors = 'load_job_errors';
 let printedErrors = 0;
 
 /** What a shape given as data asks of the processor (load/artillery/run.ts writes it beside the setup's answer). */
@@ -138,7 +138,7 @@ async function runJob(l: Loaded, scenario: string, exec: string, iteration: numb
     if (!job) throw new Error(`the profile has no job ${exec}`);
     await job(l.setup, iteration);
   } catch (err) {
-    jobErrors.add(1, { scenario });
+    count(jobErrors, 1, { scenario });
     if (printedErrors++ < 10) console.error(`load: ${SCRIPT}: ${scenario} iteration ${iteration} stopped: ${(err as Error).message.split('\n')[0]}`);
   }
 }
@@ -193,5 +193,6 @@ export async function arrive(_context: unknown, events?: ArtilleryEvents): Promi
     for (const [name, n] of toCounters(records)) events.emit('counter', name, n);
     return;
   }
-  if (Object.keys(records.metrics).length > 0 || Object.keys(records.checks).length > 0) appendFileSync(l.file, `${JSON.stringify(records)}\n`);
+  if (Object.keys(records.metrics).length > 0 || Object.keys(records.checks).length > 0 || records.writes)
+    appendFileSync(l.file, `${JSON.stringify(records)}\n`);
 }

@@ -46,8 +46,11 @@ export interface ProfileRunOptions {
 }
 
 export interface ProfileRunResult {
-  /** 0 every threshold held, 99 one crossed (summary.json says which), 3 the run could not be carried out. */
-  exit: number;
+  /**
+   * 0 every threshold held, 1 one crossed (summary.json says which: load/command/outcome.ts reads
+   * from it whether the run's verdict is 1, 2 or 3), 3 the run could not be carried out.
+   */
+  exit: 0 | 1 | 3;
   summaryFile: string;
   /** The one-line reason when exit is 3. */
   reason?: string;
@@ -315,6 +318,7 @@ export async function runProfile(o: ProfileRunOptions): Promise<ProfileRunResult
   const out = summaryFiles({
     delivery,
     periods: latencyPeriods(records),
+    writes: records.writes?.current,
     ...(o.shape ? { shape: { source: o.shape.source, phases: phases ?? phasesOf(plan.scenarios), limits: limits.flat() } } : {}),
     script: o.script,
     profile: o.profile,
@@ -331,5 +335,5 @@ export async function runProfile(o: ProfileRunOptions): Promise<ProfileRunResult
   if (o.requestRows) writeRequestRows(records, o.requestRows);
   const crossed = Object.values(data.metrics).some((m) => Object.values(m.thresholds ?? {}).some((t) => !t.ok));
   if (runners > 1) console.log(`${label}: ${runners} Artillery runners, every worker's records merged`);
-  return { exit: crossed ? 99 : 0, summaryFile, records };
+  return { exit: crossed ? 1 : 0, summaryFile, records };
 }

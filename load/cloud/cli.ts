@@ -14,6 +14,7 @@ import { ConfigError, isLoopback, loadConfig, ROOT } from '../../core/config.ts'
 import { newRunId } from '../../core/random.ts';
 import { type LoadScript, readRunSummary, writeRunSummary } from '../../core/formats.ts';
 import { fromCounters } from '../artillery/counters.ts';
+import { type Limit, readThresholds } from '../lib/thresholds.ts';
 import { bundleProcessor, histogramsOf, loadRequests, type Plan, runSetup } from '../artillery/run.ts';
 import { type ArtilleryReport, judgeDelivery } from '../artillery/delivery.ts';
 import { type ArtilleryScript, artilleryScript } from '../artillery/script.ts';
@@ -107,11 +108,13 @@ function judgeReport(file: string): number {
   const reportDir = join(config.reportsDir, 'load', plan.script);
   mkdirSync(reportDir, { recursive: true });
   const out = summaryFiles({
+    writes: records.writes?.current,
     script: plan.script,
     profile: plan.profile,
     baseUrl: plan.target,
     apiKey: config.apiKey ?? '',
-    data: summaryData(records, plan.thresholds, durationMs),
+    // A plan prepared before the thresholds were data holds them as text: still read.
+    data: summaryData(records, readThresholds(plan.thresholds as Record<string, (Limit | string)[]>), durationMs),
     samples: histogramsOf(records),
     runners: plan.count,
     engine: { name: 'artillery', version: 'cloud' },
@@ -123,7 +126,7 @@ function judgeReport(file: string): number {
   process.stdout.write(out.console);
   const summary = readRunSummary(summaryFile);
   const crossed = (summary?.thresholds ?? []).some((t) => !t.ok);
-  const outcome = loadOutcome(crossed ? 99 : 0, summary);
+  const outcome = loadOutcome(crossed ? 1 : 0, summary);
   if (summary) writeRunSummary(summaryFile, { ...summary, verdict: outcome });
   console.log(`load:cloud: ${plan.script}: ${outcome.note} -> ${relative(process.cwd(), summaryFile)}`);
   return outcome.code;

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { ROOT } from '../../core/config.ts';
+import { limitText } from '../lib/thresholds.ts';
 
 interface Run {
   status: number | null;
@@ -64,7 +65,18 @@ test('load: a correct server unlike the reference (15 legal variants at once: 40
     assert.deepEqual(s.verdict.warnings, []);
     assert.match(s.verdict.note, /^(ok|only the calibration request crossed its latency thresholds: the machine was slow)$/);
     assert.equal(s.transport.failures, 0);
+    // Each threshold as data and as the text it always showed; no threshold is there only to carry a figure.
+    assert.ok(s.thresholds.length > 5, `${script}: ${s.thresholds.length} thresholds`);
+    for (const th of s.thresholds) assert.equal(limitText(th.limit), th.threshold, JSON.stringify(th));
+    assert.ok(!s.thresholds.some((th: { metric: string }) => /^(ledger_|checks\{level:inferred\}|load_transport_failures\{)/.test(th.metric)), script);
   }
+  // What the mutation profile wrote to the target, as typed records: metrics created, rules added per gate.
+  const writes = r.summary('mutation').writes;
+  assert.ok(writes.metricsCreated > 0, JSON.stringify(writes));
+  assert.ok(
+    Object.values(writes.ruleWrites as Record<string, number>).some((n) => n > 0),
+    JSON.stringify(writes),
+  );
   // The calibration request is refused with 403 here, and that is a refusal as good as 401 (spec 5, 7).
   assert.ok(r.summary('paging').endpoints.calibration.count > 10);
 });

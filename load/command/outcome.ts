@@ -28,15 +28,15 @@ function limitEndpoint(check: string): string {
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /**
- * The engine (load/artillery/run.ts) gives 0 (every threshold held), 99 (a threshold crossed) or another code (aborted in setup, a
- * script error: the run could not be carried out). A crossed threshold is read from the summary: a
+ * The engine (load/artillery/run.ts) gives 0 (every threshold held), 1 (a threshold crossed) or another code (3: aborted in
+ * setup, a script error: the run could not be carried out). A crossed threshold is read from the summary: a
  * check threshold is a contract matter (1); transport failures over their budget, or beside any other
  * crossing, mean the load was not carried out (3); thresholds of the calibration request alone say the
  * machine was slow, not the target (0, docs/load.md, "Calibration"); latency thresholds alone are 2.
  */
 export function loadOutcome(engineExit: number, summary: LoadSummaryVerdictInput | undefined): LoadOutcome {
   const warnings = (summary?.checks?.failed ?? []).filter((c) => c.level === 'inferred').map((c) => `${c.name} (${plural(c.fails, 'failure')})`);
-  if (engineExit !== 0 && engineExit !== 99) return { code: 3, note: `could not be carried out (engine exit ${engineExit})`, warnings };
+  if (engineExit !== 0 && engineExit !== 1) return { code: 3, note: `could not be carried out (engine exit ${engineExit})`, warnings };
   const t = summary?.transport;
   const network =
     t && t.failures > 0

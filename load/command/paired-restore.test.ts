@@ -12,6 +12,7 @@ import { readLedgerFile, type Side } from '../../core/formats.ts';
 import { startReference, type ReferenceServer } from '../../core/reference.ts';
 import type { Records } from '../lib/runtime.ts';
 import { sidePlan } from '../lib/sides.ts';
+import { emptyWrites } from '../lib/writes.ts';
 import { type PairedLoadOptions, withSnapshots } from './paired.ts';
 
 const MANIFEST = join(ROOT, 'fixtures/targets/reference.json');
@@ -29,11 +30,12 @@ const disable = (s: ReferenceServer, gate: string) =>
 
 /** What a paired mutation run's records say it toggled: gate_cc_alpha on both sides. */
 const toggledAlpha: Records = {
-  metrics: {
-    'ledger_gate_toggles{gate:gate_cc_alpha}': { type: 'counter', sum: 1 },
-    'ledger_candidate_gate_toggles{gate:gate_cc_alpha}': { type: 'counter', sum: 1 },
-  },
+  metrics: {},
   checks: {},
+  writes: {
+    current: { ...emptyWrites(), gateToggles: { gate_cc_alpha: 1 } },
+    candidate: { ...emptyWrites(), gateToggles: { gate_cc_alpha: 1 } },
+  },
 };
 
 test('each side is restored and ledgered on its own: after a run that throws, and when the other side cannot be ledgered', { timeout: 60_000 }, async () => {

@@ -19,6 +19,7 @@ import { detectPaired, operationOfTag, pairsByTag } from '../compare/paired-dete
 import { buildValidators } from '../lib/build-validators.ts';
 import { SHARED_TABLE } from '../lib/profiles.ts';
 import type { Records } from '../lib/runtime.ts';
+import { emptyWrites } from '../lib/writes.ts';
 import { pairedBudget, sidePlan, type RunManifest, type SidePlan } from '../lib/sides.ts';
 import { assertNoKey, type Before, loadEnv, recordWrites, snapshotFor, type WriteSide, writeBodies } from './run.ts';
 
@@ -214,22 +215,6 @@ export function judgePaired(records: Records, o: { profile: string; minEffect: n
   return judgePairedRuns([{ script: 'paging', records, reports: o.reports }], o);
 }
 
-/**
- * What a paired mutation run wrote on one side, as `load:mutation`'s summary keeps it (`ledger_<what>{<kind>:<id>}`):
- * the current's counters are `ledger_*`, the candidate's `ledger_candidate_*`, renamed here.
- */
-export function sideFigures(records: Records, side: Side): Record<string, number> {
-  const from = side === 'candidate' ? 'ledger_candidate_' : 'ledger_';
-  const out: Record<string, number> = {};
-  for (const [key, r] of Object.entries(records.metrics)) {
-    if (!key.startsWith(from) || (side === 'current' && key.startsWith('ledger_candidate_'))) continue;
-    const name = `ledger_${key.slice(from.length)}`;
-    if (r.type === 'counter') out[name] = r.sum;
-    else if (r.type === 'gauge') out[name] = r.value;
-  }
-  return out;
-}
-
 /** A manifest of what the plan gives one side, as loadManifest reads it (the bodies are written for it). */
 function planManifest(m: RunManifest, budget: ReturnType<typeof pairedBudget>): Record<string, unknown> {
   return {
@@ -404,7 +389,7 @@ export async function withSnapshots<T extends { records?: Records }>(
       const b = before[s];
       if (!b) continue;
       try {
-        await recordWrites(config(s), o[s], b, result?.records ? sideFigures(result.records, s) : undefined, 'candidate:latency');
+        await recordWrites(config(s), o[s], b, result?.records ? (result.records.writes?.[s] ?? emptyWrites()) : undefined, 'candidate:latency');
         ledgers[s] = relative(o.reportsRoot, join(config(s).reportsDir, 'ledger.json'));
       } catch (err) {
         console.error(`candidate: latency: the ${s}'s restore or ledger failed: ${(err as Error).message.split('\n')[0]}`);

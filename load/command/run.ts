@@ -9,7 +9,8 @@ import { buildValidators } from '../lib/build-validators.ts';
 import { attachTarget, loadTarget } from '../compare/target.ts';
 import { compareRun, printCompare } from '../compare/baseline.ts';
 import { ConfigError, isLoopback, loadConfig, ROOT, requestRowsDirFromEnv, type Config } from '../../core/config.ts';
-import { type LedgerWrite, type LoadScript, type TargetState, readRunSummary, writeRunSummary, type RunSummary } from '../../core/formats.ts';
+import { emptyWrites, ledgerWrites, summaryWrites } from '../lib/writes.ts';
+import { type LedgerWrite, type LoadScript, type LoadWrites, type TargetState, readRunSummary, writeRunSummary, type RunSummary } from '../../core/formats.ts';
 import { addLedgerPart, tally } from '../../core/ledger.ts';
 import { restore, takeSnapshot, type Connection, type Snapshot } from '../../core/restore.ts';
 import { worst } from '../../core/exit.ts';
@@ -129,68 +130,24 @@ export async function snapshotFor(config: WriteSide, target: { baseUrl: string; 
 }
 
 /**
- * The mutation profile's writes in the run's ledger (from the per-resource counters its summary keeps),
+ * The mutation profile's writes in the run's ledger (the typed writes its run recorded, load/lib/writes.ts),
  * after the gates it toggled and the experiments it patched are written back as the snapshot found them.
+ * `written` is undefined when nothing says what the run wrote (no summary): every gate found is written back.
  */
 export async function recordWrites(
   config: WriteSide,
   target: { baseUrl: string; apiKey: string },
   before: Before,
-  figures: Record<string, number> | undefined,
+  written: LoadWrites | undefined,
   by = 'load:mutation',
 ): Promise<void> {
-  const f = figures ?? {};
-  const writes: LedgerWrite[] = [...before.writes];
+  const w = written ?? emptyWrites();
+  const writes: LedgerWrite[] = [...before.writes, ...ledgerWrites(w, config.manifest.metricPrefix)];
   const state: TargetState = { gates: {}, triggers: {} };
-  const per = (metric: string, kind: string) =>
-    Object.entries(f)
-      .map(([k, n]) => [new RegExp(`^${metric}\\{${kind}:(.+)\\}$`).exec(k)?.[1], n] as const)
-      .filter((x): x is readonly [string, number] => x[0] !== undefined && x[1] > 0);
-  for (const [gate, n] of per('ledger_rule_writes', 'gate')) {
-    const added = f[`ledger_rules_added{gate:${gate}}`] ?? 0;
-    writes.push({
-      operation: 'addGateRules',
-      resource: `gates/${gate}`,
-      change: `added ${added} rules in ${n} requests`,
-      count: n,
-      undo: added ? 'cannot be undone' : 'nothing to undo',
-      added,
-    });
-  }
-  for (const [gate, n] of per('ledger_gate_rules', 'gate')) state.gates[gate] = { rules: n, isEnabled: null };
-  for (const [gate, n] of per('ledger_gate_toggles', 'gate'))
-    writes.push({ operation: 'disableGate', resource: `gates/${gate}`, change: 'disabled and enabled in turn', count: n, undo: 'not restored' });
-  for (const [exp, n] of per('ledger_override_patches', 'experiment'))
-    writes.push({ operation: 'patchExperimentOverrides', resource: `experiments/${exp}`, change: 'patched overrides', count: n, undo: 'not restored' });
-  for (const [trigger, n] of per('ledger_phases_skipped', 'trigger'))
-    writes.push({
-      operation: 'skipTriggerPhase',
-      resource: `release_pipeline_triggers/${trigger}`,
-      change: 'skipped phases',
-      count: n,
-      undo: 'cannot be undone',
-    });
-  for (const [trigger, n] of per('ledger_unpaused', 'trigger'))
-    writes.push({ operation: 'unpauseTrigger', resource: `release_pipeline_triggers/${trigger}`, change: 'unpaused', count: n, undo: 'cannot be undone' });
-  if (f.ledger_metrics_created)
-    writes.push({
-      operation: 'createMetric',
-      resource: `metrics/${config.manifest.metricPrefix}*`,
-      change: 'created',
-      count: f.ledger_metrics_created,
-      undo: 'cannot be undone',
-    });
-  if (f.ledger_metrics_updated)
-    writes.push({
-      operation: 'updateMetric',
-      resource: `metrics/${config.manifest.metricPrefix}*`,
-      change: 'updated (the metrics this run created)',
-      count: f.ledger_metrics_updated,
-      undo: 'cannot be undone',
-    });
+  for (const [gate, n] of Object.entries(w.gateRules)) if (n > 0) state.gates[gate] = { rules: n, isEnabled: null };
   const conn: Connection = { ...target, timeoutMs: config.requestTimeoutMs };
   // Without the summary nothing says which were touched: all the snapshot found are written back.
-  const toggled = figures ? per('ledger_gate_toggles', 'gate').map(([g]) => g) : Object.keys(before.snapshot.gates);
+  const toggled = written ? Object.keys(w.gateToggles).filter((g) => (w.gateToggles[g] ?? 0) > 0) : Object.keys(before.snapshot.gates);
   const r = await restore(conn, before.snapshot, {
     gates: toggled.filter((g) => g in before.snapshot.gates),
     experiments: Object.keys(before.snapshot.experiments),
@@ -289,8 +246,11 @@ export async function runLoad(args: LoadArgs): Promise<number> {
         console.error(`load: ${script}: summary.json does not say what it measured: ${(err as Error).message.split('\n')[0]}`);
       }
       assertNoKey(reportDir, target.apiKey);
-      if (writes) await recordWrites(config, target, writes, readLoadSummary(summaryFile)?.ledger as Record<string, number> | undefined);
-      // 99: thresholds crossed (the summary says which); 3: not carried out (its reason is printed above).
+      if (writes) {
+        const wrote = readLoadSummary(summaryFile);
+        await recordWrites(config, target, writes, wrote ? (summaryWrites(wrote) ?? emptyWrites()) : undefined);
+      }
+      // 1: thresholds crossed (the summary says which); 3: not carried out (its reason is printed above).
       const summary = readLoadSummary(summaryFile);
       const outcome = loadOutcome(code, summary);
       // The verdict goes into summary.json too, so that verify and the report say the same.

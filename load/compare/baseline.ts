@@ -1,4 +1,4 @@
-// Baselines of the k6 load profiles: `updateBaseline` copies a run's figures into
+// Baselines of the load profiles: `updateBaseline` copies a run's figures into
 // load/baselines/ (one file per script and profile, baselineFileFor below); `compareRun` sets a run (or
 // the merged runs of several machines) against them, per endpoint, normalised by the calibration
 // request timed in the same run (docs/load.md), and writes reports/load/compare.json.
@@ -119,7 +119,7 @@ export function compareSummary(run: RunSummary, baseline: RunSummary | null, bas
     usable = false;
     verdictReason = targetMismatch(run, baseline)!;
   } else if ((run.runners ?? 1) !== (baseline.runners ?? 1)) {
-    // Measured (docs/load.md, "One runner against 2 and 4"): the same test split among more k6
+    // Measured (docs/load.md, "One runner against 2 and 4"): the same test split among more load
     // processes times its requests differently, the ruler included, so the calibration does not carry over.
     usable = false;
     const n = (k: number) => `${k} runner${k === 1 ? '' : 's'}`;
@@ -291,7 +291,7 @@ export function updateBaseline(script: string, reportsDir = reportsDirFromEnv(),
     machine: { cpus: availableParallelism(), cpu: cpus()[0]?.model ?? 'unknown', node: process.version },
     ...(run.target ? { target: run.target } : {}),
     ...(run.runners ? { runners: run.runners } : {}),
-    // The load engine that measured it (absent: k6, before Artillery).
+    // The load engine that measured it (absent in baselines recorded before Artillery: k6 measured those).
     ...(run.engine ? { engine: run.engine } : {}),
     endpoints: run.endpoints,
     ...(run.samples && keepSamples ? { samples: samplesIn(run, 'the run') } : {}),

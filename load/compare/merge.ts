@@ -1,7 +1,6 @@
-// The summaries of several runners of one script merged into the summary of one run: the runners of
-// `load:* --runners N` on this machine, or the pods of a k6-operator TestRun copied out
-// (`baseline:compare --merge`). k6 and the operator leave this to the user (each runner writes its
-// own end-of-test summary), and an average of the runners' percentiles is not the percentile of the
+// The summaries of several runs of one script merged into the summary of one run: runs on several
+// machines at once, their summaries copied together (`baseline:compare --merge`). Each run writes its
+// own end-of-test summary, and an average of the runs' percentiles is not the percentile of the
 // whole run: with runners that see different latencies (a pod on a busy node) it can be far off.
 //
 // What merges exactly: counts, throughputs (the runners ran at the same time), error rates (weighted
@@ -13,17 +12,15 @@
 // the verdict is the whole run's, not the worst runner's. When a runner kept no histograms (a summary
 // written before they were kept), percentiles fall back to the count-weighted mean of the runners'
 // percentiles and the merged summary says so (`merge.percentiles: "approximate"`).
-//
-// Runners started with execution segments (k6 --execution-segment, as the operator's are) say which
-// segment they ran (load/lib/summary.ts); the merge refuses a set that leaves a segment out or has
-// one twice: such a merge would be a part of the run read as the whole.
 import { ConfigError } from '../../core/config.ts';
 import type { Figures, LoadDelivery, RunSummary } from '../../core/formats.ts';
 import { samplesOf } from './run-samples.ts';
 import { type DurationHistogram, histogramCount, histogramQuantile, mergeRunSamples, type RunSamples } from './samples.ts';
 import { commonTarget } from './target.ts';
+import { type Limit, meets, parseLimit, type Stat } from '../lib/thresholds.ts';
+import { addWrites, emptyWrites, summaryWrites } from '../lib/writes.ts';
 
-/** One raw k6 metric of a summary (`k6.metrics`, k6's own end-of-test data). */
+/** One raw metric of a summary (`metrics`): its type and its end-of-run figures. */
 interface RawMetric {
   type: 'counter' | 'gauge' | 'rate' | 'trend';
   values: Record<string, number>;
@@ -31,9 +28,7 @@ interface RawMetric {
 
 /** The fields of a runner's summary.json the merge reads beside the compare's (load/lib/summary.ts writes them). */
 export interface RunnerSummary extends RunSummary {
-  segment?: string | null;
-  segmentSequence?: string | null;
-  /** The raw metrics (`metrics`; `k6.metrics` in summaries written by the k6 engine before). */
+  /** The raw metrics (`metrics`; `k6.metrics` in summaries written before the engine was Artillery, still read). */
   metrics?: Record<string, RawMetric>;
   k6?: { metrics?: Record<string, RawMetric> };
 }
@@ -42,101 +37,18 @@ type CheckFigures = NonNullable<RunSummary['checks']>;
 export type Threshold = NonNullable<RunSummary['thresholds']>[number];
 
 // ---------------------------------------------------------------------------------------------
-// Execution segments: "a:b" with a and b fractions ("1/4"), decimals ("0.25"), percentages or 0 and 1.
-
-interface Fraction {
-  n: number;
-  d: number;
-}
-
-const gcd = (a: number, b: number): number => (b === 0 ? Math.abs(a) : gcd(b, a % b));
-const reduce = (f: Fraction): Fraction => {
-  const g = gcd(f.n, f.d) || 1;
-  return { n: f.n / g, d: f.d / g };
-};
-
-function fraction(text: string): Fraction {
-  const t = text.trim();
-  let m = /^(\d+)\/(\d+)$/.exec(t);
-  if (m && Number(m[2]) > 0) return reduce({ n: Number(m[1]), d: Number(m[2]) });
-  m = /^(\d+)(?:\.(\d+))?(%?)$/.exec(t);
-  if (m) {
-    const decimals = m[2] ?? '';
-    const d = 10 ** decimals.length * (m[3] ? 100 : 1);
-    return reduce({ n: Number(m[1] + decimals), d });
-  }
-  throw new ConfigError(`execution segment bound ${JSON.stringify(text)} is not a fraction, a decimal or a percentage`);
-}
-
-const same = (a: Fraction, b: Fraction) => a.n * b.d === b.n * a.d;
-const less = (a: Fraction, b: Fraction) => a.n * b.d < b.n * a.d;
-const show = (f: Fraction) => (f.n === 0 ? '0' : f.n === f.d ? '1' : `${f.n}/${f.d}`);
-
-/** "from:to" as two fractions; a lone value "b" is k6's shorthand for "0:b". */
-function segment(text: string): [Fraction, Fraction] {
-  const parts = text.split(':');
-  if (parts.length > 2) throw new ConfigError(`execution segment ${JSON.stringify(text)} is not FROM:TO`);
-  const [from, to] = parts.length === 2 ? parts.map(fraction) : [{ n: 0, d: 1 }, fraction(parts[0])];
-  if (!less(from, to)) throw new ConfigError(`execution segment ${JSON.stringify(text)} is empty`);
-  return [from, to];
-}
-
-/**
- * Throws unless the runners together ran the whole test once: every one unsegmented (runs of the
- * whole test side by side, on several machines), or segments of one sequence that cover 0 to 1
- * with no gap and no overlap. Returns the segments, in order (empty when unsegmented).
- */
-export function checkSegments(summaries: RunnerSummary[]): string[] {
-  const given = summaries.filter((s) => s.segment);
-  if (given.length === 0) return [];
-  if (given.length !== summaries.length)
-    throw new ConfigError(
-      `${summaries.length - given.length} of ${summaries.length} summaries ran no execution segment: segmented and whole runs do not merge`,
-    );
-  const sequences = new Set(given.map((s) => (s.segmentSequence ?? '').replace(/\s+/g, '')));
-  if (sequences.size > 1) throw new ConfigError(`the runners ran segments of different sequences (${[...sequences].join(' and ')}): one TestRun per merge`);
-  const ranges = given.map((s) => ({ text: s.segment as string, range: segment(s.segment as string) })).sort((a, b) => (less(a.range[0], b.range[0]) ? -1 : 1));
-  const missing: string[] = [];
-  let at: Fraction = { n: 0, d: 1 };
-  for (const { text, range } of ranges) {
-    if (less(range[0], at)) throw new ConfigError(`execution segment ${text} overlaps another runner's: a summary given twice?`);
-    if (!same(range[0], at)) missing.push(`${show(at)}:${show(range[0])}`);
-    at = range[1];
-  }
-  if (!same(at, { n: 1, d: 1 })) missing.push(`${show(at)}:1`);
-  if (missing.length)
-    throw new ConfigError(
-      `the summaries cover segments ${ranges.map((r) => r.text).join(', ')}; ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing: merge every runner's summary`,
-    );
-  return ranges.map((r) => r.text);
-}
-
-// ---------------------------------------------------------------------------------------------
 // Thresholds, judged again on the merged figures.
 
-const EXPRESSION = /^\s*(avg|min|max|med|count|rate|value|p\((\d+(?:\.\d+)?)\))\s*(<=|>=|<|>|===|==|!=)\s*(-?\d+(?:\.\d+)?(?:e-?\d+)?)\s*$/;
-
-/** A k6 threshold expression (`p(95)<300`, `rate==1`) held against `values`; undefined when it cannot be (another aggregation, a value not known). */
-export function holds(expression: string, value: (aggregation: string, percentile?: number) => number | undefined): boolean | undefined {
-  const m = EXPRESSION.exec(expression);
-  if (!m) return undefined;
-  const got = value(m[2] ? 'p' : m[1], m[2] ? Number(m[2]) : undefined);
+/**
+ * A limit (as data, or as the text a summary shows: `p(95)<300`, `rate==1`) held against the figure
+ * `value` gives for its statistic; undefined when it cannot be (text that is not a limit, a figure not known).
+ */
+export function holds(limit: Limit | string, value: (stat: Stat) => number | undefined): boolean | undefined {
+  const l = typeof limit === 'string' ? parseLimit(limit) : limit;
+  if (!l) return undefined;
+  const got = value(l.stat);
   if (got === undefined || Number.isNaN(got)) return undefined;
-  const limit = Number(m[4]);
-  switch (m[3]) {
-    case '<':
-      return got < limit;
-    case '<=':
-      return got <= limit;
-    case '>':
-      return got > limit;
-    case '>=':
-      return got >= limit;
-    case '!=':
-      return got !== limit;
-    default:
-      return got === limit;
-  }
+  return meets(l, got);
 }
 
 /**
@@ -147,7 +59,8 @@ export function holds(expression: string, value: (aggregation: string, percentil
 function mergedValue(parts: RawMetric[], histogram: DurationHistogram | undefined) {
   const type = parts[0]?.type;
   const sum = (k: string) => parts.reduce((n, p) => n + (p.values[k] ?? 0), 0);
-  return (aggregation: string, percentile?: number): number | undefined => {
+  return (stat: Stat): number | undefined => {
+    const aggregation = stat.startsWith('p') ? 'p' : stat;
     if (type === 'rate') {
       const passes = sum('passes');
       const fails = sum('fails');
@@ -158,11 +71,11 @@ function mergedValue(parts: RawMetric[], histogram: DurationHistogram | undefine
       const count = sum('count');
       const live = parts.filter((p) => (p.values.count ?? 0) > 0);
       if (aggregation === 'count') return count;
-      if (count === 0) return 0; // k6 reads an empty trend's aggregations as 0
+      if (count === 0) return 0; // an empty trend's aggregations read 0, as in a single run's summary (load/lib/summary-data.ts)
       if (aggregation === 'avg') return live.reduce((n, p) => n + (p.values.avg ?? 0) * p.values.count, 0) / count;
       if (aggregation === 'min') return Math.min(...live.map((p) => p.values.min ?? Number.NaN));
       if (aggregation === 'max') return Math.max(...live.map((p) => p.values.max ?? Number.NaN));
-      const q = aggregation === 'med' ? 50 : aggregation === 'p' ? percentile : undefined;
+      const q = aggregation === 'med' ? 50 : aggregation === 'p' ? Number(stat.slice(1)) : undefined;
       if (q !== undefined && histogram && histogramCount(histogram) > 0) return histogramQuantile(histogram, q / 100);
     }
     return undefined;
@@ -173,18 +86,19 @@ function mergedValue(parts: RawMetric[], histogram: DurationHistogram | undefine
 const durationEndpoint = (metric: string) => /^http_req_duration\{endpoint:([^}]+)\}$/.exec(metric)?.[1];
 
 function mergeThresholds(summaries: RunnerSummary[], samples: RunSamples | undefined): Threshold[] {
-  const keys = new Map<string, { metric: string; threshold: string }>();
-  for (const s of summaries) for (const t of s.thresholds ?? []) keys.set(`${t.metric}\u0000${t.threshold}`, { metric: t.metric, threshold: t.threshold });
+  const keys = new Map<string, { metric: string; threshold: string; limit?: Limit }>();
+  for (const s of summaries)
+    for (const t of s.thresholds ?? []) keys.set(`${t.metric}\u0000${t.threshold}`, { metric: t.metric, threshold: t.threshold, limit: t.limit });
   const out: Threshold[] = [];
-  for (const { metric, threshold } of keys.values()) {
-    // A runner that kept its raw metrics but none of this one saw no sample of it (a segment without that scenario).
+  for (const { metric, threshold, limit } of keys.values()) {
+    // A runner that kept its raw metrics but none of this one saw no sample of it.
     const kept = summaries.every((s) => (s.metrics ?? s.k6?.metrics) !== undefined);
     const raw = summaries.map((s) => (s.metrics ?? s.k6?.metrics)?.[metric]).filter((m): m is RawMetric => m !== undefined);
     const endpoint = durationEndpoint(metric);
-    const merged = kept && raw.length > 0 ? holds(threshold, mergedValue(raw, endpoint ? samples?.endpoints[endpoint] : undefined)) : undefined;
+    const merged = kept && raw.length > 0 ? holds(limit ?? threshold, mergedValue(raw, endpoint ? samples?.endpoints[endpoint] : undefined)) : undefined;
     // What cannot be judged on the merged figures holds when it held in every runner.
     const ok = merged ?? summaries.every((s) => (s.thresholds ?? []).every((t) => t.metric !== metric || t.threshold !== threshold || t.ok));
-    out.push({ metric, threshold, ok, judged: merged === undefined ? 'every runner' : 'merged figures' });
+    out.push({ metric, threshold, ...(limit ? { limit } : {}), ok, judged: merged === undefined ? 'every runner' : 'merged figures' });
   }
   return out.sort((a, b) => (a.metric === b.metric ? (a.threshold < b.threshold ? -1 : 1) : a.metric < b.metric ? -1 : 1));
 }
@@ -239,8 +153,7 @@ function samplesIn(s: RunSummary, i: number): RunSamples | null {
 
 /**
  * The runners' summaries of one script and profile as one run's (the comment at the top says what is
- * exact). Throws a ConfigError when they are not of one script and profile, or, segmented, do not
- * cover the test once.
+ * exact). Throws a ConfigError when they are not of one script and profile.
  */
 export function mergeSummaries(summaries: RunSummary[]): RunSummary {
   if (summaries.length === 0) throw new ConfigError('--merge needs at least one summary');
@@ -250,7 +163,6 @@ export function mergeSummaries(summaries: RunSummary[]): RunSummary {
     if (s.script !== script || s.profile !== profile)
       throw new ConfigError(`cannot merge ${s.script}/${s.profile} with ${script}/${profile}: one script and profile per merge`);
   }
-  const segments = checkSegments(runners);
   const kept = runners.map(samplesIn);
   const samples = kept.every((x) => x !== null) ? mergeRunSamples(kept as RunSamples[]) : undefined;
   const names = [...new Set(runners.flatMap((s) => Object.keys(s.endpoints)))].sort();
@@ -279,6 +191,7 @@ export function mergeSummaries(summaries: RunSummary[]): RunSummary {
   const thresholds = mergeThresholds(runners, samples);
   const checks = mergeChecks(runners);
   const transport = mergeTransport(runners);
+  const writes = runners.map(summaryWrites).filter((w) => w !== undefined);
   const finished = runners.map((s) => s.finishedAt).filter((f): f is string => typeof f === 'string');
   return {
     format: runners[0].format,
@@ -287,7 +200,6 @@ export function mergeSummaries(summaries: RunSummary[]): RunSummary {
     ...(finished.length ? { finishedAt: finished.sort().at(-1) } : {}),
     durationMs: Math.max(...runners.map((s) => s.durationMs)),
     runners: runners.reduce((n, s) => n + (s.runners ?? 1), 0),
-    ...(segments.length ? { segments, segmentSequence: runners[0].segmentSequence } : {}),
     merge: {
       percentiles: approximate.length === 0 ? 'exact' : 'approximate',
       note:
@@ -300,7 +212,7 @@ export function mergeSummaries(summaries: RunSummary[]): RunSummary {
     ...(checks ? { checks } : {}),
     ...(transport ? { transport } : {}),
     counters: sumRecords(runners.map((s) => s.counters)),
-    ...(runners.some((s) => s.ledger) ? { ledger: mergeLedger(runners.map((s) => s.ledger)) } : {}),
+    ...(writes.length ? { writes: writes.reduce((all, w) => addWrites(all, w), emptyWrites()) } : {}),
     endpoints,
     ...(samples ? { samples } : {}),
     ...(runners.some((s) => s.delivery) ? { delivery: mergeDelivery(runners.map((s) => s.delivery)) } : {}),
@@ -324,21 +236,10 @@ function mergeDelivery(all: (LoadDelivery | undefined)[]): LoadDelivery {
   };
 }
 
-/** The runners' writes per resource: counts add; `ledger_gate_rules` (rules a gate held) is the largest any runner saw. */
-function mergeLedger(all: (Record<string, number> | undefined)[]): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const l of all) for (const [k, n] of Object.entries(l ?? {})) out[k] = k.startsWith('ledger_gate_rules') ? Math.max(out[k] ?? 0, n) : (out[k] ?? 0) + n;
-  return out;
-}
-
 /**
- * The exit code k6 would have given the merged run, for the verdict (load/command/outcome.ts):
- * a runner that could not run (any code but 0 or 99, k6's "a threshold crossed") makes the whole run
- * one that could not be carried out; otherwise 99 when a merged threshold is crossed, else 0.
- * `exits` is unknown for summaries copied out of pods (their pods' status says it).
+ * What the merged run's engine result would have been, for the verdict (load/command/outcome.ts):
+ * 1 when a merged threshold is crossed (the verdict says which level: 1, 2 or 3), else 0.
  */
-export function mergedExit(merged: RunSummary, exits: number[] = []): number {
-  const broken = exits.find((c) => c !== 0 && c !== 99);
-  if (broken !== undefined) return broken;
-  return (merged as RunnerSummary).thresholdsOk === false ? 99 : 0;
+export function mergedExit(merged: RunSummary): 0 | 1 {
+  return (merged as RunnerSummary).thresholdsOk === false ? 1 : 0;
 }

@@ -49,7 +49,7 @@ test('merged runners keep the target they share, and none when they differ', () 
   assert.equal(mergeSummaries([summary(2, ref), summary(3)]).target, undefined);
 });
 
-test('attachTarget adds the target to the summary k6 wrote, keeping the rest', () => {
+test('attachTarget adds the target to the summary the run wrote, keeping the rest', () => {
   const dir = mkdtempSync(join(tmpdir(), 'cc-target-'));
   try {
     const file = join(dir, 'summary.json');

@@ -16,7 +16,7 @@ export function describeTarget(t: LoadTarget): string {
   return t.kind === 'reference' ? 'the reference server' : t.origin;
 }
 
-/** Adds `target` to the summary.json k6 wrote. */
+/** Adds `target` to the summary.json the run wrote. */
 export function attachTarget(summaryFile: string, target: LoadTarget): void {
   const summary = readRunSummary(summaryFile);
   if (!summary) throw new Error(`no ${summaryFile}`);

@@ -1,6 +1,6 @@
 // Builds load/data/validators.js: the response schemas of contracts/schemas/ compiled with Ajv's
-// standalone code and bundled with esbuild into one plain ES module, because k6 cannot import
-// node_modules. It is generated at the start of every load run into load/data/ (gitignored) rather
+// standalone code and bundled with esbuild into one plain ES module, so that the processor bundle
+// (load/artillery/run.ts) carries the validators with no Ajv to load in each worker. It is generated at the start of every load run into load/data/ (gitignored) rather
 // than committed: the schemas it comes from are committed and have their own staleness check
 // (contracts:check), so a second committed copy could only ever be stale; building it takes ~1 s.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -22,7 +22,7 @@ const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 
 /** Writes `outFile` (default load/data/validators.js) and returns it. */
 export async function buildValidators(outFile = join(ROOT, 'load/data/validators.js')): Promise<string> {
-  // code.source keeps the generated functions free of `new Function`, which k6 does not need to eval.
+  // code.source writes the compiled functions out as source, to be bundled (no `new Function` at run time).
   const ajv = contractAjv({ allErrors: true, code: { source: true, esm: true } });
   const refs: Record<string, string> = {};
   for (const [op, entry] of Object.entries(OPERATIONS)) {
@@ -54,7 +54,7 @@ export async function buildValidators(outFile = join(ROOT, 'load/data/validators
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const { positionals } = parseCommand({
     name: 'build-validators',
-    help: 'usage: npx tsx load/lib/build-validators.ts [OUT_FILE]\n\nWrites the bundled k6 response validators (default load/data/validators.js).\n\nEnvironment: none read.\nExit 0 written, 3 bad arguments or the file could not be written.',
+    help: 'usage: npx tsx load/lib/build-validators.ts [OUT_FILE]\n\nWrites the bundled response validators (default load/data/validators.js).\n\nEnvironment: none read.\nExit 0 written, 3 bad arguments or the file could not be written.',
     options: {},
     positionals: true,
   });

@@ -8,7 +8,7 @@
 // it is counted apart in load_transport_failures, and a run over its budget could not be carried out
 // (exit 3), never a contract failure (docs/load.md, "Levels and transport").
 import { type Response, transportReason } from './http.ts';
-import { check, Rate } from './runtime.ts';
+import { check } from './runtime.ts';
 import { transportKind } from '../../core/transport-rule.ts';
 import * as validators from '../data/validators.js';
 import type { Validator } from '../data/validators.js';
@@ -18,12 +18,12 @@ const byOperation = validators as unknown as Record<string, Validator | undefine
 const { OPERATIONS } = validators;
 
 export type Level = 'stated' | 'inferred';
-import { INFERRED_MARK } from './runtime.ts';
+import { INFERRED_MARK, rate } from './runtime.ts';
 
 export { INFERRED_MARK, transportReason };
 
 /** One sample per answer looked at: true when the network, not the target, answered. */
-const transportFailures = new Rate('load_transport_failures');
+const transportFailures = 'load_transport_failures';
 
 let printed = 0;
 /** A failed check prints one line with its evidence (no headers, so never the key), at most 20 per VU. */
@@ -54,10 +54,10 @@ let printedTransport = 0;
 export function answered(endpoint: string, res: Response): boolean {
   const reason = transportReason(res);
   if (reason === undefined) {
-    transportFailures.add(false, { endpoint });
+    rate(transportFailures, false, { endpoint });
     return true;
   }
-  transportFailures.add(true, { endpoint, kind: transportKind(reason) });
+  rate(transportFailures, true, { endpoint, kind: transportKind(reason) });
   if (printedTransport++ < 10)
     console.warn(`no usable answer: ${endpoint}: ${res.request.method} ${res.url.replace(/^https?:\/\/[^/]+/, '').replace(/\?.*$/, '')} -> ${reason}`);
   return false;

@@ -3,7 +3,7 @@
 // with process.hrtime from the call until the whole body is read (microseconds): Artillery's own
 // response_time is whole milliseconds, too coarse for a target on this machine.
 import { API_KEY, BASE_URL, CANDIDATE_API_KEY, CANDIDATE_BASE_URL, KEY_HEADER, PAIRED, REQUEST_TIMEOUT_MS } from './env.ts';
-import { Counter, Rate, Trend } from './runtime.ts';
+import { count, rate, trend } from './runtime.ts';
 import { transportKind, transportProblem } from '../../core/transport-rule.ts';
 
 /** Statuses that count as an expected answer (http_req_failed false), as inclusive ranges. */
@@ -34,27 +34,27 @@ export interface Response {
   micros: number;
 }
 
-const duration = new Trend('http_req_duration');
+const duration = 'http_req_duration';
 /** Durations of expected answers only: the compare's samples (a refused connection or a quick 500 says nothing of an endpoint's speed). */
-const expectedDuration = new Trend('load_expected_duration');
-const failed = new Rate('http_req_failed');
-const requests = new Counter('http_reqs');
+const expectedDuration = 'load_expected_duration';
+const failed = 'http_req_failed';
+const requests = 'http_reqs';
 // Paired mode: the candidate's answers, apart from the current's, so that the profile's thresholds and
 // checks stay the current's and the candidate's durations are only compared (load/command/paired.ts).
-const candidateFailed = new Rate('load_candidate_failed');
+const candidateFailed = 'load_candidate_failed';
 /** One sample per answer of the candidate: true when the network answered it, not the candidate (core/transport-rule.ts). */
-const candidateTransport = new Rate('load_candidate_transport');
-const pairedRequests = new Counter('load_paired_reqs');
-const candidateFirstRequests = new Counter('load_candidate_first');
+const candidateTransport = 'load_candidate_transport';
+const pairedRequests = 'load_paired_reqs';
+const candidateFirstRequests = 'load_candidate_first';
 // The two answers to one request, recorded together when both are as expected, so that the i-th value
 // of each belongs to one pair (load/compare/paired-detect.ts judges pairs).
-const pairCurrent = new Trend('load_pair_current');
-const pairCandidate = new Trend('load_pair_candidate');
+const pairCurrent = 'load_pair_current';
+const pairCandidate = 'load_pair_candidate';
 // Both answers expected but of another status class (a 200 and a 409): two pieces of work, not a pair.
-const pairMismatch = new Counter('load_pair_mismatch');
+const pairMismatch = 'load_pair_mismatch';
 // Requests of one side only: the other side had no counterpart to send at that moment.
-const unpaired = new Counter('load_unpaired');
-const unpairedCandidate = new Counter('load_unpaired_candidate');
+const unpaired = 'load_unpaired';
+const unpairedCandidate = 'load_unpaired_candidate';
 
 /** Errors of a reused connection that the server had closed (undici's codes). */
 const STALE_CONNECTION = new Set(['UND_ERR_SOCKET', 'ECONNRESET']);
@@ -143,7 +143,7 @@ export function transportReason(res: Response): string | undefined {
 /** Counts the candidate's answer as the network's or its own, by kind: a candidate whose network fails cannot be timed. */
 function countCandidateTransport(res: Response, endpoint: string): void {
   const reason = transportReason(res);
-  candidateTransport.add(reason !== undefined, reason === undefined ? { endpoint } : { endpoint, kind: transportKind(reason) });
+  rate(candidateTransport, reason !== undefined, reason === undefined ? { endpoint } : { endpoint, kind: transportKind(reason) });
 }
 
 /**
@@ -165,22 +165,22 @@ export async function callPair(method: string, cur: SideRequest, cand: SideReque
   const other = paired ? (early ?? (await toCandidate())) : undefined;
   const tags = { endpoint: opts.endpoint };
   const expected = opts.expected ?? SUCCESS;
-  duration.add(out.micros, tags, at);
+  trend(duration, out.micros, tags, at);
   const asExpected = asExpectedBy(expected, out.status);
-  failed.add(!asExpected, tags);
-  if (asExpected) expectedDuration.add(out.micros, tags);
-  requests.add(1, tags);
-  if (PAIRED && opts.endpoint !== 'setup' && cand === null) unpaired.add(1, tags);
+  rate(failed, !asExpected, tags);
+  if (asExpected) trend(expectedDuration, out.micros, tags);
+  count(requests, 1, tags);
+  if (PAIRED && opts.endpoint !== 'setup' && cand === null) count(unpaired, 1, tags);
   if (other) {
-    pairedRequests.add(1);
-    if (candidateFirst) candidateFirstRequests.add(1);
+    count(pairedRequests, 1);
+    if (candidateFirst) count(candidateFirstRequests, 1);
     const ok = asExpectedBy(expected, other.status);
-    candidateFailed.add(!ok, tags);
+    rate(candidateFailed, !ok, tags);
     countCandidateTransport(other, opts.endpoint);
     if (ok && asExpected && statusClass(out.status) === statusClass(other.status)) {
-      pairCurrent.add(out.micros, tags);
-      pairCandidate.add(other.micros, tags);
-    } else if (ok && asExpected) pairMismatch.add(1, tags);
+      trend(pairCurrent, out.micros, tags);
+      trend(pairCandidate, other.micros, tags);
+    } else if (ok && asExpected) count(pairMismatch, 1, tags);
   }
   return { current: out, candidate: other };
 }
@@ -203,8 +203,8 @@ export async function callCandidate(method: string, req: SideRequest, opts: Call
   const res = await send(CANDIDATE_BASE_URL, opts.anonymous ? undefined : CANDIDATE_API_KEY, method, req.path, { ...opts, body: req.body });
   if (opts.endpoint !== 'setup') {
     const tags = { endpoint: opts.endpoint };
-    unpairedCandidate.add(1, tags);
-    candidateFailed.add(!asExpectedBy(opts.expected ?? SUCCESS, res.status), tags);
+    count(unpairedCandidate, 1, tags);
+    rate(candidateFailed, !asExpectedBy(opts.expected ?? SUCCESS, res.status), tags);
     countCandidateTransport(res, opts.endpoint);
   }
   return res;

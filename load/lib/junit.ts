@@ -1,6 +1,5 @@
-// JUnit XML written from k6's end-of-test data: one test case per threshold and per check. Written
-// here rather than taken from jslib, so nothing is imported from the network at run time. Escaped
-// with core/xml.ts, as the conformance suite's JUnit is (a kernel file k6 runs too: it imports nothing).
+// JUnit XML written from a run's end-of-run data (load/lib/summary-data.ts): one test case per
+// threshold and per check. Escaped with core/xml.ts, as the conformance suite's JUnit is.
 import { xmlEscape } from '../../core/xml.ts';
 import type { GroupData, SummaryData } from './summary-data.ts';
 

@@ -3,6 +3,7 @@
 // bounded in time and in VUs and stop by themselves. Each script keeps its own figures in a table
 // keyed by profile name (`byProfile`); what both scripts share is in SHARED.
 import { PROFILE, type ProfileName } from './env.ts';
+import type { Limit } from './thresholds.ts';
 
 /**
  * A scenario of a profile: `exec` started at `rate` per second for `seconds` (constant), or in four
@@ -24,16 +25,16 @@ export interface SharedProfile {
   /** Seconds the arrival-rate scenarios run for (stress: four ramp steps of a quarter of this, min 10 s). */
   seconds: number;
   /** The threshold on the share of passed checks. */
-  checks: string;
+  checks: Limit;
   /** The highest failed-request rate per endpoint. */
   maxEndpointErrorRate: number;
 }
 
 /** Every profile's shared figures (the paired verdict reads the error rate of the profile it ran). */
 export const SHARED_TABLE: Record<ProfileName, SharedProfile> = {
-  smoke: { seconds: 4, checks: 'rate==1', maxEndpointErrorRate: 0 },
-  baseline: { seconds: 60, checks: 'rate>0.999', maxEndpointErrorRate: 0.001 },
-  stress: { seconds: 120, checks: 'rate>0.99', maxEndpointErrorRate: 0.01 },
+  smoke: { seconds: 4, checks: { stat: 'rate', op: '==', value: 1 }, maxEndpointErrorRate: 0 },
+  baseline: { seconds: 60, checks: { stat: 'rate', op: '>', value: 0.999 }, maxEndpointErrorRate: 0.001 },
+  stress: { seconds: 120, checks: { stat: 'rate', op: '>', value: 0.99 }, maxEndpointErrorRate: 0.01 },
 };
 
 /** The row of `table` for the profile of this run (LOAD_PROFILE). */

@@ -1,11 +1,15 @@
-// What a load profile records while it runs: its requests' durations (microseconds, timed by
-// load/lib/http.ts with process.hrtime), checks, counters, rates and gauges, each also under every
+// What a load profile records while it runs, as plain typed records (`count`, `rate`, `trend`,
+// `check`, and `wrote` for its writes to the target): its requests' durations (microseconds, timed by
+// load/lib/http.ts with process.hrtime), checks, counters and rates, each also under every
 // tag it was given (`http_req_duration{endpoint:listExperiments.deep}`), so that thresholds and the
 // summary name the endpoint. Artillery runs the profile's functions in its workers (threads, and
 // processes with --runners); each worker appends what one arrival recorded as one JSON line to a file
 // of its own (load/artillery/processor.ts), and the command merges every line of every file: counts add
 // and every duration is kept, so several workers merge exactly. Artillery's own metrics are whole
 // milliseconds and approximate quantiles: too coarse for a local target and for the compare.
+
+import type { Side } from '../../core/formats.ts';
+import { addWrites, type LoadWrites, type PerResource, sideWrites } from './writes.ts';
 
 export type Tags = Record<string, string>;
 
@@ -15,7 +19,6 @@ export const INFERRED_MARK = ' [inferred]';
 /** One metric's raw record: durations in microseconds for a trend. */
 export type MetricRecord =
   | { type: 'counter'; sum: number }
-  | { type: 'gauge'; value: number }
   | { type: 'rate'; passes: number; fails: number }
   | { type: 'trend'; micros: number[]; at?: number[] };
 
@@ -25,6 +28,8 @@ export interface Records {
   checks: Record<string, { passes: number; fails: number }>;
   /** When the load recorded here began and ended (epoch ms): the run's duration is the merged span. */
   span?: [number, number];
+  /** What was written to each side's target (a paired run writes to both). */
+  writes?: Partial<Record<Side, LoadWrites>>;
 }
 
 const emptyRecords = (): Records => ({ metrics: {}, checks: {} });
@@ -41,59 +46,39 @@ function record(name: string, type: MetricRecord['type'], tags: Tags | undefined
   for (const key of keys(name, tags)) {
     let r = current.metrics[key];
     if (!r) {
-      r =
-        type === 'counter' ? { type, sum: 0 } : type === 'gauge' ? { type, value: 0 } : type === 'rate' ? { type, passes: 0, fails: 0 } : { type, micros: [] };
+      r = type === 'counter' ? { type, sum: 0 } : type === 'rate' ? { type, passes: 0, fails: 0 } : { type, micros: [] };
       current.metrics[key] = r;
     }
     apply(r);
   }
 }
 
-export class Counter {
-  constructor(readonly name: string) {}
-  add(value: number, tags?: Tags): void {
-    record(this.name, 'counter', tags, (r) => {
-      if (r.type === 'counter') r.sum += value;
-    });
-  }
+/** Adds `n` to counter `name`. */
+export function count(name: string, n: number, tags?: Tags): void {
+  record(name, 'counter', tags, (r) => {
+    if (r.type === 'counter') r.sum += n;
+  });
 }
 
-/** The last value set (merged: the largest, since workers' last values are not ordered in time). */
-export class Gauge {
-  constructor(readonly name: string) {}
-  add(value: number, tags?: Tags): void {
-    record(this.name, 'gauge', tags, (r) => {
-      if (r.type === 'gauge') r.value = value;
-    });
-  }
+/** One pass (`ok`) or fail of rate `name`. */
+export function rate(name: string, ok: boolean, tags?: Tags): void {
+  record(name, 'rate', tags, (r) => {
+    if (r.type !== 'rate') return;
+    if (ok) r.passes++;
+    else r.fails++;
+  });
 }
 
-export class Rate {
-  constructor(readonly name: string) {}
-  add(value: boolean, tags?: Tags): void {
-    record(this.name, 'rate', tags, (r) => {
-      if (r.type !== 'rate') return;
-      if (value) r.passes++;
-      else r.fails++;
-    });
-  }
+/** One duration of trend `name`, in microseconds; `at`, when it began (epoch ms), for the throughput over time. */
+export function trend(name: string, micros: number, tags?: Tags, at?: number): void {
+  record(name, 'trend', tags, (r) => {
+    if (r.type !== 'trend') return;
+    r.micros.push(micros);
+    if (at === undefined) return;
+    r.at = r.at ?? [];
+    r.at.push(at);
+  });
 }
-
-export class Trend {
-  constructor(readonly name: string) {}
-  /** `micros`: a duration in microseconds; `at`, when it began (epoch ms), for the throughput over time. */
-  add(micros: number, tags?: Tags, at?: number): void {
-    record(this.name, 'trend', tags, (r) => {
-      if (r.type !== 'trend') return;
-      r.micros.push(micros);
-      if (at === undefined) return;
-      r.at = r.at ?? [];
-      r.at.push(at);
-    });
-  }
-}
-
-const checksRate = new Rate('checks');
 
 /** Runs each named test on `value`; records each under its name and in `checks` (with `tags`); true when all held. */
 export function check<T>(value: T, tests: Record<string, (v: T) => boolean>, tags?: Tags): boolean {
@@ -109,10 +94,28 @@ export function check<T>(value: T, tests: Record<string, (v: T) => boolean>, tag
     if (ok) c.passes++;
     else c.fails++;
     current.checks[name] = c;
-    checksRate.add(ok, tags);
+    rate('checks', ok, tags);
     all &&= ok;
   }
   return all;
+}
+
+const writesOf = (side: Side): LoadWrites => sideWrites(current, side);
+
+/** Records `n` writes of a kind to resource `id` on `side`'s target (for reports/ledger.json). */
+export function wrote(side: Side, what: PerResource, id: string, n = 1): void {
+  const per = writesOf(side)[what];
+  per[id] = (per[id] ?? 0) + n;
+}
+
+/** Records a metric created or updated on `side`'s target. */
+export function wroteMetric(side: Side, what: 'metricsCreated' | 'metricsUpdated'): void {
+  writesOf(side)[what]++;
+}
+
+/** Records the rules `gate` held at an answer (the last one this worker saw; merged, the largest). */
+export function gateHeld(side: Side, gate: string, rules: number): void {
+  writesOf(side).gateRules[gate] = rules;
 }
 
 /** What was recorded since the last call, handed over and forgotten. */
@@ -122,7 +125,7 @@ export function takeRecords(): Records {
   return r;
 }
 
-/** Adds `part` into `into` (counts add, durations are all kept, gauges keep the largest). */
+/** Adds `part` into `into` (counts add, durations are all kept). */
 export function mergeRecords(into: Records, part: Records): Records {
   for (const [key, r] of Object.entries(part.metrics)) {
     const have = into.metrics[key];
@@ -131,7 +134,6 @@ export function mergeRecords(into: Records, part: Records): Records {
       continue;
     }
     if (have.type === 'counter' && r.type === 'counter') have.sum += r.sum;
-    else if (have.type === 'gauge' && r.type === 'gauge') have.value = Math.max(have.value, r.value);
     else if (have.type === 'rate' && r.type === 'rate') {
       have.passes += r.passes;
       have.fails += r.fails;
@@ -143,6 +145,9 @@ export function mergeRecords(into: Records, part: Records): Records {
         have.at = at;
       }
     } else throw new Error(`metric ${key} recorded as both ${have.type} and ${r.type}`);
+  }
+  for (const [side, w] of Object.entries(part.writes ?? {}) as [Side, LoadWrites][]) {
+    addWrites(sideWrites(into, side), w);
   }
   if (part.span) into.span = into.span ? [Math.min(into.span[0], part.span[0]), Math.max(into.span[1], part.span[1])] : [...part.span];
   for (const [name, c] of Object.entries(part.checks)) {

@@ -1,14 +1,17 @@
 // The end-of-run data of a load profile, built from what its workers recorded (load/lib/runtime.ts):
 // per metric its figures (durations in milliseconds, from microsecond samples) and each threshold
 // with whether it held; the checks by name. load/lib/summary.ts writes summary.json and JUnit from it.
-import { holds } from '../compare/merge.ts';
 import type { MetricRecord, Records } from './runtime.ts';
+import { figureOf, type Limit, limitText, meets, type Thresholds } from './thresholds.ts';
+
+export type { Thresholds } from './thresholds.ts';
 
 export interface MetricData {
-  type: 'counter' | 'gauge' | 'rate' | 'trend';
+  type: MetricRecord['type'];
   /** e.g. count and rate for a counter; avg, max, 'p(95)', count for a trend; rate, passes, fails for a rate. */
   values: Record<string, number>;
-  thresholds?: Record<string, { ok: boolean }>;
+  /** By the limit's text (`p(95)<300`, as summary.json and JUnit show it). */
+  thresholds?: Record<string, { ok: boolean; limit: Limit }>;
 }
 
 export interface CheckData {
@@ -29,9 +32,6 @@ export interface SummaryData {
   state?: { testRunDurationMs?: number };
 }
 
-/** Thresholds as the profiles state them: metric key to expressions such as `p(95)<300` or `rate<=0.001`. */
-export type Thresholds = Record<string, string[]>;
-
 function quantile(asc: number[], q: number): number {
   if (asc.length === 0) return 0;
   const h = (asc.length - 1) * q;
@@ -44,8 +44,6 @@ export function metricValues(r: MetricRecord, seconds: number): Record<string, n
   switch (r.type) {
     case 'counter':
       return { count: r.sum, rate: seconds > 0 ? r.sum / seconds : 0 };
-    case 'gauge':
-      return { value: r.value, min: r.value, max: r.value };
     case 'rate': {
       const n = r.passes + r.fails;
       return { rate: n ? r.passes / n : 0, passes: r.passes, fails: r.fails };
@@ -69,17 +67,14 @@ export function metricValues(r: MetricRecord, seconds: number): Record<string, n
 }
 
 /**
- * Whether `expr` (`p(95)<300`, `rate<=0.001`) holds on `values`, read as the merge reads thresholds
- * (load/compare/merge.ts). A metric with no samples holds every threshold (nothing crossed it); an
- * expression this suite cannot judge is an error, not a pass.
+ * Whether `limit` holds on `values`. A metric with no samples holds every limit (nothing crossed it);
+ * a limit on a figure the metric does not have is an error, not a pass.
  */
-export function thresholdHolds(expr: string, values: Record<string, number> | undefined): boolean {
-  const judged = holds(
-    expr,
-    (aggregation, percentile) => (values ?? { [aggregation]: 0, [`p(${percentile})`]: 0 })[aggregation === 'p' ? `p(${percentile})` : aggregation],
-  );
-  if (judged === undefined) throw new Error(`threshold ${JSON.stringify(expr)} cannot be judged: not <stat> <op> <number>, or no such figure on this metric`);
-  return values ? judged : true;
+export function thresholdHolds(limit: Limit, values: Record<string, number> | undefined): boolean {
+  if (!values) return true;
+  const got = figureOf(limit, values);
+  if (got === undefined || Number.isNaN(got)) throw new Error(`threshold ${limitText(limit)} cannot be judged: no such figure on this metric`);
+  return meets(limit, got);
 }
 
 /** The whole run's data from the merged records, its thresholds judged. */
@@ -87,27 +82,22 @@ export function summaryData(records: Records, thresholds: Thresholds, durationMs
   const seconds = durationMs / 1000;
   const metrics: Record<string, MetricData> = {};
   for (const [key, r] of Object.entries(records.metrics)) metrics[key] = { type: r.type, values: metricValues(r, seconds) };
-  for (const [key, exprs] of Object.entries(thresholds)) {
+  for (const [key, limits] of Object.entries(thresholds)) {
     const has = metrics[key];
-    const t: Record<string, { ok: boolean }> = {};
-    for (const e of exprs) t[e] = { ok: thresholdHolds(e, has && !noSamples(has) ? has.values : undefined) };
+    const t: Record<string, { ok: boolean; limit: Limit }> = {};
+    for (const limit of limits) t[limitText(limit)] = { ok: thresholdHolds(limit, has && !noSamples(has) ? has.values : undefined), limit };
     // A metric no sample reached still shows its figures, at zero (a request count of 0), with its thresholds.
-    metrics[key] = has ? { ...has, thresholds: t } : { ...emptyMetric(exprs), thresholds: t };
+    metrics[key] = has ? { ...has, thresholds: t } : { ...emptyMetric(limits), thresholds: t };
   }
   const checks = Object.entries(records.checks).map(([name, c]) => ({ name, ...c }));
   return { metrics, root_group: { name: '', checks, groups: [] }, state: { testRunDurationMs: durationMs } };
 }
 
-/** The figures of a metric without samples, of the type its thresholds read (percentiles: a trend; rate; count; value). */
-function emptyMetric(exprs: string[]): MetricData {
-  const stat = exprs[0] ?? '';
-  const record: MetricRecord = /^\s*(p\(|avg|med|min|max)/.test(stat)
-    ? { type: 'trend', micros: [] }
-    : /^\s*count/.test(stat)
-      ? { type: 'counter', sum: 0 }
-      : /^\s*value/.test(stat)
-        ? { type: 'gauge', value: 0 }
-        : { type: 'rate', passes: 0, fails: 0 };
+/** The figures of a metric without samples, of the type its thresholds read (a rate, a count, else a trend). */
+function emptyMetric(limits: Limit[]): MetricData {
+  const stat = limits[0]?.stat ?? 'rate';
+  const record: MetricRecord =
+    stat === 'count' ? { type: 'counter', sum: 0 } : stat === 'rate' ? { type: 'rate', passes: 0, fails: 0 } : { type: 'trend', micros: [] };
   return { type: record.type, values: metricValues(record, 0) };
 }
 

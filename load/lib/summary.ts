@@ -2,11 +2,12 @@
 // that load/compare/baseline.ts compares, the thresholds, the raw metrics and the per-endpoint duration
 // histograms), junit.xml, and a short console summary. Every output passes through redact(): the
 // summary holds no headers, but a key must never reach an artifact even if that changed.
-import type { LoadDelivery, LoadPeriod, LoadShape } from '../../core/formats.ts';
+import type { LoadDelivery, LoadPeriod, LoadShape, LoadWrites } from '../../core/formats.ts';
 import { TRANSPORT_KINDS } from '../../core/transport-rule.ts';
 import { INFERRED_MARK } from './runtime.ts';
 import { junitXml } from './junit.ts';
 import type { GroupData, SummaryData } from './summary-data.ts';
+import type { Limit } from './thresholds.ts';
 
 const REDACTED = '<redacted>';
 
@@ -51,10 +52,10 @@ export function endpointFigures(data: SummaryData): Record<string, EndpointFigur
 }
 
 function thresholdList(data: SummaryData) {
-  const list: { metric: string; threshold: string; ok: boolean }[] = [];
+  const list: { metric: string; threshold: string; limit: Limit; ok: boolean }[] = [];
   for (const metric of Object.keys(data.metrics).sort()) {
     const th = data.metrics[metric].thresholds ?? {};
-    for (const expr of Object.keys(th)) list.push({ metric, threshold: expr, ok: th[expr].ok });
+    for (const text of Object.keys(th)) list.push({ metric, threshold: text, limit: th[text].limit, ok: th[text].ok });
   }
   return list;
 }
@@ -109,6 +110,8 @@ export interface SummaryInput {
   shape?: LoadShape;
   /** Latency over time (load/artillery/periods.ts). */
   periods?: LoadPeriod[];
+  /** What the run wrote to the target (the mutation profile's, load/lib/writes.ts). */
+  writes?: LoadWrites;
 }
 
 /** summary.json, junit.xml (their text, the key redacted) and the console lines of a run. */
@@ -140,7 +143,7 @@ export function summaryFiles(o: SummaryInput): { summaryJson: string; junit: str
       endpoints,
       thresholds,
       counters: pickCounters(data),
-      ledger: ledgerFigures(data),
+      ...(o.writes ? { writes: o.writes } : {}),
       ...(o.delivery ? { delivery: o.delivery } : {}),
       ...(o.shape ? { shape: o.shape } : {}),
       ...(o.periods ? { periods: o.periods } : {}),
@@ -185,20 +188,6 @@ export function summaryFiles(o: SummaryInput): { summaryJson: string; junit: str
       console: redact(lines.join('\n') + '\n', o.apiKey),
     };
   }
-}
-
-/**
- * What the run wrote, per resource: `ledger_<what>{<kind>:<id>}` to its count (a Gauge, the last value),
- * for reports/ledger.json. Only the sub-metrics with a threshold are in the summary (load/mutation.ts).
- */
-function ledgerFigures(data: SummaryData): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const name of Object.keys(data.metrics)) {
-    if (!name.startsWith('ledger_')) continue;
-    const v = data.metrics[name].values;
-    out[name] = data.metrics[name].type === 'gauge' ? v.value : v.count;
-  }
-  return out;
 }
 
 /** The scripts' own counters (names starting with a script prefix), e.g. triggers completed. */
