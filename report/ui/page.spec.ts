@@ -114,8 +114,13 @@ test('load: percentiles per endpoint against the baseline, throughput over time,
     const block = page.locator(`#load-${script}`);
     await expect(block.locator('h3 .tag')).toHaveText(compare.profiles[script].verdict);
     await expect(block.locator('table.load-table tbody tr')).toHaveCount(compare.profiles[script].endpoints.length);
-    await expect(block.locator('svg.chart')).toHaveCount(2);
-    await expect(block.locator('svg.chart').nth(1).locator('polyline')).not.toHaveCount(0);
+    // The p95 against the baseline and the throughput over time, then one latency-over-time chart per
+    // endpoint the run's periods hold, each with its p50, p95 and p99 lines.
+    await expect(block.locator('svg.chart:not(.latency-time)')).toHaveCount(2);
+    await expect(block.locator('svg.chart:not(.latency-time)').nth(1).locator('polyline')).not.toHaveCount(0);
+    const overTime = block.locator('svg.chart.latency-time');
+    expect(await overTime.count(), `${script}: a latency-over-time chart per endpoint`).toBeGreaterThan(0);
+    await expect(overTime.first().locator('polyline')).not.toHaveCount(0);
   }
   const deep = compare.profiles.paging.endpoints.find((e: { endpoint: string }) => e.endpoint === 'listExperiments.deep');
   const deepRow = page.locator('#load-paging tr[data-endpoint="listExperiments.deep"] td');
