@@ -1,7 +1,6 @@
 // The one quantile of the project: Hyndman and Fan's type 7 (linear interpolation between order
 // statistics; numpy's and R's default), so a median or a p95 means the same wherever it is printed.
-// load/compare/stats.ts still holds its own copy of the same definition until the load rewrite moves
-// its callers here.
+// load/compare/stats.ts passes it on to the compare's callers.
 
 /**
  * The q-quantile (q in [0, 1], clamped) of values already in ascending order; NaN for none.

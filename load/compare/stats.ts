@@ -3,6 +3,7 @@
 // that makes the bootstrap reproducible. Node code with no dependency: a compare must give the same
 // verdict on every machine, so every random draw comes from a seed.
 
+import { median, quantile, quantileSorted } from '../../core/quantile.ts';
 import { seededRandom } from '../../core/random.ts';
 
 export { seededRandom };
@@ -41,26 +42,9 @@ export function sorted(values: ArrayLike<number>): Float64Array {
   return Float64Array.from(values).sort();
 }
 
-/**
- * The q-quantile of ascending values by linear interpolation between order statistics (Hyndman and
- * Fan type 7: numpy's and R's default). NaN for no values.
- */
-export function quantileSorted(asc: ArrayLike<number>, q: number): number {
-  const n = asc.length;
-  if (n === 0) return Number.NaN;
-  const h = (n - 1) * Math.min(1, Math.max(0, q));
-  const lo = Math.floor(h);
-  const hi = Math.min(n - 1, lo + 1);
-  return asc[lo] + (h - lo) * (asc[hi] - asc[lo]);
-}
-
-export function quantile(values: ArrayLike<number>, q: number): number {
-  return quantileSorted(sorted(values), q);
-}
-
-export function median(values: ArrayLike<number>): number {
-  return quantile(values, 0.5);
-}
+// The quantile and median are the project's one definition (type 7: core/quantile.ts), named here too
+// for the compare's callers.
+export { median, quantile, quantileSorted };
 
 /**
  * erfc(x) to about 1e-14 relative: the Taylor series of erf near 0, the continued fraction (Lentz)
