@@ -3,29 +3,17 @@
 // of config.ensure that breaks is exit 2 naming its endpoint, and an arrival rate this machine cannot
 // deliver is a run not carried out (exit 3) saying how much fell short.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawnLoad } from '../command/spawn-load.ts';
 import { after, test } from 'node:test';
-import { ROOT } from '../../core/config.ts';
 import type { RunSummary } from '../../core/formats.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'cc-artillery-run-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
-function load(args: string[], reports: string): Promise<{ code: number | null; out: string }> {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONSOLE_') && !k.startsWith('LOAD_')));
-  const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'load/command/load.ts'), ...args], {
-    cwd: ROOT,
-    env: { ...env, CONSOLE_REPORTS_DIR: reports },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (out += d));
-  return new Promise((done) => child.on('exit', (code) => done({ code, out })));
-}
+const load = spawnLoad;
 
 interface ArtilleryJson {
   aggregate: { counters: Record<string, number>; summaries: Record<string, { count: number; p95: number }> };

@@ -2,28 +2,16 @@
 // arrival rates end in one merged summary that says how many runners made it, with the request total
 // of one runner, and each runner's Artillery report.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawnLoad } from './spawn-load.ts';
 import { after, test } from 'node:test';
-import { ROOT } from '../../core/config.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'cc-load-runners-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
-function load(args: string[], reports: string): Promise<{ code: number | null; out: string }> {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONSOLE_') && !k.startsWith('LOAD_')));
-  const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'load/command/load.ts'), ...args], {
-    cwd: ROOT,
-    env: { ...env, CONSOLE_REPORTS_DIR: reports },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (out += d));
-  return new Promise((done) => child.on('exit', (code) => done({ code, out })));
-}
+const load = spawnLoad;
 
 interface Summary {
   runners?: number;

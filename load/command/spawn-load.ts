@@ -1,0 +1,19 @@
+// `npm run load:*` as a child process, for the tests that judge the command whole: its exit code and
+// everything it printed. The environment's CONSOLE_ and LOAD_ variables are left out, so that a test
+// sees only the target and options it gives.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { ROOT } from '../../core/config.ts';
+
+export function spawnLoad(args: string[], reports: string): Promise<{ code: number | null; out: string }> {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONSOLE_') && !k.startsWith('LOAD_')));
+  const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'load/command/load.ts'), ...args], {
+    cwd: ROOT,
+    env: { ...env, CONSOLE_REPORTS_DIR: reports },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
+  return new Promise((done) => child.on('exit', (code) => done({ code, out })));
+}
