@@ -2,6 +2,7 @@
 // by page, like a dashboard (page 1, a filter, sometimes page 2) and an export job (every page) would,
 // plus a deep page. Run it with `npm run load:paging -- --profile smoke|baseline|stress`.
 import { readFileSync } from 'node:fs';
+import { createdMs, createdRule, fieldRule, type FieldFilterName, isoDay } from '../core/experiment-filters.ts';
 import type { Experiment, ListBody, ReleasePipeline } from './lib/bodies.ts';
 import { CALIBRATION, calibrationScenario } from './lib/calibration.ts';
 import { checkSuccess, checkThat, type Level, parse, transportReason } from './lib/checks.ts';
@@ -87,7 +88,7 @@ const thresholds: Thresholds = {
 };
 
 /** The list filters the profile exercises; teamID is left out (see learnFilters). */
-type FilterName = 'status' | 'idType' | 'layerID' | 'targetAppID' | 'creatorID' | 'creatorName' | 'tags' | 'createdStartDate';
+type FilterName = FieldFilterName | 'createdStartDate';
 interface Filter {
   name: FilterName;
   /** The value items must match; `params` is how it is asked for. */
@@ -104,7 +105,6 @@ interface Setup {
 }
 
 const DAY = 86_400_000;
-const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /**
  * Filter values are learned from the target's own first page, so the profile needs no knowledge of
@@ -150,42 +150,22 @@ function learnFilters(items: Experiment[]): Filter[] {
     'tags',
     first((e) => (Array.isArray(e.tags) ? e.tags[0] : undefined)),
   );
-  // Timestamps' unit is not shown (spec 2.2); a value above 1e12 is taken as milliseconds, else seconds.
   const created = first((e) => e.createdTime);
   if (typeof created === 'number') {
-    const ms = created > 1e12 ? created : created * 1000;
+    const ms = createdMs(created);
     add('createdStartDate', isoDay(ms - 7 * DAY), { createdEndDate: isoDay(ms) });
   }
   return out;
 }
 
 /**
- * Whether an item answered for filter `f` matches it: true, false, or undefined when the item does not
- * carry the field (its presence is only inferred, docs/presence.md) and so cannot be judged.
+ * Whether an item answered for filter `f` matches it: true, false, or undefined when the item cannot be
+ * judged (it does not carry the field: its presence is only inferred, docs/presence.md). The rules are
+ * the conformance suite's (core/experiment-filters.ts).
  */
 function matcher(f: Filter): (e: Experiment) => boolean | undefined {
-  const v = f.value;
-  switch (f.name) {
-    case 'targetAppID':
-      return (e) => (Array.isArray(e.targetApps) ? e.targetApps.indexOf(v) >= 0 : undefined);
-    case 'tags':
-      return (e) => (Array.isArray(e.tags) ? e.tags.indexOf(v) >= 0 : undefined);
-    case 'createdStartDate': {
-      // Whatever the bounds' inclusivity and time zone (not shown, 4.4), an item more than a day outside
-      // the days' span is wrong.
-      const lo = Date.parse(`${f.params.createdStartDate}T00:00:00Z`) - DAY;
-      const hi = Date.parse(`${f.params.createdEndDate}T00:00:00Z`) + 2 * DAY;
-      return (e) => {
-        if (typeof e.createdTime !== 'number') return undefined;
-        const ms = e.createdTime > 1e12 ? e.createdTime : e.createdTime * 1000;
-        return ms >= lo && ms < hi;
-      };
-    }
-    default: {
-      const field = f.name;
-      return (e) => (e[field] === undefined || e[field] === null ? undefined : e[field] === v);
-    }
-  }
+  const rule = f.name === 'createdStartDate' ? createdRule({ start: f.params.createdStartDate, end: f.params.createdEndDate }) : fieldRule(f.name, f.value);
+  return (e) => (rule.judged(e) ? rule.matches(e) : undefined);
 }
 
 /**

@@ -1,6 +1,6 @@
 // Spec 4.0 and 5: every operation requires SERVICE-API-KEY, sent in the header only.
 import { randomInt } from 'node:crypto';
-import { checks, expect, test, type T } from '../support/target.ts';
+import { checks, expect, test, type T } from '../support/suite-test.ts';
 import { expectClientError, expectNotAccepted, metricName, ok2xx } from '../support/checks.ts';
 import { derivedKeys, KEY_HEADER } from '../../core/keys.ts';
 import type { Reply } from '../support/evidence.ts';

@@ -2,7 +2,7 @@
 // value (an object, or an array for lists, which also carry pagination). Trigger responses are held to
 // the same schema in triggers.spec.ts (their state decides when a success is possible). The writes go
 // to the gate and the experiment this file owns (support/owners.ts) and to the worker's metric.
-import { checks, expect, test, type T } from '../support/target.ts';
+import { checks, expect, test, type T } from '../support/suite-test.ts';
 import { expectSuccess, metricName, ok2xx, operationClause, outcome } from '../support/checks.ts';
 import type { Reply } from '../support/evidence.ts';
 import { gateOf, ownedExperimentOf } from '../support/owners.ts';

@@ -6,7 +6,7 @@
 // paging is part of it. A list too long for the budget is never read as whole: support/list-oracles.ts
 // narrows or samples, and leaves what it cannot decide not verifiable. Pages are numbered as the target
 // numbers them (from 0 or 1: paging.ts).
-import { checks, expect, test, type T } from '../support/target.ts';
+import { checks, expect, test, type T } from '../support/suite-test.ts';
 import { EXPERIMENT_STATUSES } from '../index.ts';
 import { carrying, expectClientError, expectMessage, expectSuccess, ok2xx, outcome } from '../support/checks.ts';
 import { pager, twoPages, type Pager, type Walk } from '../support/paging.ts';
@@ -19,11 +19,11 @@ import {
   expectPagesAgreeAtDepth,
   judgeFilter,
   listSample,
-  ms,
   type DepthOptions,
   type FilterCase,
 } from '../support/list-oracles.ts';
 import { drawing } from '../support/depth.ts';
+import { createdMs, createdRule, fieldRule, type FieldFilterName, isoDay } from '../../core/experiment-filters.ts';
 
 const PATH = '/console/v1/experiments';
 const get = (t: T) => (query: string) => t.call('GET', query);
@@ -50,13 +50,8 @@ async function fullList(t: T, what: string, stated = false) {
   return { pages, limit, list, end, read, depth };
 }
 
-/** A filter of a field: it can judge the experiments that carry the field. */
-const fieldFilter = (field: string, query: string, what: string, matches: (e: any) => boolean): FilterCase => ({
-  query,
-  what,
-  judged: (e) => e !== null && typeof e === 'object' && Object.hasOwn(e, field),
-  matches,
-});
+/** A filter of a field sent as `query`: it judges the experiments that carry the field, by the rule the load profiles use too. */
+const fieldFilter = (name: FieldFilterName, value: string, query: string, what: string): FilterCase => ({ query, what, ...fieldRule(name, value) });
 
 /**
  * The reasons a test could not decide a clause within the list budget, reported when the test ends (a
@@ -146,7 +141,7 @@ function combination(items: any[]): { p: string; a: string; q: string; b: string
   return undefined;
 }
 
-const dayOf = (e: any) => new Date(ms(e.createdTime)).toISOString().slice(0, 10);
+const dayOf = (e: any) => isoDay(createdMs(e.createdTime));
 
 /** A name for the order the list came in, for the observation of an order the spec leaves open. */
 function orderName(items: any[]): string {
@@ -345,7 +340,7 @@ test.describe('experiments', () => {
         const expected = carry.filter((e) => e.status === status).length;
         // A status of 4.4 refused is the status parameter's; a result other than the filtered list, the filters'.
         if (expected > 0) {
-          const c = fieldFilter('status', `&status=${status}`, `status=${status}`, (e) => e.status === status);
+          const c = fieldFilter('status', status, `&status=${status}`, `status=${status}`);
           const first = <X>(read: () => Promise<X>) => t.clause('experiments.list.status.enum', read);
           const judged = await t.clause('experiments.list.filters', () => judgeFilter(pages, list, c, { limit, depth, first }));
           undecided.add('experiments.list.filters', judged.undecided);
@@ -356,8 +351,10 @@ test.describe('experiments', () => {
         const alone = await t.clause('experiments.list.status.enum', () => pages.walk(limit, `&status=${status}`));
         if (alone.ids.length === 0) continue;
         onlyFiltered.push(status);
+        const rule = fieldRule('status', status);
+        const wrong = (items: any[]) => items.filter((e) => rule.judged(e) && !rule.matches(e)).map((e) => e.id);
         await t.clause('experiments.list.filters', async () => {
-          const other = alone.items.filter((e) => Object.hasOwn(e, 'status') && e.status !== status).map((e) => e.id);
+          const other = wrong(alone.items);
           expect(other, `status=${status}: experiments of another status`).toEqual([]);
           expect(new Set(alone.ids).size, `status=${status}: no experiment on two pages`).toBe(alone.ids.length);
           if (!alone.complete) {
@@ -365,7 +362,7 @@ test.describe('experiments', () => {
             const { end, read } = await drawAcrossDepth(pages, limit, `&status=${status}`, depth.random);
             for (const p of read)
               expect(
-                p.items.filter((e) => Object.hasOwn(e, 'status') && e.status !== status).map((e) => e.id),
+                wrong(p.items),
                 `status=${status}: experiments of another status on page ${p.index + 1} of ${end.last + 1} (GET ${p.reply.exchange.path})`,
               ).toEqual([]);
             expectEndHolds(end, 'experiments.list.pagination');
@@ -404,7 +401,7 @@ test.describe('experiments', () => {
     async ({ t }) => {
       const { pages, limit, list, depth } = await fullList(t, 'fields', true);
       const undecided = new Undecided();
-      for (const param of ['idType', 'layerID', 'creatorID', 'creatorName']) {
+      for (const param of ['idType', 'layerID', 'creatorID', 'creatorName'] as const) {
         const carry = carrying(OP, list.items, param, `the ${param} filter`);
         if (carry.length === 0) {
           // No experiment shows the field (its presence is only inferred): the filter is still held to narrowing.
@@ -414,7 +411,7 @@ test.describe('experiments', () => {
         const values = carry.map((e) => e[param]).filter((v): v is string => typeof v === 'string' && v !== '');
         expect(values.length, `the target has experiments with a ${param}`).toBeGreaterThan(0);
         const value = leastCommon(values);
-        const c = fieldFilter(param, `&${param}=${encodeURIComponent(value)}`, `${param}=${value}`, (e) => e[param] === value);
+        const c = fieldFilter(param, value, `&${param}=${encodeURIComponent(value)}`, `${param}=${value}`);
         const judged = await t.clause(`experiments.list.filter.${param}`, () => judgeFilter(pages, list, c, { limit, depth }));
         undecided.add(`experiments.list.filter.${param}`, judged.undecided);
       }
@@ -422,12 +419,7 @@ test.describe('experiments', () => {
       const withApps = carrying(OP, list.items, 'targetApps', 'the targetAppID filter');
       const app = withApps.flatMap((e) => (Array.isArray(e.targetApps) ? e.targetApps : [])).find((a) => typeof a === 'string');
       if (app) {
-        const c = fieldFilter(
-          'targetApps',
-          `&targetAppID=${encodeURIComponent(app)}`,
-          `targetAppID=${app}`,
-          (e) => Array.isArray(e.targetApps) && e.targetApps.includes(app),
-        );
+        const c = fieldFilter('targetAppID', app, `&targetAppID=${encodeURIComponent(app)}`, `targetAppID=${app}`);
         const judged = await t.clause('experiments.list.filter.targetAppID', () => judgeFilter(pages, list, c, { limit, depth }));
         undecided.add('experiments.list.filter.targetAppID', judged.undecided);
       } else await t.clause('experiments.list.filter.targetAppID', () => expectNoneFor(t, 'targetAppID'));
@@ -484,7 +476,7 @@ test.describe('experiments', () => {
       const tags: string[] = carry.flatMap((e) => (Array.isArray(e.tags) ? e.tags : []));
       if (tags.length === 0) return t.uncovered('filters.oracle', 'no tagged experiment on the target', 'unverifiable');
       const tag = leastCommon(tags);
-      const has = (e: any) => Array.isArray(e.tags) && e.tags.includes(tag);
+      const rule = fieldRule('tags', tag);
       // An encoding filters when its first page holds only experiments with the tag and is not the full
       // list's first page, which is what a server that ignores the parameter answers.
       const firstPage = (list.replies[0]?.body?.data ?? []).map((e: any) => e.id).join();
@@ -492,8 +484,8 @@ test.describe('experiments', () => {
       for (const encoding of TAG_ENCODINGS) {
         const r = await t.call('GET', `${PATH}?limit=${limit}&page=${pages.number(0)}${encoding.one(tag)}`);
         const data: any[] = ok2xx(r) && Array.isArray(r.body?.data) ? r.body.data : [];
-        const judged = data.filter((e) => Object.hasOwn(e ?? {}, 'tags'));
-        if (judged.length > 0 && judged.every(has) && data.map((e) => e.id).join() !== firstPage) {
+        const judged = data.filter(rule.judged);
+        if (judged.length > 0 && judged.every(rule.matches) && data.map((e) => e.id).join() !== firstPage) {
           chosen = encoding;
           break;
         }
@@ -501,7 +493,7 @@ test.describe('experiments', () => {
       t.observe('experiments.list.tags.encoding', 'one tag', chosen?.name ?? 'none of tags=x, tags[]=x, tags=["x"] filters');
       // When none filters, the plain encoding is judged, and fails as a filter that is ignored.
       const encoding = chosen ?? TAG_ENCODINGS[0];
-      const c = fieldFilter('tags', encoding.one(tag), encoding.name.replace('x', tag), has);
+      const c = fieldFilter('tags', tag, encoding.one(tag), encoding.name.replace('x', tag));
       const judged = await judgeFilter(pages, list, c, { limit, depth });
       const undecided = new Undecided();
       undecided.add('filters.oracle', judged.undecided);
@@ -559,30 +551,17 @@ test.describe('experiments', () => {
       const middle = days.slice(Math.floor(days.length / 3), Math.ceil((2 * days.length) / 3));
       const nearBounds = (d: string) => {
         const s = Date.parse(`${d}T00:00:00Z`);
-        return carry.filter((e) => Math.abs(ms(e.createdTime) - s) < DAY / 3 || Math.abs(ms(e.createdTime) - s - DAY) < DAY / 3).length;
+        return carry.filter((e) => Math.abs(createdMs(e.createdTime) - s) < DAY / 3 || Math.abs(createdMs(e.createdTime) - s - DAY) < DAY / 3).length;
       };
       const day = middle.reduce((best, d) => (nearBounds(d) > nearBounds(best) ? d : best), middle[0]);
-      // Neither the bounds' inclusiveness nor their time zone is shown (4.4): the day may run anywhere
-      // from UTC+14 to UTC-12, so only experiments created more than a day outside its UTC span are judged.
-      const lo = Date.parse(`${day}T00:00:00Z`) - DAY;
-      const hi = lo + 3 * DAY;
-      const far = (e: any) => typeof e?.createdTime === 'number' && (ms(e.createdTime) < lo || ms(e.createdTime) >= hi);
-      const judged = carry.filter(far);
-      const later = (e: any) => ms(e.createdTime) >= hi;
-      const earlier = (e: any) => ms(e.createdTime) < lo;
+      // Neither the bounds' inclusiveness nor their time zone is shown (4.4): only experiments created
+      // more than a day outside the day's UTC span are judged (core/experiment-filters.ts createdRule).
+      const startRule = createdRule({ start: day });
+      const endRule = createdRule({ end: day });
+      const judged = carry.filter(startRule.judged);
       const how = { limit, depth };
-      const a = await judgeFilter(
-        pages,
-        list,
-        { query: `&createdStartDate=${day}`, what: `createdStartDate=${day}`, judged: far, matches: later, dates: true },
-        how,
-      );
-      const b = await judgeFilter(
-        pages,
-        list,
-        { query: `&createdEndDate=${day}`, what: `createdEndDate=${day}`, judged: far, matches: earlier, dates: true },
-        how,
-      );
+      const a = await judgeFilter(pages, list, { query: `&createdStartDate=${day}`, what: `createdStartDate=${day}`, ...startRule, dates: true }, how);
+      const b = await judgeFilter(pages, list, { query: `&createdEndDate=${day}`, what: `createdEndDate=${day}`, ...endRule, dates: true }, how);
       if (a.undecided || b.undecided) {
         const undecided = new Undecided();
         undecided.add('filters.oracle', a.undecided);

@@ -3,7 +3,7 @@
 // disable, rejected rules, concurrent adds) and gates[1] (keep-or-replace, every rule field, enable).
 // There is no delete (spec 4): every rule added stays on the gate, so each test adds as few as its
 // check needs, and the two gates take 7 each a run.
-import { checks, expect, test, type T } from '../support/target.ts';
+import { checks, expect, test, type T } from '../support/suite-test.ts';
 import { expectClientError, expectMessage, expectSuccess, ok2xx, operationClause, outcome, refusalClause, whenPresent } from '../support/checks.ts';
 import { clausesUnder } from '../support/clauses.ts';
 import type { Reply } from '../support/evidence.ts';

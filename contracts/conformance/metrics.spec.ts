@@ -7,7 +7,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Reply } from '../support/evidence.ts';
 import { checkLinearizable, fieldsModel, timed } from '../support/linearizability.ts';
 import { judgeHistory } from '../support/histories.ts';
-import { checks, expect, test, type T } from '../support/target.ts';
+import { checks, expect, test, type T } from '../support/suite-test.ts';
 import { OPERATIONS, schema } from '../index.ts';
 import { clausesUnder } from '../support/clauses.ts';
 import { fullCreateMetric, fullUpdateMetric, fullWarehouseNative } from '../support/bodies.ts';

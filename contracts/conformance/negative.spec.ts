@@ -2,7 +2,7 @@
 // 5xx (inferred: the outcome of bad input is not shown, spec 7). The bodies come from the contract
 // (support/negative.ts). The writes to a gate, an experiment and a trigger get theirs in the file that
 // owns the resource (support/owners.ts): gates.spec.ts, overrides.spec.ts, triggers.spec.ts.
-import { checks, expect, test } from '../support/target.ts';
+import { checks, expect, test } from '../support/suite-test.ts';
 import { expectClientError } from '../support/checks.ts';
 import { expectBrokenBodiesRejected } from '../support/negative.ts';
 import { workerMetric } from '../support/worker-metric.ts';

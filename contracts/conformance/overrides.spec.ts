@@ -1,7 +1,7 @@
 // Spec 2.9, 4.11 and 8: partially update experiment overrides, at most 1000 items. Only the manifest
 // experiment this file owns is touched (support/owners.ts: experiments[0]), by its tests in order: each
 // judges only the items it sent, whatever the tests before left there.
-import { checks, expect, test, type T } from '../support/target.ts';
+import { checks, expect, test, type T } from '../support/suite-test.ts';
 import { overrideItems } from '../support/bodies.ts';
 import { expectClientError, expectNotAccepted, expectSuccess, expectValidRequest, ok2xx, outcome } from '../support/checks.ts';
 import { clausesUnder } from '../support/clauses.ts';

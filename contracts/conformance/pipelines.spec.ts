@@ -1,5 +1,5 @@
 // Spec 2.6 and 4.5: list release pipelines, paged like experiments. Read-only.
-import { checks, expect, test, type T } from '../support/target.ts';
+import { checks, expect, test, type T } from '../support/suite-test.ts';
 import { expectMessage, expectSuccess, ok2xx, whenPresent } from '../support/checks.ts';
 import { drawAcrossDepth, expectDisjointUnion, expectEndHolds, expectPagesAgreeAtDepth } from '../support/list-oracles.ts';
 import { drawing } from '../support/depth.ts';

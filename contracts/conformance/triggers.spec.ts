@@ -7,7 +7,7 @@
 // resets a trigger, so a run consumes only what the stated clauses need: one skip, then unpause is
 // tried at every phase, and another phase is skipped only while no trigger is paused (the reference
 // pauses at every second phase: at most 2 phases a run).
-import { checks, expect, test, type T } from '../support/target.ts';
+import { checks, expect, test, type T } from '../support/suite-test.ts';
 import { expectClientError, expectNotAccepted, expectSuccess, ok2xx, outcome, whenPresent } from '../support/checks.ts';
 import { clausesUnder } from '../support/clauses.ts';
 import type { Reply } from '../support/evidence.ts';

@@ -1,7 +1,7 @@
 // Per-clause blame. Every assertion of a test belongs to one clause, so that a failed test fails only the
 // clauses whose assertions failed, not every clause it names (docs/blame.md):
 // - a failing check run by `checkAs(clause, check)` (synchronous: the shared checks of checks.ts) or by
-//   `t.clause(clause, body)` (a boxed test.step titled `clause <id>`, target.ts) carries its clause in its
+//   `t.clause(clause, body)` (a boxed test.step titled `clause <id>`, suite-test.ts) carries its clause in its
 //   error object (a symbol-keyed property: the message stays the assertion's). The innermost claim wins:
 //   a field clause that expectSuccess blames inside a test's `t.clause('metrics.create.message', ...)`
 //   stays the field's. When the test ends, the clauses of each error it failed with are one annotation

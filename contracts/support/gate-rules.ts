@@ -4,7 +4,7 @@
 // counts as that only on a gate that already held many rules when the run began; on one that held few,
 // refusing a valid rule is the target's answer, judged by the test.
 import type { Reply } from './evidence.ts';
-import type { T } from './target.ts';
+import type { T } from './suite-test.ts';
 
 /** A gate holding this many rules may refuse more (the load uses the same bound, load/mutation.ts). */
 export const FULL_AT = 20;

@@ -1,7 +1,7 @@
 // The verdict of a concurrent history (./linearizability.ts) as a check of one clause: linearizable
 // passes, not linearizable fails the clause with the whole history as its message, and a history the
 // checker could not decide in its budget leaves the clause unverifiable (never a pass).
-import { expect, type T } from './target.ts';
+import { expect, type T } from './suite-test.ts';
 import type { Operation, Verdict } from './linearizability.ts';
 
 export async function judgeHistory<I, O>(t: T, clause: string, what: string, history: readonly Operation<I, O>[], verdict: Verdict): Promise<void> {

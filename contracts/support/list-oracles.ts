@@ -5,11 +5,12 @@
 // unfiltered list looked for in the filter's answer narrowed to their own day. Two answers of one server
 // that contradict each other fail the clause they break; only what the budget could not reach on a server
 // that answered consistently is left not verifiable, with the budget that would decide it.
-import { expect } from './target.ts';
+import { expect } from './suite-test.ts';
 import { checkAs } from './blame.ts';
 import { acrossDepth, paginationContradictions, paginationOf, pick, shortPages, type ListEnd, type Probe } from './depth.ts';
 import { pagesNeeded, RefusedPage, twoPages, type Pager, type Walk } from './paging.ts';
 import type { Json } from '../../core/json.ts';
+import { createdMs, isoDay } from '../../core/experiment-filters.ts';
 
 /**
  * A walk that narrows a check: refused, it leaves the check undecided (its reason returned), never
@@ -26,9 +27,8 @@ async function narrowingWalk(walk: () => Promise<Walk>): Promise<Walk | string> 
 
 const sorted = (ids: string[]) => [...ids].sort();
 const DAY = 86_400_000;
-/** Timestamps' unit is not shown (spec 2.2): values above 1e11 are read as milliseconds, others as seconds. */
-export const ms = (x: number) => (x > 1e11 ? x : x * 1000);
-const isoDay = (t: number) => new Date(t).toISOString().slice(0, 10);
+// Timestamps' unit is not shown (spec 2.2): read as core/experiment-filters.ts reads them.
+const ms = createdMs;
 
 /** One filter as a check asks it: its query and what it means. */
 export interface FilterCase {

@@ -6,7 +6,7 @@
 // write, even one it would reject, while another write to the same resource is in flight.
 import { OPERATIONS, schema } from '../index.ts';
 import { expectClientError } from './checks.ts';
-import type { T } from './target.ts';
+import type { T } from './suite-test.ts';
 import { requestErrors } from './validators.ts';
 import type { Json } from '../../core/json.ts';
 

@@ -16,7 +16,7 @@ import { writeConformance, writeObservations, type Exchange, type RunStop } from
 import { addLedgerPart, tally } from '../../core/ledger.ts';
 import { CHECKED, FINDING, type Finding } from './findings.ts';
 import { BLAMED, FAILED_EXCHANGE, HELD, blameOf, exchangeDigest } from './blame.ts';
-import type { Inconclusive, Level, Observation } from './target.ts';
+import type { Inconclusive, Level, Observation } from './suite-test.ts';
 import { STOP_AFTER_CONSECUTIVE, clearStop, noAnswerInTime, requestStop, silenceReason } from './transport.ts';
 import { verdict, type Ran, type Unchecked } from './verdict.ts';
 import { screen } from './matrix.ts';

@@ -20,7 +20,7 @@ import type { ExitCode } from '../../core/exit.ts';
 import { EXIT } from '../../core/exit.ts';
 import { waiverOf } from '../../core/waivers.ts';
 import type { Clause } from './clauses.ts';
-import type { Inconclusive, Level, Observation } from './target.ts';
+import type { Inconclusive, Level, Observation } from './suite-test.ts';
 
 /** A clause a test could not check, and whose that is (core/formats.ts, UncheckedKind). */
 export interface Unchecked {

@@ -5,7 +5,7 @@
 // is whatever the last user left: a test that compares values first sets them with an update (4.7
 // lets an update set every field such a test compares).
 import { test } from '@playwright/test';
-import { expect, type T } from './target.ts';
+import { expect, type T } from './suite-test.ts';
 import { metricName, ok2xx } from './checks.ts';
 import { checkAs } from './blame.ts';
 import type { Reply } from './evidence.ts';
