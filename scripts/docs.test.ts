@@ -281,6 +281,11 @@ test('docs: every link to a page of the repository, and to a heading in it, reso
 });
 
 test('docs: a heading anchor is made as GitHub makes it', () => {
-  const anchors = anchorsOf("## Power of the compare (`npm run bench:power`)\n## Figures on this project's machine\n## 3. The x (a/b.ts, by `--variant`)\n## Load\n### Load\n");
-  assert.deepEqual([...anchors], ['power-of-the-compare-npm-run-benchpower', 'figures-on-this-projects-machine', '3-the-x-abts-by---variant', 'load', 'load-1']);
+  const anchors = anchorsOf(
+    "## Power of the compare (`npm run bench:power`)\n## Figures on this project's machine\n## 3. The x (a/b.ts, by `--variant`)\n## Load\n### Load\n",
+  );
+  assert.deepEqual(
+    [...anchors],
+    ['power-of-the-compare-npm-run-benchpower', 'figures-on-this-projects-machine', '3-the-x-abts-by---variant', 'load', 'load-1'],
+  );
 });
