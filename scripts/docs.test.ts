@@ -196,3 +196,98 @@ test('docs: docs:update finds the verdict screen in verify output and rewrites o
   assert.ok(made.startsWith('a\n') && made.endsWith('\nb\n'));
   assert.equal(withSample(doc, 'other', 'x'), doc);
 });
+
+/**
+ * Dates a page may state that are no measurement: each a fact with its date (an end of life, a pinned
+ * copy, a change of behaviour), a screen's sample output or an example input. A measurement's date and
+ * commit live in docs/measurements.md, where every figure can be found again; CHANGELOG.md is dated by
+ * nature.
+ */
+const NOT_MEASUREMENTS: { file: string; date: string; why: string }[] = [
+  { file: 'docs/blame.md', date: '2026-11-25', why: 'when blame per clause began: a change of behaviour' },
+  { file: 'docs/ci.md', date: '2026-04-30', why: "Node 20's end of life" },
+  { file: 'docs/ci.md', date: '2026-06-26', why: 'the date of the pinned SchemaStore commit' },
+  { file: 'docs/ci.md', date: '2026-08-07', why: 'the copy of SchemaStore that commit was read from' },
+  { file: 'docs/development.md', date: '2026-04-30', why: "Node 20's end of life" },
+  { file: 'docs/load.md', date: '2026-11-27', why: 'the day the profiles left k6: a change of engine' },
+  { file: 'docs/verify.md', date: '2026-11-13', why: "a run history's line in a sample of verify's output" },
+  { file: 'reference/README.md', date: '2026-02-30', why: 'a date that does not exist, as input the reference refuses' },
+];
+const DATE = /\b20\d{2}-[01]\d-[0-3]\d\b/g;
+/** Every document but the page of measurements and the changelog. */
+const UNDATED = DOCS.filter((doc) => doc !== 'docs/measurements.md' && doc !== 'CHANGELOG.md');
+
+/** Each `file:line: date` of a page that states a date not listed as no measurement. */
+function datedOutsideMeasurements(pages: Record<string, string>): string[] {
+  return Object.entries(pages).flatMap(([file, text]) =>
+    text.split('\n').flatMap((line, i) =>
+      [...line.matchAll(DATE)]
+        .map((m) => m[0])
+        .filter((date) => !NOT_MEASUREMENTS.some((a) => a.file === file && a.date === date))
+        .map((date) => `${file}:${i + 1}: ${date}`),
+    ),
+  );
+}
+
+test('docs: a dated measurement is only in docs/measurements.md (with its commit); other pages state the method and link there', () => {
+  const found = datedOutsideMeasurements(Object.fromEntries(UNDATED.map((doc) => [doc, read(doc)])));
+  assert.deepEqual(
+    found,
+    [],
+    `dates outside docs/measurements.md:\n${found.join('\n')}\nmove each measurement (its figures, date and commit) to a section of docs/measurements.md ` +
+      'and link to it from where it was; a date that is no measurement goes in NOT_MEASUREMENTS (scripts/docs.test.ts) with why',
+  );
+  // The list stays small and true: a date no longer on its page leaves it.
+  const gone = NOT_MEASUREMENTS.filter((a) => !read(a.file).includes(a.date)).map((a) => `${a.file}: ${a.date}`);
+  assert.deepEqual(gone, [], 'dates listed in NOT_MEASUREMENTS that their page no longer states');
+});
+
+test('docs: the date rule finds a dated figure on its line, and lets a listed date pass', () => {
+  const page = 'The method.\nMeasured 2026-11-28 (commit abc1234): 10 of 10.\nNode 20 (end of life 2026-04-30).\n';
+  assert.deepEqual(datedOutsideMeasurements({ 'docs/load.md': page }), ['docs/load.md:2: 2026-11-28', 'docs/load.md:3: 2026-04-30']);
+  assert.deepEqual(datedOutsideMeasurements({ 'docs/ci.md': page }), ['docs/ci.md:2: 2026-11-28']);
+});
+
+/** A heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces to hyphens; a repeat gets -1, -2. */
+function anchorsOf(markdown: string): Set<string> {
+  const seen = new Map<string, number>();
+  const out = new Set<string>();
+  const prose = markdown.replace(/^```[\s\S]*?^```/gm, '');
+  for (const m of prose.matchAll(/^#{1,6}\s+(.+?)\s*#*$/gm)) {
+    const slug = m[1]
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
+    const n = seen.get(slug) ?? 0;
+    seen.set(slug, n + 1);
+    out.add(n ? `${slug}-${n}` : slug);
+  }
+  return out;
+}
+
+test('docs: every link to a page of the repository, and to a heading in it, resolves', () => {
+  const files = tree();
+  const broken: string[] = [];
+  for (const doc of DOCS) {
+    const dir = doc.includes('/') ? doc.slice(0, doc.lastIndexOf('/') + 1) : '';
+    const text = read(doc).replace(/^```[\s\S]*?^```/gm, '');
+    for (const m of text.matchAll(/\]\(([\w./-]*\.md)?(?:#([\w-]+))?\)/g)) {
+      const [, page, anchor] = m;
+      if (!page && !anchor) continue;
+      const target = page ? join(dir, page).replace(/\\/g, '/') : doc;
+      if (!files.includes(target)) broken.push(`${doc}: ${m[0]} (no ${target})`);
+      else if (anchor && !anchorsOf(read(target)).has(anchor)) broken.push(`${doc}: ${m[0]} (no heading #${anchor} in ${target})`);
+    }
+  }
+  assert.deepEqual(broken, []);
+});
+
+test('docs: a heading anchor is made as GitHub makes it', () => {
+  const anchors = anchorsOf(
+    "## Power of the compare (`npm run bench:power`)\n## Figures on this project's machine\n## 3. The x (a/b.ts, by `--variant`)\n## Load\n### Load\n",
+  );
+  assert.deepEqual(
+    [...anchors],
+    ['power-of-the-compare-npm-run-benchpower', 'figures-on-this-projects-machine', '3-the-x-abts-by---variant', 'load', 'load-1'],
+  );
+});
