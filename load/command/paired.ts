@@ -11,7 +11,7 @@
 // everything the run wrote is searched for both.
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { ConfigError, isLoopback, loadBudget, loadManifest, ROOT, type Manifest } from '../../core/config.ts';
+import { allowRemoteLoadFromEnv, ConfigError, isLoopback, loadBudget, loadManifest, ROOT, type Manifest } from '../../core/config.ts';
 import type { CandidateLatency, CandidateLatencyEndpoint, LoadScript, Side } from '../../core/formats.ts';
 import { newRunId } from '../../core/random.ts';
 import { runProfile } from '../artillery/run.ts';
@@ -270,7 +270,7 @@ export async function runPairedPaging(o: PairedOptions): Promise<CandidateLatenc
 export async function runPairedLoad(o: PairedLoadOptions): Promise<CandidateLatency> {
   const env0 = o.env ?? process.env;
   for (const side of SIDES)
-    if (!isLoopback(o[side].baseUrl) && env0.CONSOLE_ALLOW_REMOTE_LOAD !== '1')
+    if (!isLoopback(o[side].baseUrl) && !allowRemoteLoadFromEnv(env0))
       throw new ConfigError(`refusing to load the ${side} (${new URL(o[side].baseUrl).host}): it is not loopback; set CONSOLE_ALLOW_REMOTE_LOAD=1 to allow it`);
   const runId = newRunId();
   const dataDir = join(ROOT, 'load/data', `run-${runId}`);
