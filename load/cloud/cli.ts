@@ -7,10 +7,10 @@
 // scans it for the key, and prints the command to run; the workers read the key from the platform's
 // secret store only. The workers' records travel as Artillery counters, which its merge adds exactly,
 // and `--report` turns the merged report back into summary.json for the compare and the report.
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fail, integerOption, parseCommand, runCommand } from '../../core/command.ts';
-import { ConfigError, isLoopback, loadConfig, ROOT } from '../../core/config.ts';
+import { ConfigError, isLoopback, loadConfig } from '../../core/config.ts';
 import { newRunId } from '../../core/random.ts';
 import { type LoadScript, readRunSummary, writeRunSummary } from '../../core/formats.ts';
 import { fromCounters } from '../artillery/counters.ts';
@@ -18,7 +18,7 @@ import { type Limit, readThresholds } from '../lib/thresholds.ts';
 import { bundleProcessor, histogramsOf, loadRequests, type Plan, runSetup } from '../artillery/run.ts';
 import { type ArtilleryReport, judgeDelivery } from '../artillery/delivery.ts';
 import { type ArtilleryScript, artilleryScript } from '../artillery/script.ts';
-import { buildValidators } from '../lib/build-validators.ts';
+import { writeRunValidators } from '../lib/build-validators.ts';
 import { summaryData } from '../lib/summary-data.ts';
 import { summaryFiles } from '../lib/summary.ts';
 import { loadOutcome } from '../command/outcome.ts';
@@ -176,8 +176,7 @@ async function prepare(values: ReturnType<typeof prepareOptions>['values'], plan
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const runId = newRunId();
-  const tmp = await buildValidators(join(ROOT, 'load/data', `validators.${runId}.tmp.js`));
-  renameSync(tmp, join(ROOT, 'load/data/validators.js'));
+  await writeRunValidators(runId);
   writeBodies({ seed, runId, manifestPath: config.manifestPath, outDir: dir, budget: true });
   const env = loadEnv(profile, { baseUrl: config.baseUrl, apiKey }, dir, dir, {
     strict: config.strict,

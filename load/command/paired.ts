@@ -9,14 +9,14 @@
 // snapshotted before and restored after, with a ledger of its own. The keys come from
 // CONSOLE_CURRENT_API_KEY and CONSOLE_CANDIDATE_API_KEY in the workers' environment only, and
 // everything the run wrote is searched for both.
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { allowRemoteLoadFromEnv, ConfigError, isLoopback, loadBudget, loadManifest, ROOT, type Manifest } from '../../core/config.ts';
 import type { CandidateLatency, CandidateLatencyEndpoint, LoadScript, Side } from '../../core/formats.ts';
 import { newRunId } from '../../core/random.ts';
 import { runProfile } from '../artillery/run.ts';
 import { detectPaired, operationOfTag, pairsByTag } from '../compare/paired-detect.ts';
-import { buildValidators } from '../lib/build-validators.ts';
+import { writeRunValidators } from '../lib/build-validators.ts';
 import { SHARED_TABLE } from '../lib/profiles.ts';
 import type { Records } from '../lib/runtime.ts';
 import { emptyWrites } from '../lib/writes.ts';
@@ -289,8 +289,7 @@ export async function runPairedLoad(o: PairedLoadOptions): Promise<CandidateLate
     reason,
     ...extra,
   });
-  const tmp = await buildValidators(join(ROOT, 'load/data', `validators.${runId}.tmp.js`));
-  renameSync(tmp, join(ROOT, 'load/data/validators.js'));
+  await writeRunValidators(runId);
   rmSync(o.reportDir, { recursive: true, force: true });
   mkdirSync(o.reportDir, { recursive: true });
   const writes = o.scripts.includes('mutation');

@@ -2,10 +2,10 @@
 // Artillery against the target (or a reference server started for the run), the key looked for in
 // what the run wrote, and the compare with the baselines on request. docs/load.md has the whole story.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { newRunId } from '../../core/random.ts';
-import { buildValidators } from '../lib/build-validators.ts';
+import { writeRunValidators } from '../lib/build-validators.ts';
 import { attachTarget, loadTarget } from '../compare/target.ts';
 import { ConfigError, isLoopback, loadConfig, ROOT, requestRowsDirFromEnv, type Config } from '../../core/config.ts';
 import { emptyWrites, ledgerWrites, summaryWrites } from '../lib/writes.ts';
@@ -167,9 +167,7 @@ export async function runConfigured(plan: LoadPlan & { target: ConfiguredTarget 
     throw new ConfigError('--latency, --fault and --variant shape the reference server started for the run; CONSOLE_BASE_URL is set, so none is started');
   const runId = newRunId();
   const dataDir = join(ROOT, 'load/data', `run-${runId}`);
-  // Validators are built into a temporary name then renamed, so a parallel run never reads half a file.
-  const tmp = await buildValidators(join(ROOT, 'load/data', `validators.${runId}.tmp.js`));
-  renameSync(tmp, join(ROOT, 'load/data/validators.js'));
+  await writeRunValidators(runId);
   // A target keeps what the load writes (there is no delete): the manifest's budget bounds it. A reference
   // server started for the run is thrown away with it: no bound, so the committed baselines' request mix holds.
   writeBodies({ seed: plan.seed ?? 1, runId, manifestPath: config.manifestPath, outDir: dataDir, budget: Boolean(config.baseUrl) });
