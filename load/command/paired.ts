@@ -21,6 +21,7 @@ import { SHARED_TABLE } from '../lib/profiles.ts';
 import type { Records } from '../lib/runtime.ts';
 import { emptyWrites } from '../lib/writes.ts';
 import { pairedBudget, sidePlan, type RunManifest, type SidePlan } from '../lib/sides.ts';
+import type { PairSide, PairTarget } from './plan.ts';
 import { assertNoKey, type Before, loadEnv, recordWrites, snapshotFor, type WriteSide, writeBodies } from './run.ts';
 
 export interface PairedSide {
@@ -28,24 +29,13 @@ export interface PairedSide {
   apiKey: string;
 }
 
-interface CommonOptions {
+/** What every paired run is given: a pair's load plan (load/command/plan.ts) but for its sides and scripts. */
+type CommonOptions = Omit<PairTarget, 'kind' | 'current' | 'candidate'> & {
   /** smoke or baseline. */
   profile: string;
-  /** The smallest slowdown that counts, as a fraction (0.1: 10%). */
-  minEffect: number;
-  /** Family-wise false-alarm rate over the operations (default 0.01, as the baseline compare). */
-  alpha?: number;
-  /** The arrival-rate scenarios' length (LOAD_SECONDS; default the profile's own). */
-  seconds?: number;
-  /** The run's reports (summary.json, junit.xml, artillery.json) go here; the mutation run's into `mutation/`, each side's ledger into `<side>/`. */
-  reportDir: string;
-  /** The folder `reports` in the result is relative to. */
-  reportsRoot: string;
-  requestTimeoutMs: number;
-  /** Seed of the request bodies and of the bootstrap. */
+  /** Seed of the request bodies (default 1) and of the bootstrap (default its own). */
   seed?: number;
-  env?: NodeJS.ProcessEnv;
-}
+};
 
 export interface PairedOptions extends CommonOptions {
   current: PairedSide;
@@ -53,20 +43,15 @@ export interface PairedOptions extends CommonOptions {
   manifestPath: string;
 }
 
-/** One side of a paired run that may write: its manifest, and whether its writes stay (a URL) or go with it (a reference started for the side). */
-export interface PairedLoadSide extends PairedSide {
-  manifestPath: string;
-  manifest: Manifest;
-  /** A deployment given by URL: its manifest's budget bounds the writes, and it is snapshotted, restored and ledgered. */
-  external: boolean;
-}
+/** One side of a paired run that may write (load/command/plan.ts, PairSide). */
+export type PairedLoadSide = PairSide;
 
-export interface PairedLoadOptions extends CommonOptions {
+export type PairedLoadOptions = CommonOptions & {
   /** paging, and mutation when writes are allowed on both sides. */
   scripts: LoadScript[];
   current: PairedLoadSide;
   candidate: PairedLoadSide;
-}
+};
 
 /** One profile's paired run, for the verdict. */
 export interface PairedRun {
