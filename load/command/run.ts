@@ -1,6 +1,7 @@
-// The work of `npm run load:*`: validators and request bodies written ahead, the profiles run on
-// Artillery against the target (or a reference server started for the run), the key looked for in
-// what the run wrote, and the compare with the baselines on request. docs/load.md has the whole story.
+// A configured target's part of the load runner (load/command/run-plan.ts): validators and request
+// bodies written ahead, the profiles run on Artillery against the target (or a reference server started
+// for each), the snapshot, restore and ledger of a target's writes, the key looked for in what the run
+// wrote, each run's verdict. The compare and its confirmation are run-plan.ts's. docs/load.md has the whole story.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
