@@ -174,7 +174,10 @@ export async function runConfigured(plan: LoadPlan & { target: ConfiguredTarget 
   writeBodies({ seed: plan.seed ?? 1, runId, manifestPath: config.manifestPath, outDir: dataDir, budget: Boolean(config.baseUrl) });
 
   let server: ReferenceServer | undefined;
-  const stop = () => {
+  // A signal (verify's deadline, CI cancelling a job) stops the reference server and starts no further profile.
+  let stopped: string | undefined;
+  const stop = (signal: NodeJS.Signals) => {
+    stopped = signal;
     void server?.stop();
   };
   process.once('SIGINT', stop);
@@ -182,6 +185,7 @@ export async function runConfigured(plan: LoadPlan & { target: ConfiguredTarget 
   const codes: Partial<Record<LoadScript, number>> = {};
   try {
     for (const script of scripts) {
+      if (stopped) throw new ConfigError(`stopped by ${stopped} before the ${script} profile`);
       let target: { baseUrl: string; apiKey: string };
       if (config.baseUrl) target = { baseUrl: config.baseUrl, apiKey: config.apiKey! };
       else {
@@ -200,12 +204,16 @@ export async function runConfigured(plan: LoadPlan & { target: ConfiguredTarget 
         target = { baseUrl: server.baseUrl, apiKey: server.apiKey };
       }
       try {
+        // A signal while the server started found none to stop.
+        if (stopped) throw new ConfigError(`stopped by ${stopped} before the ${script} profile`);
         codes[script] = await runOne(plan, script, config, target, dataDir);
       } finally {
         await server?.stop();
         server = undefined;
       }
     }
+    // Stopped while the last profile ran: its figures are not to be compared, nor run again.
+    if (stopped) throw new ConfigError(`stopped by ${stopped}`);
   } finally {
     process.removeListener('SIGINT', stop);
     process.removeListener('SIGTERM', stop);
