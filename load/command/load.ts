@@ -19,7 +19,7 @@ const HELP = `usage: npm run load:paging   -- [options]   (load/paging.ts on Art
        npm run load:smoke    -- [options]   (both, at smoke size: what npm test runs)
 
 Runs a load profile on Artillery against CONSOLE_BASE_URL, or, when it is unset, against a reference server
-started on a free loopback port for the run (and stopped after it).
+started on a free loopback port for each profile's run (and stopped after it), as verify does.
 
   --profile NAME  smoke (a few seconds), baseline (about a minute, constant arrival rate) or
                   stress (ramping arrival rate); default smoke
