@@ -20,7 +20,7 @@ import { readConformance, readExchangeLog, readObservationsFile, writeCandidate,
 import { redactText } from '../core/keys.ts';
 import { PREFLIGHT_TIMEOUT_MS, preflight } from '../core/preflight.ts';
 import { startReference, type ReferenceServer } from '../core/reference.ts';
-import { runPairedLoad } from '../load/command/paired.ts';
+import { runPlan } from '../load/command/run-plan.ts';
 import { changes, learnNoise, verdicts, withoutExplained, type Read } from './compare.ts';
 import type { Aliases } from './diff.ts';
 import { verdictScreen, writeCandidateJunit } from './report.ts';
@@ -261,17 +261,22 @@ export async function runCandidate(o: CandidateOptions): Promise<{ code: number;
     const scripts: LoadScript[] = o.writes ? ['paging', 'mutation'] : ['paging'];
     say(`candidate: latency: the ${scripts.join(' and ')} profile${scripts.length > 1 ? 's' : ''} (${o.latency.profile}) sent to both sides, interleaved`);
     const side = (t: Target) => ({ baseUrl: t.baseUrl, apiKey: t.apiKey, manifestPath: t.manifestPath, manifest: t.manifest, external: !t.server });
-    report.latency = await runPairedLoad({
+    const { latency } = await runPlan({
       scripts,
-      current: side(targets[0]),
-      candidate: side(targets[1]),
       profile: o.latency.profile,
-      minEffect: o.latency.minEffect,
-      seconds: o.latency.seconds,
-      reportDir: join(dir, 'candidate', 'latency'),
-      reportsRoot: dir,
-      requestTimeoutMs: requestTimeoutMsFromEnv(o.env ?? process.env),
+      target: {
+        kind: 'pair',
+        current: side(targets[0]),
+        candidate: side(targets[1]),
+        minEffect: o.latency.minEffect,
+        seconds: o.latency.seconds,
+        reportDir: join(dir, 'candidate', 'latency'),
+        reportsRoot: dir,
+        requestTimeoutMs: requestTimeoutMsFromEnv(o.env ?? process.env),
+      },
     });
+    if (!latency) return finish(worst([code, EXIT.notCarriedOut]), 'latency: the load runner gave no side-by-side verdict');
+    report.latency = latency;
     if (report.latency.verdict === 'not carried out') return finish(worst([code, EXIT.notCarriedOut]), `latency: ${report.latency.reason}`);
     return finish(worst([code, report.latency.verdict === 'regression' ? EXIT.regression : EXIT.pass]));
   } finally {

@@ -4,6 +4,10 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Json } from './json.ts';
+import type { Budget, Manifest, Waiver } from './manifest.ts';
+
+// The manifest's type lives in core/manifest.ts; its users found it here.
+export type { Budget, Manifest, TriggerTarget, Waiver } from './manifest.ts';
 
 export const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
@@ -12,52 +16,8 @@ export class ConfigError extends Error {
   readonly exitCode = 3;
 }
 
-export interface TriggerTarget {
-  id: string;
-  releasePipelineID: string;
-  phaseIDs: string[];
-}
-
-/** Clauses the user leaves out on purpose: a glob over clause ids (`*` any characters) and why. */
-export interface Waiver {
-  clauses: string;
-  reason: string;
-}
-
-/**
- * What a run may consume of the target, where a resource is finite and the spec has no way to give it
- * back: trigger phases (a skipped phase stays skipped), metrics (no delete) and gate rules (no delete).
- * The conformance suite takes only what its stated clauses need; the load takes these, and against a
- * target other than the reference server it starts, nothing beyond them.
- */
-export interface Budget {
-  triggerPhasesPerRun: number;
-  metricsPerRun: number;
-  rulesPerGatePerRun: number;
-}
-
 /** The load's budget against a target when the manifest names none (docs/nightly.md: what a night leaves behind). */
 export const DEFAULT_LOAD_BUDGET: Budget = { triggerPhasesPerRun: 0, metricsPerRun: 4, rulesPerGatePerRun: 2 };
-
-export interface Manifest {
-  gates: string[];
-  /** The ids of the manifest's experiments (an entry is an id, or {"id", "overrides": "suite"}). */
-  experiments: string[];
-  /**
-   * The experiments whose overrides the manifest gives the suite to overwrite (an entry's "overrides":
-   * "suite"). The spec has no read of overrides and does not say whether a patch merges or replaces
-   * (4.11): on a target that replaces, any patch destroys what the owners set, so overrides are written
-   * only on these, and their checks are left unchecked (INCOMPLETE) on any other.
-   */
-  overridesOwned: string[];
-  triggers: TriggerTarget[];
-  metricPrefix: string;
-  /** Clauses left out on purpose, each with a reason: listed as waived in every report, never as passed. */
-  waive?: Waiver[];
-  /** What the load may consume per run against a target (defaults: DEFAULT_LOAD_BUDGET). */
-  budget?: Partial<Budget>;
-  [key: string]: unknown;
-}
 
 /**
  * The wrong keys the auth tests send: 'random' (the default), keys of the real one's shape that reveal
@@ -429,4 +389,12 @@ export function requestTimeoutMsFromEnv(env: NodeJS.ProcessEnv = process.env): n
  */
 export function fullExchangesFromEnv(env: NodeJS.ProcessEnv = process.env): boolean {
   return env.CONSOLE_FULL_EXCHANGES === '1';
+}
+
+/**
+ * CONSOLE_ALLOW_REMOTE_LOAD=1 for a run that has no Config of its own (the paired latency run of
+ * `npm run candidate`, given its environment): a load may go to a target that is not loopback.
+ */
+export function allowRemoteLoadFromEnv(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.CONSOLE_ALLOW_REMOTE_LOAD === '1';
 }

@@ -408,6 +408,19 @@ export interface CompareResult {
   verdict: 'pass' | 'regression' | 'no-baseline';
   tolerance: Tolerance;
   profiles: Record<string, ProfileResult>;
+  /** What the load runner did with each regression before believing it (load/command/run-plan.ts); absent when nothing regressed. */
+  confirmation?: CompareConfirmation[];
+}
+
+/** A regressed profile's confirmation: run again when a rule other than the statistical one found it, and what the second run said. */
+export interface CompareConfirmation {
+  script: string;
+  /** Whether the profile was run again (no: the statistical rule alone found it, and one run is enough). */
+  rerun: boolean;
+  /** Whether the regression stands. */
+  confirmed: boolean;
+  /** One line for the console and verify's stage detail. */
+  note: string;
 }
 
 // reports/ledger.json: what a run wrote to the target, and what it gave back (core/ledger.ts reads and

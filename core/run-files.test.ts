@@ -19,6 +19,7 @@ const NOT_RUN_FILES: Record<string, string> = {
   'load/artillery/processor.ts': "the setup's answer, handed to every worker",
   'load/artillery/run.ts': "the profile's plan and Artillery's package.json (its version)",
   'load/cloud/cli.ts': "a prepared cloud run's plan and Artillery's JSON report of it",
+  'load/command/plan.ts': "a load plan handed to the runner's command (--plan FILE, as verify does), checked as it is read",
 };
 const SKIP = new Set(['node_modules', '.git', 'reports', 'test-results', 'playwright-report', '.tools', '.venv', 'data', 'schemas']);
 

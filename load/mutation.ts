@@ -7,7 +7,7 @@ import { threadId } from 'node:worker_threads';
 import type { Envelope, Gate, Metric, OverridesBody, Override, TriggerBody } from './lib/bodies.ts';
 import { CALIBRATION, calibrationScenario } from './lib/calibration.ts';
 import { answered, checkSuccess, checkThat, isSuccess, transportReason } from './lib/checks.ts';
-import { DATA_DIR, type ProfileName, STRICT } from './lib/env.ts';
+import { DATA_DIR, GATE_RULES_AT_START, type ProfileName, STRICT } from './lib/env.ts';
 import { ANY_STATUS, callCandidate, callPair, type Expected, type Response, type SideRequest, SUCCESS_OR_REFUSED } from './lib/http.ts';
 import { calibration } from './lib/calibration.ts';
 import type { Profile } from './lib/profile.ts';
@@ -15,21 +15,13 @@ import { arrival, byProfile, type Scenario, SHARED, type Shape } from './lib/pro
 import { count, gateHeld, sleep, wrote, wroteMetric } from './lib/runtime.ts';
 import { candidateBody, candidateIds, type SidePlan } from './lib/sides.ts';
 import type { Side } from '../core/formats.ts';
+import type { Budget, RunManifest, TriggerTarget } from '../core/manifest.ts';
 import { abort, checkTarget } from './lib/target.ts';
 import { endpointThresholds, type Limits, type Thresholds, verdictThresholds } from './lib/thresholds.ts';
 
 // Written by fixtures/generate.ts (seeded faker bodies, checked against the request schemas).
-interface Trigger {
-  id: string;
-  releasePipelineID: string;
-  phaseIDs: string[];
-}
-interface Manifest {
-  gates: string[];
-  experiments: string[];
-  triggers: Trigger[];
-  metricPrefix: string;
-}
+/** What the profile may touch (core/manifest.ts), as fixtures/generate.ts writes it into mutation.json. */
+type Manifest = Pick<RunManifest, 'gates' | 'experiments' | 'triggers' | 'metricPrefix'>;
 interface MetricCreate {
   name: string;
   type: string;
@@ -46,12 +38,6 @@ interface RulesBody {
 interface OverridesPatch {
   overrides: Override[];
   userIDOverrides: unknown[];
-}
-/** What the run may consume of the target (core/config.ts, Budget); null for a reference server started for the run. */
-interface Budget {
-  triggerPhasesPerRun: number;
-  metricsPerRun: number;
-  rulesPerGatePerRun: number;
 }
 interface Run {
   runId: string;
@@ -117,7 +103,7 @@ const metricsCreated = 'mutation_metrics_created';
 const FULL_AT = 20;
 const gatesRefusingRules = 'mutation_gates_refusing_rules';
 /** Rules each gate held at its last answer: the snapshot before the run (load/command/run.ts), then this VU's answers. */
-const heldRules: Record<string, number> = JSON.parse(process.env.LOAD_GATE_RULES || '{}');
+const heldRules: Record<string, number> = { ...GATE_RULES_AT_START };
 const refusing: Record<string, true> = {};
 
 // The candidate's unexpected answers beside the profile's own counters (its answers are never checked:
@@ -397,8 +383,8 @@ interface TriggerState {
   /** Phases this run skipped. */
   skips: number;
 }
-const TRIGGERS: Record<Side, Trigger[]> = { current: M.triggers, candidate: PAIR?.candidate.triggers ?? [] };
-const newStates = (ts: Trigger[]): TriggerState[] => ts.map(() => ({ idx: 0, paused: false, done: false, skips: 0 }));
+const TRIGGERS: Record<Side, TriggerTarget[]> = { current: M.triggers, candidate: PAIR?.candidate.triggers ?? [] };
+const newStates = (ts: TriggerTarget[]): TriggerState[] => ts.map(() => ({ idx: 0, paused: false, done: false, skips: 0 }));
 const states: Record<Side, TriggerState[]> = { current: newStates(TRIGGERS.current), candidate: newStates(TRIGGERS.candidate) };
 // Phases are finite on a real target (there is no operation to reset a trigger): against one, a run
 // skips at most the budget's phases in all (the manifest's budget.triggerPhasesPerRun, default none),

@@ -24,8 +24,7 @@ import { ConfigError, loadManifest, ROOT, setEnv, targetSetInEnv } from '../../c
 import { type LoadScript, readRunSummary, type RunSummary } from '../../core/formats.ts';
 import { startReference, type ReferenceServer } from '../../core/reference.ts';
 import { compareSummary, DEFAULT_TOLERANCE } from '../../load/compare/baseline.ts';
-import { runPairedLoad } from '../../load/command/paired.ts';
-import { runLoad } from '../../load/command/run.ts';
+import { runPlan } from '../../load/command/run-plan.ts';
 
 const HELP = `usage: npm run bench:candidate -- [options]
 
@@ -155,7 +154,7 @@ async function bench(a: Args): Promise<number> {
     const separate = async (s: ReferenceServer): Promise<RunSummary[]> => {
       setEnv({ CONSOLE_BASE_URL: s.baseUrl, CONSOLE_API_KEY: s.apiKey });
       try {
-        const code = await runLoad({ scripts: a.scripts, profile: a.profile, compare: false, seed: 1, scale: undefined });
+        const { code } = await runPlan({ scripts: a.scripts, profile: a.profile, seed: 1, target: { kind: 'configured' } });
         if (code === 3) throw new ConfigError('a separate load run could not be carried out (see above)');
       } finally {
         setEnv({ CONSOLE_BASE_URL: undefined, CONSOLE_API_KEY: undefined });
@@ -187,17 +186,22 @@ async function bench(a: Args): Promise<number> {
         break;
       }
       const candidate = condition === 'slowed' ? slowed : same;
-      const latency = await runPairedLoad({
+      const { latency } = await runPlan({
         scripts: a.scripts,
-        current: side(current),
-        candidate: side(candidate),
         profile: a.profile,
-        seconds: a.seconds,
-        minEffect: a.minEffects[0],
-        reportDir: join(reports, 'paired'),
-        reportsRoot: reports,
-        requestTimeoutMs: 15_000,
+        seed: 1,
+        target: {
+          kind: 'pair',
+          current: side(current),
+          candidate: side(candidate),
+          seconds: a.seconds,
+          minEffect: a.minEffects[0],
+          reportDir: join(reports, 'paired'),
+          reportsRoot: reports,
+          requestTimeoutMs: 15_000,
+        },
       });
+      if (!latency) throw new ConfigError('a paired run gave no side-by-side verdict');
       if (latency.verdict === 'not carried out') throw new ConfigError(`a paired run could not be carried out: ${latency.reason}`);
       const base = await separate(current);
       const run = await separate(candidate);

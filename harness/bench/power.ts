@@ -19,7 +19,7 @@ import { ConfigError, setEnv, targetSetInEnv } from '../../core/config.ts';
 import type { RunSummary } from '../../core/formats.ts';
 import { startReference } from '../../core/reference.ts';
 import { OPERATIONS, type OperationId } from '../../contracts/index.ts';
-import { runLoad } from '../../load/command/run.ts';
+import { runPlan } from '../../load/command/run-plan.ts';
 import { type Condition, judgeRun, type Judgement, table, tallyJudgements } from './power-judge.ts';
 import { startSlowRoute } from './slow-route.ts';
 
@@ -117,10 +117,10 @@ const minutes = (ms: number) => `${Math.floor(ms / 60_000)}m${String(Math.round(
 async function bench(a: PowerArgs): Promise<number> {
   if (targetSetInEnv()) throw new ConfigError('CONSOLE_BASE_URL is set: the benchmark starts its own reference servers; unset it');
   const reports = mkdtempSync(join(tmpdir(), 'bench-power-'));
-  // runLoad reads its configuration from the environment: the reports go to the temporary folder, and
+  // runPlan reads its configuration from the environment: the reports go to the temporary folder, and
   // the length of the scenarios reaches the profiles through it (load/lib/profiles.ts, LOAD_SECONDS).
   setEnv({ CONSOLE_REPORTS_DIR: reports, ...(a.seconds !== undefined ? { LOAD_SECONDS: String(a.seconds) } : {}) });
-  // Each runLoad registers its SIGINT/SIGTERM handlers once; many runs would warn of a leak.
+  // Each runPlan registers its SIGINT/SIGTERM handlers once; many runs would warn of a leak.
   process.setMaxListeners(0);
   const summaryFile = join(reports, 'load', 'paging', 'summary.json');
   const started = Date.now();
@@ -132,14 +132,15 @@ async function bench(a: PowerArgs): Promise<number> {
     const faults = change > 0 && where === 'handler' ? [`slow:${a.operation}:${change}`] : [];
     let code: number;
     if (!viaProxy) {
-      code = await runLoad({ scripts: ['paging'], profile: a.profile, compare: false, seed: 1, scale: undefined, reference: { latency: a.latency, faults } });
+      code = (await runPlan({ scripts: ['paging'], profile: a.profile, seed: 1, target: { kind: 'configured', reference: { latency: a.latency, faults } } }))
+        .code;
     } else {
       // The reference behind the route proxy, for every condition alike: the hop costs each run the same.
       const server = await startReference({ latency: a.latency, faults, stderr: 'pipe' });
       const proxy = await startSlowRoute({ upstream: server.baseUrl, route, percent: where === 'route' ? change : 0 });
       setEnv({ CONSOLE_BASE_URL: proxy.baseUrl, CONSOLE_API_KEY: server.apiKey });
       try {
-        code = await runLoad({ scripts: ['paging'], profile: a.profile, compare: false, seed: 1, scale: undefined });
+        code = (await runPlan({ scripts: ['paging'], profile: a.profile, seed: 1, target: { kind: 'configured' } })).code;
       } finally {
         setEnv({ CONSOLE_BASE_URL: undefined, CONSOLE_API_KEY: undefined });
         await proxy.stop();

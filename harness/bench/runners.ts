@@ -13,7 +13,8 @@ import { join } from 'node:path';
 import { fail, parseCommand, runCommand, integerOption } from '../../core/command.ts';
 import { ConfigError, setEnv, targetSetInEnv } from '../../core/config.ts';
 import type { RunSummary } from '../../core/formats.ts';
-import { type LoadScript, runLoad } from '../../load/command/run.ts';
+import { runPlan } from '../../load/command/run-plan.ts';
+import type { LoadScript } from '../../load/command/run.ts';
 import { type RunnersResult, runnersTable } from './runners-table.ts';
 
 const NAME = 'bench:runners';
@@ -79,7 +80,7 @@ function options(): Args {
 async function bench(a: Args): Promise<number> {
   if (targetSetInEnv()) throw new ConfigError('CONSOLE_BASE_URL is set: the benchmark starts its own reference servers; unset it');
   const reports = mkdtempSync(join(tmpdir(), 'bench-runners-'));
-  // runLoad reads its configuration from the environment (load/lib/profiles.ts reads LOAD_SECONDS).
+  // runPlan reads its configuration from the environment (load/lib/profiles.ts reads LOAD_SECONDS).
   setEnv({ CONSOLE_REPORTS_DIR: reports, ...(a.seconds !== undefined ? { LOAD_SECONDS: String(a.seconds) } : {}) });
   process.setMaxListeners(0);
   const started = Date.now();
@@ -91,14 +92,12 @@ async function bench(a: Args): Promise<number> {
       for (const runners of order) {
         console.log(`bench:runners: round ${round}/${a.rounds}: ${a.script} ${a.profile} with ${runners} runner${runners === 1 ? '' : 's'}`);
         const t0 = Date.now();
-        const code = await runLoad({
+        const { code } = await runPlan({
           scripts: [a.script],
           profile: a.profile,
-          compare: false,
           seed: 1,
-          scale: undefined,
           runners,
-          ...(a.latency ? { reference: { latency: a.latency } } : {}),
+          target: { kind: 'configured', ...(a.latency ? { reference: { latency: a.latency } } : {}) },
         });
         if (code === 3) throw new ConfigError(`the run with ${runners} runners could not be carried out (see above)`);
         const summary = readRunSummary(join(reports, RUN_FILES.summary(a.script)));

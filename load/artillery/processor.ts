@@ -16,16 +16,12 @@ import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSyn
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { threadId } from 'node:worker_threads';
+import { AS_COUNTERS, DATA_DIR, SAMPLES_DIR, SCRIPT } from '../lib/env.ts';
 import type { Profile } from '../lib/profile.ts';
 import type { Scenario } from '../lib/profiles.ts';
 import { count, takeRecords } from '../lib/runtime.ts';
 import { toCounters } from './counters.ts';
 import { type ArtilleryEvents, emitMetrics, GENERATOR_BUSY } from './metrics.ts';
-
-const DATA_DIR = process.env.LOAD_DATA_DIR ?? '';
-const SAMPLES_DIR = process.env.LOAD_SAMPLES_DIR ?? join(DATA_DIR, 'samples');
-const SCRIPT = process.env.LOAD_SCRIPT ?? '';
-const AS_COUNTERS = process.env.LOAD_ARTILLERY_COUNTERS === '1';
 
 /** The rate of `s` (arrivals/s) `t` seconds after the start; 0 when it is over. */
 export function rateAt(s: Scenario, t: number): number {

@@ -7,11 +7,12 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AbortRun, takeRecords } from '../lib/runtime.ts';
+import { DATA_DIR, SAMPLES_DIR } from '../lib/env.ts';
 import type { Profile } from '../lib/profile.ts';
 
 const script = process.argv[2];
-const dataDir = process.env.LOAD_DATA_DIR ?? '';
-const samplesDir = process.env.LOAD_SAMPLES_DIR ?? join(dataDir, 'samples');
+const dataDir = DATA_DIR;
+const samplesDir = SAMPLES_DIR;
 
 async function main(): Promise<number> {
   const profile = (

@@ -7,10 +7,10 @@
 // scans it for the key, and prints the command to run; the workers read the key from the platform's
 // secret store only. The workers' records travel as Artillery counters, which its merge adds exactly,
 // and `--report` turns the merged report back into summary.json for the compare and the report.
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fail, integerOption, parseCommand, runCommand } from '../../core/command.ts';
-import { ConfigError, isLoopback, loadConfig, ROOT } from '../../core/config.ts';
+import { ConfigError, isLoopback, loadConfig } from '../../core/config.ts';
 import { newRunId } from '../../core/random.ts';
 import { type LoadScript, readRunSummary, writeRunSummary } from '../../core/formats.ts';
 import { fromCounters } from '../artillery/counters.ts';
@@ -18,10 +18,11 @@ import { type Limit, readThresholds } from '../lib/thresholds.ts';
 import { bundleProcessor, histogramsOf, loadRequests, type Plan, runSetup } from '../artillery/run.ts';
 import { type ArtilleryReport, judgeDelivery } from '../artillery/delivery.ts';
 import { type ArtilleryScript, artilleryScript } from '../artillery/script.ts';
-import { buildValidators } from '../lib/build-validators.ts';
+import { writeRunValidators } from '../lib/build-validators.ts';
 import { summaryData } from '../lib/summary-data.ts';
 import { summaryFiles } from '../lib/summary.ts';
 import { loadOutcome } from '../command/outcome.ts';
+import { type LoadPlan, PLAN_PROFILES } from '../command/plan.ts';
 import { assertNoKey, loadEnv, writeBodies } from '../command/run.ts';
 
 /**
@@ -132,7 +133,25 @@ function judgeReport(file: string): number {
   return outcome.code;
 }
 
-async function prepare(values: ReturnType<typeof prepareOptions>['values'], script: LoadScript): Promise<number> {
+/**
+ * The load plan of a cloud run, from its options: one profile, its size, the seed of its bodies, and the
+ * containers as its runners (each a 1/N share of every rate). Artillery's platform runs it, not runPlan
+ * (load/command/run-plan.ts): prepare() writes what the containers need, and --report judges what they did.
+ */
+function cloudPlan(values: ReturnType<typeof prepareOptions>['values'], script: LoadScript): LoadPlan {
+  const profile = values.profile ?? 'baseline';
+  if (!(PLAN_PROFILES as readonly string[]).includes(profile))
+    fail('load:cloud', `--profile must be smoke, baseline or stress, got ${JSON.stringify(profile)}`);
+  return {
+    scripts: [script],
+    profile,
+    seed: integerOption('load:cloud', '--seed', values.seed, { min: 0, fallback: 1 }),
+    runners: integerOption('load:cloud', '--count', values.count, { min: 1, max: 100, fallback: 1 }),
+    target: { kind: 'configured' },
+  };
+}
+
+async function prepare(values: ReturnType<typeof prepareOptions>['values'], plan: LoadPlan): Promise<number> {
   const platform = values.platform ?? '';
   if (!(PLATFORMS as readonly string[]).includes(platform))
     fail('load:cloud', `--platform must be one of ${PLATFORMS.join(', ')}, got ${JSON.stringify(platform)}`);
@@ -140,10 +159,10 @@ async function prepare(values: ReturnType<typeof prepareOptions>['values'], scri
     throw new ConfigError(
       `--platform ${platform}: Artillery gives ${platform === 'lambda' ? 'Lambda' : 'ACI'} workers environment only through a --dotenv file uploaded with the test bundle, so the key would travel in it; use --platform fargate (the key from AWS SSM)`,
     );
-  const profile = values.profile ?? 'baseline';
-  if (!['smoke', 'baseline', 'stress'].includes(profile)) fail('load:cloud', `--profile must be smoke, baseline or stress, got ${JSON.stringify(profile)}`);
-  const count = integerOption('load:cloud', '--count', values.count, { min: 1, max: 100, fallback: 1 });
-  const seed = integerOption('load:cloud', '--seed', values.seed, { min: 0, fallback: 1 });
+  const [script] = plan.scripts;
+  const { profile } = plan;
+  const count = plan.runners ?? 1;
+  const seed = plan.seed ?? 1;
   const region = values.region ?? 'us-east-1';
   if (!/^[a-z]{2}(-[a-z]+)+-\d$/.test(region)) fail('load:cloud', `--region must be an AWS region such as us-east-1, got ${JSON.stringify(region)}`);
   const config = loadConfig();
@@ -157,8 +176,7 @@ async function prepare(values: ReturnType<typeof prepareOptions>['values'], scri
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const runId = newRunId();
-  const tmp = await buildValidators(join(ROOT, 'load/data', `validators.${runId}.tmp.js`));
-  renameSync(tmp, join(ROOT, 'load/data/validators.js'));
+  await writeRunValidators(runId);
   writeBodies({ seed, runId, manifestPath: config.manifestPath, outDir: dir, budget: true });
   const env = loadEnv(profile, { baseUrl: config.baseUrl, apiKey }, dir, dir, {
     strict: config.strict,
@@ -218,5 +236,5 @@ runCommand('load:cloud', async () => {
   const [script, ...extra] = positionals;
   if ((script !== 'paging' && script !== 'mutation') || extra.length > 0)
     fail('load:cloud', `first argument must be paging or mutation, got ${JSON.stringify(positionals.join(' '))} (see --help)`);
-  return prepare(values, script);
+  return prepare(values, cloudPlan(values, script));
 });

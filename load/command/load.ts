@@ -8,7 +8,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, ROOT } from '../../core/config.ts';
 import { readShape } from '../artillery/shape.ts';
-import { LOAD_SCRIPTS, runLoad, type LoadArgs, type LoadScript } from './run.ts';
+import { type LoadPlan, PLAN_PROFILES, readPlanFile } from './plan.ts';
+import { runPlan } from './run-plan.ts';
+import { LOAD_SCRIPTS, type LoadScript } from './run.ts';
 
 const SHAPES = ['smoke', 'baseline', 'stress', 'soak', 'spike'];
 
@@ -17,11 +19,14 @@ const HELP = `usage: npm run load:paging   -- [options]   (load/paging.ts on Art
        npm run load:smoke    -- [options]   (both, at smoke size: what npm test runs)
 
 Runs a load profile on Artillery against CONSOLE_BASE_URL, or, when it is unset, against a reference server
-started on a free loopback port for the run (and stopped after it).
+started on a free loopback port for each profile's run (and stopped after it), as verify does.
 
   --profile NAME  smoke (a few seconds), baseline (about a minute, constant arrival rate) or
                   stress (ramping arrival rate); default smoke
-  --compare       compare with load/baselines/<script>.json afterwards (reports/load/compare.json)
+  --compare       compare with load/baselines/<script>.json afterwards (reports/load/compare.json); a
+                  regression the ratio tolerances found is run again and the second run's figures stand
+                  (the first compare kept in compare.first-run.json), as verify does; one the statistical
+                  rule alone found stands on one run
   --seed N        seed of the generated request bodies (default 1)
   --strict        an inferred check that fails (a filter, paging) fails the run, as CONSOLE_STRICT=1 does;
                   by default it is a warning
@@ -48,6 +53,8 @@ started on a free loopback port for the run (and stopped after it).
   --overrides JSON  merged over --config as Artillery's --overrides is (objects merge, lists replace), e.g.
                   '{"config":{"phases":[{"duration":30,"arrivalRate":40}]}}'
   -e, --environment NAME  config.environments.NAME merged into the config, as Artillery's -e
+  --plan FILE     the whole run as a load plan in JSON (load/command/plan.ts; a configured target only),
+                  as verify hands its load stage over; no other option with it
   --help          this text
 
 Environment: CONSOLE_BASE_URL, CONSOLE_API_KEY, CONSOLE_TARGET_MANIFEST (target manifest; old name CONSOLE_FIXTURES),
@@ -80,7 +87,7 @@ function shippedShape(config: string | undefined, scripts: LoadScript[]): string
   return file;
 }
 
-function options(): LoadArgs {
+function options(): LoadPlan {
   const { values, positionals } = parseCommand({
     name: 'load',
     help: HELP,
@@ -99,14 +106,24 @@ function options(): LoadArgs {
       config: { type: 'string' },
       overrides: { type: 'string' },
       environment: { type: 'string', short: 'e' },
+      plan: { type: 'string' },
     },
   });
+  if (values.plan !== undefined) {
+    const others = Object.keys(values).filter((k) => k !== 'plan');
+    if (others.length || positionals.length) fail('load', `--plan FILE is the whole run: no ${others.length ? `--${others[0]}` : positionals[0]} with it`);
+    try {
+      return readPlanFile(values.plan);
+    } catch (err) {
+      fail('load', err instanceof ConfigError ? err.message : String(err));
+    }
+  }
   const [which, ...extra] = positionals;
   const scripts: LoadScript[] = which === 'smoke' ? [...LOAD_SCRIPTS] : LOAD_SCRIPTS.includes(which as LoadScript) ? [which as LoadScript] : [];
   if (scripts.length === 0 || extra.length > 0)
     fail('load', `first argument must be paging, mutation or smoke, got ${JSON.stringify(extra.length ? positionals.join(' ') : which)} (see --help)`);
   const profile = values.profile ?? 'smoke';
-  if (!['smoke', 'baseline', 'stress'].includes(profile)) fail('load', `--profile must be smoke, baseline or stress, got ${JSON.stringify(profile)}`);
+  if (!(PLAN_PROFILES as readonly string[]).includes(profile)) fail('load', `--profile must be smoke, baseline or stress, got ${JSON.stringify(profile)}`);
   if (which === 'smoke' && profile !== 'smoke') fail('load', 'load:smoke runs the smoke profile only; use load:paging or load:mutation with --profile');
   const seed = integerOption('load', '--seed', values.seed, { min: 0, fallback: 1 });
   const scale = values.scale === undefined ? undefined : integerOption('load', '--scale', values.scale, { min: 1, max: 1_000_000, fallback: 1 });
@@ -123,8 +140,17 @@ function options(): LoadArgs {
   }
   if (shape && values.compare) fail('load', '--compare judges the profile’s own shape against its baseline; a run shaped by --config or --overrides has none');
   if (shape && scripts.length > 1 && shape.phases) fail('load', 'phases of --config or --overrides are one profile’s shape: run load:paging or load:mutation');
-  return { scripts, profile, compare: values.compare ?? false, seed, scale, reference, strict: values.strict, runners, shape };
+  return {
+    scripts,
+    profile,
+    seed,
+    strict: values.strict,
+    runners,
+    shape,
+    target: { kind: 'configured', scale, reference },
+    ...(values.compare ? { compare: {} } : {}),
+  };
 }
 
 // Every failure before or around the run (bad option, config, reference not starting) is exit 3.
-runCommand('load', () => runLoad(options()));
+runCommand('load', async () => (await runPlan(options())).code);

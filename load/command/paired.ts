@@ -9,18 +9,19 @@
 // snapshotted before and restored after, with a ledger of its own. The keys come from
 // CONSOLE_CURRENT_API_KEY and CONSOLE_CANDIDATE_API_KEY in the workers' environment only, and
 // everything the run wrote is searched for both.
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { ConfigError, isLoopback, loadBudget, loadManifest, ROOT, type Manifest } from '../../core/config.ts';
+import { allowRemoteLoadFromEnv, ConfigError, isLoopback, loadBudget, loadManifest, ROOT, type Manifest } from '../../core/config.ts';
 import type { CandidateLatency, CandidateLatencyEndpoint, LoadScript, Side } from '../../core/formats.ts';
 import { newRunId } from '../../core/random.ts';
 import { runProfile } from '../artillery/run.ts';
 import { detectPaired, operationOfTag, pairsByTag } from '../compare/paired-detect.ts';
-import { buildValidators } from '../lib/build-validators.ts';
+import { writeRunValidators } from '../lib/build-validators.ts';
 import { SHARED_TABLE } from '../lib/profiles.ts';
 import type { Records } from '../lib/runtime.ts';
 import { emptyWrites } from '../lib/writes.ts';
 import { pairedBudget, sidePlan, type RunManifest, type SidePlan } from '../lib/sides.ts';
+import type { PairSide, PairTarget } from './plan.ts';
 import { assertNoKey, type Before, loadEnv, recordWrites, snapshotFor, type WriteSide, writeBodies } from './run.ts';
 
 export interface PairedSide {
@@ -28,24 +29,13 @@ export interface PairedSide {
   apiKey: string;
 }
 
-interface CommonOptions {
+/** What every paired run is given: a pair's load plan (load/command/plan.ts) but for its sides and scripts. */
+type CommonOptions = Omit<PairTarget, 'kind' | 'current' | 'candidate'> & {
   /** smoke or baseline. */
   profile: string;
-  /** The smallest slowdown that counts, as a fraction (0.1: 10%). */
-  minEffect: number;
-  /** Family-wise false-alarm rate over the operations (default 0.01, as the baseline compare). */
-  alpha?: number;
-  /** The arrival-rate scenarios' length (LOAD_SECONDS; default the profile's own). */
-  seconds?: number;
-  /** The run's reports (summary.json, junit.xml, artillery.json) go here; the mutation run's into `mutation/`, each side's ledger into `<side>/`. */
-  reportDir: string;
-  /** The folder `reports` in the result is relative to. */
-  reportsRoot: string;
-  requestTimeoutMs: number;
-  /** Seed of the request bodies and of the bootstrap. */
+  /** Seed of the request bodies (default 1) and of the bootstrap (default its own). */
   seed?: number;
-  env?: NodeJS.ProcessEnv;
-}
+};
 
 export interface PairedOptions extends CommonOptions {
   current: PairedSide;
@@ -53,20 +43,15 @@ export interface PairedOptions extends CommonOptions {
   manifestPath: string;
 }
 
-/** One side of a paired run that may write: its manifest, and whether its writes stay (a URL) or go with it (a reference started for the side). */
-export interface PairedLoadSide extends PairedSide {
-  manifestPath: string;
-  manifest: Manifest;
-  /** A deployment given by URL: its manifest's budget bounds the writes, and it is snapshotted, restored and ledgered. */
-  external: boolean;
-}
+/** One side of a paired run that may write (load/command/plan.ts, PairSide). */
+export type PairedLoadSide = PairSide;
 
-export interface PairedLoadOptions extends CommonOptions {
+export type PairedLoadOptions = CommonOptions & {
   /** paging, and mutation when writes are allowed on both sides. */
   scripts: LoadScript[];
   current: PairedLoadSide;
   candidate: PairedLoadSide;
-}
+};
 
 /** One profile's paired run, for the verdict. */
 export interface PairedRun {
@@ -270,7 +255,7 @@ export async function runPairedPaging(o: PairedOptions): Promise<CandidateLatenc
 export async function runPairedLoad(o: PairedLoadOptions): Promise<CandidateLatency> {
   const env0 = o.env ?? process.env;
   for (const side of SIDES)
-    if (!isLoopback(o[side].baseUrl) && env0.CONSOLE_ALLOW_REMOTE_LOAD !== '1')
+    if (!isLoopback(o[side].baseUrl) && !allowRemoteLoadFromEnv(env0))
       throw new ConfigError(`refusing to load the ${side} (${new URL(o[side].baseUrl).host}): it is not loopback; set CONSOLE_ALLOW_REMOTE_LOAD=1 to allow it`);
   const runId = newRunId();
   const dataDir = join(ROOT, 'load/data', `run-${runId}`);
@@ -289,8 +274,7 @@ export async function runPairedLoad(o: PairedLoadOptions): Promise<CandidateLate
     reason,
     ...extra,
   });
-  const tmp = await buildValidators(join(ROOT, 'load/data', `validators.${runId}.tmp.js`));
-  renameSync(tmp, join(ROOT, 'load/data/validators.js'));
+  await writeRunValidators(runId);
   rmSync(o.reportDir, { recursive: true, force: true });
   mkdirSync(o.reportDir, { recursive: true });
   const writes = o.scripts.includes('mutation');

@@ -1,42 +1,25 @@
-// The work of `npm run load:*`: validators and request bodies written ahead, the profiles run on
-// Artillery against the target (or a reference server started for the run), the key looked for in
-// what the run wrote, and the compare with the baselines on request. docs/load.md has the whole story.
+// A configured target's part of the load runner (load/command/run-plan.ts): validators and request
+// bodies written ahead, the profiles run on Artillery against the target (or a reference server started
+// for each), the snapshot, restore and ledger of a target's writes, the key looked for in what the run
+// wrote, each run's verdict. The compare and its confirmation are run-plan.ts's. docs/load.md has the whole story.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { newRunId } from '../../core/random.ts';
-import { buildValidators } from '../lib/build-validators.ts';
+import { writeRunValidators } from '../lib/build-validators.ts';
 import { attachTarget, loadTarget } from '../compare/target.ts';
-import { compareRun, printCompare } from '../compare/baseline.ts';
 import { ConfigError, isLoopback, loadConfig, ROOT, requestRowsDirFromEnv, type Config } from '../../core/config.ts';
 import { emptyWrites, ledgerWrites, summaryWrites } from '../lib/writes.ts';
 import { type LedgerWrite, type LoadScript, type LoadWrites, type TargetState, readRunSummary, writeRunSummary, type RunSummary } from '../../core/formats.ts';
 import { addLedgerPart, tally } from '../../core/ledger.ts';
 import { restore, takeSnapshot, type Connection, type Snapshot } from '../../core/restore.ts';
-import { worst } from '../../core/exit.ts';
 import { TSX_CLI } from '../../core/package.ts';
 import { startReference, type ReferenceServer } from '../../core/reference.ts';
 import { runProfile } from '../artillery/run.ts';
-import type { Shape } from '../artillery/shape.ts';
-import { type LoadOutcome, type LoadSummaryVerdictInput, loadOutcome } from './outcome.ts';
+import { loadOutcome } from './outcome.ts';
+import type { ConfiguredTarget, LoadPlan } from './plan.ts';
 
 export { LOAD_SCRIPTS, type LoadScript } from '../../core/formats.ts';
-
-export interface LoadArgs {
-  scripts: LoadScript[];
-  profile: string;
-  compare: boolean;
-  seed: number;
-  scale: number | undefined;
-  /** For the reference server started for the run (refused with a target): `--latency`, faults such as slow:<op>:<pct>, variants. */
-  reference?: { latency?: string; faults?: string[]; variants?: string[] };
-  /** Inferred checks fail the run (--strict; else CONSOLE_STRICT). */
-  strict?: boolean;
-  /** Artillery processes sharing the arrival rates, their workers' records merged exactly; 1 or absent: one. */
-  runners?: number;
-  /** The shape and limits given as data (--config, --overrides, --environment: load/artillery/shape.ts). */
-  shape?: Shape;
-}
 
 /** The key must be in no artifact: look for it in everything this run wrote (docs/reports.md), the runners' folders too. */
 export function assertNoKey(dir: string, key: string): void {
@@ -164,111 +147,126 @@ export async function recordWrites(
   );
 }
 
-/** The load profiles against the configured target or a reference server started for the run; resolves to the exit code. */
-export async function runLoad(args: LoadArgs): Promise<number> {
+/**
+ * One pass of a plan's profiles over its configured target (or, when none is configured, a reference
+ * server started for each profile's run, fresh as the baselines' were), each judged by
+ * load/command/outcome.ts with its verdict kept in summary.json; resolves to each profile's exit code.
+ * The compare and its confirmation are runPlan's (load/command/run-plan.ts).
+ */
+export async function runConfigured(plan: LoadPlan & { target: ConfiguredTarget }, scripts: LoadScript[]): Promise<Partial<Record<LoadScript, number>>> {
   const config: Config = loadConfig();
-  if (config.readOnly && args.scripts.includes('mutation')) {
-    if (args.scripts.length === 1) throw new ConfigError('read-only run (CONSOLE_READ_ONLY=1): the mutation profile writes; run load:paging');
+  const reference = plan.target.reference;
+  if (config.readOnly && scripts.includes('mutation')) {
+    if (scripts.length === 1) throw new ConfigError('read-only run (CONSOLE_READ_ONLY=1): the mutation profile writes; run load:paging');
     console.log('load: read-only run: the mutation profile is left out (it writes)');
-    args = { ...args, scripts: args.scripts.filter((s) => s !== 'mutation') };
+    scripts = scripts.filter((s) => s !== 'mutation');
   }
   if (config.baseUrl && !isLoopback(config.baseUrl) && !config.allowRemoteLoad) {
     throw new ConfigError(`refusing to load ${new URL(config.baseUrl).host}: it is not loopback; set CONSOLE_ALLOW_REMOTE_LOAD=1 to allow it`);
   }
-  if (config.baseUrl && (args.reference?.latency || args.reference?.faults?.length || args.reference?.variants?.length))
+  if (config.baseUrl && (reference?.latency || reference?.faults?.length || reference?.variants?.length))
     throw new ConfigError('--latency, --fault and --variant shape the reference server started for the run; CONSOLE_BASE_URL is set, so none is started');
   const runId = newRunId();
   const dataDir = join(ROOT, 'load/data', `run-${runId}`);
-  // Validators are built into a temporary name then renamed, so a parallel run never reads half a file.
-  const tmp = await buildValidators(join(ROOT, 'load/data', `validators.${runId}.tmp.js`));
-  renameSync(tmp, join(ROOT, 'load/data/validators.js'));
+  await writeRunValidators(runId);
   // A target keeps what the load writes (there is no delete): the manifest's budget bounds it. A reference
   // server started for the run is thrown away with it: no bound, so the committed baselines' request mix holds.
-  writeBodies({ seed: args.seed, runId, manifestPath: config.manifestPath, outDir: dataDir, budget: Boolean(config.baseUrl) });
+  writeBodies({ seed: plan.seed ?? 1, runId, manifestPath: config.manifestPath, outDir: dataDir, budget: Boolean(config.baseUrl) });
 
   let server: ReferenceServer | undefined;
-  let target: { baseUrl: string; apiKey: string };
-  if (config.baseUrl) {
-    target = { baseUrl: config.baseUrl, apiKey: config.apiKey! };
-  } else {
-    try {
-      server = await startReference({
-        apiKey: config.apiKey,
-        scale: args.scale,
-        latency: args.reference?.latency,
-        faults: args.reference?.faults,
-        variants: args.reference?.variants,
-        stderr: 'pipe',
-      });
-    } catch (err) {
-      rmSync(dataDir, { recursive: true, force: true });
-      throw new ConfigError(`cannot start the reference server: ${(err as Error).message}`);
-    }
-    target = { baseUrl: server.baseUrl, apiKey: server.apiKey };
-  }
-  const stop = () => {
+  // A signal (verify's deadline, CI cancelling a job) stops the reference server and starts no further profile.
+  let stopped: string | undefined;
+  const stop = (signal: NodeJS.Signals) => {
+    stopped = signal;
     void server?.stop();
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
-  const codes: number[] = [];
-  const t0 = Date.now();
+  const codes: Partial<Record<LoadScript, number>> = {};
   try {
-    for (const script of args.scripts) {
-      const reportDir = join(config.reportsDir, 'load', script);
-      rmSync(reportDir, { recursive: true, force: true });
-      mkdirSync(reportDir, { recursive: true });
-      const writes = script === 'mutation' && config.baseUrl ? await snapshotFor(config, target) : undefined;
-      const env = loadEnv(args.profile, target, dataDir, reportDir, {
-        strict: args.strict ?? config.strict,
-        requestTimeoutMs: config.requestTimeoutMs,
-        external: Boolean(config.baseUrl),
-        gateRules: writes?.gateRules,
-      });
-      const run = await runProfile({
-        script,
-        profile: args.profile,
-        baseUrl: target.baseUrl,
-        env,
-        reportDir,
-        dataDir,
-        runners: args.runners,
-        shape: args.shape,
-        requestTimeoutMs: config.requestTimeoutMs,
-        requestRows: requestRowsDirFromEnv() ? join(requestRowsDirFromEnv() as string, `${script}.csv.gz`) : undefined,
-      });
-      if (run.reason) console.error(`load: ${script}: ${run.reason}`);
-      const code = run.exit;
-      const summaryFile = run.summaryFile;
+    for (const script of scripts) {
+      if (stopped) throw new ConfigError(`stopped by ${stopped} before the ${script} profile`);
+      let target: { baseUrl: string; apiKey: string };
+      if (config.baseUrl) target = { baseUrl: config.baseUrl, apiKey: config.apiKey! };
+      else {
+        try {
+          server = await startReference({
+            apiKey: config.apiKey,
+            scale: plan.target.scale,
+            latency: reference?.latency,
+            faults: reference?.faults,
+            variants: reference?.variants,
+            stderr: 'pipe',
+          });
+        } catch (err) {
+          throw new ConfigError(`cannot start the reference server: ${(err as Error).message}`);
+        }
+        target = { baseUrl: server.baseUrl, apiKey: server.apiKey };
+      }
       try {
-        if (existsSync(summaryFile)) attachTarget(summaryFile, loadTarget(config.baseUrl));
-      } catch (err) {
-        console.error(`load: ${script}: summary.json does not say what it measured: ${(err as Error).message.split('\n')[0]}`);
+        // A signal while the server started found none to stop.
+        if (stopped) throw new ConfigError(`stopped by ${stopped} before the ${script} profile`);
+        codes[script] = await runOne(plan, script, config, target, dataDir);
+      } finally {
+        await server?.stop();
+        server = undefined;
       }
-      assertNoKey(reportDir, target.apiKey);
-      if (writes) {
-        const wrote = readLoadSummary(summaryFile);
-        await recordWrites(config, target, writes, wrote ? (summaryWrites(wrote) ?? emptyWrites()) : undefined);
-      }
-      // 1: thresholds crossed (the summary says which); 3: not carried out (its reason is printed above).
-      const summary = readLoadSummary(summaryFile);
-      const outcome = loadOutcome(code, summary);
-      // The verdict goes into summary.json too, so that verify and the report say the same.
-      if (summary) writeRunSummary(summaryFile, { ...summary, verdict: outcome });
-      for (const w of outcome.warnings) console.error(`load: ${script}: warning: inferred check failed: ${w}`);
-      (outcome.code === 0 ? console.log : console.error)(`load: ${script}: ${outcome.note}${outcome.code ? ` (exit ${outcome.code})` : ''}`);
-      codes.push(outcome.code);
-      console.log(`load: ${script} (${args.profile}) -> ${reportDir}`);
     }
+    // Stopped while the last profile ran: its figures are not to be compared, nor run again.
+    if (stopped) throw new ConfigError(`stopped by ${stopped}`);
   } finally {
-    await server?.stop();
+    process.removeListener('SIGINT', stop);
+    process.removeListener('SIGTERM', stop);
     rmSync(dataDir, { recursive: true, force: true });
   }
-  console.log(`load: ${args.scripts.join(' + ')} took ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-  if (args.compare && !codes.includes(3)) {
-    const result = compareRun({ scripts: args.scripts, reportsDir: config.reportsDir });
-    printCompare(result);
-    if (result.verdict === 'regression') codes.push(2);
+  return codes;
+}
+
+/** One profile's run on Artillery against `target`: the snapshot and ledger of its writes, the key scan, the verdict. */
+async function runOne(plan: LoadPlan, script: LoadScript, config: Config, target: { baseUrl: string; apiKey: string }, dataDir: string): Promise<number> {
+  const reportDir = join(config.reportsDir, 'load', script);
+  rmSync(reportDir, { recursive: true, force: true });
+  mkdirSync(reportDir, { recursive: true });
+  console.log(`load: ${script} (${plan.profile}) started`);
+  const writes = script === 'mutation' && config.baseUrl ? await snapshotFor(config, target) : undefined;
+  const env = loadEnv(plan.profile, target, dataDir, reportDir, {
+    strict: plan.strict ?? config.strict,
+    requestTimeoutMs: config.requestTimeoutMs,
+    external: Boolean(config.baseUrl),
+    gateRules: writes?.gateRules,
+  });
+  const rows = requestRowsDirFromEnv();
+  const run = await runProfile({
+    script,
+    profile: plan.profile,
+    baseUrl: target.baseUrl,
+    env,
+    reportDir,
+    dataDir,
+    runners: plan.runners,
+    shape: plan.shape,
+    requestTimeoutMs: config.requestTimeoutMs,
+    requestRows: rows ? join(rows, `${script}.csv.gz`) : undefined,
+  });
+  if (run.reason) console.error(`load: ${script}: ${run.reason}`);
+  const summaryFile = run.summaryFile;
+  try {
+    if (existsSync(summaryFile)) attachTarget(summaryFile, loadTarget(config.baseUrl));
+  } catch (err) {
+    console.error(`load: ${script}: summary.json does not say what it measured: ${(err as Error).message.split('\n')[0]}`);
   }
-  return worst(codes);
+  assertNoKey(reportDir, target.apiKey);
+  if (writes) {
+    const wrote = readLoadSummary(summaryFile);
+    await recordWrites(config, target, writes, wrote ? (summaryWrites(wrote) ?? emptyWrites()) : undefined);
+  }
+  // 1: thresholds crossed (the summary says which); 3: not carried out (its reason is printed above).
+  const summary = readLoadSummary(summaryFile);
+  const outcome = loadOutcome(run.exit, summary);
+  // The verdict goes into summary.json too, so that verify and the report say the same.
+  if (summary) writeRunSummary(summaryFile, { ...summary, verdict: outcome });
+  for (const w of outcome.warnings) console.error(`load: ${script}: warning: inferred check failed: ${w}`);
+  (outcome.code === 0 ? console.log : console.error)(`load: ${script}: ${outcome.note}${outcome.code ? ` (exit ${outcome.code})` : ''}`);
+  console.log(`load: ${script} (${plan.profile}) -> ${reportDir}`);
+  return outcome.code;
 }

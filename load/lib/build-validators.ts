@@ -3,7 +3,7 @@
 // (load/artillery/run.ts) carries the validators with no Ajv to load in each worker. It is generated at the start of every load run into load/data/ (gitignored) rather
 // than committed: the schemas it comes from are committed and have their own staleness check
 // (contracts:check), so a second committed copy could only ever be stale; building it takes ~1 s.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
@@ -19,6 +19,16 @@ const standaloneCode = ((standaloneModule as unknown as { default?: unknown }).d
 ) => string;
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+
+/**
+ * load/data/validators.js for a run: built into a temporary name of the run's, then renamed, so that a
+ * run in parallel never reads half a file. Every load run writes it first (load/command/run.ts,
+ * paired.ts, load/cloud/cli.ts).
+ */
+export async function writeRunValidators(runId: string): Promise<void> {
+  const tmp = await buildValidators(join(ROOT, 'load/data', `validators.${runId}.tmp.js`));
+  renameSync(tmp, join(ROOT, 'load/data/validators.js'));
+}
 
 /** Writes `outFile` (default load/data/validators.js) and returns it. */
 export async function buildValidators(outFile = join(ROOT, 'load/data/validators.js')): Promise<string> {

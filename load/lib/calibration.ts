@@ -9,7 +9,7 @@
 // route slowed the ruler with the endpoint and the compare divided the slowdown away.
 // A profile adds `calibration: calibrationScenario()` to its scenarios and `calibration` to its jobs.
 import { answered, checkThat } from './checks.ts';
-import { PAIRED } from './env.ts';
+import { CALIBRATION_PATH_SET, PAIRED } from './env.ts';
 import { call, REFUSED } from './http.ts';
 import { type Scenario, SHARED } from './profiles.ts';
 
@@ -19,7 +19,7 @@ export const CALIBRATION = 'calibration';
  * The path no operation of the spec has (part 4 lists them all). LOAD_CALIBRATION_PATH replaces it
  * for the power benchmark's comparison with the ruler before (harness/bench/power.ts, --calibration).
  */
-export const CALIBRATION_PATH = process.env.LOAD_CALIBRATION_PATH || '/console/v1/console-conformance/calibration';
+export const CALIBRATION_PATH = CALIBRATION_PATH_SET ?? '/console/v1/console-conformance/calibration';
 
 /**
  * Constant in every profile: the ruler must not change with the load around it. In a paired run the

@@ -1,6 +1,10 @@
-// What a load profile knows about its run, from its environment only (it runs in Artillery's workers,
-// which do not read core/config.ts; the names are those of docs/architecture.md, "Environment").
-// load/command/run.ts sets every one of them.
+// What a load profile knows about its run, from its environment only: the one module of load/ that reads
+// the environment. Its readers run in processes the load runner starts (Artillery's workers, the setup
+// process, a processor bundled for Artillery's own cloud), which get their settings as environment from
+// the runner (load/command/run.ts, loadEnv) and do not load core/config.ts's whole configuration (no
+// target manifest, no reference to start). The names are in docs/environment.md.
+import { join } from 'node:path';
+
 export const BASE_URL: string = (process.env.CONSOLE_BASE_URL || 'http://127.0.0.1:8080').replace(/\/+$/, '');
 /**
  * Paired mode (`npm run candidate -- --latency`): LOAD_CANDIDATE_BASE_URL set, every request of the
@@ -18,8 +22,28 @@ const isProfile = (name: string): name is ProfileName => (PROFILES as readonly s
 const profile = process.env.LOAD_PROFILE || 'smoke';
 if (!isProfile(profile)) throw new Error(`LOAD_PROFILE must be one of ${PROFILES.join(', ')}, got ${profile}`);
 export const PROFILE: ProfileName = profile;
+/** LOAD_SECONDS: the arrival-rate scenarios' length at the profile's own rates (the power benchmark's short runs); undefined: the profile's. */
+export const SECONDS: number | undefined = (() => {
+  const raw = process.env.LOAD_SECONDS;
+  if (!raw) return undefined;
+  const n = Number(raw);
+  if (!(Number.isInteger(n) && n >= 1 && n <= 3600)) throw new Error(`LOAD_SECONDS must be an integer from 1 to 3600, got ${raw}`);
+  return n;
+})();
 export const REPORT_DIR: string = process.env.LOAD_REPORT_DIR || 'reports/load';
 export const DATA_DIR: string = process.env.LOAD_DATA_DIR || './data';
+/** Where a worker and the setup write their records (the runner merges them): LOAD_SAMPLES_DIR, else samples/ of the data. */
+export const SAMPLES_DIR: string = process.env.LOAD_SAMPLES_DIR ?? join(DATA_DIR, 'samples');
+/** The profile this processor runs (LOAD_SCRIPT: paging or mutation). */
+export const SCRIPT: string = process.env.LOAD_SCRIPT ?? '';
+/** LOAD_ARTILLERY_COUNTERS=1 (a cloud run): the records travel as Artillery counters, which its merge adds across containers. */
+export const AS_COUNTERS: boolean = process.env.LOAD_ARTILLERY_COUNTERS === '1';
+/** CONSOLE_ALLOW_REMOTE_LOAD=1: a target that is not loopback may be loaded (checked again in setup, for a run elsewhere). */
+export const ALLOW_REMOTE_LOAD: boolean = process.env.CONSOLE_ALLOW_REMOTE_LOAD === '1';
+/** Rules each manifest gate held before the run (LOAD_GATE_RULES, the snapshot's answers): a full gate may refuse more. */
+export const GATE_RULES_AT_START: Record<string, number> = JSON.parse(process.env.LOAD_GATE_RULES || '{}');
+/** The calibration request's path (LOAD_CALIBRATION_PATH: the power benchmark's ruler before, --calibration). */
+export const CALIBRATION_PATH_SET: string | undefined = process.env.LOAD_CALIBRATION_PATH || undefined;
 export const KEY_HEADER = 'SERVICE-API-KEY';
 /** CONSOLE_STRICT: an inferred check that fails crosses a threshold (exit 1), as in the conformance suite. */
 export const STRICT: boolean = process.env.LOAD_STRICT === '1';

@@ -2,7 +2,7 @@
 // constant arrival rate), stress (a ramping arrival rate, to find where latency bends). All are
 // bounded in time and in VUs and stop by themselves. Each script keeps its own figures in a table
 // keyed by profile name (`byProfile`); what both scripts share is in SHARED.
-import { PROFILE, type ProfileName } from './env.ts';
+import { PROFILE, type ProfileName, SECONDS } from './env.ts';
 import type { Limit } from './thresholds.ts';
 
 /**
@@ -44,11 +44,8 @@ export function byProfile<T>(table: Record<ProfileName, T>): T {
 
 // LOAD_SECONDS shortens or lengthens the arrival-rate scenarios of a profile at its own rates: the
 // power benchmark (harness/bench/power.ts) repeats runs many times and may not afford a minute each.
-const seconds = Number(process.env.LOAD_SECONDS);
-if (process.env.LOAD_SECONDS && !(Number.isInteger(seconds) && seconds >= 1 && seconds <= 3600))
-  throw new Error(`LOAD_SECONDS must be an integer from 1 to 3600, got ${process.env.LOAD_SECONDS}`);
 const row = byProfile(SHARED_TABLE);
-export const SHARED: SharedProfile = process.env.LOAD_SECONDS ? { ...row, seconds } : row;
+export const SHARED: SharedProfile = SECONDS ? { ...row, seconds: SECONDS } : row;
 
 /** A scenario of `exec` at `shape.rate` iterations/s: constant for smoke and baseline, ramping to x8 for stress. */
 export function arrival(exec: string, shape: Shape, seconds = SHARED.seconds): Scenario {

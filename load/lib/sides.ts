@@ -4,26 +4,9 @@
 // compare's aliases do, candidate/run.ts), only where both manifests allow the write; a body sent to
 // the current names the current's ids and the candidate's copy names the candidate's. Pure: the
 // command plans the run with it (load/command/paired.ts), the workers translate bodies with it.
-import type { Budget, Manifest } from '../../core/config.ts';
+import type { Budget, Manifest, RunManifest } from '../../core/manifest.ts';
 
-export interface RunTrigger {
-  id: string;
-  releasePipelineID: string;
-  phaseIDs: string[];
-}
-
-/** What the mutation profile may touch on one side (the shape of mutation.json's `manifest`). */
-export interface RunManifest {
-  gates: string[];
-  /** Experiments whose overrides the manifest gives the suite (an entry's "overrides": "suite"). */
-  experiments: string[];
-  triggers: RunTrigger[];
-  metricPrefix: string;
-  /** The owner updates may name (the manifest's metricOwner), when it names one. */
-  metricOwner?: { email: string; ownerID: string };
-  /** Override groups the side's experiments take (default control, test). */
-  overrideGroupIDs: string[];
-}
+export type { RunManifest } from '../../core/manifest.ts';
 
 export interface SidePlan {
   current: RunManifest;

@@ -1,7 +1,7 @@
 // setup()'s first step: the target answers and the key is accepted, or the run stops at once with a
 // clear reason (exec.test.abort), instead of a minute of failed requests.
 import { transportReason } from './checks.ts';
-import { API_KEY, BASE_URL, CANDIDATE_BASE_URL, PAIRED } from './env.ts';
+import { ALLOW_REMOTE_LOAD, API_KEY, BASE_URL, CANDIDATE_BASE_URL, PAIRED } from './env.ts';
 import { ANY_STATUS, call } from './http.ts';
 import { abort } from './runtime.ts';
 
@@ -19,8 +19,7 @@ export async function checkTarget(): Promise<void> {
   // profile too, so that a run elsewhere (Artillery's own distributed runs, npm run load:cloud) keeps it.
   for (const url of PAIRED ? [BASE_URL, CANDIDATE_BASE_URL] : [BASE_URL]) {
     const remote = remoteHost(url);
-    if (remote !== undefined && process.env.CONSOLE_ALLOW_REMOTE_LOAD !== '1')
-      abort(`refusing to load ${remote}: it is not loopback; set CONSOLE_ALLOW_REMOTE_LOAD=1 to allow it`);
+    if (remote !== undefined && !ALLOW_REMOTE_LOAD) abort(`refusing to load ${remote}: it is not loopback; set CONSOLE_ALLOW_REMOTE_LOAD=1 to allow it`);
   }
   const path = '/console/v1/release_pipelines?limit=1';
   // Tagged apart so that these probes stay out of every endpoint's figures.

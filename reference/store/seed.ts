@@ -4,17 +4,10 @@ import { readFileSync } from 'node:fs';
 import { ensureFilterIndexes, type Db } from './db.ts';
 import { EXPERIMENT_STATUSES } from '../../contracts/index.ts';
 import { seededRandom } from '../../core/random.ts';
+import type { ManifestFile } from '../../core/manifest.ts';
 
-interface ManifestTrigger {
-  id: string;
-  releasePipelineID: string;
-  phaseIDs: string[];
-}
-interface Manifest {
-  gates: string[];
-  experiments: (string | { id: string })[];
-  triggers: ManifestTrigger[];
-}
+/** The reference target's manifest as written: the ids the seed must create (core/manifest.ts). */
+type Manifest = Pick<ManifestFile, 'gates' | 'experiments' | 'triggers'>;
 
 const MANIFEST = JSON.parse(readFileSync(new URL('../../fixtures/targets/reference.json', import.meta.url), 'utf8')) as Manifest;
 const EXPERIMENT_IDS = MANIFEST.experiments.map((e) => (typeof e === 'string' ? e : e.id));

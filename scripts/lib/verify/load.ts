@@ -1,11 +1,14 @@
-// The load stage: each load profile (Artillery) against a fresh reference server of its own or the
-// target, the compare with the baselines, and a second run of a regression the tolerances found.
-import { existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+// The load stage: the load runner (load/command/run-plan.ts) given verify's load plan, each profile
+// against a fresh reference server of its own or the target, compared with the baselines; a regression
+// the tolerances found is run again by the runner before it is believed. It runs as a child process
+// (load/command/load.ts --plan FILE), so that the deadline can stop it.
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { worst } from '../../../core/exit.ts';
-import { LOAD_SCRIPTS, readRunSummary, RUN_FILES, type StageResult } from '../../../core/formats.ts';
-import { compareRun, needsConfirmation, printCompare, type CompareResult } from '../../../load/compare/baseline.ts';
+import { LOAD_SCRIPTS, readCompareFile, readRunSummary, RUN_FILES, type StageResult } from '../../../core/formats.ts';
+import { compareRun, printCompare, type CompareResult } from '../../../load/compare/baseline.ts';
+import type { LoadPlan } from '../../../load/command/plan.ts';
 import { writeTimeSeries } from '../../../report/timeseries.ts';
 import { runTsx, stopRunningChild } from './processes.ts';
 import { type Run, secs } from './run.ts';
@@ -18,47 +21,35 @@ export async function loadStage(run: Run): Promise<{ stage: StageResult; compare
       stage: { name: 'load', status: 'error', exitCode: 3, seconds: 0, detail: `not run: the deadline of ${config.deadlineSeconds} s passed` },
       compare: undefined,
     };
-  const loadEnv: NodeJS.ProcessEnv = { ...run.env };
   const tl = Date.now();
   run.say(`load: Artillery paging and mutation, ${opts.profile} profile, against ${config.baseUrl ?? 'a fresh reference server each'}`);
-  const csvDir = mkdtempSync(join(tmpdir(), 'cc-verify-load-'));
-  const codes: Record<string, number> = {};
-  const notes: string[] = [];
-  let compare: CompareResult | undefined;
-  const runScript = async (script: string) => {
-    const csv = join(csvDir, `${script}.csv.gz`);
-    rmSync(csv, { force: true });
-    // One row per request, written by the load run: the throughput-over-time chart (report/timeseries.ts).
-    const runEnv = { ...loadEnv, LOAD_REQUESTS_CSV: csvDir };
-    const ts = Date.now();
-    const timer = setInterval(
-      () => console.log(`verify: load ${script} (${opts.profile}) ${secs(ts).toFixed(0)} s elapsed`),
-      opts.profile === 'smoke' ? 5000 : 15000,
-    );
-    try {
-      const runners = (opts.runners ?? 1) > 1 ? ['--runners', String(opts.runners)] : [];
-      codes[script] = await runTsx('load/command/load.ts', [script, '--profile', opts.profile, ...runners], runEnv, (line) => console.log(line));
-    } finally {
-      clearInterval(timer);
-    }
-    if (existsSync(csv)) {
-      try {
-        await writeTimeSeries(script, csv, join(reportsDir, 'load', script, 'timeseries.json'));
-      } catch (err) {
-        console.error(`verify: no throughput chart for ${script}: ${(err as Error).message.split('\n')[0]}`);
-      }
-    }
+  const dir = mkdtempSync(join(tmpdir(), 'cc-verify-load-'));
+  const plan: LoadPlan = {
+    scripts: scriptsOf(run),
+    profile: opts.profile,
+    seed: 1,
+    ...((opts.runners ?? 1) > 1 ? { runners: opts.runners } : {}),
+    target: { kind: 'configured' },
+    compare: opts.baselines ? { baselinesDir: opts.baselines } : {},
   };
-  const compareNow = () => {
-    if (!existsSync(join(reportsDir, 'load'))) return undefined;
-    try {
-      const c = compareRun({ reportsDir, baselinesDir: opts.baselines });
-      printCompare(c);
-      return c;
-    } catch (err) {
-      console.error(`verify: ${(err as Error).message.split('\n')[0]}`);
-      return undefined;
+  const planFile = join(dir, 'plan.json');
+  writeFileSync(planFile, JSON.stringify(plan));
+  // One row per request, written by the load run: the throughput-over-time chart (report/timeseries.ts).
+  const runEnv = { ...run.env, LOAD_REQUESTS_CSV: dir };
+  // The runner says when each profile starts: the progress line names it.
+  let current = plan.scripts[0];
+  let ts = Date.now();
+  const timer = setInterval(
+    () => console.log(`verify: load ${current} (${opts.profile}) ${secs(ts).toFixed(0)} s elapsed`),
+    opts.profile === 'smoke' ? 5000 : 15000,
+  );
+  const onLine = (line: string) => {
+    const started = /^load: (\w+) \(\w+\) started$/.exec(line);
+    if (started) {
+      current = started[1] as typeof current;
+      ts = Date.now();
     }
+    console.log(line);
   };
   // Past the deadline the running load is stopped; what it wrote stays, the stage is an error (exit 3).
   let deadlinePassed = false;
@@ -70,44 +61,40 @@ export async function loadStage(run: Run): Promise<{ stage: StageResult; compare
     },
     Math.max(0, run.left() * 1000),
   );
+  rmSync(join(reportsDir, 'load', 'compare.json'), { force: true });
+  let exit: number;
   try {
-    for (const script of scriptsOf(run)) if (!deadlinePassed) await runScript(script);
-    compare = compareNow();
-    // A regression found by the tolerances is run again, and the second run's figures stand; one
-    // found by the statistical rule alone stands on one run (needsConfirmation says why).
-    const regressed = Object.values(compare?.profiles ?? {})
-      .filter((p) => p.verdict === 'regression' && codes[p.script] === 0 && needsConfirmation(p))
-      .map((p) => p.script);
-    for (const p of Object.values(compare?.profiles ?? {}))
-      if (p.verdict === 'regression' && codes[p.script] === 0 && !needsConfirmation(p))
-        notes.push(`${p.script} regression found by the statistical rule (one run is enough)`);
-    if (regressed.length) {
-      renameSync(join(reportsDir, 'load', 'compare.json'), join(reportsDir, 'load', 'compare.first-run.json'));
-      console.log(`verify: ${regressed.join(' and ')} regressed: running ${regressed.length > 1 ? 'them' : 'it'} again to confirm`);
-      for (const script of regressed) await runScript(script);
-      compare = compareNow();
-      for (const script of regressed)
-        notes.push(
-          compare?.profiles[script]?.verdict === 'regression'
-            ? `${script} regression confirmed by a second run`
-            : `${script} regressed on a first run but not on a second (kept the second; the first is in load/compare.first-run.json)`,
-        );
+    exit = await runTsx('load/command/load.ts', ['--plan', planFile], runEnv, onLine);
+    for (const script of plan.scripts) {
+      const csv = join(dir, `${script}.csv.gz`);
+      if (!existsSync(csv)) continue;
+      try {
+        await writeTimeSeries(script, csv, join(reportsDir, 'load', script, 'timeseries.json'));
+      } catch (err) {
+        console.error(`verify: no throughput chart for ${script}: ${(err as Error).message.split('\n')[0]}`);
+      }
     }
   } finally {
+    clearInterval(timer);
     clearTimeout(deadlineTimer);
-    rmSync(csvDir, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true });
   }
-  const mapped: number[] = [];
+  // The runner compares when every profile was carried out; otherwise (or past the deadline) the compare is
+  // made here for the report alone: the stage is exit 3 whatever it says.
+  const compareFile = join(reportsDir, 'load', 'compare.json');
+  const compare = existsSync(compareFile) ? readCompareFile(compareFile) : compareForReport(run);
+  const mapped: number[] = [exit];
   const parts: string[] = [];
   if (run.config.readOnly) parts.push('mutation not run (read-only: it writes)');
-  for (const script of scriptsOf(run)) {
-    // load.ts has judged its run already (load/command/outcome.ts) and kept the verdict in summary.json.
-    const code = codes[script];
+  for (const script of plan.scripts) {
+    // The runner has judged each run (load/command/outcome.ts) and kept the verdict in summary.json.
     const verdict = readRunSummary(join(reportsDir, RUN_FILES.summary(script)))?.verdict;
+    const code = verdict?.code ?? 3;
     mapped.push(code);
     const warned = verdict?.warnings?.length ? ` (${verdict.warnings.length} inferred ${verdict.warnings.length === 1 ? 'check' : 'checks'} warned)` : '';
-    parts.push(`${script} ${verdict?.note ?? (code === 0 ? 'ok' : code === 3 ? 'could not run' : `exit ${code}`)}${warned}`);
+    parts.push(`${script} ${verdict?.note ?? (code === 3 ? 'could not run' : `exit ${code}`)}${warned}`);
   }
+  const notes = (compare?.confirmation ?? []).map((c) => c.note);
   const code = worst([...mapped, deadlinePassed ? 3 : 0, compare?.verdict === 'regression' ? 2 : 0]);
   if (deadlinePassed) parts.push(`stopped: deadline of ${config.deadlineSeconds} s passed`);
   const stage: StageResult = {
@@ -120,5 +107,18 @@ export async function loadStage(run: Run): Promise<{ stage: StageResult; compare
   return { stage, compare };
 }
 
+/** The compare of what the runs wrote, when the runner made none (a run not carried out, the deadline): for the report. */
+function compareForReport(run: Run): CompareResult | undefined {
+  if (!existsSync(join(run.reportsDir, 'load'))) return undefined;
+  try {
+    const c = compareRun({ reportsDir: run.reportsDir, baselinesDir: run.opts.baselines });
+    printCompare(c);
+    return c;
+  } catch (err) {
+    console.error(`verify: ${(err as Error).message.split('\n')[0]}`);
+    return undefined;
+  }
+}
+
 /** The load scripts this run takes: a read-only run only reads, so the mutation profile is left out. */
-const scriptsOf = (run: Run) => (run.config.readOnly ? LOAD_SCRIPTS.filter((s) => s === 'paging') : LOAD_SCRIPTS);
+const scriptsOf = (run: Run) => (run.config.readOnly ? LOAD_SCRIPTS.filter((s) => s === 'paging') : [...LOAD_SCRIPTS]);
