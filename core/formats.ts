@@ -312,7 +312,7 @@ export interface RunSummary {
   durationMs: number;
   endpoints: Record<string, Figures>;
   runners?: number;
-  /** Added after the engine's run (load/compare/target.ts); absent in summaries and baselines written before. */
+  /** Added after the engine's run (load/compare/measured-against.ts); absent in summaries and baselines written before. */
   target?: LoadTarget;
   finishedAt?: string;
   thresholdsOk?: boolean;

@@ -106,7 +106,7 @@ test('no file imports across folders except through core/ and the contract index
 });
 
 /**
- * Exported functions sharing a name, outside load/: `name -> files`. Two functions of one name make a
+ * Exported functions sharing a name: `name -> files`. Two functions of one name make a
  * reader (and an editor's auto-import) take one for the other.
  */
 export function sharedExportNames(files: { file: string; source: string }[]): Map<string, string[]> {
@@ -133,20 +133,18 @@ test('sharedExportNames: functions and arrow constants, not other constants', ()
   );
 });
 
-test('no two exported functions share a name (load/ aside)', () => {
-  // load/ is being rewritten onto the new engine; its names are that work's to settle, and it joins this
-  // rule when it lands.
+test('no two exported functions share a name', () => {
   const files = [...tsFiles(ROOT)]
     .map((path) => relative(ROOT, path))
-    .filter((file) => !file.startsWith('load/') && !file.endsWith('.test.ts'))
+    .filter((file) => !file.endsWith('.test.ts'))
     .map((file) => ({ file, source: readFileSync(join(ROOT, file), 'utf8') }));
   const shared = Object.fromEntries(sharedExportNames(files));
   assert.deepEqual(shared, {});
 });
 
-test("a clause's level has one type, core/formats.ts's Level (load/ aside, as above)", () => {
+test("a clause's level has one type, core/formats.ts's Level", () => {
   const declaring = [...tsFiles(ROOT)]
     .map((path) => relative(ROOT, path))
-    .filter((file) => !file.startsWith('load/') && /^export type Level\s*=/m.test(readFileSync(join(ROOT, file), 'utf8')));
+    .filter((file) => /^export type Level\s*=/m.test(readFileSync(join(ROOT, file), 'utf8')));
   assert.deepEqual(declaring, ['core/formats.ts']);
 });

@@ -6,17 +6,18 @@ import { readFileSync } from 'node:fs';
 import { threadId } from 'node:worker_threads';
 import type { Envelope, Gate, Metric, OverridesBody, Override, TriggerBody } from './lib/bodies.ts';
 import { CALIBRATION, calibrationScenario } from './lib/calibration.ts';
-import { answered, checkSuccess, checkThat, isSuccess, transportReason } from './lib/checks.ts';
+import { answered, checkSuccess, checkThat, succeeded, transportReason } from './lib/checks.ts';
 import { DATA_DIR, GATE_RULES_AT_START, type ProfileName, STRICT } from './lib/env.ts';
 import { ANY_STATUS, callCandidate, callPair, type Expected, type Response, type SideRequest, SUCCESS_OR_REFUSED } from './lib/http.ts';
 import { calibration } from './lib/calibration.ts';
 import type { Profile } from './lib/profile.ts';
 import { arrival, byProfile, type Scenario, SHARED, type Shape } from './lib/profiles.ts';
-import { count, gateHeld, sleep, wrote, wroteMetric } from './lib/runtime.ts';
+import { count, gateHeld, wrote, wroteMetric } from './lib/runtime.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { candidateBody, candidateIds, type SidePlan } from './lib/sides.ts';
 import type { Side } from '../core/formats.ts';
 import type { Budget, RunManifest, TriggerTarget } from '../core/manifest.ts';
-import { abort, checkTarget } from './lib/target.ts';
+import { abort, checkTarget } from './lib/reachability.ts';
 import { endpointThresholds, type Limits, type Thresholds, verdictThresholds } from './lib/thresholds.ts';
 
 // Written by fixtures/generate.ts (seeded faker bodies, checked against the request schemas).
@@ -245,7 +246,7 @@ async function metrics(_s: Setup, i: number): Promise<void> {
   const res = checkSuccess<Envelope<Metric>>('createMetric', 'createMetric', sent);
   // The real create of the dry run's name succeeds: the dry run left nothing behind (as the suite's writes.dryRunNoChange).
   if (sampled && answered('createMetric', sent))
-    checkThat('createMetric.dryRun', 'a dry run persisted nothing: the real create of its name succeeds', isSuccess('createMetric', sent.status), 'inferred');
+    checkThat('createMetric.dryRun', 'a dry run persisted nothing: the real create of its name succeeds', succeeded('createMetric', sent.status), 'inferred');
   if (is2xx(sent)) wroteMetric('current', 'metricsCreated');
   // The candidate's metric is known by its own answer (its id shape is the contract compare's to judge);
   // one it refused is not updated there: those updates go to the current alone.
@@ -425,7 +426,7 @@ async function triggers(): Promise<void> {
     if (theirNext) followTrigger('candidate', k, theirNext.op, await callCandidate('PUT', theirNext.req, { endpoint: theirNext.op, expected }));
   }
   // Spread the trigger work over the run instead of finishing every trigger in its first second.
-  await sleep(SHARED.seconds / TRIGGER_OPS);
+  await sleep((SHARED.seconds / TRIGGER_OPS) * 1000);
 }
 
 /** Moves one side's trigger k by its answer; only the current's answers are checked. */

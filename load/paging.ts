@@ -5,13 +5,13 @@ import { readFileSync } from 'node:fs';
 import { createdMs, createdRule, fieldRule, type FieldFilterName, isoDay } from '../core/experiment-filters.ts';
 import type { Experiment, ListBody, ReleasePipeline } from './lib/bodies.ts';
 import { CALIBRATION, calibrationScenario } from './lib/calibration.ts';
-import { checkSuccess, checkThat, type Level, parse, transportReason } from './lib/checks.ts';
+import { checkSuccess, checkThat, type CheckLevel, parse, transportReason } from './lib/checks.ts';
 import { DATA_DIR, type ProfileName, STRICT } from './lib/env.ts';
-import { ANY_STATUS, call, query } from './lib/http.ts';
+import { ANY_STATUS, timedCall, query } from './lib/http.ts';
 import { arrival, byProfile, SHARED, type Shape } from './lib/profiles.ts';
 import type { Profile } from './lib/profile.ts';
 import { count } from './lib/runtime.ts';
-import { abort, checkTarget } from './lib/target.ts';
+import { abort, checkTarget } from './lib/reachability.ts';
 import { endpointThresholds, type Limits, type Thresholds, verdictThresholds } from './lib/thresholds.ts';
 import { calibration } from './lib/calibration.ts';
 
@@ -178,7 +178,7 @@ async function tagsAsTheTargetReadsThem(f: Filter, unfiltered: Experiment[]): Pr
   const all = unfiltered.map((e) => String(e.id)).join(',');
   const encodings: Record<string, string>[] = [{ tags: f.value }, { 'tags[]': f.value }, { tags: JSON.stringify([f.value]) }];
   for (const params of encodings) {
-    const res = await call('GET', `/console/v1/experiments${query({ ...params, limit: unfiltered.length })}`, { endpoint: 'setup', expected: ANY_STATUS });
+    const res = await timedCall('GET', `/console/v1/experiments${query({ ...params, limit: unfiltered.length })}`, { endpoint: 'setup', expected: ANY_STATUS });
     const items = transportReason(res) || res.status !== 200 ? undefined : (parse(res) as ListBody<Experiment> | undefined)?.data;
     if (!Array.isArray(items) || items.length === 0) continue;
     const tagged = items.every((e) => Array.isArray(e.tags) && e.tags.indexOf(f.value) >= 0);
@@ -188,7 +188,7 @@ async function tagsAsTheTargetReadsThem(f: Filter, unfiltered: Experiment[]): Pr
 }
 
 /** The level of each filter's check, as in the conformance suite: the encoding of tags and the bounds of dates are not shown (4.4). */
-const FILTER_LEVEL: Record<FilterName, Level> = {
+const FILTER_LEVEL: Record<FilterName, CheckLevel> = {
   status: 'stated',
   idType: 'stated',
   layerID: 'stated',
@@ -200,7 +200,7 @@ const FILTER_LEVEL: Record<FilterName, Level> = {
 };
 
 async function listExperiments(endpoint: string, params: Record<string, string | number | undefined>): Promise<Experiment[] | undefined> {
-  const res = await call('GET', `/console/v1/experiments${query(params)}`, { endpoint });
+  const res = await timedCall('GET', `/console/v1/experiments${query(params)}`, { endpoint });
   const body = checkSuccess<ListBody<Experiment>>('listExperiments', endpoint, res);
   if (!body) return undefined;
   // Without a limit the page size is the target's default (not shown, 4.4): nothing to hold it to.
@@ -214,7 +214,7 @@ async function listExperiments(endpoint: string, params: Record<string, string |
  * the run could not be carried out. No usable answer, or no data array, stops the run with the reason.
  */
 async function setupAnswer(what: string, path: string): Promise<ListBody<Experiment>> {
-  const res = await call('GET', path, { endpoint: 'setup', expected: ANY_STATUS });
+  const res = await timedCall('GET', path, { endpoint: 'setup', expected: ANY_STATUS });
   const network = transportReason(res);
   if (network) abort(`${what}: no usable answer: ${network}`);
   const body = checkSuccess<ListBody<Experiment>>('listExperiments', 'setup', res) ?? (parse(res) as ListBody<Experiment> | undefined);
@@ -232,7 +232,7 @@ async function largestLimit(): Promise<{ limit: number | undefined; first: ListB
     .filter((n, k, all) => all.indexOf(n) === k)
     .sort((a, b) => b - a);
   for (const limit of sizes) {
-    const res = await call('GET', `/console/v1/experiments${query({ limit })}`, { endpoint: 'setup', expected: ANY_STATUS });
+    const res = await timedCall('GET', `/console/v1/experiments${query({ limit })}`, { endpoint: 'setup', expected: ANY_STATUS });
     const network = transportReason(res);
     if (network) abort(`list experiments (limit ${limit}): no usable answer: ${network}`);
     if (res.status >= 400 && res.status < 500) continue;
@@ -315,7 +315,7 @@ async function dashboard(s: Setup, i: number): Promise<void> {
     const body = checkSuccess<ListBody<ReleasePipeline>>(
       'listReleasePipelines',
       'listReleasePipelines',
-      await call('GET', `/console/v1/release_pipelines${query({ limit })}`, { endpoint: 'listReleasePipelines' }),
+      await timedCall('GET', `/console/v1/release_pipelines${query({ limit })}`, { endpoint: 'listReleasePipelines' }),
     );
     if (body) checkThat('listReleasePipelines', 'page holds at most limit items', body.data.length <= limit, 'inferred');
   }
@@ -335,7 +335,7 @@ async function exportWalk(s: Setup): Promise<void> {
     const body = checkSuccess<ListBody<ReleasePipeline>>(
       'listReleasePipelines',
       'listReleasePipelines',
-      await call('GET', `/console/v1/release_pipelines${query({ limit: s.exportLimit, page })}`, { endpoint: 'listReleasePipelines' }),
+      await timedCall('GET', `/console/v1/release_pipelines${query({ limit: s.exportLimit, page })}`, { endpoint: 'listReleasePipelines' }),
     );
     if (!body) break;
     count(pagesWalked, 1);

@@ -17,7 +17,6 @@ import {
   noAnswer,
   retryAfterMs,
   retryable,
-  sleep,
   stopReason,
   noAnswerInTime,
   requestStop,
@@ -31,6 +30,7 @@ import { judgeServerError } from './findings.ts';
 import type { Exchange } from '../../core/formats.ts';
 import type { Json } from '../../core/json.ts';
 import { fullExchangesFromEnv } from '../../core/config.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export type { Exchange } from '../../core/formats.ts';
 

@@ -123,5 +123,3 @@ export function clearStop(reportsDir: string): void {
   rmSync(stopFile(reportsDir), { force: true });
   rmSync(paceFile(reportsDir), { force: true });
 }
-
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -3,6 +3,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { contractAjv, OPERATIONS, schema } from '../index.ts';
 import { alsoOfError, clauseOfError, formsAt } from './schema-clauses.ts';
 import type { Json } from '../../core/json.ts';
+import { isSuccessStatus } from '../../core/success-status.ts';
 
 export { OPERATIONS, requestErrors, type Operation as OperationInfo, type OperationId } from '../index.ts';
 
@@ -146,5 +147,5 @@ function valueAt(body: unknown, instancePath: string): unknown {
 
 /** Is this status a success of the operation? "200" where the spec shows 200, any 2xx elsewhere (spec 4.0). */
 export function isSuccess(operationId: string, status: number): boolean {
-  return OPERATIONS[operationId].successStatus === '200' ? status === 200 : status >= 200 && status < 300;
+  return isSuccessStatus(OPERATIONS[operationId].successStatus, status);
 }

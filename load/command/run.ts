@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } fr
 import { join, relative } from 'node:path';
 import { newRunId } from '../../core/random.ts';
 import { writeRunValidators } from '../lib/build-validators.ts';
-import { attachTarget, loadTarget } from '../compare/target.ts';
+import { attachTarget, loadTarget } from '../compare/measured-against.ts';
 import { ConfigError, isLoopback, loadConfig, ROOT, requestRowsDirFromEnv, type Config } from '../../core/config.ts';
 import { emptyWrites, ledgerWrites, summaryWrites } from '../lib/writes.ts';
 import { type LedgerWrite, type LoadScript, type LoadWrites, type TargetState, readRunSummary, writeRunSummary, type RunSummary } from '../../core/formats.ts';

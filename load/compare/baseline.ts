@@ -23,7 +23,7 @@ import { mergeSummaries } from './merge.ts';
 import { formatJson, samplesOf } from './run-samples.ts';
 import type { RunSamples } from './samples.ts';
 import { COMPARE_RULES, latencyRatio, type RuleId, type RuleInput, round, statisticalFigures } from './rules/index.ts';
-import { targetMismatch } from './target.ts';
+import { targetMismatch } from './measured-against.ts';
 
 export type { CompareResult, EndpointRow, Figures, ProfileResult, RunSummary, Tolerance } from '../../core/formats.ts';
 // The merge of several runners lives in merge.ts; compare --merge and its callers found it here.

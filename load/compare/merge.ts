@@ -16,7 +16,7 @@ import { ConfigError } from '../../core/config.ts';
 import type { Figures, LoadDelivery, RunSummary } from '../../core/formats.ts';
 import { samplesOf } from './run-samples.ts';
 import { type DurationHistogram, histogramCount, histogramQuantile, mergeRunSamples, type RunSamples } from './samples.ts';
-import { commonTarget } from './target.ts';
+import { commonTarget } from './measured-against.ts';
 import { type Limit, meets, parseLimit, type Stat } from '../lib/thresholds.ts';
 import { addWrites, emptyWrites, summaryWrites } from '../lib/writes.ts';
 

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { ConfigError } from '../../core/config.ts';
 import { type RunSummary, readRunSummary } from '../../core/formats.ts';
 import { samplesOf } from './run-samples.ts';
-import { loadTarget } from './target.ts';
+import { loadTarget } from './measured-against.ts';
 
 /** A runner's summary, given as its summary.json or its folder (its histograms checked when it keeps them). */
 export async function readRunnerSummary(path: string): Promise<RunSummary> {

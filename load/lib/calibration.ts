@@ -10,7 +10,7 @@
 // A profile adds `calibration: calibrationScenario()` to its scenarios and `calibration` to its jobs.
 import { answered, checkThat } from './checks.ts';
 import { CALIBRATION_PATH_SET, PAIRED } from './env.ts';
-import { call, REFUSED } from './http.ts';
+import { timedCall, REFUSED } from './http.ts';
 import { type Scenario, SHARED } from './profiles.ts';
 
 export const CALIBRATION = 'calibration';
@@ -32,7 +32,7 @@ export function calibrationScenario(seconds = SHARED.seconds): Scenario {
 
 /** The job of the calibration scenario. */
 export async function calibration(): Promise<void> {
-  const res = await call('GET', CALIBRATION_PATH, { endpoint: CALIBRATION, expected: REFUSED, anonymous: true });
+  const res = await timedCall('GET', CALIBRATION_PATH, { endpoint: CALIBRATION, expected: REFUSED, anonymous: true });
   // Inferred, not stated: the spec requires the key of its operations (spec 5) and says nothing of a
   // path that is none; refusing it is what any server does, and a server that does not has no ruler.
   if (answered(CALIBRATION, res))

@@ -8,8 +8,10 @@
 // it is counted apart in load_transport_failures, and a run over its budget could not be carried out
 // (exit 3), never a contract failure (docs/load.md, "Levels and transport").
 import { type Response, transportReason } from './http.ts';
-import { check } from './runtime.ts';
+import { check, INFERRED_MARK, rate } from './runtime.ts';
 import { transportKind } from '../../core/transport-rule.ts';
+import { isSuccessStatus } from '../../core/success-status.ts';
+import type { Level } from '../../core/formats.ts';
 import * as validators from '../data/validators.js';
 import type { Validator } from '../data/validators.js';
 
@@ -17,8 +19,8 @@ import type { Validator } from '../data/validators.js';
 const byOperation = validators as unknown as Record<string, Validator | undefined>;
 const { OPERATIONS } = validators;
 
-export type Level = 'stated' | 'inferred';
-import { INFERRED_MARK, rate } from './runtime.ts';
+/** The level of a check under load: what the spec leaves open is not checked here at all. */
+export type CheckLevel = Exclude<Level, 'open'>;
 
 export { INFERRED_MARK, transportReason };
 
@@ -33,9 +35,9 @@ function report(endpoint: string, what: string, res: Response, detail: string): 
   console.warn(`check failed: ${endpoint} ${what}: ${res.request.method} ${res.url.replace(/^https?:\/\/[^/]+/, '')} -> ${res.status} ${detail} ${body}`);
 }
 
-export function isSuccess(operationId: string, status: number): boolean {
-  // "200" where the spec shows 200, any 2xx where it shows only "a success response" (spec 4.0).
-  return OPERATIONS[operationId].successStatus === '200' ? status === 200 : status >= 200 && status < 300;
+/** Is this status a success of the operation (spec 4.0, core/success-status.ts)? */
+export function succeeded(operationId: string, status: number): boolean {
+  return isSuccessStatus(OPERATIONS[operationId].successStatus, status);
 }
 
 export function parse(res: Response): unknown {
@@ -74,7 +76,7 @@ export function checkSuccess<T>(operationId: string, endpoint: string, res: Resp
   if (!answered(endpoint, res)) return undefined;
   const body = parse(res);
   const tags = { endpoint, level: 'stated' };
-  const statusOk = check(res, { [`${endpoint}: status is success`]: (r) => isSuccess(operationId, r.status) }, tags);
+  const statusOk = check(res, { [`${endpoint}: status is success`]: (r) => succeeded(operationId, r.status) }, tags);
   if (!statusOk) {
     report(endpoint, 'status', res, '');
     return undefined;
@@ -109,7 +111,7 @@ function isEnvelope(operationId: string, b: unknown): boolean {
 }
 
 /** A named property of an answer, at the level of its clause (the read-backs, filters, paging). */
-export function checkThat(endpoint: string, name: string, ok: boolean, level: Level): boolean {
+export function checkThat(endpoint: string, name: string, ok: boolean, level: CheckLevel): boolean {
   const title = level === 'inferred' ? `${endpoint}: ${name}${INFERRED_MARK}` : `${endpoint}: ${name}`;
   const passed = check(null, { [title]: () => ok }, { endpoint, level });
   if (!passed && printed++ < 20) console.warn(`check failed: ${title}`);

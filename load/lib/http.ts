@@ -189,7 +189,7 @@ export async function callPair(method: string, cur: SideRequest, cand: SideReque
  * One request to `BASE_URL + path` (and in paired mode the same request to the candidate), timed and
  * recorded under its endpoint; never throws. The paging profile sends no ids, so both sides get it as it is.
  */
-export async function call(method: string, path: string, opts: CallOptions): Promise<Response> {
+export async function timedCall(method: string, path: string, opts: CallOptions): Promise<Response> {
   const req = { path, body: opts.body };
   return (await callPair(method, req, req, opts)).current;
 }

@@ -16,7 +16,7 @@ function collectChecks(group: GroupData, out: Case[], suite: string): void {
   for (const g of group.groups ?? []) collectChecks(g, out, suite);
 }
 
-export function junitXml(suite: string, data: SummaryData): string {
+export function profileJunitXml(suite: string, data: SummaryData): string {
   const cases: Case[] = [];
   for (const metric of Object.keys(data.metrics).sort()) {
     const th = data.metrics[metric].thresholds ?? {};

@@ -167,5 +167,3 @@ export class AbortRun extends Error {}
 export function abort(reason: string): never {
   throw new AbortRun(reason);
 }
-
-export const sleep = (seconds: number) => new Promise<void>((done) => setTimeout(done, seconds * 1000));

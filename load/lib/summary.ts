@@ -5,7 +5,7 @@
 import type { LoadDelivery, LoadPeriod, LoadShape, LoadWrites } from '../../core/formats.ts';
 import { TRANSPORT_KINDS } from '../../core/transport-rule.ts';
 import { INFERRED_MARK } from './runtime.ts';
-import { junitXml } from './junit.ts';
+import { profileJunitXml } from './junit.ts';
 import type { GroupData, SummaryData } from './summary-data.ts';
 import type { Limit } from './thresholds.ts';
 
@@ -184,7 +184,7 @@ export function summaryFiles(o: SummaryInput): { summaryJson: string; junit: str
       lines.push(`  ${l.ok ? 'limit held' : l.strict ? 'LIMIT BROKEN' : 'limit broken (optional)'}: ${l.check}${l.runner ? ` (runner ${l.runner})` : ''}`);
     return {
       summaryJson: redact(JSON.stringify(summary, null, 2), o.apiKey),
-      junit: redact(junitXml(`load.${script}.${PROFILE}`, data), o.apiKey),
+      junit: redact(profileJunitXml(`load.${script}.${PROFILE}`, data), o.apiKey),
       console: redact(lines.join('\n') + '\n', o.apiKey),
     };
   }

@@ -30,7 +30,7 @@ function verify(server: { baseUrl: string; apiKey: string }, reports: string, ar
 
 /**
  * The committed smoke baselines, as recorded for this server: verify runs against it as a target,
- * and a target's load is compared only with baselines of a target (load/compare/target.ts).
+ * and a target's load is compared only with baselines of a target (load/compare/measured-against.ts).
  */
 function targetBaselines(baseUrl: string): string {
   const out = join(`${reportDir()}-baselines`, 'load', 'baselines');

@@ -2,7 +2,7 @@
 // clear reason (exec.test.abort), instead of a minute of failed requests.
 import { transportReason } from './checks.ts';
 import { ALLOW_REMOTE_LOAD, API_KEY, BASE_URL, CANDIDATE_BASE_URL, PAIRED } from './env.ts';
-import { ANY_STATUS, call } from './http.ts';
+import { ANY_STATUS, timedCall } from './http.ts';
 import { abort } from './runtime.ts';
 
 export { abort } from './runtime.ts';
@@ -23,10 +23,10 @@ export async function checkTarget(): Promise<void> {
   }
   const path = '/console/v1/release_pipelines?limit=1';
   // Tagged apart so that these probes stay out of every endpoint's figures.
-  const anonymous = await call('GET', path, { endpoint: 'setup', expected: ANY_STATUS, anonymous: true });
+  const anonymous = await timedCall('GET', path, { endpoint: 'setup', expected: ANY_STATUS, anonymous: true });
   if (anonymous.status === 0) abort(`target ${BASE_URL} does not answer: ${anonymous.error}`);
   if (!API_KEY) abort(`${PAIRED ? 'CONSOLE_CURRENT_API_KEY' : 'CONSOLE_API_KEY'} is empty: the SERVICE-API-KEY header needs a key (spec 5)`);
-  const keyed = await call('GET', path, { endpoint: 'setup', expected: ANY_STATUS });
+  const keyed = await timedCall('GET', path, { endpoint: 'setup', expected: ANY_STATUS });
   const network = transportReason(keyed);
   if (network) abort(`target ${BASE_URL} gives no usable answer to list release pipelines: ${network}`);
   if (keyed.status === 401 || keyed.status === 403) abort(`target ${BASE_URL} rejects the key (HTTP ${keyed.status}): check CONSOLE_API_KEY`);

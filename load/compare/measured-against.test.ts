@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { compareSummary, mergeSummaries, type Figures, type RunSummary } from './baseline.ts';
-import { attachTarget, loadTarget } from './target.ts';
+import { attachTarget, loadTarget } from './measured-against.ts';
 
 const fig = (p50: number): Figures => ({ p50, p95: p50 * 2, p99: p50 * 3, count: 200, rps: 10, errorRate: 0 });
 const summary = (deepMs: number, target?: RunSummary['target']): RunSummary => ({
