@@ -10,6 +10,7 @@ import { createInterface } from 'node:readline';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { ROOT } from '../../core/config.ts';
+import type { LoadDelivery } from '../../core/formats.ts';
 import { dependencyDir, dependencyVersion, TSX_CLI } from '../../core/package.ts';
 import { histogramOf, type RunSamples } from '../compare/samples.ts';
 import type { Scenario } from '../lib/profiles.ts';
@@ -56,6 +57,8 @@ export interface ProfileRunResult {
   reason?: string;
   /** Every record of the run, merged (absent when it was not carried out). */
   records?: Records;
+  /** Whether the asked load was delivered (absent when it was not carried out). */
+  delivery?: LoadDelivery;
 }
 
 function artilleryVersion(): string {
@@ -335,5 +338,5 @@ export async function runProfile(o: ProfileRunOptions): Promise<ProfileRunResult
   if (o.requestRows) writeRequestRows(records, o.requestRows);
   const crossed = Object.values(data.metrics).some((m) => Object.values(m.thresholds ?? {}).some((t) => !t.ok));
   if (runners > 1) console.log(`${label}: ${runners} Artillery runners, every worker's records merged`);
-  return { exit: crossed ? 1 : 0, summaryFile, records };
+  return { exit: crossed ? 1 : 0, summaryFile, records, delivery };
 }

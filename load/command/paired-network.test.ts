@@ -1,9 +1,9 @@
 // When a paired run's candidate cannot be timed: its network answered more of its requests than the
-// profile's budget (the budget the current's own answers are held to).
+// profile's budget (the budget the current's own answers are held to), or the asked load was not delivered.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Records } from '../lib/runtime.ts';
-import { candidateNetwork } from './paired.ts';
+import { candidateNetwork, pairedRunUnjudged } from './paired.ts';
 
 const records = (network: number, own: number, kind = 'not-json'): Records => ({
   metrics: {
@@ -23,4 +23,20 @@ test('candidateNetwork: over the profile budget the run is not timed, naming the
   );
   assert.equal(candidateNetwork(records(1, 999), 'baseline'), undefined);
   assert.match(candidateNetwork(records(3, 997), 'baseline') ?? '', /3 of its 1000 .*baseline profile's 0.1%/);
+});
+
+test('pairedRunUnjudged: a paired run whose load fell short is not judged, whatever its network did', () => {
+  const short = {
+    asked: 1000,
+    started: 500,
+    dropped: 500,
+    shortfall: 0.5,
+    ok: false,
+    note: 'the load fell short: 500 of 1000 arrivals started',
+    generators: [],
+  };
+  assert.equal(pairedRunUnjudged({ records: records(0, 500), delivery: short }, 'smoke'), short.note);
+  assert.equal(pairedRunUnjudged({ records: records(0, 500), delivery: { ...short, started: 1000, dropped: 0, shortfall: 0, ok: true } }, 'smoke'), undefined);
+  assert.equal(pairedRunUnjudged({ records: records(0, 500) }, 'smoke'), undefined, 'a run without a delivery figure is judged on its pairs');
+  assert.match(pairedRunUnjudged({ records: records(1, 999) }, 'smoke') ?? '', /the candidate's network answered 1 of its 1000/);
 });

@@ -12,7 +12,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { allowRemoteLoadFromEnv, ConfigError, isLoopback, loadBudget, loadManifest, ROOT, type Manifest } from '../../core/config.ts';
-import type { CandidateLatency, CandidateLatencyEndpoint, LoadScript, Side } from '../../core/formats.ts';
+import type { CandidateLatency, CandidateLatencyEndpoint, LoadDelivery, LoadScript, Side } from '../../core/formats.ts';
 import { newRunId } from '../../core/random.ts';
 import { runProfile } from '../artillery/run.ts';
 import { detectPaired, operationOfTag, pairsByTag } from '../compare/paired-detect.ts';
@@ -100,6 +100,16 @@ export function candidateNetwork(records: Records, profile: string): string | un
     .filter(([kind, n]) => kind && n > 0)
     .map(([kind, n]) => `${n} ${kind}`);
   return `the candidate's network answered ${all.passes} of its ${answers} requests, not the candidate (${kinds.join(', ')}; more than the ${profile} profile's ${fmt(maxRate * 100)}%): its latency cannot be measured`;
+}
+
+/**
+ * Why a paired run's pairs cannot be judged, or undefined: the asked load was not delivered (its pairs
+ * are another run's, as a load run's latency is not judged then: load/command/outcome.ts), or the
+ * candidate's network answered for it (candidateNetwork).
+ */
+export function pairedRunUnjudged(run: { records: Records; delivery?: LoadDelivery }, profile: string): string | undefined {
+  if (run.delivery && !run.delivery.ok) return run.delivery.note;
+  return candidateNetwork(run.records, profile);
 }
 
 /** The operations a run has pairs of (the ruler left out): what its share of the family-wise alpha is counted by. */
@@ -326,9 +336,9 @@ export async function runPairedLoad(o: PairedLoadOptions): Promise<CandidateLate
           ...(Object.keys(ledgers).length ? { ledgers } : {}),
           ...(plan?.notes.length ? { notes: plan.notes } : {}),
         });
-      const network = candidateNetwork(run.records, o.profile);
-      if (network)
-        return notCarriedOut(`${script}: ${network}`, {
+      const unjudged = pairedRunUnjudged({ records: run.records, delivery: run.delivery }, o.profile);
+      if (unjudged)
+        return notCarriedOut(`${script}: ${unjudged}`, {
           ...(Object.keys(ledgers).length ? { ledgers } : {}),
           ...(plan?.notes.length ? { notes: plan.notes } : {}),
         });
