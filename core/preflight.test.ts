@@ -42,3 +42,12 @@ for (const c of cases) {
     }
   });
 }
+
+test('a timeout with a fraction of a millisecond (what is left of a deadline) is taken, not thrown', async () => {
+  const { url, server } = await answering(200, 'application/json', '{"data":[]}');
+  try {
+    assert.equal(await preflight(url, 'k', 14485.6), undefined);
+  } finally {
+    server.close();
+  }
+});

@@ -24,7 +24,8 @@ export async function preflight(baseUrl: string, apiKey: string, timeoutMs: numb
     r = await fetch(`${baseUrl}/console/v1/release_pipelines?limit=1`, {
       headers: { 'SERVICE-API-KEY': apiKey },
       redirect: 'manual',
-      signal: AbortSignal.timeout(timeoutMs),
+      // A timeout computed from what is left of a deadline has a fraction: the timer takes whole milliseconds.
+      signal: AbortSignal.timeout(Math.max(1, Math.ceil(timeoutMs))),
     });
   } catch (err) {
     return `target ${baseUrl} unreachable: ${fetchErrorCode(err, timeoutMs)}`;
