@@ -11,7 +11,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const CACHE = join(tmpdir(), 'console-conformance-yaml');
+// One folder per user, private: a copy another user put there would be read as the project's file.
+const CACHE = join(tmpdir(), `console-conformance-yaml-${process.getuid?.() ?? 'user'}`);
 
 /** The parsed YAML file at `path` (a path or file: URL), from the JSON copy of its text when one is there. */
 export function readYaml(path: string | URL): unknown {
@@ -25,7 +26,7 @@ export function readYaml(path: string | URL): unknown {
   }
   const parsed = parseYaml(text);
   try {
-    mkdirSync(CACHE, { recursive: true });
+    mkdirSync(CACHE, { recursive: true, mode: 0o700 });
     const partial = `${copy}.${process.pid}.tmp`;
     writeFileSync(partial, JSON.stringify(parsed));
     renameSync(partial, copy);
