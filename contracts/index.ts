@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020, type Options, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { parse as parseYaml } from 'yaml';
+import { readYaml } from '../core/yaml.ts';
 import type { JsonObject } from '../core/json.ts';
 
 // ajv-formats is CommonJS; seen through NodeNext interop its default export is typed as the module.
@@ -101,7 +101,7 @@ let catalogue: readonly CatalogueClause[] | undefined;
 
 /** contracts/openapi.yaml, parsed, x-* keys included. */
 export function contractDocument(): JsonObject {
-  document ??= parseYaml(readFileSync(fileURLToPath(new URL('./openapi.yaml', import.meta.url)), 'utf8')) as JsonObject;
+  document ??= readYaml(new URL('./openapi.yaml', import.meta.url)) as JsonObject;
   return document;
 }
 
@@ -115,8 +115,11 @@ export interface CatalogueClause {
 
 /** Every clause of contracts/clauses.yaml, in its order. */
 export function clauseCatalogue(): readonly CatalogueClause[] {
-  catalogue ??= (parseYaml(readFileSync(fileURLToPath(new URL('./clauses.yaml', import.meta.url)), 'utf8')) as { clauses: CatalogueClause[] }).clauses.map(
-    ({ id, section, level, text }) => ({ id, section: String(section), level, text }),
-  );
+  catalogue ??= (readYaml(new URL('./clauses.yaml', import.meta.url)) as { clauses: CatalogueClause[] }).clauses.map(({ id, section, level, text }) => ({
+    id,
+    section: String(section),
+    level,
+    text,
+  }));
   return catalogue;
 }

@@ -12,7 +12,7 @@
 // own reporter (no HTML report), and the verdict is read from the conformance.json it writes, exactly
 // as `npm run conformance` does (its exit codes are tested in scripts/exit-codes.test.ts).
 import { parseCommand, runCommand } from '../core/command.ts';
-import { LARGE_LISTS, VARIANT_GROUPS } from './selftest-groups.ts';
+import { LARGE_LISTS, VARIANT_GROUPS, WAITING_VARIANTS } from './selftest-groups.ts';
 import { filesFor, optionsFor, variantOptions } from './selftest-files.ts';
 import { listSwitches, pool, runSuite, type Variant, withServer } from './selftest-runs.ts';
 import { blameTable, type BlameRow } from './selftest-blame.ts';
@@ -23,7 +23,8 @@ Runs the conformance suite (strict) against the reference server with each fault
 each legal variant (must pass; a variant marked 'warns' runs in default mode and must pass with at
 least one warning), and against the clean server twice (must pass both times).
   --only NAME,...  only these faults or variants (and no clean runs)
-  --lanes N        runs at a time (default 2, one per core)
+  --lanes N        runs at a time (default 2, one per core); a variant whose run mostly waits
+                   (selftest-groups.ts WAITING_VARIANTS: steady-429) runs beside them, in no lane
   --grouped        the variants that must pass under --strict run in the groups of VARIANT_GROUPS, each
                    group against one server with all of its variants at once (npm test: about half
                    the time); a group that fails is run again variant by variant, to name the one
@@ -174,7 +175,17 @@ async function main(): Promise<number> {
       }),
   );
   // Clean and variant runs first: they are the long ones, so the short fault runs fill the lanes at the end.
-  const results = await pool([...cleanJobs, ...variantJobs, ...largeJobs, ...faultJobs], lanes);
+  const jobs = [...cleanJobs, ...variantJobs, ...largeJobs, ...faultJobs];
+  // A variant that runs alone and mostly waits (WAITING_VARIANTS) takes no lane: it starts at once, beside them.
+  const waits = new Set(units.flatMap((u, i) => (u.length === 1 && WAITING_VARIANTS.includes(u[0].name) ? [cleanJobs.length + i] : [])));
+  const [laneResults, waitResults] = await Promise.all([
+    pool(
+      jobs.filter((_, i) => !waits.has(i)),
+      lanes,
+    ),
+    Promise.all(jobs.filter((_, i) => waits.has(i)).map((job) => job())),
+  ]);
+  const results = jobs.map((_, i) => (waits.has(i) ? waitResults : laneResults).shift()!);
   const cleanOk = results.slice(0, cleanJobs.length).every(Boolean);
   const accepted = acceptedVariants;
   const caught = results.slice(cleanJobs.length + variantJobs.length + largeJobs.length).filter(Boolean).length;

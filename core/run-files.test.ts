@@ -12,6 +12,7 @@ const NOT_RUN_FILES: Record<string, string> = {
   'contracts/index.ts': 'the generated schemas and their index',
   'reference/store/seed.ts': "the reference manifest, the seed's ids",
   'core/package.ts': "package.json's version and build-info.json's commit",
+  'core/yaml.ts': 'the parsed copy of a project YAML file (contracts/clauses.yaml, openapi.yaml), kept by the text hash',
   'report/inputs.ts': "timeseries.json, the report's own file",
   'load/paging.ts': 'the request data fixtures/generate.ts wrote for the run',
   'load/mutation.ts': 'the request bodies fixtures/generate.ts wrote for the run',

@@ -70,12 +70,49 @@ export function tiers(root = ROOT) {
   return { inProcess, process: processes };
 }
 
+/** The in-process tier as one file of the process tier: it imports every in-process test into one process. */
+export const IN_PROCESS_RUNNER = 'scripts/test-fast.mjs';
+
+// The files of test:unit that take longest, longest first (CPU seconds of each alone, 2026-11-28,
+// docs/measurements.md "npm test cut"). Two run at a time, each as it ends making way for the next in
+// order, so a long file started last leaves a core idle until it ends (scripts/exit-codes.test.ts,
+// 100 s of CPU, came last but one); started first, the short ones fill in beside them. Only an order: a
+// file not named here runs too, after these, in path order.
+const LONGEST_FIRST = [
+  'scripts/exit-codes.test.ts',
+  'scripts/ci/action.test.ts',
+  'scripts/package.test.ts',
+  'candidate/selftest.test.ts',
+  'harness/transport/transport.test.ts',
+  'scripts/nightly.test.ts',
+  IN_PROCESS_RUNNER,
+  'load/command/load-verdict.test.ts',
+  'contracts/merge-shards.test.ts',
+  'candidate/latency-writes.test.ts',
+  'harness/commands.test.ts',
+  'contracts/proof.test.ts',
+  'load/command/baseline.test.ts',
+  'candidate/latency.test.ts',
+];
+
+/**
+ * What test:unit runs, in its order: the process tier a file each and the in-process tier as one more
+ * file (its runner), side by side two at a time, the longest first.
+ */
+export function unitRun(root = ROOT) {
+  const files = [...tiers(root).process, IN_PROCESS_RUNNER];
+  const rank = (f) => (LONGEST_FIRST.includes(f) ? LONGEST_FIRST.indexOf(f) : LONGEST_FIRST.length);
+  return files.sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
+}
+
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const tier = process.argv[2];
-  if (tier !== 'in-process' && tier !== 'process') {
-    console.error('usage: node scripts/test-tiers.mjs in-process|process   (prints the unit test files of that tier)');
+  if (tier !== 'in-process' && tier !== 'process' && tier !== 'unit') {
+    console.error(
+      'usage: node scripts/test-tiers.mjs in-process|process|unit   (prints the unit test files of that tier; unit: what test:unit runs, in order)',
+    );
     process.exit(3);
   }
   const t = tiers();
-  console.log((tier === 'in-process' ? t.inProcess : t.process).join('\n'));
+  console.log((tier === 'in-process' ? t.inProcess : tier === 'process' ? t.process : unitRun()).join('\n'));
 }

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ROOT } from '../core/config.ts';
-import { importsOf, startsProcesses, testFiles, tiers } from './test-tiers.mjs';
+import { IN_PROCESS_RUNNER, importsOf, startsProcesses, testFiles, tiers, unitRun } from './test-tiers.mjs';
 
 test('a test is a process test when it reaches node:child_process through its value imports, at any depth', (t) => {
   const root = mkdtempSync(join(tmpdir(), 'cc-tiers-'));
@@ -42,10 +42,17 @@ test("the project's unit tests fall into exactly one tier each, and both tiers h
   assert.ok(inProcess.length >= 10 && process.length >= 10, `in-process ${inProcess.length}, process ${process.length}`);
 });
 
-test('test:unit runs both tiers the tiers find (no folder list): the in-process one in one process, then the process one a file each; check runs test:fast', () => {
+test('test:unit runs both tiers the tiers find (no folder list): the in-process one in one process, beside the process one a file each; check runs test:fast', () => {
   const scripts = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts as Record<string, string>;
   // A folder list in test:unit would leave out the tests of a folder added after it.
-  assert.equal(scripts['test:unit'], 'tsx scripts/test-fast.mjs && tsx --test --test-concurrency=2 $(node scripts/test-tiers.mjs process)');
+  assert.equal(scripts['test:unit'], 'tsx scripts/test-unit.mjs');
+  assert.match(readFileSync(join(ROOT, 'scripts/test-unit.mjs'), 'utf8'), /run\(\{ files: unitRun\(\)/);
+  // Every process test once, and the in-process tier's runner once; the longest first.
+  const run = unitRun(ROOT);
+  assert.deepEqual([...run].sort(), [...tiers(ROOT).process, IN_PROCESS_RUNNER].sort());
+  assert.equal(new Set(run).size, run.length);
+  assert.equal(run[0], 'scripts/exit-codes.test.ts');
+  assert.ok(run.indexOf(IN_PROCESS_RUNNER) < run.indexOf('core/reference.test.ts'), 'the in-process tier before the short process tests');
   assert.ok(testFiles(ROOT).includes('scripts/test-tiers.test.ts'));
   assert.ok(!testFiles(ROOT).some((f) => f.includes('node_modules')));
   assert.match(scripts['test:fast'], /^tsx (--test-reporter=\S+ )?scripts\/test-fast\.mjs$/);

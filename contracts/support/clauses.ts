@@ -1,7 +1,6 @@
 // The clause catalogue (contracts/clauses.yaml), for tests that check a whole family of clauses at
 // once: e.g. a response schema check covers every field-type clause of the resource it returns.
-import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
+import { readYaml } from '../../core/yaml.ts';
 
 export interface Clause {
   id: string;
@@ -11,7 +10,7 @@ export interface Clause {
   checkedBy: string[];
 }
 
-export const CLAUSES: Clause[] = (parse(readFileSync(new URL('../clauses.yaml', import.meta.url), 'utf8')) as { clauses: Clause[] }).clauses;
+export const CLAUSES: Clause[] = (readYaml(new URL('../clauses.yaml', import.meta.url)) as { clauses: Clause[] }).clauses;
 
 /** Ids of the clauses whose id starts with `prefix` (e.g. `gate.field.`). */
 export function clausesUnder(prefix: string): string[] {

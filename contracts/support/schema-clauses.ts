@@ -14,17 +14,15 @@
 //   ("Timestamps are integers", spec 2), the general rule of which the field's row is one case
 //   (alsoOfError).
 // An error no clause takes is left to the check around it (the test's `t.clause`, or its clauses).
-import { readFileSync } from 'node:fs';
 import type { ErrorObject } from 'ajv';
-import { parse } from 'yaml';
+import { readYaml } from '../../core/yaml.ts';
 import { CLAUSES } from './clauses.ts';
 import type { Json } from '../../core/json.ts';
 
 let components: Record<string, Json> | undefined;
 /** The contract's components, with their x-clauses (which the generated schemas drop), read when first needed: a run that fails nothing never needs them. */
 function contractComponents(): Record<string, Json> {
-  components ??= (parse(readFileSync(new URL('../openapi.yaml', import.meta.url), 'utf8')) as { components: { schemas: Record<string, Json> } }).components
-    .schemas;
+  components ??= (readYaml(new URL('../openapi.yaml', import.meta.url)) as { components: { schemas: Record<string, Json> } }).components.schemas;
   return components;
 }
 const IDS = new Set(CLAUSES.map((c) => c.id));
