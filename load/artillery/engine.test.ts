@@ -20,7 +20,10 @@ const PAGING: Record<string, Scenario> = {
 };
 
 test('phases: the sum of the rates, shared among runners in integer shares that add up to it', () => {
-  assert.deepEqual(phasesOf(PAGING), [{ name: '0-4 s', duration: 4, arrivalRate: 20, maxVusers: 12 }]);
+  // A constant rate is a ramp to itself (script.ts phasesOf: Artillery's constant-rate timer spins).
+  assert.deepEqual(phasesOf(PAGING), [{ name: '0-4 s', duration: 4, arrivalRate: 20, rampTo: 20, maxVusers: 12 }]);
+  const oneSecond = phasesOf({ a: { kind: 'constant', exec: 'a', rate: 3, seconds: 1, maxVUs: 2 } });
+  assert.equal(oneSecond[0].rampTo, undefined, "a 1-second phase stays constant: Artillery's 1-second ramp has no tick");
   const three = [0, 1, 2].map((i) => phasesOf(PAGING, 3, i)[0]);
   assert.deepEqual(
     three.map((p) => p.arrivalRate),
@@ -42,7 +45,7 @@ test('stress: four steps, x1 then ramps to x2, x4, x8, the calibration constant 
   assert.deepEqual(
     phases.map((p) => [p.duration, p.arrivalRate, p.rampTo]),
     [
-      [30, 15, undefined],
+      [30, 15, 15],
       [30, 15, 25],
       [30, 25, 45],
       [30, 45, 85],

@@ -57,7 +57,14 @@ function totalRate(scenarios: Scenario[], t: number, end: boolean): number {
   return sum;
 }
 
-/** The phases of runner `runner` (0-based) of `runners`; a sequence scenario adds one arrival at the start. */
+/**
+ * The phases of runner `runner` (0-based) of `runners`; a sequence scenario adds one arrival at the start.
+ * A constant rate is given as a ramp to itself: Artillery times a phase of arrivalRate alone with a
+ * timer that spins (nanotimer, through the arrivals package: the last 25 ms of every gap between two
+ * arrivals, all of it at 40 a second or more), which took up to a core of the generator's and so of the
+ * machine the servers share; a ramp's arrivals are timed by setTimeout (driftless), at the same integer
+ * rate each second. A 1-second phase stays as it is: Artillery's ramp of one second has no tick.
+ */
 export function phasesOf(scenarios: Record<string, Scenario>, runners = 1, runner = 0): ArtilleryPhase[] {
   const list = Object.values(scenarios);
   const times = boundaries(list);
@@ -73,7 +80,7 @@ export function phasesOf(scenarios: Record<string, Scenario>, runners = 1, runne
       arrivalRate: share(start, runners, runner),
       maxVusers: Math.max(1, share(maxVUs, runners, runner)),
     };
-    if (end !== start) phase.rampTo = share(end, runners, runner);
+    if (end !== start || phase.duration > 1) phase.rampTo = share(end, runners, runner);
     phases.push(phase);
   }
   return phases;
