@@ -3,13 +3,12 @@
 // violation is exit 1; an inferred one warns, and fails under --strict. The network's failures are in
 // harness/transport/transport.test.ts.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { ROOT } from '../../core/config.ts';
 import { limitText } from '../lib/thresholds.ts';
+import { spawnLoad } from './spawn-load.ts';
 
 interface Run {
   status: number | null;
@@ -21,16 +20,7 @@ interface Run {
 async function load(t: { after: (fn: () => void) => void }, args: string[]): Promise<Run> {
   const reports = mkdtempSync(join(tmpdir(), 'cc-load-verdict-'));
   t.after(() => rmSync(reports, { recursive: true, force: true }));
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONSOLE_')));
-  const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'load/command/load.ts'), ...args], {
-    cwd: ROOT,
-    env: { ...env, CONSOLE_REPORTS_DIR: reports },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (d) => (output += d));
-  child.stderr.on('data', (d) => (output += d));
-  const status = await new Promise<number | null>((done) => child.on('close', done));
+  const { code: status, out: output } = await spawnLoad(args, reports);
   return { status, output, summary: (script) => JSON.parse(readFileSync(join(reports, 'load', script, 'summary.json'), 'utf8')) };
 }
 

@@ -15,5 +15,6 @@ export function spawnLoad(args: string[], reports: string): Promise<{ code: numb
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));
-  return new Promise((done) => child.on('exit', (code) => done({ code, out })));
+  // 'close', not 'exit': the child's output is read to its end before the test looks at it.
+  return new Promise((done) => child.on('close', (code) => done({ code, out })));
 }
