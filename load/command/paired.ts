@@ -205,11 +205,6 @@ export function judgePairedRuns(
   };
 }
 
-/** The side-by-side verdict of one paired paging run's records (kept for its callers). */
-export function judgePaired(records: Records, o: { profile: string; minEffect: number; alpha?: number; seed?: number; reports: string }): CandidateLatency {
-  return judgePairedRuns([{ script: 'paging', records, reports: o.reports }], o);
-}
-
 /** A manifest of what the plan gives one side, as loadManifest reads it (the bodies are written for it). */
 function planManifest(m: RunManifest, budget: ReturnType<typeof pairedBudget>): Record<string, unknown> {
   return {
