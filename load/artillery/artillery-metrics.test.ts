@@ -3,24 +3,22 @@
 // of each period.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Records } from '../lib/runtime.ts';
+import { newEndpoint, type Records } from '../lib/runtime.ts';
 import { cpuBetween, DROP_TOLERANCE, judgeDelivery, plannedArrivals, START_TOLERANCE } from './delivery.ts';
 import { artilleryMetrics, GENERATOR_BUSY } from './metrics.ts';
 import { latencyPeriods } from './periods.ts';
 import { periodSeconds, progressLine } from './progress.ts';
 
 const arrival: Records = {
-  metrics: {
-    http_req_duration: { type: 'trend', micros: [1234.5, 2000] },
-    'http_req_duration{endpoint:listExperiments.deep}': { type: 'trend', micros: [1234.5, 2000] },
-    'http_req_duration{endpoint:setup}': { type: 'trend', micros: [900] },
-    'http_req_failed{endpoint:listExperiments.deep}': { type: 'rate', passes: 1, fails: 1 },
-    'load_transport_failures{endpoint:listExperiments.deep}': { type: 'rate', passes: 1, fails: 1 },
-    'load_transport_failures{kind:timeout}': { type: 'rate', passes: 1, fails: 0 },
-    'checks{level:stated}': { type: 'rate', passes: 3, fails: 1 },
-    checks: { type: 'rate', passes: 3, fails: 1 },
+  endpoints: {
+    'listExperiments.deep': { ...newEndpoint(), micros: [1234.5, 2000], at: [0, 0], unexpected: 1, looked: 2, network: { 'no-response': 1 } },
+    setup: { ...newEndpoint(), micros: [900], at: [0] },
   },
-  checks: {},
+  checks: {
+    'a: status is success': { level: 'stated', endpoint: 'a', passes: 2, fails: 1 },
+    'a: envelope has message and data': { level: 'stated', endpoint: 'a', passes: 1, fails: 0 },
+  },
+  counters: {},
 };
 
 test('an arrival: each duration a histogram value of console.<endpoint> in ms with microsecond decimals, setup left out', () => {
@@ -37,7 +35,8 @@ test('an arrival: each duration a histogram value of console.<endpoint> in ms wi
     'console.listExperiments.deep.requests': 2,
     'console.listExperiments.deep.unexpected': 1,
     'console.listExperiments.deep.network_failures': 1,
-    'console.network_failures.timeout': 1,
+    'console.network_failures': 1,
+    'console.network_failures.no-response': 1,
     'console.checks.stated.passed': 3,
     'console.checks.stated.failed': 1,
     'console.checks.passed': 3,
@@ -110,11 +109,9 @@ test('latency over time: each endpoint p50/p95/p99 per 10 s period from the load
   const micros = [...Array.from({ length: 100 }, (_, i) => (i + 1) * 1000), 50_000];
   const at = [...Array.from({ length: 100 }, (_, i) => t0 + i * 50), t0 + 25_000];
   const periods = latencyPeriods({
-    metrics: {
-      'http_req_duration{endpoint:a}': { type: 'trend', micros, at },
-      'http_req_duration{endpoint:setup}': { type: 'trend', micros: [1], at: [t0 - 5000] },
-    },
+    endpoints: { a: { ...newEndpoint(), micros, at }, setup: { ...newEndpoint(), micros: [1], at: [t0 - 5000] } },
     checks: {},
+    counters: {},
   });
   assert.equal(periods.length, 3, 'setup is not the load: the periods start at its first arrival');
   assert.deepEqual(
@@ -145,11 +142,12 @@ test('the generator CPU over the load span only, from samples of the process CPU
 
 test("with an apdex threshold T each request is counted for Artillery's apdex plugin: within T, within 4T, beyond; the ruler apart", () => {
   const records: Records = {
-    metrics: {
-      'http_req_duration{endpoint:createMetric}': { type: 'trend', micros: [1200, 4000, 5000, 16_000, 50_000] },
-      'http_req_duration{endpoint:calibration}': { type: 'trend', micros: [90_000] },
+    endpoints: {
+      createMetric: { ...newEndpoint(), micros: [1200, 4000, 5000, 16_000, 50_000] },
+      calibration: { ...newEndpoint(), micros: [90_000] },
     },
     checks: {},
+    counters: {},
   };
   const counted = (apdexMs?: number) => {
     const out: Record<string, number> = {};

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { histogramQuantile } from '../compare/samples.ts';
 import type { Scenario } from '../lib/profiles.ts';
-import { mergeRecords, newRecords, type Records } from '../lib/runtime.ts';
+import { mergeRecords, newEndpoint, newRecords, type Records } from '../lib/runtime.ts';
 import { summaryData, thresholdHolds } from '../lib/summary-data.ts';
 import { fromCounters, toCounters } from './counters.ts';
 import { picker, rateAt } from './processor.ts';
@@ -76,21 +76,16 @@ test('the pick follows the rates exactly and in a fixed order', () => {
 
 function recorded(micros: number[], checks: [number, number]): Records {
   return {
-    metrics: {
-      'http_req_duration{endpoint:a}': { type: 'trend', micros },
-      'load_expected_duration{endpoint:a}': { type: 'trend', micros },
-      'http_reqs{endpoint:a}': { type: 'counter', sum: micros.length },
-      'checks{level:stated}': { type: 'rate', passes: checks[0], fails: checks[1] },
-    },
-    checks: { 'a: status is success': { passes: checks[0], fails: checks[1] } },
+    endpoints: { a: { ...newEndpoint(), micros, at: micros.map(() => 0), expectedMicros: micros } },
+    checks: { 'a: status is success': { level: 'stated', endpoint: 'a', passes: checks[0], fails: checks[1] } },
+    counters: {},
   };
 }
 
 test('records of several workers merge exactly: every duration kept, counts added', () => {
   const all = mergeRecords(mergeRecords(newRecords(), recorded([1000, 2000], [2, 0])), recorded([3000], [0, 1]));
-  const trend = all.metrics['http_req_duration{endpoint:a}'];
-  assert.deepEqual(trend.type === 'trend' && trend.micros, [1000, 2000, 3000]);
-  assert.deepEqual(all.checks['a: status is success'], { passes: 2, fails: 1 });
+  assert.deepEqual(all.endpoints.a.micros, [1000, 2000, 3000]);
+  assert.deepEqual(all.checks['a: status is success'], { level: 'stated', endpoint: 'a', passes: 2, fails: 1 });
   const data = summaryData(
     all,
     {
@@ -119,8 +114,8 @@ test('records of several workers merge exactly: every duration kept, counts adde
 test('records through Artillery counters and back: counts exact, each duration within 1%', () => {
   const micros = Array.from({ length: 500 }, (_, i) => 800 + i * 37);
   const back = fromCounters(Object.fromEntries(toCounters(recorded(micros, [499, 1]))));
-  assert.deepEqual(back.checks['a: status is success'], { passes: 499, fails: 1 });
-  assert.deepEqual(back.metrics['checks{level:stated}'], { type: 'rate', passes: 499, fails: 1 });
+  assert.deepEqual(back.checks['a: status is success'], { level: 'stated', endpoint: 'a', passes: 499, fails: 1 });
+  assert.equal(back.endpoints.a.micros.length, 500);
   const h = histogramsOf(back).endpoints.a;
   const exact = histogramsOf(recorded(micros, [1, 0])).endpoints.a;
   assert.deepEqual(h, exact, 'the same histogram as the local run keeps');

@@ -26,8 +26,6 @@ export const unexpectedMetric = (endpoint: string) => `${METRIC_PREFIX}${endpoin
 /** Answers of an endpoint that were the network's, not the target's (core/transport-rule.ts). */
 export const networkMetric = (endpoint: string) => `${METRIC_PREFIX}${endpoint}.network_failures`;
 
-const tagged = (key: string, metric: string, tag: string) => new RegExp(`^${metric}\\{${tag}:([^}]+)\\}$`).exec(key)?.[1];
-
 /**
  * The Artillery metrics of `records`. Setup's probes run before Artillery starts and are left out;
  * counters of zero are left out (Artillery would show them as a metric that never moved).
@@ -37,46 +35,48 @@ export function artilleryMetrics(records: Records, o: { apdexMs?: number } = {})
   const count = (name: string, n: number) => {
     if (n > 0) out.push(['counter', name, n]);
   };
-  for (const [key, r] of Object.entries(records.metrics)) {
-    let endpoint = tagged(key, 'http_req_duration', 'endpoint');
-    if (endpoint && endpoint !== 'setup' && r.type === 'trend') {
-      for (const u of r.micros) out.push(['histogram', endpointMetric(endpoint), Math.round(u) / 1000]);
-      count(requestsMetric(endpoint), r.micros.length);
-      // Artillery's apdex plugin counts what its HTTP engine answers; these requests are the suite's
-      // own, so they are counted here by its rule (within T satisfied, within 4T tolerated). The
-      // calibration request is the suite's ruler, not a request of the API's users.
-      if (o.apdexMs !== undefined && endpoint !== 'calibration')
-        for (const u of r.micros) {
-          const ms = u / 1000;
-          out.push(['counter', ms <= o.apdexMs ? APDEX.satisfied : ms <= 4 * o.apdexMs ? APDEX.tolerated : APDEX.frustrated, 1]);
-        }
-      continue;
+  let network = 0;
+  const kinds: Record<string, number> = {};
+  for (const [endpoint, e] of Object.entries(records.endpoints)) {
+    if (endpoint === 'setup') continue;
+    for (const u of e.micros) out.push(['histogram', endpointMetric(endpoint), Math.round(u) / 1000]);
+    count(requestsMetric(endpoint), e.micros.length);
+    // Artillery's apdex plugin counts what its HTTP engine answers; these requests are the suite's
+    // own, so they are counted here by its rule (within T satisfied, within 4T tolerated). The
+    // calibration request is the suite's ruler, not a request of the API's users.
+    if (o.apdexMs !== undefined && endpoint !== 'calibration')
+      for (const u of e.micros) {
+        const ms = u / 1000;
+        out.push(['counter', ms <= o.apdexMs ? APDEX.satisfied : ms <= 4 * o.apdexMs ? APDEX.tolerated : APDEX.frustrated, 1]);
+      }
+    count(unexpectedMetric(endpoint), e.unexpected);
+    let n = 0;
+    for (const [kind, k] of Object.entries(e.network)) {
+      n += k;
+      kinds[kind] = (kinds[kind] ?? 0) + k;
     }
-    endpoint = tagged(key, 'http_req_failed', 'endpoint');
-    if (endpoint && endpoint !== 'setup' && r.type === 'rate') {
-      count(unexpectedMetric(endpoint), r.passes);
-      continue;
-    }
-    endpoint = tagged(key, 'load_transport_failures', 'endpoint');
-    if (endpoint && endpoint !== 'setup' && r.type === 'rate') {
-      count(networkMetric(endpoint), r.passes);
-      continue;
-    }
-    const level = tagged(key, 'checks', 'level');
-    if (level && r.type === 'rate') {
-      count(`${METRIC_PREFIX}checks.${level}.passed`, r.passes);
-      count(`${METRIC_PREFIX}checks.${level}.failed`, r.fails);
-      continue;
-    }
-    if (key === 'checks' && r.type === 'rate') {
-      count(`${METRIC_PREFIX}checks.passed`, r.passes);
-      count(`${METRIC_PREFIX}checks.failed`, r.fails);
-      continue;
-    }
-    if (key === 'load_transport_failures' && r.type === 'rate') count(`${METRIC_PREFIX}network_failures`, r.passes);
-    const kind = tagged(key, 'load_transport_failures', 'kind');
-    if (kind && r.type === 'rate') count(`${METRIC_PREFIX}network_failures.${kind}`, r.passes);
+    count(networkMetric(endpoint), n);
+    network += n;
   }
+  const levels: Record<string, { passes: number; fails: number }> = {};
+  let passes = 0;
+  let fails = 0;
+  for (const c of Object.values(records.checks)) {
+    levels[c.level] ??= { passes: 0, fails: 0 };
+    const l = levels[c.level];
+    l.passes += c.passes;
+    l.fails += c.fails;
+    passes += c.passes;
+    fails += c.fails;
+  }
+  for (const [level, l] of Object.entries(levels)) {
+    count(`${METRIC_PREFIX}checks.${level}.passed`, l.passes);
+    count(`${METRIC_PREFIX}checks.${level}.failed`, l.fails);
+  }
+  count(`${METRIC_PREFIX}checks.passed`, passes);
+  count(`${METRIC_PREFIX}checks.failed`, fails);
+  count(`${METRIC_PREFIX}network_failures`, network);
+  for (const [kind, n] of Object.entries(kinds)) count(`${METRIC_PREFIX}network_failures.${kind}`, n);
   return out;
 }
 

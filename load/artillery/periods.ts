@@ -21,11 +21,10 @@ export function latencyPeriods(records: Records, periodMs = PERIOD_MS): LoadPeri
   const byEndpoint: [string, number[], number[]][] = [];
   let start = Number.POSITIVE_INFINITY;
   let end = 0;
-  for (const [key, r] of Object.entries(records.metrics)) {
-    const endpoint = /^http_req_duration\{endpoint:([^}]+)\}$/.exec(key)?.[1];
-    if (!endpoint || endpoint === 'setup' || r.type !== 'trend' || !r.at) continue;
-    byEndpoint.push([endpoint, r.micros, r.at]);
-    for (const a of r.at) {
+  for (const [endpoint, e] of Object.entries(records.endpoints)) {
+    if (endpoint === 'setup' || e.at.length === 0) continue;
+    byEndpoint.push([endpoint, e.micros, e.at]);
+    for (const a of e.at) {
       if (a < start) start = a;
       if (a > end) end = a;
     }

@@ -134,7 +134,7 @@ async function runJob(l: Loaded, scenario: string, exec: string, iteration: numb
     if (!job) throw new Error(`the profile has no job ${exec}`);
     await job(l.setup, iteration);
   } catch (err) {
-    count(jobErrors, 1, { scenario });
+    count(jobErrors);
     if (printedErrors++ < 10) console.error(`load: ${SCRIPT}: ${scenario} iteration ${iteration} stopped: ${(err as Error).message.split('\n')[0]}`);
   }
 }
@@ -189,6 +189,6 @@ export async function arrive(_context: unknown, events?: ArtilleryEvents): Promi
     for (const [name, n] of toCounters(records)) events.emit('counter', name, n);
     return;
   }
-  if (Object.keys(records.metrics).length > 0 || Object.keys(records.checks).length > 0 || records.writes)
+  if (Object.keys(records.endpoints).length > 0 || Object.keys(records.checks).length > 0 || Object.keys(records.counters).length > 0 || records.writes)
     appendFileSync(l.file, `${JSON.stringify(records)}\n`);
 }

@@ -146,20 +146,17 @@ export function readRecords(samplesDir: string): Records {
 
 /** Requests the load sent (setup's probes left out): none means the workers recorded nothing, and nothing was measured. */
 export function loadRequests(records: Records): number {
-  const count = (key: string) => {
-    const r = records.metrics[key];
-    return r?.type === 'counter' ? r.sum : 0;
-  };
-  return count('http_reqs') - count('http_reqs{endpoint:setup}');
+  let n = 0;
+  for (const [endpoint, e] of Object.entries(records.endpoints)) if (endpoint !== 'setup') n += e.micros.length;
+  return n;
 }
 
 /** Per-endpoint duration histograms (ms) of the expected answers, from the merged microsecond samples; setup's probes left out. */
 export function histogramsOf(records: Records): RunSamples {
   const endpoints: RunSamples['endpoints'] = {};
-  for (const [key, r] of Object.entries(records.metrics)) {
-    const m = /^load_expected_duration\{endpoint:([^}]+)\}$/.exec(key);
-    if (!m || r.type !== 'trend' || m[1] === 'setup') continue;
-    endpoints[m[1]] = histogramOf(r.micros.map((u) => u / 1000));
+  for (const [endpoint, e] of Object.entries(records.endpoints)) {
+    if (endpoint === 'setup' || e.expectedMicros.length === 0) continue;
+    endpoints[endpoint] = histogramOf(e.expectedMicros.map((u) => u / 1000));
   }
   return { format: 'console-conformance.duration-histograms/1', endpoints };
 }
@@ -170,10 +167,10 @@ export function histogramsOf(records: Records): RunSamples {
  */
 export function writeRequestRows(records: Records, file: string): void {
   const rows = ['metric_name,timestamp,metric_value,extra_tags'];
-  for (const [key, r] of Object.entries(records.metrics)) {
-    const m = /^http_req_duration\{endpoint:([^}]+)\}$/.exec(key);
-    if (!m || r.type !== 'trend' || !r.at || m[1] === 'setup') continue;
-    for (let i = 0; i < r.micros.length; i++) rows.push(`http_req_duration,${r.at[i]},${(r.micros[i] / 1000).toFixed(3)},endpoint=${encodeURIComponent(m[1])}`);
+  for (const [endpoint, e] of Object.entries(records.endpoints)) {
+    if (endpoint === 'setup') continue;
+    for (let i = 0; i < e.micros.length; i++)
+      rows.push(`http_req_duration,${e.at[i]},${(e.micros[i] / 1000).toFixed(3)},endpoint=${encodeURIComponent(endpoint)}`);
   }
   writeFileSync(file, gzipSync(`${rows.join('\n')}\n`));
 }

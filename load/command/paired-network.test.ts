@@ -2,20 +2,21 @@
 // profile's budget (the budget the current's own answers are held to), or the asked load was not delivered.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Records } from '../lib/runtime.ts';
+import type { TransportKind } from '../../core/transport-rule.ts';
+import { newCandidate, newEndpoint, newRecords, type Records } from '../lib/runtime.ts';
 import { candidateNetwork, pairedRunUnjudged } from './paired.ts';
 
-const records = (network: number, own: number, kind = 'not-json'): Records => ({
-  metrics: {
-    load_candidate_transport: { type: 'rate', passes: network, fails: own },
-    ...(network ? { [`load_candidate_transport{kind:${kind}}`]: { type: 'rate' as const, passes: network, fails: 0 } } : {}),
+const records = (network: number, own: number, kind: TransportKind = 'not-json'): Records => ({
+  endpoints: {
+    'listExperiments.page1': { ...newEndpoint(), candidate: { ...newCandidate(), answers: network + own, network: network ? { [kind]: network } : {} } },
   },
   checks: {},
+  counters: {},
 });
 
 test('candidateNetwork: over the profile budget the run is not timed, naming the kinds; within it, or without the metric, it is', () => {
   assert.equal(candidateNetwork(records(0, 500), 'smoke'), undefined);
-  assert.equal(candidateNetwork({ metrics: {}, checks: {} }, 'smoke'), undefined);
+  assert.equal(candidateNetwork(newRecords(), 'smoke'), undefined);
   // smoke allows none, baseline one in a thousand.
   assert.match(
     candidateNetwork(records(1, 999, 'no-response'), 'smoke') ?? '',

@@ -30,8 +30,9 @@ const disable = (s: ReferenceServer, gate: string) =>
 
 /** What a paired mutation run's records say it toggled: gate_cc_alpha on both sides. */
 const toggledAlpha: Records = {
-  metrics: {},
+  endpoints: {},
   checks: {},
+  counters: {},
   writes: {
     current: { ...emptyWrites(), gateToggles: { gate_cc_alpha: 1 } },
     candidate: { ...emptyWrites(), gateToggles: { gate_cc_alpha: 1 } },

@@ -61,10 +61,7 @@ export interface PairedRun {
   reports: string;
 }
 
-const counter = (records: Records, key: string) => {
-  const r = records.metrics[key];
-  return r?.type === 'counter' ? r.sum : 0;
-};
+const counter = (records: Records, name: string) => records.counters[name] ?? 0;
 
 const SIDES: Side[] = ['current', 'candidate'];
 const fmt = (n: number) => Number(n.toPrecision(3)).toString();
@@ -72,13 +69,12 @@ const fmt = (n: number) => Number(n.toPrecision(3)).toString();
 /** The candidate's requests and unexpected answers per operation (setup's probes and the ruler left out). */
 function candidateAnswers(records: Records): Map<string, { requests: number; unexpected: number }> {
   const out = new Map<string, { requests: number; unexpected: number }>();
-  for (const [key, r] of Object.entries(records.metrics)) {
-    const m = /^load_candidate_failed\{endpoint:([^}]+)\}$/.exec(key);
-    if (!m || r.type !== 'rate' || m[1] === 'setup' || m[1] === 'calibration') continue;
-    const op = operationOfTag(m[1]);
+  for (const [endpoint, e] of Object.entries(records.endpoints)) {
+    const c = e.candidate;
+    if (!c || c.answers === 0 || endpoint === 'setup' || endpoint === 'calibration') continue;
+    const op = operationOfTag(endpoint);
     const had = out.get(op) ?? { requests: 0, unexpected: 0 };
-    // A rate's passes are the true values: the candidate's answer was not as expected.
-    out.set(op, { requests: had.requests + r.passes + r.fails, unexpected: had.unexpected + r.passes });
+    out.set(op, { requests: had.requests + c.answers, unexpected: had.unexpected + c.unexpected });
   }
   return out;
 }
@@ -90,16 +86,23 @@ function candidateAnswers(records: Records): Map<string, { requests: number; une
  * counted, and a verdict from the few pairs left would pass a side that was never measured.
  */
 export function candidateNetwork(records: Records, profile: string): string | undefined {
-  const all = records.metrics.load_candidate_transport;
-  if (all?.type !== 'rate') return undefined;
-  const answers = all.passes + all.fails;
+  const kinds: Record<string, number> = {};
+  let answers = 0;
+  let network = 0;
+  for (const e of Object.values(records.endpoints)) {
+    if (!e.candidate) continue;
+    answers += e.candidate.answers;
+    for (const [kind, n] of Object.entries(e.candidate.network)) {
+      kinds[kind] = (kinds[kind] ?? 0) + (n ?? 0);
+      network += n ?? 0;
+    }
+  }
   const maxRate = SHARED_TABLE[profile as keyof typeof SHARED_TABLE]?.maxEndpointErrorRate ?? 0;
-  if (all.passes === 0 || all.passes <= maxRate * answers) return undefined;
-  const kinds = Object.entries(records.metrics)
-    .map(([key, r]) => [/^load_candidate_transport\{kind:([^}]+)\}$/.exec(key)?.[1], r.type === 'rate' ? r.passes : 0] as const)
-    .filter(([kind, n]) => kind && n > 0)
+  if (network === 0 || network <= maxRate * answers) return undefined;
+  const list = Object.entries(kinds)
+    .filter(([, n]) => n > 0)
     .map(([kind, n]) => `${n} ${kind}`);
-  return `the candidate's network answered ${all.passes} of its ${answers} requests, not the candidate (${kinds.join(', ')}; more than the ${profile} profile's ${fmt(maxRate * 100)}%): its latency cannot be measured`;
+  return `the candidate's network answered ${network} of its ${answers} requests, not the candidate (${list.join(', ')}; more than the ${profile} profile's ${fmt(maxRate * 100)}%): its latency cannot be measured`;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { seededRandom } from '../../core/random.ts';
-import type { Records } from '../lib/runtime.ts';
+import { newCandidate, newEndpoint, type Records } from '../lib/runtime.ts';
 import { detectPaired, pairsByTag, type PairedDurations } from './paired-detect.ts';
 import { normalDraw, shiftInterval, signedRankGreater, smallestSignedRankP, trimmedMean } from './stats.ts';
 
@@ -103,17 +103,16 @@ test('paired verdict: too few pairs is undecidable, not a pass of the test', () 
 });
 
 test('pairs are read aligned from the records, setup left out; misaligned pairs are an error', () => {
-  const trend = (micros: number[]) => ({ type: 'trend' as const, micros });
+  const paired = (current: number[], candidate: number[]) => ({
+    ...newEndpoint(),
+    candidate: { ...newCandidate(), pairCurrent: current, pairCandidate: candidate },
+  });
   const records: Records = {
-    metrics: {
-      'load_pair_current{endpoint:listExperiments.page1}': trend([1000, 2000]),
-      'load_pair_candidate{endpoint:listExperiments.page1}': trend([1500, 2500]),
-      'load_pair_current{endpoint:setup}': trend([1]),
-      'load_pair_candidate{endpoint:setup}': trend([1]),
-    },
+    endpoints: { 'listExperiments.page1': paired([1000, 2000], [1500, 2500]), setup: paired([1], [1]) },
     checks: {},
+    counters: {},
   };
   assert.deepEqual(pairsByTag(records), { 'listExperiments.page1': { current: [1, 2], candidate: [1.5, 2.5] } });
-  records.metrics['load_pair_candidate{endpoint:listExperiments.page1}'] = trend([1500]);
+  records.endpoints['listExperiments.page1'] = paired([1000, 2000], [1500]);
   assert.throws(() => pairsByTag(records), /not aligned/);
 });

@@ -19,8 +19,6 @@ import type { CandidateLatencyEndpoint } from '../../core/formats.ts';
 import type { Records } from '../lib/runtime.ts';
 import { type BootstrapOptions, median, shiftInterval, signedRankGreater, smallestSignedRankP, trimmedMean } from './stats.ts';
 
-export const PAIR_CURRENT = 'load_pair_current';
-export const PAIR_CANDIDATE = 'load_pair_candidate';
 const CALIBRATION = 'calibration';
 
 export interface PairedDurations {
@@ -32,13 +30,12 @@ export interface PairedDurations {
 /** The aligned pairs of a paired run, per profile tag (setup's probes left out). */
 export function pairsByTag(records: Records): Record<string, PairedDurations> {
   const out: Record<string, PairedDurations> = {};
-  for (const [key, r] of Object.entries(records.metrics)) {
-    const m = new RegExp(`^${PAIR_CURRENT}\\{endpoint:([^}]+)\\}$`).exec(key);
-    if (!m || r.type !== 'trend' || m[1] === 'setup') continue;
-    const other = records.metrics[`${PAIR_CANDIDATE}{endpoint:${m[1]}}`];
-    if (other?.type !== 'trend' || other.micros.length !== r.micros.length)
-      throw new Error(`the pairs of ${m[1]} are not aligned: ${r.micros.length} current, ${other?.type === 'trend' ? other.micros.length : 0} candidate`);
-    out[m[1]] = { current: r.micros.map((u) => u / 1000), candidate: other.micros.map((u) => u / 1000) };
+  for (const [tag, e] of Object.entries(records.endpoints)) {
+    const c = e.candidate;
+    if (!c || c.pairCurrent.length === 0 || tag === 'setup') continue;
+    if (c.pairCandidate.length !== c.pairCurrent.length)
+      throw new Error(`the pairs of ${tag} are not aligned: ${c.pairCurrent.length} current, ${c.pairCandidate.length} candidate`);
+    out[tag] = { current: c.pairCurrent.map((u) => u / 1000), candidate: c.pairCandidate.map((u) => u / 1000) };
   }
   return out;
 }

@@ -5,10 +5,10 @@
 // inferred one is a warning (a failure under CONSOLE_STRICT=1), and what the spec leaves open is not
 // checked under load at all. An answer that is the network's doing rather than the target's (no
 // answer, a redirect, a 429, a 2xx or 5xx that is not JSON: core/transport-rule.ts) checks nothing:
-// it is counted apart in load_transport_failures, and a run over its budget could not be carried out
+// it is counted apart per endpoint (load/lib/runtime.ts `network`), and a run over its budget could not be carried out
 // (exit 3), never a contract failure (docs/load.md, "Levels and transport").
 import { type Response, transportReason } from './http.ts';
-import { check, INFERRED_MARK, rate } from './runtime.ts';
+import { check, endpointOf, INFERRED_MARK } from './runtime.ts';
 import { transportKind } from '../../core/transport-rule.ts';
 import { isSuccessStatus } from '../../core/success-status.ts';
 import type { Level } from '../../core/formats.ts';
@@ -23,9 +23,6 @@ const { OPERATIONS } = validators;
 export type CheckLevel = Exclude<Level, 'open'>;
 
 export { INFERRED_MARK, transportReason };
-
-/** One sample per answer looked at: true when the network, not the target, answered. */
-const transportFailures = 'load_transport_failures';
 
 let printed = 0;
 /** A failed check prints one line with its evidence (no headers, so never the key), at most 20 per VU. */
@@ -55,11 +52,11 @@ let printedTransport = 0;
  */
 export function answered(endpoint: string, res: Response): boolean {
   const reason = transportReason(res);
-  if (reason === undefined) {
-    rate(transportFailures, false, { endpoint });
-    return true;
-  }
-  rate(transportFailures, true, { endpoint, kind: transportKind(reason) });
+  const e = endpointOf(endpoint);
+  e.looked++;
+  if (reason === undefined) return true;
+  const kind = transportKind(reason);
+  e.network[kind] = (e.network[kind] ?? 0) + 1;
   if (printedTransport++ < 10)
     console.warn(`no usable answer: ${endpoint}: ${res.request.method} ${res.url.replace(/^https?:\/\/[^/]+/, '').replace(/\?.*$/, '')} -> ${reason}`);
   return false;
@@ -75,8 +72,7 @@ export function answered(endpoint: string, res: Response): boolean {
 export function checkSuccess<T>(operationId: string, endpoint: string, res: Response): T | undefined {
   if (!answered(endpoint, res)) return undefined;
   const body = parse(res);
-  const tags = { endpoint, level: 'stated' };
-  const statusOk = check(res, { [`${endpoint}: status is success`]: (r) => succeeded(operationId, r.status) }, tags);
+  const statusOk = check(res, { [`${endpoint}: status is success`]: (r) => succeeded(operationId, r.status) }, endpoint, 'stated');
   if (!statusOk) {
     report(endpoint, 'status', res, '');
     return undefined;
@@ -87,11 +83,12 @@ export function checkSuccess<T>(operationId: string, endpoint: string, res: Resp
     {
       [`${endpoint}: envelope has message and data`]: (b) => isEnvelope(operationId, b),
     },
-    tags,
+    endpoint,
+    'stated',
   );
   const validate = byOperation[operationId];
   if (!validate) throw new Error(`no response validator for operation ${operationId}: load/data/validators.js is out of date`);
-  const schemaOk = check(body, { [`${endpoint}: response matches schema`]: (b) => validate(b) }, tags);
+  const schemaOk = check(body, { [`${endpoint}: response matches schema`]: (b) => validate(b) }, endpoint, 'stated');
   if (!envelopeOk || !schemaOk) {
     const errs = (validate.errors ?? [])
       .slice(0, 3)
@@ -113,7 +110,7 @@ function isEnvelope(operationId: string, b: unknown): boolean {
 /** A named property of an answer, at the level of its clause (the read-backs, filters, paging). */
 export function checkThat(endpoint: string, name: string, ok: boolean, level: CheckLevel): boolean {
   const title = level === 'inferred' ? `${endpoint}: ${name}${INFERRED_MARK}` : `${endpoint}: ${name}`;
-  const passed = check(null, { [title]: () => ok }, { endpoint, level });
+  const passed = check(null, { [title]: () => ok }, endpoint, level);
   if (!passed && printed++ < 20) console.warn(`check failed: ${title}`);
   return passed;
 }

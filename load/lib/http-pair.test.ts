@@ -39,10 +39,7 @@ if (CHILD)
     return new Response(JSON.stringify({ message: 'm', data: {} }), { status, headers: { 'content-type': 'application/json' } });
   }) as typeof fetch;
 
-const count = (r: Records, key: string) => {
-  const m = r.metrics[key];
-  return m?.type === 'counter' ? m.sum : m?.type === 'trend' ? m.micros.length : m?.type === 'rate' ? m.passes : 0;
-};
+const candidate = (r: Records, endpoint: string) => r.endpoints[endpoint]?.candidate;
 
 if (CHILD)
   test('a 200 beside a 409, both expected, is no pair; a 200 beside a 201 is one', async () => {
@@ -53,9 +50,9 @@ if (CHILD)
     assert.equal(a.current.status, 200);
     assert.equal(a.candidate?.status, 409);
     let r = takeRecords();
-    assert.equal(count(r, 'load_pair_current{endpoint:skipTriggerPhase}'), 0);
-    assert.equal(count(r, 'load_pair_mismatch{endpoint:skipTriggerPhase}'), 1);
-    assert.equal(count(r, 'load_candidate_failed{endpoint:skipTriggerPhase}'), 0, 'a 409 is an expected answer here');
+    assert.equal(candidate(r, 'skipTriggerPhase')?.pairCurrent.length, 0);
+    assert.equal(candidate(r, 'skipTriggerPhase')?.mismatched, 1);
+    assert.equal(candidate(r, 'skipTriggerPhase')?.unexpected, 0, 'a 409 is an expected answer here');
     // Each side got its own request, with its own key.
     const byHost = Object.fromEntries(sent.map((s) => [new URL(s.url).host, s]));
     assert.deepEqual(byHost['current.test'].body, { phaseID: 'p_cur' });
@@ -65,8 +62,8 @@ if (CHILD)
 
     await callPair('PUT', { path: '/status/200' }, { path: '/status/201' }, opts);
     r = takeRecords();
-    assert.equal(count(r, 'load_pair_current{endpoint:skipTriggerPhase}'), 1);
-    assert.equal(count(r, 'load_pair_candidate{endpoint:skipTriggerPhase}'), 1);
+    assert.equal(candidate(r, 'skipTriggerPhase')?.pairCurrent.length, 1);
+    assert.equal(candidate(r, 'skipTriggerPhase')?.pairCandidate.length, 1);
   });
 
 if (CHILD)
@@ -74,13 +71,13 @@ if (CHILD)
     takeRecords();
     await callPair('POST', { path: '/status/200' }, { path: '/status/400' }, { endpoint: 'addGateRules' });
     let r = takeRecords();
-    assert.equal(count(r, 'load_candidate_failed{endpoint:addGateRules}'), 1);
-    assert.equal(count(r, 'load_pair_current{endpoint:addGateRules}'), 0);
+    assert.equal(candidate(r, 'addGateRules')?.unexpected, 1);
+    assert.equal(candidate(r, 'addGateRules')?.pairCurrent.length, 0);
     sent.length = 0;
     const a = await callPair('POST', { path: '/status/200' }, null, { endpoint: 'updateMetric' });
     r = takeRecords();
     assert.equal(a.candidate, undefined);
     assert.equal(sent.length, 1);
-    assert.equal(count(r, 'load_unpaired{endpoint:updateMetric}'), 1);
-    assert.equal(count(r, 'load_paired_reqs'), 0);
+    assert.equal(r.endpoints.updateMetric.alone, 1);
+    assert.equal(r.counters.load_paired_reqs ?? 0, 0);
   });

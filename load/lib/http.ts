@@ -1,12 +1,12 @@
-// Requests to the target: the key in the SERVICE-API-KEY header only (spec 5), the endpoint tag on
-// every request so thresholds and the baseline compare name the endpoint. Each request is timed here
+// Requests to the target: the key in the SERVICE-API-KEY header only (spec 5), every request recorded
+// under its endpoint (load/lib/runtime.ts) so thresholds and the baseline compare name the endpoint. Each request is timed here
 // with process.hrtime from the call until the whole body is read (microseconds): Artillery's own
 // response_time is whole milliseconds, too coarse for a target on this machine.
 import { API_KEY, BASE_URL, CANDIDATE_API_KEY, CANDIDATE_BASE_URL, KEY_HEADER, PAIRED, REQUEST_TIMEOUT_MS } from './env.ts';
-import { count, rate, trend } from './runtime.ts';
+import { candidateOf, count, endpointOf } from './runtime.ts';
 import { transportKind, transportProblem } from '../../core/transport-rule.ts';
 
-/** Statuses that count as an expected answer (http_req_failed false), as inclusive ranges. */
+/** Statuses that count as an expected answer, as inclusive ranges. */
 export type Expected = { min: number; max: number }[];
 
 const SUCCESS: Expected = [{ min: 200, max: 399 }];
@@ -33,28 +33,6 @@ export interface Response {
   /** From the call until the body was read, in microseconds. */
   micros: number;
 }
-
-const duration = 'http_req_duration';
-/** Durations of expected answers only: the compare's samples (a refused connection or a quick 500 says nothing of an endpoint's speed). */
-const expectedDuration = 'load_expected_duration';
-const failed = 'http_req_failed';
-const requests = 'http_reqs';
-// Paired mode: the candidate's answers, apart from the current's, so that the profile's thresholds and
-// checks stay the current's and the candidate's durations are only compared (load/command/paired.ts).
-const candidateFailed = 'load_candidate_failed';
-/** One sample per answer of the candidate: true when the network answered it, not the candidate (core/transport-rule.ts). */
-const candidateTransport = 'load_candidate_transport';
-const pairedRequests = 'load_paired_reqs';
-const candidateFirstRequests = 'load_candidate_first';
-// The two answers to one request, recorded together when both are as expected, so that the i-th value
-// of each belongs to one pair (load/compare/paired-detect.ts judges pairs).
-const pairCurrent = 'load_pair_current';
-const pairCandidate = 'load_pair_candidate';
-// Both answers expected but of another status class (a 200 and a 409): two pieces of work, not a pair.
-const pairMismatch = 'load_pair_mismatch';
-// Requests of one side only: the other side had no counterpart to send at that moment.
-const unpaired = 'load_unpaired';
-const unpairedCandidate = 'load_unpaired_candidate';
 
 /** Errors of a reused connection that the server had closed (undici's codes). */
 const STALE_CONNECTION = new Set(['UND_ERR_SOCKET', 'ECONNRESET']);
@@ -140,10 +118,15 @@ export function transportReason(res: Response): string | undefined {
   return transportProblem(res.status, headers, body.length, body.trim() === '' || isJson(body));
 }
 
-/** Counts the candidate's answer as the network's or its own, by kind: a candidate whose network fails cannot be timed. */
-function countCandidateTransport(res: Response, endpoint: string): void {
+/** Counts the candidate's answer of `endpoint`: unexpected, or the network's by kind (a candidate whose network fails cannot be timed). */
+function countCandidate(res: Response, endpoint: string, expected: Expected): void {
+  const c = candidateOf(endpoint);
+  c.answers++;
+  if (!asExpectedBy(expected, res.status)) c.unexpected++;
   const reason = transportReason(res);
-  rate(candidateTransport, reason !== undefined, reason === undefined ? { endpoint } : { endpoint, kind: transportKind(reason) });
+  if (reason === undefined) return;
+  const kind = transportKind(reason);
+  c.network[kind] = (c.network[kind] ?? 0) + 1;
 }
 
 /**
@@ -163,24 +146,24 @@ export async function callPair(method: string, cur: SideRequest, cand: SideReque
   const early = candidateFirst ? await toCandidate() : undefined;
   const out = await send(BASE_URL, opts.anonymous ? undefined : API_KEY, method, cur.path, { ...opts, body: cur.body });
   const other = paired ? (early ?? (await toCandidate())) : undefined;
-  const tags = { endpoint: opts.endpoint };
   const expected = opts.expected ?? SUCCESS;
-  trend(duration, out.micros, tags, at);
+  const e = endpointOf(opts.endpoint);
+  e.micros.push(out.micros);
+  e.at.push(at);
   const asExpected = asExpectedBy(expected, out.status);
-  rate(failed, !asExpected, tags);
-  if (asExpected) trend(expectedDuration, out.micros, tags);
-  count(requests, 1, tags);
-  if (PAIRED && opts.endpoint !== 'setup' && cand === null) count(unpaired, 1, tags);
+  if (asExpected) e.expectedMicros.push(out.micros);
+  else e.unexpected++;
+  if (PAIRED && opts.endpoint !== 'setup' && cand === null) e.alone++;
   if (other) {
-    count(pairedRequests, 1);
-    if (candidateFirst) count(candidateFirstRequests, 1);
+    count('load_paired_reqs');
+    if (candidateFirst) count('load_candidate_first');
+    countCandidate(other, opts.endpoint, expected);
     const ok = asExpectedBy(expected, other.status);
-    rate(candidateFailed, !ok, tags);
-    countCandidateTransport(other, opts.endpoint);
+    const c = candidateOf(opts.endpoint);
     if (ok && asExpected && statusClass(out.status) === statusClass(other.status)) {
-      trend(pairCurrent, out.micros, tags);
-      trend(pairCandidate, other.micros, tags);
-    } else if (ok && asExpected) count(pairMismatch, 1, tags);
+      c.pairCurrent.push(out.micros);
+      c.pairCandidate.push(other.micros);
+    } else if (ok && asExpected) c.mismatched++;
   }
   return { current: out, candidate: other };
 }
@@ -202,10 +185,8 @@ export async function timedCall(method: string, path: string, opts: CallOptions)
 export async function callCandidate(method: string, req: SideRequest, opts: CallOptions): Promise<Response> {
   const res = await send(CANDIDATE_BASE_URL, opts.anonymous ? undefined : CANDIDATE_API_KEY, method, req.path, { ...opts, body: req.body });
   if (opts.endpoint !== 'setup') {
-    const tags = { endpoint: opts.endpoint };
-    count(unpairedCandidate, 1, tags);
-    rate(candidateFailed, !asExpectedBy(opts.expected ?? SUCCESS, res.status), tags);
-    countCandidateTransport(res, opts.endpoint);
+    candidateOf(opts.endpoint).alone++;
+    countCandidate(res, opts.endpoint, opts.expected ?? SUCCESS);
   }
   return res;
 }

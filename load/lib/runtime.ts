@@ -1,87 +1,109 @@
-// What a load profile records while it runs, as plain typed records (`count`, `rate`, `trend`,
-// `check`, and `wrote` for its writes to the target): its requests' durations (microseconds, timed by
-// load/lib/http.ts with process.hrtime), checks, counters and rates, each also under every
-// tag it was given (`http_req_duration{endpoint:listExperiments.deep}`), so that thresholds and the
-// summary name the endpoint. Artillery runs the profile's functions in its workers (threads, and
-// processes with --runners); each worker appends what one arrival recorded as one JSON line to a file
-// of its own (load/artillery/processor.ts), and the command merges every line of every file: counts add
-// and every duration is kept, so several workers merge exactly. Artillery's own metrics are whole
-// milliseconds and approximate quantiles: too coarse for a local target and for the compare.
+// What a load profile records while it runs, as typed records: per endpoint its requests (each
+// duration in microseconds, timed by load/lib/http.ts with process.hrtime, with the time it began),
+// the answers not of the status expected and those that were the network's; the checks by name with
+// their level; the profile's own counters; and its writes to the target (`wrote`). Artillery runs the
+// profile's functions in its workers (threads, and processes with --runners); each worker appends what
+// one arrival recorded as one JSON line to a file of its own (load/artillery/processor.ts), and the
+// command merges every line of every file: counts add and every duration is kept, so several workers
+// merge exactly. The summary, the outcome, the compare's samples and the ledger are derived from these
+// records (load/lib/summary-data.ts); the metric names summary.json shows are made there, at the edge.
+// Artillery's own metrics are whole milliseconds and approximate quantiles: too coarse for a local
+// target and for the compare.
 
 import type { Side } from '../../core/formats.ts';
+import type { TransportKind } from '../../core/transport-rule.ts';
 import { addWrites, type LoadWrites, type PerResource, sideWrites } from './writes.ts';
-
-export type Tags = Record<string, string>;
 
 /** What an inferred check's name ends with, so that the summary, the console and JUnit say its level. */
 export const INFERRED_MARK = ' [inferred]';
 
-/** One metric's raw record: durations in microseconds for a trend. */
-export type MetricRecord =
-  | { type: 'counter'; sum: number }
-  | { type: 'rate'; passes: number; fails: number }
-  | { type: 'trend'; micros: number[]; at?: number[] };
+export type CheckLevel = 'stated' | 'inferred';
 
-/** What some part of a run recorded: metrics by key (`name` or `name{tag:value}`) and checks by name. */
+/** Answers that were the network's, not the target's, by kind (core/transport-rule.ts). */
+export type NetworkCounts = Partial<Record<TransportKind, number>>;
+
+/** The candidate's side of an endpoint in a paired run (load/lib/http.ts, paired mode). */
+export interface CandidateRecord {
+  /** Its answers (paired or of its own), and those not of the status expected. */
+  answers: number;
+  unexpected: number;
+  /** Of its answers, those that were the network's, by kind. */
+  network: NetworkCounts;
+  /** The two durations (µs) of each request both sides answered as expected, of one status class, aligned: current[i] and candidate[i] are one pair. */
+  pairCurrent: number[];
+  pairCandidate: number[];
+  /** Both answers expected but of another status class (a 200 and a 409): two pieces of work, not a pair. */
+  mismatched: number;
+  /** Requests to the candidate alone (no counterpart on the current at that moment). */
+  alone: number;
+}
+
+/** One endpoint's requests. */
+export interface EndpointRecord {
+  /** Every request's duration (µs) and when it began (epoch ms), aligned. */
+  micros: number[];
+  at: number[];
+  /** Durations (µs) of the answers of the status expected: the compare's samples (a refused connection or a quick 500 says nothing of an endpoint's speed). */
+  expectedMicros: number[];
+  /** Answers not of the status expected. */
+  unexpected: number;
+  /** Answers the checks looked at (load/lib/checks.ts `answered`), and those that were the network's, by kind. */
+  looked: number;
+  network: NetworkCounts;
+  /** Paired mode: requests to the current alone (the candidate had no counterpart). */
+  alone: number;
+  candidate?: CandidateRecord;
+}
+
+export interface CheckRecord {
+  level: CheckLevel;
+  /** The endpoint whose answer it checked. */
+  endpoint: string;
+  passes: number;
+  fails: number;
+}
+
+/** What some part of a run recorded. */
 export interface Records {
-  metrics: Record<string, MetricRecord>;
-  checks: Record<string, { passes: number; fails: number }>;
+  endpoints: Record<string, EndpointRecord>;
+  checks: Record<string, CheckRecord>;
+  /** The profile's own counts (`paging_pages_walked`, `load_paired_reqs`, ...). */
+  counters: Record<string, number>;
   /** When the load recorded here began and ended (epoch ms): the run's duration is the merged span. */
   span?: [number, number];
   /** What was written to each side's target (a paired run writes to both). */
   writes?: Partial<Record<Side, LoadWrites>>;
 }
 
-const emptyRecords = (): Records => ({ metrics: {}, checks: {} });
-let current: Records = emptyRecords();
+export const newRecords = (): Records => ({ endpoints: {}, checks: {}, counters: {} });
+let current: Records = newRecords();
 
-/** The keys a value is recorded under: the metric itself and one per tag. */
-function keys(name: string, tags: Tags | undefined): string[] {
-  const out = [name];
-  for (const [k, v] of Object.entries(tags ?? {})) out.push(`${name}{${k}:${v}}`);
-  return out;
-}
+export const newEndpoint = (): EndpointRecord => ({ micros: [], at: [], expectedMicros: [], unexpected: 0, looked: 0, network: {}, alone: 0 });
+export const newCandidate = (): CandidateRecord => ({ answers: 0, unexpected: 0, network: {}, pairCurrent: [], pairCandidate: [], mismatched: 0, alone: 0 });
 
-function record(name: string, type: MetricRecord['type'], tags: Tags | undefined, apply: (r: MetricRecord) => void): void {
-  for (const key of keys(name, tags)) {
-    let r = current.metrics[key];
-    if (!r) {
-      r = type === 'counter' ? { type, sum: 0 } : type === 'rate' ? { type, passes: 0, fails: 0 } : { type, micros: [] };
-      current.metrics[key] = r;
-    }
-    apply(r);
+/** The record of `name` in `records`, made when it has none. */
+export function endpointOf(name: string, records: Records = current): EndpointRecord {
+  let e = records.endpoints[name];
+  if (!e) {
+    e = newEndpoint();
+    records.endpoints[name] = e;
   }
+  return e;
 }
 
-/** Adds `n` to counter `name`. */
-export function count(name: string, n: number, tags?: Tags): void {
-  record(name, 'counter', tags, (r) => {
-    if (r.type === 'counter') r.sum += n;
-  });
+export function candidateOf(name: string, records: Records = current): CandidateRecord {
+  const e = endpointOf(name, records);
+  e.candidate ??= newCandidate();
+  return e.candidate;
 }
 
-/** One pass (`ok`) or fail of rate `name`. */
-export function rate(name: string, ok: boolean, tags?: Tags): void {
-  record(name, 'rate', tags, (r) => {
-    if (r.type !== 'rate') return;
-    if (ok) r.passes++;
-    else r.fails++;
-  });
+/** Adds `n` to the profile's counter `name`. */
+export function count(name: string, n = 1): void {
+  current.counters[name] = (current.counters[name] ?? 0) + n;
 }
 
-/** One duration of trend `name`, in microseconds; `at`, when it began (epoch ms), for the throughput over time. */
-export function trend(name: string, micros: number, tags?: Tags, at?: number): void {
-  record(name, 'trend', tags, (r) => {
-    if (r.type !== 'trend') return;
-    r.micros.push(micros);
-    if (at === undefined) return;
-    r.at = r.at ?? [];
-    r.at.push(at);
-  });
-}
-
-/** Runs each named test on `value`; records each under its name and in `checks` (with `tags`); true when all held. */
-export function check<T>(value: T, tests: Record<string, (v: T) => boolean>, tags?: Tags): boolean {
+/** Runs each named test on `value`, an answer of `endpoint`; records each under its name with `level`; true when all held. */
+export function check<T>(value: T, tests: Record<string, (v: T) => boolean>, endpoint: string, level: CheckLevel): boolean {
   let all = true;
   for (const [name, test] of Object.entries(tests)) {
     let ok = false;
@@ -90,11 +112,13 @@ export function check<T>(value: T, tests: Record<string, (v: T) => boolean>, tag
     } catch {
       ok = false;
     }
-    const c = current.checks[name] ?? { passes: 0, fails: 0 };
+    let c = current.checks[name];
+    if (!c) {
+      c = { level, endpoint, passes: 0, fails: 0 };
+      current.checks[name] = c;
+    }
     if (ok) c.passes++;
     else c.fails++;
-    current.checks[name] = c;
-    rate('checks', ok, tags);
     all &&= ok;
   }
   return all;
@@ -121,45 +145,52 @@ export function gateHeld(side: Side, gate: string, rules: number): void {
 /** What was recorded since the last call, handed over and forgotten. */
 export function takeRecords(): Records {
   const r = current;
-  current = emptyRecords();
+  current = newRecords();
   return r;
+}
+
+const append = (into: number[], part: number[]) => {
+  for (const v of part) into.push(v);
+};
+
+function addNetwork(into: NetworkCounts, part: NetworkCounts): void {
+  for (const [kind, n] of Object.entries(part) as [TransportKind, number][]) into[kind] = (into[kind] ?? 0) + n;
+}
+
+function addCandidate(into: CandidateRecord, part: CandidateRecord): void {
+  into.answers += part.answers;
+  into.unexpected += part.unexpected;
+  addNetwork(into.network, part.network);
+  append(into.pairCurrent, part.pairCurrent);
+  append(into.pairCandidate, part.pairCandidate);
+  into.mismatched += part.mismatched;
+  into.alone += part.alone;
 }
 
 /** Adds `part` into `into` (counts add, durations are all kept). */
 export function mergeRecords(into: Records, part: Records): Records {
-  for (const [key, r] of Object.entries(part.metrics)) {
-    const have = into.metrics[key];
-    if (!have) {
-      into.metrics[key] = r.type === 'trend' ? { type: 'trend', micros: [...r.micros], ...(r.at ? { at: [...r.at] } : {}) } : { ...r };
-      continue;
-    }
-    if (have.type === 'counter' && r.type === 'counter') have.sum += r.sum;
-    else if (have.type === 'rate' && r.type === 'rate') {
-      have.passes += r.passes;
-      have.fails += r.fails;
-    } else if (have.type === 'trend' && r.type === 'trend') {
-      for (const m of r.micros) have.micros.push(m);
-      if (r.at) {
-        const at = have.at ?? [];
-        for (const a of r.at) at.push(a);
-        have.at = at;
-      }
-    } else throw new Error(`metric ${key} recorded as both ${have.type} and ${r.type}`);
+  for (const [name, e] of Object.entries(part.endpoints)) {
+    const have = endpointOf(name, into);
+    append(have.micros, e.micros);
+    append(have.at, e.at);
+    append(have.expectedMicros, e.expectedMicros);
+    have.unexpected += e.unexpected;
+    have.looked += e.looked;
+    addNetwork(have.network, e.network);
+    have.alone += e.alone;
+    if (e.candidate) addCandidate(candidateOf(name, into), e.candidate);
   }
-  for (const [side, w] of Object.entries(part.writes ?? {}) as [Side, LoadWrites][]) {
-    addWrites(sideWrites(into, side), w);
-  }
-  if (part.span) into.span = into.span ? [Math.min(into.span[0], part.span[0]), Math.max(into.span[1], part.span[1])] : [...part.span];
   for (const [name, c] of Object.entries(part.checks)) {
-    const have = into.checks[name] ?? { passes: 0, fails: 0 };
+    const have = into.checks[name] ?? { level: c.level, endpoint: c.endpoint, passes: 0, fails: 0 };
     have.passes += c.passes;
     have.fails += c.fails;
     into.checks[name] = have;
   }
+  for (const [name, n] of Object.entries(part.counters)) into.counters[name] = (into.counters[name] ?? 0) + n;
+  for (const [side, w] of Object.entries(part.writes ?? {}) as [Side, LoadWrites][]) addWrites(sideWrites(into, side), w);
+  if (part.span) into.span = into.span ? [Math.min(into.span[0], part.span[0]), Math.max(into.span[1], part.span[1])] : [...part.span];
   return into;
 }
-
-export const newRecords = emptyRecords;
 
 /** Stops the run with `reason`: a target that cannot be tested (exit 3, the reason in one line). */
 export class AbortRun extends Error {}

@@ -1,8 +1,15 @@
-// The end-of-run data of a load profile, built from what its workers recorded (load/lib/runtime.ts):
-// per metric its figures (durations in milliseconds, from microsecond samples) and each threshold
-// with whether it held; the checks by name. load/lib/summary.ts writes summary.json and JUnit from it.
-import type { MetricRecord, Records } from './runtime.ts';
+// The end-of-run data of a load profile, derived from what its workers recorded (load/lib/runtime.ts,
+// typed per endpoint): each endpoint's figures, the checks by name and by level, the network's answers
+// by kind, the profile's counters; and, for summary.json, JUnit and the thresholds the profiles state,
+// the same figures under the metric names those files have always shown (`http_req_duration` and
+// `http_req_duration{endpoint:listExperiments.deep}`, `checks{level:stated}`, ...), made here and read
+// back nowhere in the code. load/lib/summary.ts writes summary.json and JUnit from it.
+import { TRANSPORT_KINDS } from '../../core/transport-rule.ts';
+import type { CheckLevel, EndpointRecord, Records } from './runtime.ts';
 import { figureOf, type Limit, limitText, meets, type Thresholds } from './thresholds.ts';
+
+/** A metric's raw figures before they are summed up: a count, passes and fails, or durations in microseconds. */
+export type MetricRecord = { type: 'counter'; sum: number } | { type: 'rate'; passes: number; fails: number } | { type: 'trend'; micros: number[] };
 
 export type { Thresholds } from './thresholds.ts';
 
@@ -16,6 +23,7 @@ export interface MetricData {
 
 export interface CheckData {
   name: string;
+  level: CheckLevel;
   passes: number;
   fails: number;
 }
@@ -26,10 +34,29 @@ export interface GroupData {
   groups?: GroupData[];
 }
 
+export interface EndpointFigures {
+  p50: number;
+  p95: number;
+  p99: number;
+  avg: number;
+  max: number;
+  count: number;
+  rps: number;
+  errorRate: number;
+}
+
 export interface SummaryData {
+  /** Under the names summary.json and JUnit show (above), each with its thresholds judged. */
   metrics: Record<string, MetricData>;
   root_group?: GroupData;
   state?: { testRunDurationMs?: number };
+  /** Per endpoint (setup's probes left out). */
+  endpoints: Record<string, EndpointFigures>;
+  checks: { passes: number; fails: number; byLevel: Record<CheckLevel, { passes: number; fails: number }> };
+  /** Answers that were the network's, not the target's (load/lib/checks.ts), of all answers looked at, by kind. */
+  transport: { answers: number; failures: number; kinds: Record<string, number> };
+  /** The profile's own counters (e.g. triggers completed). */
+  counters: Record<string, number>;
 }
 
 function quantile(asc: number[], q: number): number {
@@ -77,11 +104,107 @@ export function thresholdHolds(limit: Limit, values: Record<string, number> | un
   return meets(limit, got);
 }
 
+const networkOf = (e: EndpointRecord) => Object.values(e.network).reduce((a, b) => a + (b ?? 0), 0);
+
+/** The figures of `records` under the names summary.json shows: per endpoint and for the whole run. */
+export function namedMetrics(records: Records): Record<string, MetricRecord> {
+  const out: Record<string, MetricRecord> = {};
+  const all = { micros: [] as number[], expected: [] as number[], unexpected: 0, looked: 0, network: 0 };
+  const kinds: Record<string, number> = {};
+  for (const [name, e] of Object.entries(records.endpoints)) {
+    const tag = `{endpoint:${name}}`;
+    const network = networkOf(e);
+    out[`http_req_duration${tag}`] = { type: 'trend', micros: e.micros };
+    out[`load_expected_duration${tag}`] = { type: 'trend', micros: e.expectedMicros };
+    out[`http_req_failed${tag}`] = { type: 'rate', passes: e.unexpected, fails: e.micros.length - e.unexpected };
+    out[`http_reqs${tag}`] = { type: 'counter', sum: e.micros.length };
+    if (e.looked > 0) out[`load_transport_failures${tag}`] = { type: 'rate', passes: network, fails: e.looked - network };
+    for (const u of e.micros) all.micros.push(u);
+    for (const u of e.expectedMicros) all.expected.push(u);
+    all.unexpected += e.unexpected;
+    all.looked += e.looked;
+    all.network += network;
+    for (const [kind, n] of Object.entries(e.network)) kinds[kind] = (kinds[kind] ?? 0) + (n ?? 0);
+  }
+  out.http_req_duration = { type: 'trend', micros: all.micros };
+  out.load_expected_duration = { type: 'trend', micros: all.expected };
+  out.http_req_failed = { type: 'rate', passes: all.unexpected, fails: all.micros.length - all.unexpected };
+  out.http_reqs = { type: 'counter', sum: all.micros.length };
+  out.load_transport_failures = { type: 'rate', passes: all.network, fails: all.looked - all.network };
+  for (const [kind, n] of Object.entries(kinds)) out[`load_transport_failures{kind:${kind}}`] = { type: 'rate', passes: n, fails: 0 };
+  const checks = checkFigures(records);
+  out.checks = { type: 'rate', ...pf(checks) };
+  for (const [level, c] of Object.entries(checks.byLevel)) if (c.passes + c.fails > 0) out[`checks{level:${level}}`] = { type: 'rate', ...c };
+  for (const c of Object.values(records.checks)) {
+    const key = `checks{endpoint:${c.endpoint}}`;
+    out[key] ??= { type: 'rate', passes: 0, fails: 0 };
+    const r = out[key];
+    if (r.type === 'rate') {
+      r.passes += c.passes;
+      r.fails += c.fails;
+    }
+  }
+  for (const [name, n] of Object.entries(records.counters)) out[name] = { type: 'counter', sum: n };
+  return out;
+}
+
+const pf = (c: { passes: number; fails: number }) => ({ passes: c.passes, fails: c.fails });
+
+function checkFigures(records: Records): SummaryData['checks'] {
+  const byLevel = { stated: { passes: 0, fails: 0 }, inferred: { passes: 0, fails: 0 } };
+  let passes = 0;
+  let fails = 0;
+  for (const c of Object.values(records.checks)) {
+    byLevel[c.level].passes += c.passes;
+    byLevel[c.level].fails += c.fails;
+    passes += c.passes;
+    fails += c.fails;
+  }
+  return { passes, fails, byLevel };
+}
+
+function transportFigures(records: Records): SummaryData['transport'] {
+  const kinds: Record<string, number> = {};
+  let answers = 0;
+  let failures = 0;
+  for (const e of Object.values(records.endpoints)) {
+    answers += e.looked;
+    for (const [kind, n] of Object.entries(e.network)) {
+      kinds[kind] = (kinds[kind] ?? 0) + (n ?? 0);
+      failures += n ?? 0;
+    }
+  }
+  const ordered: Record<string, number> = {};
+  for (const kind of TRANSPORT_KINDS) if (kinds[kind]) ordered[kind] = kinds[kind];
+  return { answers, failures, kinds: ordered };
+}
+
+function endpointFigures(records: Records, seconds: number): Record<string, EndpointFigures> {
+  const out: Record<string, EndpointFigures> = {};
+  for (const name of Object.keys(records.endpoints).sort()) {
+    const e = records.endpoints[name];
+    // Setup's probes are the target's questions before the load, not the load.
+    if (name === 'setup' || e.micros.length === 0) continue;
+    const v = metricValues({ type: 'trend', micros: e.micros }, seconds);
+    out[name] = {
+      p50: v['p(50)'],
+      p95: v['p(95)'],
+      p99: v['p(99)'],
+      avg: v.avg,
+      max: v.max,
+      count: v.count,
+      rps: seconds > 0 ? v.count / seconds : 0,
+      errorRate: e.unexpected / e.micros.length,
+    };
+  }
+  return out;
+}
+
 /** The whole run's data from the merged records, its thresholds judged. */
 export function summaryData(records: Records, thresholds: Thresholds, durationMs: number): SummaryData {
   const seconds = durationMs / 1000;
   const metrics: Record<string, MetricData> = {};
-  for (const [key, r] of Object.entries(records.metrics)) metrics[key] = { type: r.type, values: metricValues(r, seconds) };
+  for (const [key, r] of Object.entries(namedMetrics(records))) metrics[key] = { type: r.type, values: metricValues(r, seconds) };
   for (const [key, limits] of Object.entries(thresholds)) {
     const has = metrics[key];
     const t: Record<string, { ok: boolean; limit: Limit }> = {};
@@ -89,8 +212,17 @@ export function summaryData(records: Records, thresholds: Thresholds, durationMs
     // A metric no sample reached still shows its figures, at zero (a request count of 0), with its thresholds.
     metrics[key] = has ? { ...has, thresholds: t } : { ...emptyMetric(limits), thresholds: t };
   }
-  const checks = Object.entries(records.checks).map(([name, c]) => ({ name, ...c }));
-  return { metrics, root_group: { name: '', checks, groups: [] }, state: { testRunDurationMs: durationMs } };
+  const checks = Object.entries(records.checks).map(([name, c]) => ({ name, level: c.level, passes: c.passes, fails: c.fails }));
+  return {
+    metrics,
+    root_group: { name: '', checks, groups: [] },
+    state: { testRunDurationMs: durationMs },
+    endpoints: endpointFigures(records, seconds),
+    checks: checkFigures(records),
+    transport: transportFigures(records),
+    // The profiles' own (named after their script); the engine's, such as a paired run's pair counts, are not the summary's.
+    counters: Object.fromEntries(Object.entries(records.counters).filter(([name]) => name.startsWith('paging_') || name.startsWith('mutation_'))),
+  };
 }
 
 /** The figures of a metric without samples, of the type its thresholds read (a rate, a count, else a trend). */

@@ -3,8 +3,6 @@
 // histograms), junit.xml, and a short console summary. Every output passes through redact(): the
 // summary holds no headers, but a key must never reach an artifact even if that changed.
 import type { LoadDelivery, LoadPeriod, LoadShape, LoadWrites } from '../../core/formats.ts';
-import { TRANSPORT_KINDS } from '../../core/transport-rule.ts';
-import { INFERRED_MARK } from './runtime.ts';
 import { profileJunitXml } from './junit.ts';
 import type { GroupData, SummaryData } from './summary-data.ts';
 import type { Limit } from './thresholds.ts';
@@ -16,40 +14,7 @@ function redact(text: string, key: string): string {
   return text.split(key).join(REDACTED).split(encodeURIComponent(key)).join(REDACTED);
 }
 
-export interface EndpointFigures {
-  p50: number;
-  p95: number;
-  p99: number;
-  avg: number;
-  max: number;
-  count: number;
-  rps: number;
-  errorRate: number;
-}
-
-/** Per-endpoint figures from the tagged sub-metrics (present because every endpoint has thresholds). */
-export function endpointFigures(data: SummaryData): Record<string, EndpointFigures> {
-  const seconds = (data.state?.testRunDurationMs ?? 0) / 1000;
-  const out: Record<string, EndpointFigures> = {};
-  for (const metric of Object.keys(data.metrics)) {
-    const m = /^http_req_duration\{endpoint:([^}]+)\}$/.exec(metric);
-    // The endpoints with thresholds: setup's probes are recorded under an endpoint of their own, apart.
-    if (!m || !data.metrics[metric].thresholds) continue;
-    const v = data.metrics[metric].values;
-    const failed = data.metrics[`http_req_failed{endpoint:${m[1]}}`]?.values;
-    out[m[1]] = {
-      p50: v['p(50)'],
-      p95: v['p(95)'],
-      p99: v['p(99)'],
-      avg: v.avg,
-      max: v.max,
-      count: v.count,
-      rps: seconds > 0 ? v.count / seconds : 0,
-      errorRate: failed ? failed.rate : 0,
-    };
-  }
-  return out;
-}
+export type { EndpointFigures } from './summary-data.ts';
 
 function thresholdList(data: SummaryData) {
   const list: { metric: string; threshold: string; limit: Limit; ok: boolean }[] = [];
@@ -60,33 +25,15 @@ function thresholdList(data: SummaryData) {
   return list;
 }
 
-/** Passed and failed checks of one level, from the sub-metric its threshold keeps. */
-function levelFigures(data: SummaryData, level: 'stated' | 'inferred'): { passes: number; fails: number } {
-  const v = data.metrics[`checks{level:${level}}`]?.values;
-  return { passes: v?.passes ?? 0, fails: v?.fails ?? 0 };
-}
-
-/** Every check that failed at least once, by name, with its level (an inferred check's name says so). */
+/** Every check that failed at least once, by name, with its level. */
 function failedChecks(group: GroupData | undefined): { name: string; level: 'stated' | 'inferred'; passes: number; fails: number }[] {
   const out: { name: string; level: 'stated' | 'inferred'; passes: number; fails: number }[] = [];
   const visit = (g: GroupData | undefined) => {
-    for (const c of g?.checks ?? [])
-      if (c.fails > 0) out.push({ name: c.name, level: c.name.endsWith(INFERRED_MARK) ? 'inferred' : 'stated', passes: c.passes, fails: c.fails });
+    for (const c of g?.checks ?? []) if (c.fails > 0) out.push({ name: c.name, level: c.level, passes: c.passes, fails: c.fails });
     for (const sub of g?.groups ?? []) visit(sub);
   };
   visit(group);
   return out;
-}
-
-/** Answers that were the network's, not the target's (load/lib/checks.ts), of all answers looked at, by kind. */
-function transportFigures(data: SummaryData): { answers: number; failures: number; kinds: Record<string, number> } {
-  const v = data.metrics.load_transport_failures?.values;
-  const kinds: Record<string, number> = {};
-  for (const kind of TRANSPORT_KINDS) {
-    const n = data.metrics[`load_transport_failures{kind:${kind}}`]?.values.passes ?? 0;
-    if (n > 0) kinds[kind] = n;
-  }
-  return { answers: (v?.passes ?? 0) + (v?.fails ?? 0), failures: v?.passes ?? 0, kinds };
 }
 
 function fixed(n: number | undefined, digits = 1): string {
@@ -119,9 +66,9 @@ export function summaryFiles(o: SummaryInput): { summaryJson: string; junit: str
   const { script, data } = o;
   const PROFILE = o.profile;
   {
-    const endpoints = endpointFigures(data);
+    const endpoints = data.endpoints;
     const thresholds = thresholdList(data);
-    const checks = data.metrics.checks?.values ?? { passes: 0, fails: 0, rate: 0 };
+    const checks = data.checks;
     const summary = {
       format: 'console-conformance.load-summary/1',
       script,
@@ -135,14 +82,14 @@ export function summaryFiles(o: SummaryInput): { summaryJson: string; junit: str
       checks: {
         passes: checks.passes,
         fails: checks.fails,
-        stated: levelFigures(data, 'stated'),
-        inferred: levelFigures(data, 'inferred'),
+        stated: data.checks.byLevel.stated,
+        inferred: data.checks.byLevel.inferred,
         failed: failedChecks(data.root_group),
       },
-      transport: transportFigures(data),
+      transport: data.transport,
       endpoints,
       thresholds,
-      counters: pickCounters(data),
+      counters: data.counters,
       ...(o.writes ? { writes: o.writes } : {}),
       ...(o.delivery ? { delivery: o.delivery } : {}),
       ...(o.shape ? { shape: o.shape } : {}),
@@ -188,13 +135,4 @@ export function summaryFiles(o: SummaryInput): { summaryJson: string; junit: str
       console: redact(lines.join('\n') + '\n', o.apiKey),
     };
   }
-}
-
-/** The scripts' own counters (names starting with a script prefix), e.g. triggers completed. */
-function pickCounters(data: SummaryData): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const name of Object.keys(data.metrics)) {
-    if (/^(paging|mutation)_/.test(name) && data.metrics[name].type === 'counter') out[name] = data.metrics[name].values.count;
-  }
-  return out;
 }
