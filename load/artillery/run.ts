@@ -18,6 +18,7 @@ import { mergeRecords, newRecords, type Records } from '../lib/runtime.ts';
 import { summaryData, type Thresholds } from '../lib/summary-data.ts';
 import { summaryFiles } from '../lib/summary.ts';
 import { cpuBetween, judgeDelivery, type ArtilleryReport } from './delivery.ts';
+import { judgeMerged, type LimitVerdict } from './ensure.ts';
 import { latencyPeriods } from './periods.ts';
 import { type ArtilleryPhase, artilleryScript, phasesOf } from './script.ts';
 import type { Shape } from './shape.ts';
@@ -259,6 +260,9 @@ export async function runProfile(o: ProfileRunOptions): Promise<ProfileRunResult
   if (o.shape) writeFileSync(shapeFile, JSON.stringify({ phases, apdexMs: o.shape.apdexMs }));
   else rmSync(shapeFile, { force: true });
   const ensureFile = (i: number) => join(o.dataDir, `ensure-${o.script}-${i + 1}.json`);
+  const aggregateFile = (i: number) => join(o.dataDir, `aggregate-${o.script}-${i + 1}.json`);
+  const mergedEnsure = runners > 1 && o.shape?.ensure !== undefined;
+  for (let i = 0; i < runners; i++) rmSync(aggregateFile(i), { force: true });
   const scripts = Array.from({ length: runners }, (_, i) =>
     artilleryScript({
       scenarios: plan.scenarios,
@@ -268,12 +272,13 @@ export async function runProfile(o: ProfileRunOptions): Promise<ProfileRunResult
       runners,
       runner: i,
       phases,
-      ensure: o.shape?.ensure,
+      // Several runners: the limits are judged once, on their reports merged (mergedEnsure below), not by each on its share.
+      ensure: mergedEnsure ? undefined : o.shape?.ensure,
       apdex: o.shape?.apdex,
       plugins: {
         ...o.shape?.plugins,
         // run() prefixes each runner's lines with its number already.
-        'console-progress': { label, ensureFile: ensureFile(i) },
+        'console-progress': { label, ensureFile: ensureFile(i), ...(mergedEnsure ? { aggregateFile: aggregateFile(i) } : {}) },
       },
     }),
   );
@@ -290,14 +295,23 @@ export async function runProfile(o: ProfileRunOptions): Promise<ProfileRunResult
     }),
   );
   // Artillery exits 1 when an ensure limit is broken, as when it fails: its plugin's verdict tells them apart.
-  const limits = scripts.map((_, i) => readEnsure(ensureFile(i)).map((l) => ({ ...l, ...(runners > 1 ? { runner: i + 1 } : {}) })));
-  const failed = codes.findIndex((c, i) => c.code !== 0 && !(c.code === 1 && limits[i].some((l) => l.strict && !l.ok)));
+  const own = scripts.map((_, i) => (mergedEnsure ? [] : readEnsure(ensureFile(i))));
+  const failed = codes.findIndex((c, i) => c.code !== 0 && !(c.code === 1 && own[i].some((l) => l.strict && !l.ok)));
   if (failed >= 0)
     return {
       exit: 3,
       summaryFile,
       reason: `Artillery${runners > 1 ? ` (runner ${failed + 1})` : ''} exited ${codes[failed].code}: ${codes[failed].tail.at(-1) ?? 'no output'}`,
     };
+  let limits: LimitVerdict[] = own.flat();
+  if (mergedEnsure && o.shape?.ensure) {
+    const missing = scripts.findIndex((_, i) => !existsSync(aggregateFile(i)));
+    if (missing >= 0) return { exit: 3, summaryFile, reason: `Artillery (runner ${missing + 1}) wrote no final report to judge config.ensure on` };
+    limits = await judgeMerged(
+      o.shape.ensure,
+      scripts.map((_, i) => aggregateFile(i)),
+    );
+  }
 
   const records = readRecords(samplesDir);
   // Thresholds of metrics without samples hold: a run whose workers recorded nothing must not pass.
@@ -319,7 +333,7 @@ export async function runProfile(o: ProfileRunOptions): Promise<ProfileRunResult
     delivery,
     periods: latencyPeriods(records),
     writes: records.writes?.current,
-    ...(o.shape ? { shape: { source: o.shape.source, phases: phases ?? phasesOf(plan.scenarios), limits: limits.flat() } } : {}),
+    ...(o.shape ? { shape: { source: o.shape.source, phases: phases ?? phasesOf(plan.scenarios), limits } } : {}),
     script: o.script,
     profile: o.profile,
     baseUrl: o.baseUrl,

@@ -40,6 +40,43 @@ test('load:paging --profile smoke --runners 2 exits 0, its merged summary says "
   for (const i of [1, 2]) assert.ok(existsSync(join(work, 'two', `load/paging/runners/${i}/artillery.json`)), `runner ${i}'s Artillery report`);
 });
 
+test('--runners 2 with config.ensure: the limits are judged once, on the runners merged: a count each half keeps is broken by the whole run (exit 2)', {
+  timeout: 180_000,
+}, async () => {
+  // 20 arrivals a second for 4 s, shared 10 and 10; one in four is the calibration job (about 20 in all, 10 a runner).
+  const shape = {
+    config: {
+      phases: [{ duration: 4, arrivalRate: 20 }],
+      ensure: {
+        thresholds: [{ 'console.calibration.max': 60_000 }],
+        conditions: [{ expression: 'console.calibration.requests < 16' }],
+      },
+    },
+  };
+  const r = await load(['paging', '--runners', '2', '--overrides', JSON.stringify(shape)], join(work, 'ensure'));
+  assert.equal(r.code, 2, r.out);
+  assert.match(r.out, /load: paging: limit broken: endpoint calibration: console\.calibration\.requests < 16 \(exit 2\)/);
+  assert.doesNotMatch(r.out, /runner \d\)/, 'one verdict per limit, not one per runner');
+  const summary = JSON.parse(readFileSync(join(work, 'ensure', 'load/paging/summary.json'), 'utf8')) as Summary & {
+    shape: { limits: { check: string; ok: boolean; runner?: number }[] };
+  };
+  assert.deepEqual(
+    summary.shape.limits.map((l) => [l.check, l.ok, l.runner]),
+    [
+      ['console.calibration.max < 60000', true, undefined],
+      ['console.calibration.requests < 16', false, undefined],
+    ],
+  );
+  assert.ok(summary.endpoints.calibration.count >= 16, `${summary.endpoints.calibration.count} calibration requests in all`);
+  // Each runner's own share would have held the count limit: Artillery judging each alone would have passed it.
+  for (const i of [1, 2]) {
+    const own = JSON.parse(readFileSync(join(work, 'ensure', `load/paging/runners/${i}/artillery.json`), 'utf8')) as {
+      aggregate: { counters: Record<string, number> };
+    };
+    assert.ok(own.aggregate.counters['console.calibration.requests'] < 16, `runner ${i}: ${own.aggregate.counters['console.calibration.requests']}`);
+  }
+});
+
 test('--runners is 1 to 16, else one line and exit 3 before anything runs', async () => {
   const r = await load(['paging', '--runners', '0'], join(work, 'bad'));
   assert.equal(r.code, 3);

@@ -21,7 +21,7 @@ export type { LoadOutcome } from '../../core/formats.ts';
 
 /** `endpoint X: ` for a limit on a `console.<endpoint>.<statistic>` metric, so that the line names the endpoint first. */
 function limitEndpoint(check: string): string {
-  const m = /^console\.(.+)\.(p\d+|min|max|mean|median|count|unexpected|network_failures)\b/.exec(check.trim());
+  const m = /^console\.(.+)\.(p\d+|min|max|mean|median|count|requests|unexpected|network_failures)\b/.exec(check.trim());
   return m ? `endpoint ${m[1]}: ` : '';
 }
 
