@@ -7,6 +7,7 @@
 // which would bury these lines. With `aggregateFile` it writes Artillery's final report, its histograms
 // serialised, for the limits judged on several runners merged (load/artillery/ensure.ts).
 import { writeFileSync } from 'node:fs';
+import { isMainThread } from 'node:worker_threads';
 import { type PeriodStats, progressLine } from './progress.ts';
 
 interface EnsureCheck {
@@ -42,8 +43,9 @@ export class Plugin {
     const settings = script.config?.plugins?.['console-progress'] ?? {};
     events.on('stats', (stats) => console.log(progressLine(settings.label ?? 'load', stats)));
     const aggregate = settings.aggregateFile;
-    // Artillery emits `done` with the histograms still sketches before its own report replaces them by their summaries.
-    if (aggregate && process.env.LOCAL_WORKER_ID === undefined) events.on('done', (stats) => writeFileSync(aggregate, serializeReport(stats)));
+    // Artillery's launcher (its main thread; its workers are threads) emits `done` with the histograms still
+    // sketches, before its own report replaces them by their summaries.
+    if (aggregate && isMainThread) events.on('done', (stats) => writeFileSync(aggregate, serializeReport(stats)));
     const file = settings.ensureFile;
     if (file)
       (globalThis as ArtilleryGlobal).artillery?.globalEvents?.on('checks', (checks) =>

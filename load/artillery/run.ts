@@ -179,6 +179,8 @@ export function writeRequestRows(records: Records, file: string): void {
 export interface Plan {
   scenarios: Record<string, Scenario>;
   thresholds: Thresholds;
+  /** The endpoints the profile times (absent from cloud plans prepared before it was kept). */
+  endpoints?: string[];
 }
 
 /** The profile's setup, once, in a process of its own with `env` (load/artillery/setup.ts); its plan, or why it could not run. */
@@ -318,7 +320,7 @@ export async function runProfile(o: ProfileRunOptions): Promise<ProfileRunResult
   if (loadRequests(records) === 0) return { exit: 3, summaryFile, reason: `Artillery ran, but its workers recorded no request of the profile (${samplesDir})` };
   // The load's own span (first arrival to last answer), not Artillery's start-up around it.
   const durationMs = records.span ? records.span[1] - records.span[0] : Date.now() - t0;
-  const data = summaryData(records, plan.thresholds, durationMs);
+  const data = summaryData(records, plan.thresholds, durationMs, plan.endpoints);
   const reports = scripts.map((_, i) => readArtilleryReport(reportOf(i)));
   const delivery = judgeDelivery(
     scripts.map((sc, i) => ({

@@ -22,7 +22,10 @@ async function main(): Promise<number> {
     console.error(`load: setup: the profile must be paging or mutation, got ${JSON.stringify(script)}`);
     return 3;
   }
-  writeFileSync(join(dataDir, `plan-${script}.json`), JSON.stringify({ scenarios: profile.scenarios, thresholds: profile.thresholds }));
+  writeFileSync(
+    join(dataDir, `plan-${script}.json`),
+    JSON.stringify({ scenarios: profile.scenarios, thresholds: profile.thresholds, endpoints: profile.endpoints }),
+  );
   try {
     const answer = await profile.setup();
     writeFileSync(join(dataDir, `setup-${script}.json`), JSON.stringify(answer ?? null));

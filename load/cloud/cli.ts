@@ -115,7 +115,7 @@ function judgeReport(file: string): number {
     baseUrl: plan.target,
     apiKey: config.apiKey ?? '',
     // A plan prepared before the thresholds were data holds them as text: still read.
-    data: summaryData(records, readThresholds(plan.thresholds as Record<string, (Limit | string)[]>), durationMs),
+    data: summaryData(records, readThresholds(plan.thresholds as Record<string, (Limit | string)[]>), durationMs, plan.endpoints),
     samples: histogramsOf(records),
     runners: plan.count,
     engine: { name: 'artillery', version: 'cloud' },

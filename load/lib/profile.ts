@@ -11,6 +11,8 @@ export interface Profile<S = unknown> {
   name: 'paging' | 'mutation';
   scenarios: Record<string, Scenario>;
   thresholds: Thresholds;
+  /** The endpoints it times (their tags), each in the summary whether or not a request of it ran. */
+  endpoints: string[];
   setup: () => Promise<S>;
   jobs: Record<string, Job<S>>;
   teardown?: (setup: S) => Promise<void>;

@@ -179,12 +179,17 @@ function transportFigures(records: Records): SummaryData['transport'] {
   return { answers, failures, kinds: ordered };
 }
 
-function endpointFigures(records: Records, seconds: number): Record<string, EndpointFigures> {
+function endpointFigures(records: Records, seconds: number, timed: string[]): Record<string, EndpointFigures> {
   const out: Record<string, EndpointFigures> = {};
-  for (const name of Object.keys(records.endpoints).sort()) {
+  for (const name of [...new Set([...Object.keys(records.endpoints), ...timed])].sort()) {
     const e = records.endpoints[name];
     // Setup's probes are the target's questions before the load, not the load.
-    if (name === 'setup' || e.micros.length === 0) continue;
+    if (name === 'setup') continue;
+    if (!e || e.micros.length === 0) {
+      // An endpoint the profile times that no request reached (e.g. overrides the target refused): there, at zero.
+      if (timed.includes(name)) out[name] = { p50: 0, p95: 0, p99: 0, avg: 0, max: 0, count: 0, rps: 0, errorRate: 0 };
+      continue;
+    }
     const v = metricValues({ type: 'trend', micros: e.micros }, seconds);
     out[name] = {
       p50: v['p(50)'],
@@ -200,8 +205,8 @@ function endpointFigures(records: Records, seconds: number): Record<string, Endp
   return out;
 }
 
-/** The whole run's data from the merged records, its thresholds judged. */
-export function summaryData(records: Records, thresholds: Thresholds, durationMs: number): SummaryData {
+/** The whole run's data from the merged records, its thresholds judged; `timed`, the endpoints the profile times. */
+export function summaryData(records: Records, thresholds: Thresholds, durationMs: number, timed: string[] = []): SummaryData {
   const seconds = durationMs / 1000;
   const metrics: Record<string, MetricData> = {};
   for (const [key, r] of Object.entries(namedMetrics(records))) metrics[key] = { type: r.type, values: metricValues(r, seconds) };
@@ -217,7 +222,7 @@ export function summaryData(records: Records, thresholds: Thresholds, durationMs
     metrics,
     root_group: { name: '', checks, groups: [] },
     state: { testRunDurationMs: durationMs },
-    endpoints: endpointFigures(records, seconds),
+    endpoints: endpointFigures(records, seconds, timed),
     checks: checkFigures(records),
     transport: transportFigures(records),
     // The profiles' own (named after their script); the engine's, such as a paired run's pair counts, are not the summary's.
