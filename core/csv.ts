@@ -1,5 +1,5 @@
-// The request rows a load run writes (load/artillery/run.ts, writeRequestRows: the CSV columns k6's
-// output had, so that older files still read) are read by the report's throughput chart and the tests: one line splitter.
+// The request rows a load run writes (load/artillery/run.ts, writeRequestRows: the columns of the
+// earliest load engine's CSV, kept so that older files still read) are read by the report's throughput chart and the tests: one line splitter.
 
 /** Splits one CSV line as Go's encoding/csv writes it (a field with a comma or a quote is quoted, a quote doubled). */
 export function splitCsvLine(line: string): string[] {

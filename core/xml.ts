@@ -1,5 +1,5 @@
 // Text for an XML element or attribute, for the JUnit files CI reads: the conformance suite's and the
-// k6 scripts' (load/lib/junit.ts). k6 runs this file too, so it imports nothing (core/imports.test.ts).
+// load profiles' (load/lib/junit.ts).
 
 /** Escapes the five XML specials and drops the control characters that XML 1.0 forbids. */
 export function xmlEscape(s: string): string {
