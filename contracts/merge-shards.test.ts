@@ -13,7 +13,7 @@ import { startReference } from '../core/reference.ts';
 
 const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONSOLE_') && !k.startsWith('PLAYWRIGHT_')));
 const tsx = (script: string, args: string[], env: Record<string, string>) =>
-  spawnSync(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, script), ...args], {
+  spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, script), ...args], {
     cwd: ROOT,
     encoding: 'utf8',
     env: { ...clean, ...env },

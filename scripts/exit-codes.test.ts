@@ -14,7 +14,7 @@ import { startReference } from '../core/reference.ts';
 function run(script: string, args: string[], env: Record<string, string>) {
   const reports = mkdtempSync(join(tmpdir(), 'cc-exit-'));
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONSOLE_')));
-  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, script), ...args], {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, script), ...args], {
     cwd: ROOT,
     encoding: 'utf8',
     env: { ...clean, CONSOLE_REPORTS_DIR: reports, ...env },
@@ -111,7 +111,7 @@ test('conformance exits 3 at the preflight for a redirect (not followed: the key
     // Asynchronous: the servers live in this process.
     const runAsync = (env: Record<string, string>, args: string[] = []) => {
       const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONSOLE_')));
-      const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'contracts/conformance.ts'), ...args], {
+      const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'contracts/conformance.ts'), ...args], {
         cwd: ROOT,
         env: { ...clean, CONSOLE_REPORTS_DIR: mkdtempSync(join(tmpdir(), 'cc-exit-')), ...env },
         stdio: ['ignore', 'pipe', 'pipe'],
