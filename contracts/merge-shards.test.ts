@@ -19,7 +19,8 @@ const tsx = (script: string, args: string[], env: Record<string, string>) =>
     env: { ...clean, ...env },
   });
 
-// name of 4 and of 200 (creates: fails), name of 3 and of 201, description of 1000 (creates: fails), name and type required.
+// Four metrics tests, in file order: name of 4 and of 200 (a create: fails under the fault), name of 3
+// and of 201, description of 1000 (a create: fails), name and type required.
 const METRICS_FOUR = 'metrics: (name of [34] and|description of|name and type are)';
 
 test('two shards merge into one verdict: the merged report holds every test and every failure of both shards', async () => {
