@@ -11,7 +11,7 @@ import { ROOT } from '../core/config.ts';
 import { readCandidate } from '../core/formats.ts';
 
 const run = (args: string[], env: NodeJS.ProcessEnv = {}) =>
-  spawnSync(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'candidate/command.ts'), ...args], {
+  spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'candidate/command.ts'), ...args], {
     cwd: ROOT,
     encoding: 'utf8',
     env: { ...process.env, ...env },

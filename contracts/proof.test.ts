@@ -13,7 +13,7 @@ import type { ClauseProof } from '../core/formats.ts';
 const FAULT = 'gen:message:pipelines.list.message';
 
 const env = () => Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONSOLE_')));
-const PROOF = [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'contracts/proof.ts')];
+const PROOF = ['--import', 'tsx', join(ROOT, 'contracts/proof.ts')];
 
 function proof(...args: string[]) {
   return spawnSync(process.execPath, [...PROOF, ...args], { cwd: ROOT, env: env(), encoding: 'utf8', timeout: 240_000 });

@@ -45,7 +45,9 @@ function commands(): { name: string; argv: string[] }[] {
 
 function run(argv: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONSOLE_')));
-  const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), ...argv], { cwd: ROOT, env: clean });
+  // `tsx FILE` starts a second node that runs FILE under tsx's loader; `node --import tsx FILE` is that
+  // second node alone: the same loader and output, one start-up instead of two for each of the 44 runs.
+  const child = spawn(process.execPath, ['--import', 'tsx', ...argv], { cwd: ROOT, env: clean });
   const r = { status: null as number | null, stdout: '', stderr: '' };
   child.stdout.on('data', (d) => (r.stdout += d));
   child.stderr.on('data', (d) => (r.stderr += d));

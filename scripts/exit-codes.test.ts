@@ -1,6 +1,6 @@
 // The exit codes of docs/architecture.md, through the real commands: 3 with a one-line reason when
 // a run cannot be carried out, 1 on a contract failure, 2 on a performance regression, 0 on a pass.
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -9,12 +9,12 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { ROOT } from '../core/config.ts';
-import { startReference } from '../core/reference.ts';
+import { type ReferenceServer, startReference } from '../core/reference.ts';
 
 function run(script: string, args: string[], env: Record<string, string>) {
   const reports = mkdtempSync(join(tmpdir(), 'cc-exit-'));
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONSOLE_')));
-  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, script), ...args], {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, script), ...args], {
     cwd: ROOT,
     encoding: 'utf8',
     env: { ...clean, CONSOLE_REPORTS_DIR: reports, ...env },
@@ -27,6 +27,19 @@ const verifyJson = (reports: string) => JSON.parse(readFileSync(join(reports, 'v
 const stage = (reports: string, name: string) => verifyJson(reports).stages.find((s: { name: string }) => s.name === name);
 // One test of metrics: enough for a real conformance stage in a few seconds.
 const ONE_METRIC_TEST = 'metrics: a created metric answers the spec message';
+
+// The reference servers of the tests of one create (the clean one and the one whose create answers the
+// wrong message), started once each and shared: a run leaves only its own uniquely named metric, which
+// no later run reads.
+const shared = new Map<string, Promise<ReferenceServer>>();
+function sharedReference(faults: readonly string[]): Promise<ReferenceServer> {
+  const key = faults.join(',');
+  if (!shared.has(key)) shared.set(key, startReference({ faults: [...faults], stderr: 'ignore' }));
+  return shared.get(key)!;
+}
+after(async () => {
+  for (const server of shared.values()) await (await server).stop();
+});
 
 const oneLine = (stderr: string) =>
   stderr
@@ -111,7 +124,7 @@ test('conformance exits 3 at the preflight for a redirect (not followed: the key
     // Asynchronous: the servers live in this process.
     const runAsync = (env: Record<string, string>, args: string[] = []) => {
       const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONSOLE_')));
-      const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'contracts/conformance.ts'), ...args], {
+      const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'contracts/conformance.ts'), ...args], {
         cwd: ROOT,
         env: { ...clean, CONSOLE_REPORTS_DIR: mkdtempSync(join(tmpdir(), 'cc-exit-')), ...env },
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -139,14 +152,10 @@ test('conformance exits 3 at the preflight for a redirect (not followed: the key
 });
 
 test('conformance exits 3 when the target rejects the key', async () => {
-  const server = await startReference({ stderr: 'ignore' });
-  try {
-    const r = run('contracts/conformance.ts', [], { CONSOLE_BASE_URL: server.baseUrl, CONSOLE_API_KEY: 'not-the-key' });
-    assert.equal(r.status, 3);
-    assert.match(r.stderr, /rejected the key/);
-  } finally {
-    await server.stop();
-  }
+  const server = await sharedReference([]);
+  const r = run('contracts/conformance.ts', [], { CONSOLE_BASE_URL: server.baseUrl, CONSOLE_API_KEY: 'not-the-key' });
+  assert.equal(r.status, 3);
+  assert.match(r.stderr, /rejected the key/);
 });
 
 test('conformance exits 1 on a stated violation and 0 on the clean server', async () => {
@@ -154,16 +163,14 @@ test('conformance exits 1 on a stated violation and 0 on the clean server', asyn
     [['wrong-message-metric-created'], 1],
     [[], 0],
   ] as const) {
-    const server = await startReference({ faults: [...faults], stderr: 'ignore' });
-    try {
-      const r = run('contracts/conformance.ts', ['contracts/conformance/metrics.spec.ts'], {
-        CONSOLE_BASE_URL: server.baseUrl,
-        CONSOLE_API_KEY: server.apiKey,
-      });
-      assert.equal(r.status, expected, `faults ${faults.join(',') || 'none'}: ${r.stdout.slice(-500)}`);
-    } finally {
-      await server.stop();
-    }
+    const server = await sharedReference(faults);
+    // The test that checks a create's message: the exit code needs no more, and the rest of the
+    // file would cost a Playwright run of twenty tests.
+    const r = run('contracts/conformance.ts', ['contracts/conformance/metrics.spec.ts', '--grep', ONE_METRIC_TEST], {
+      CONSOLE_BASE_URL: server.baseUrl,
+      CONSOLE_API_KEY: server.apiKey,
+    });
+    assert.equal(r.status, expected, `faults ${faults.join(',') || 'none'}: ${r.stdout.slice(-500)}`);
   }
 });
 
@@ -179,23 +186,19 @@ test('verify --skip-load exits 1 on a stated violation and 0 on the clean server
     [['wrong-message-metric-created'], 1],
     [[], 0],
   ] as const) {
-    const server = await startReference({ faults: [...faults], stderr: 'ignore' });
-    try {
-      const r = run('scripts/verify.ts', ['--skip-load', '--grep', ONE_METRIC_TEST], {
-        CONSOLE_BASE_URL: server.baseUrl,
-        CONSOLE_API_KEY: server.apiKey,
-      });
-      assert.equal(r.status, expected, `faults ${faults.join(',') || 'none'}: ${r.stdout.slice(-1500)}${r.stderr}`);
-      assert.equal(stage(r.reports, 'load').status, 'skipped');
-      assert.equal(stage(r.reports, 'conformance').exitCode, expected);
-      assert.ok(!existsSync(join(r.reports, 'load')), 'no load output');
-      assert.equal(verifyJson(r.reports).exitCode, expected);
-      const page = readFileSync(join(r.reports, 'index.html'), 'utf8');
-      assert.match(page, expected ? /class="verdict v-FAIL"/ : /class="verdict v-PASS"/);
-      assert.ok(!page.includes(server.apiKey), 'the key is not on the page');
-    } finally {
-      await server.stop();
-    }
+    const server = await sharedReference(faults);
+    const r = run('scripts/verify.ts', ['--skip-load', '--grep', ONE_METRIC_TEST], {
+      CONSOLE_BASE_URL: server.baseUrl,
+      CONSOLE_API_KEY: server.apiKey,
+    });
+    assert.equal(r.status, expected, `faults ${faults.join(',') || 'none'}: ${r.stdout.slice(-1500)}${r.stderr}`);
+    assert.equal(stage(r.reports, 'load').status, 'skipped');
+    assert.equal(stage(r.reports, 'conformance').exitCode, expected);
+    assert.ok(!existsSync(join(r.reports, 'load')), 'no load output');
+    assert.equal(verifyJson(r.reports).exitCode, expected);
+    const page = readFileSync(join(r.reports, 'index.html'), 'utf8');
+    assert.match(page, expected ? /class="verdict v-FAIL"/ : /class="verdict v-PASS"/);
+    assert.ok(!page.includes(server.apiKey), 'the key is not on the page');
   }
 });
 

@@ -100,7 +100,7 @@ function resettingProxy(upstream: URL, key: string, mode: 'reset' | 'echo' = 're
 /** `npm run conformance -- ARGS` with `env` (target, key, reports folder): its exit code and everything it printed. */
 function conformance(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONSOLE_')));
-  const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'contracts/conformance.ts'), ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'contracts/conformance.ts'), ...args], {
     cwd: ROOT,
     env: { ...clean, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

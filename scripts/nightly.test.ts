@@ -32,7 +32,7 @@ async function longLived(t: TestContext, dir: string): Promise<{ server: Referen
 
 function run(script: string, args: string[], env: Record<string, string>) {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONSOLE_')));
-  return spawnSync(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, script), ...args], {
+  return spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, script), ...args], {
     cwd: ROOT,
     encoding: 'utf8',
     env: { ...clean, ...env },

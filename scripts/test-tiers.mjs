@@ -74,25 +74,26 @@ export function tiers(root = ROOT) {
 export const IN_PROCESS_RUNNER = 'scripts/test-fast.mjs';
 
 // The files of test:unit that take longest, longest first (CPU seconds of each alone, 2026-11-28,
-// docs/measurements.md "npm test cut"). Two run at a time, each as it ends making way for the next in
-// order, so a long file started last leaves a core idle until it ends (scripts/exit-codes.test.ts,
-// 100 s of CPU, came last but one); started first, the short ones fill in beside them. Only an order: a
-// file not named here runs too, after these, in path order.
+// docs/measurements.md "npm test cut"; measured again where a file's tests were made cheaper). Two run
+// at a time, each as it ends making way for the next in order, so a long file started last leaves a
+// core idle until it ends (scripts/exit-codes.test.ts, 100 s of CPU, came last but one); started
+// first, the short ones fill in beside them. Only an order: a file not named here runs too, after
+// these, in path order.
 const LONGEST_FIRST = [
   'scripts/exit-codes.test.ts',
   'scripts/ci/action.test.ts',
   'scripts/package.test.ts',
   'candidate/selftest.test.ts',
-  'harness/transport/transport.test.ts',
   'scripts/nightly.test.ts',
+  'harness/transport/transport.test.ts',
   IN_PROCESS_RUNNER,
   'load/command/load-verdict.test.ts',
-  'contracts/merge-shards.test.ts',
   'candidate/latency-writes.test.ts',
   'harness/commands.test.ts',
-  'contracts/proof.test.ts',
   'load/command/baseline.test.ts',
   'candidate/latency.test.ts',
+  'contracts/proof.test.ts',
+  'contracts/merge-shards.test.ts',
 ];
 
 /**

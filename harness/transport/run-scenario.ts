@@ -78,7 +78,7 @@ export async function runScenario(spec: ScenarioSpec, keep = false): Promise<Sce
     };
     const t0 = Date.now();
     // Asynchronous on purpose: the proxy lives in this process and must keep answering.
-    const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, script), ...args], {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, script), ...args], {
       cwd: ROOT,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],

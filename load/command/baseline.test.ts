@@ -86,7 +86,7 @@ const work = mkdtempSync(join(tmpdir(), 'baseline-merge-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
 function loadRun(env: NodeJS.ProcessEnv): Promise<{ code: number | null; out: string }> {
-  const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'load/command/load.ts'), 'paging'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'load/command/load.ts'), 'paging'], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -151,7 +151,7 @@ test('two real load runs side by side against one target merge into one summary 
 
 /** One of the commands (load/command/load.ts, load/command/baseline.ts) as a user runs it, with only the environment given. */
 function command(script: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string }> {
-  const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, script), ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, script), ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { ROOT } from '../../core/config.ts';
 
 function load(args: string[], env: Record<string, string>) {
-  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'load/command/load.ts'), ...args], {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'load/command/load.ts'), ...args], {
     cwd: ROOT,
     encoding: 'utf8',
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
