@@ -85,7 +85,7 @@ export function runSuite(server: Pick<HostedServer, 'baseUrl' | 'apiKey'>, run: 
   // A young generation of up to 32 MB (V8's default on 64 bits: 16) for Playwright's runner and worker:
   // most of what their start allocates then dies young without as many collections; measured, about a
   // quarter less CPU per short run (five runs of auth.spec.ts, 8.0 s against 10.7 s), the same results.
-  env.NODE_OPTIONS = [process.env.NODE_OPTIONS, '--max-semi-space-size=32'].filter(Boolean).join(' ');
+  env.NODE_OPTIONS = [env.NODE_OPTIONS, '--max-semi-space-size=32'].filter(Boolean).join(' ');
   Object.assign(env, run.options);
   const args = [
     join(ROOT, 'node_modules/@playwright/test/cli.js'),
