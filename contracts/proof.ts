@@ -12,7 +12,7 @@ import { fail, integerOption, parseCommand, runCommand } from '../core/command.t
 import { ROOT, reportsDirFromEnv } from '../core/config.ts';
 import type { ClauseProof, FaultProofRun } from '../core/formats.ts';
 import { buildMap, failedClauses, nameMatcher, sampleRuns, selectionFor, verifyRun } from './proof-map.ts';
-import { listSwitches, pool, runSuite, type Switch, withServer } from './selftest-runs.ts';
+import { listSwitches, pool, runSuite, stopHosts, type Switch, withServer } from './selftest-runs.ts';
 import { CLAUSES } from './support/clauses.ts';
 
 const HELP = `usage: npm run clauses:proof -- [--only NAME[,NAME]] [--hand-only] [--lanes N] [--timeout S] [--out FILE]
@@ -246,4 +246,5 @@ async function main(): Promise<number> {
   });
 }
 
-runCommand(NAME, main);
+// The warm server processes end with the command, waited for (so that its CPU time counts theirs).
+runCommand(NAME, () => main().finally(stopHosts));

@@ -14,7 +14,7 @@
 import { parseCommand, runCommand } from '../core/command.ts';
 import { LARGE_LISTS, VARIANT_GROUPS, WAITING_VARIANTS } from './selftest-groups.ts';
 import { filesFor, optionsFor, variantOptions } from './selftest-files.ts';
-import { listSwitches, pool, runSuite, type Variant, withServer } from './selftest-runs.ts';
+import { listSwitches, pool, runSuite, stopHosts, type Variant, withServer } from './selftest-runs.ts';
 import { blameTable, type BlameRow } from './selftest-blame.ts';
 
 const HELP = `usage: npm run conformance:selftest -- [--only NAME[,NAME]] [--lanes N] [--grouped] [--blame [--whole]] [--without-options]
@@ -201,4 +201,5 @@ async function main(): Promise<number> {
   return problems.length === 0 ? 0 : 1;
 }
 
-runCommand('selftest', main);
+// The warm server processes end with the command, waited for (so that its CPU time counts theirs).
+runCommand('selftest', () => main().finally(stopHosts));
