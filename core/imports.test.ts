@@ -148,3 +148,13 @@ test("a clause's level has one type, core/formats.ts's Level", () => {
     .filter((file) => /^export type Level\s*=/m.test(readFileSync(join(ROOT, file), 'utf8')));
   assert.deepEqual(declaring, ['core/formats.ts']);
 });
+
+test('a quantile is computed in one place, core/quantile.ts', () => {
+  // Interpolating between order statistics by hand is how two "p95"s come to differ: every other file
+  // calls quantile, quantileSorted or median from there.
+  const interpolating = [...tsFiles(ROOT)]
+    .map((path) => relative(ROOT, path))
+    .filter((file) => !file.endsWith('.test.ts'))
+    .filter((file) => /\(\w+ - \w+\) \* \(\w+\[\w+\] - \w+\[\w+\]\)/.test(readFileSync(join(ROOT, file), 'utf8')));
+  assert.deepEqual(interpolating, ['core/quantile.ts']);
+});

@@ -4,16 +4,9 @@
 // Periods count from the load's first arrival; a request belongs to the period it started in.
 import type { LoadPeriod } from '../../core/formats.ts';
 import type { Records } from '../lib/runtime.ts';
+import { quantileSorted } from '../../core/quantile.ts';
 
 export const PERIOD_MS = 10_000;
-
-/** The q-quantile of ascending `asc` by linear interpolation (as the run's own percentiles: load/lib/summary-data.ts). */
-function quantile(asc: number[], q: number): number {
-  const h = (asc.length - 1) * q;
-  const lo = Math.floor(h);
-  const hi = Math.min(asc.length - 1, lo + 1);
-  return asc[lo] + (h - lo) * (asc[hi] - asc[lo]);
-}
 
 const round3 = (n: number) => Math.round(n * 1000) / 1000;
 
@@ -43,7 +36,12 @@ export function latencyPeriods(records: Records, periodMs = PERIOD_MS): LoadPeri
     buckets.forEach((ms, i) => {
       if (ms.length === 0) return;
       ms.sort((a, b) => a - b);
-      periods[i].endpoints[endpoint] = { count: ms.length, p50: round3(quantile(ms, 0.5)), p95: round3(quantile(ms, 0.95)), p99: round3(quantile(ms, 0.99)) };
+      periods[i].endpoints[endpoint] = {
+        count: ms.length,
+        p50: round3(quantileSorted(ms, 0.5)),
+        p95: round3(quantileSorted(ms, 0.95)),
+        p99: round3(quantileSorted(ms, 0.99)),
+      };
     });
   }
   return periods;

@@ -4,6 +4,7 @@
 // the same figures under the metric names those files have always shown (`http_req_duration` and
 // `http_req_duration{endpoint:listExperiments.deep}`, `checks{level:stated}`, ...), made here and read
 // back nowhere in the code. load/lib/summary.ts writes summary.json and JUnit from it.
+import { quantileSorted } from '../../core/quantile.ts';
 import { TRANSPORT_KINDS } from '../../core/transport-rule.ts';
 import type { CheckLevel, EndpointRecord, Records } from './runtime.ts';
 import { figureOf, type Limit, limitText, meets, type Thresholds } from './thresholds.ts';
@@ -59,13 +60,8 @@ export interface SummaryData {
   counters: Record<string, number>;
 }
 
-function quantile(asc: number[], q: number): number {
-  if (asc.length === 0) return 0;
-  const h = (asc.length - 1) * q;
-  const lo = Math.floor(h);
-  const hi = Math.min(asc.length - 1, lo + 1);
-  return asc[lo] + (h - lo) * (asc[hi] - asc[lo]);
-}
+/** The project's one quantile (core/quantile.ts) of ascending `asc`; 0 for none, as summary.json shows an endpoint that ran no request. */
+const quantileOrZero = (asc: number[], q: number): number => (asc.length === 0 ? 0 : quantileSorted(asc, q));
 
 export function metricValues(r: MetricRecord, seconds: number): Record<string, number> {
   switch (r.type) {
@@ -81,12 +77,12 @@ export function metricValues(r: MetricRecord, seconds: number): Record<string, n
       return {
         avg: ms.length ? sum / ms.length : 0,
         min: ms[0] ?? 0,
-        med: quantile(ms, 0.5),
+        med: quantileOrZero(ms, 0.5),
         max: ms.at(-1) ?? 0,
-        'p(50)': quantile(ms, 0.5),
-        'p(90)': quantile(ms, 0.9),
-        'p(95)': quantile(ms, 0.95),
-        'p(99)': quantile(ms, 0.99),
+        'p(50)': quantileOrZero(ms, 0.5),
+        'p(90)': quantileOrZero(ms, 0.9),
+        'p(95)': quantileOrZero(ms, 0.95),
+        'p(99)': quantileOrZero(ms, 0.99),
         count: ms.length,
       };
     }
