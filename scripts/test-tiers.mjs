@@ -98,7 +98,7 @@ const LONGEST_FIRST = [
 
 /**
  * What test:unit runs, in its order: the process tier a file each and the in-process tier as one more
- * file (its runner), side by side three at a time (scripts/test-unit.mjs), the longest first.
+ * file (its runner), side by side two at a time, the longest first.
  */
 export function unitRun(root = ROOT) {
   const files = [...tiers(root).process, IN_PROCESS_RUNNER];
