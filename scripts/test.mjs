@@ -5,18 +5,20 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 
 // Each stage is an npm script; together they are the whole of `npm test` (docs/testing.md). Stages
-// that share a `together` name run at the same time: they read the tree or start servers of their own
-// on port 0 and temporary files, and none of them is timed against a baseline (load:smoke and
-// report:test, which are, run alone, as do test:unit and the self-test, which fill both cores).
+// next to each other that are marked (static: they read the tree; servers: they start servers of their
+// own on port 0 and write temporary files) run at the same time as one batch: none of them is timed
+// against a baseline, and crosscheck keeps about one core busy for half a minute while the static ones
+// take the other (load:smoke and report:test, which are timed, run alone, as do test:unit and the
+// self-test, which fill both cores).
 const stages = [
   ['contracts:check', 'generated schemas are fresh and compile under Ajv2020 strict', [], 'static'],
   ['contracts:lint', 'openapi.yaml is lint-clean under Redocly', [], 'static'],
   ['typecheck', 'TypeScript strict typecheck (tsconfig.json: every file of every folder)', [], 'static'],
   ['lint', 'Biome lint and format check (biome.jsonc): no errors, formatted', [], 'static'],
   ['clauses:coverage', 'every stated clause of contracts/clauses.yaml has a conformance test', [], 'static'],
-  ['test:unit', 'unit tests (node:test): every *.test.ts of the repository, both tiers'],
   ['fuzz:smoke', 'seeded fuzz of the reference server: no 5xx, error shape, nothing persisted', [], 'servers'],
   ['crosscheck', 'Schemathesis (pinned, in .venv) finds no failure of the reference server against contracts/openapi.yaml', [], 'servers'],
+  ['test:unit', 'unit tests (node:test): every *.test.ts of the repository, both tiers'],
   ['conformance:strict', 'the conformance suite against the reference server, --strict'],
   // Grouped: the strict-pass variants share a server per group (contracts/selftest-groups.ts), about half the time.
   ['conformance:selftest', 'the suite fails against every injected fault and passes every legal variant (variants in groups)', ['--grouped']],
@@ -30,8 +32,8 @@ if (only.includes('--help') || only.includes('-h')) {
   console.log(`usage: npm test [-- STAGE...]
 
 Runs the project's own tests, stage by stage in this order, stopping at the first that fails;
-with STAGE names, only those. Stages marked [name] run at the same time as the others of that name,
-each one's output printed when it ends. Exit 0 when every stage run passed, 1 otherwise, 3 on an
+with STAGE names, only those. Marked stages next to each other ([static], [servers]) run at the
+same time, each one's output printed when it ends. Exit 0 when every stage run passed, 1 otherwise, 3 on an
 unknown stage.
 
 ${stages.map(([script, what, , together]) => `  ${script.padEnd(22)} ${together ? `[${together}] ` : ''}${what}`).join('\n')}`);
@@ -68,9 +70,8 @@ function run([script, what, args = []], alone) {
 
 const chosen = stages.filter(([script]) => only.length === 0 || only.includes(script));
 for (let i = 0; i < chosen.length; ) {
-  const together = chosen[i][3];
   let j = i + 1;
-  while (together && j < chosen.length && chosen[j][3] === together) j++;
+  while (chosen[i][3] && j < chosen.length && chosen[j][3]) j++;
   const batch = chosen.slice(i, j);
   results.push(...(await Promise.all(batch.map((stage) => run(stage, batch.length === 1)))));
   i = j;
