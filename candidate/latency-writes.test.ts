@@ -107,8 +107,8 @@ const skipped = (l: Ledger) => l.parts.flatMap((p) => p.writes.filter((w) => w.o
 test('writes paired with each side its own ids: a candidate slower on createMetric is found there only; both sides ledgered and restored', {
   timeout: 180_000,
 }, async () => {
-  // Four times slower, not twice: createMetric's pairs are few (the metric budget), and with other test
-  // files loading both cores a 2x handler measured 1.77x end to end at p 0.0024, short of the corrected 0.0011.
+  // Four times slower, not twice: createMetric's pairs are few, and with three test files loading both
+  // cores a 2x handler once measured 1.77x end to end at p 0.0024, short of the corrected 0.0011.
   const o = await pairedWithWrites({ faults: ['metric-id-shape-wrong', 'slow:createMetric:300'] }, ['paging', 'mutation']);
   const l = o.latency;
   const screen = latencyLines(l).join('\n');

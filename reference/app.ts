@@ -16,7 +16,7 @@ import { responseLayer } from './plugins/response-layer.ts';
 import { compileFor } from './schemas.ts';
 import { openDb } from './store/db.ts';
 import { layeredStore } from './store/layered.ts';
-import { seed } from './store/seed.ts';
+import { seed, seededCopy } from './store/seed.ts';
 import { sqliteStore } from './store/store.ts';
 import { gateRoutes } from './routes/gates.ts';
 import { experimentRoutes } from './routes/experiments.ts';
@@ -38,6 +38,11 @@ export interface BuildOptions {
   /** Where the log goes when `logger` is on (default stdout); tests read it. */
   logStream?: NodeJS.WritableStream;
   now?: () => number;
+  /**
+   * An in-memory store is copied from an image of the seeded data this process keeps per seed and scale
+   * (store/seed.ts seededCopy), not seeded anew: for a process that builds many servers (reference/host.ts).
+   */
+  seedCopies?: boolean;
   /** Network-like latency added to every response (reference/latency.ts); none by default. */
   latency?: Latency;
   /** The uniform generator of the latency draws (default Math.random); tests give a seeded one. */
@@ -60,8 +65,12 @@ export function build(opts: BuildOptions): FastifyInstance {
   if (problem) throw new Error(problem);
   if (!opts.apiKey) throw new Error('an API key is required');
   const on = activeLayers(opts.faults ?? [], opts.variants ?? []);
-  const db = openDb(opts.db ?? ':memory:');
-  seed(db, { seed: opts.seed ?? 1, scale: opts.scale ?? DEFAULT_SCALE });
+  const seeding = { seed: opts.seed ?? 1, scale: opts.scale ?? DEFAULT_SCALE };
+  const path = opts.db ?? ':memory:';
+  const copied = opts.seedCopies === true && path === ':memory:';
+  const db = copied ? seededCopy(seeding) : openDb(path);
+  // A copy holds the seed already (a file that does keeps it across restarts: seed sees that, adds nothing).
+  if (!copied) seed(db, seeding);
   const now = opts.now ?? Date.now;
   const store = sqliteStore(db);
   const ctx: Ctx = { store: layeredStore(store, on.storage, { now }), now, pristine: on.count === 0 };

@@ -1,7 +1,8 @@
 // A warm process that starts reference servers on request, one after another, for a caller that
 // starts many (the self-test: one per fault). Each server is build() anew, as `serve` does, with its
-// own in-memory database seeded fresh, listening on a free loopback port; what is saved is the start
-// of a process (Node, tsx, Fastify, SQLite, the contract's schemas), paid once instead of per server.
+// own in-memory database, a copy of the seeded data (seeded once per size: the large lists' 50,000
+// experiments take over a second), listening on a free loopback port; what is saved is the start of a
+// process (Node, tsx, Fastify, SQLite, the contract's schemas) and the seeding, paid once instead of per server.
 // Not a command: core/reference-host.ts starts it and speaks to it, one JSON object a line:
 //   in:  {"start": {"apiKey", "faults", "variants", "scale"}}   out: {"url": "http://127.0.0.1:PORT"} or {"error": "..."}
 //   in:  {"stop": true}                                          out: {"stopped": true}
@@ -24,7 +25,7 @@ const reply = (message: object): void => {
 
 async function start(opts: Start): Promise<void> {
   if (app) throw new Error('a server is running: stop it first');
-  const next = build({ apiKey: opts.apiKey, db: ':memory:', seed: 1, scale: opts.scale, faults: opts.faults, variants: opts.variants });
+  const next = build({ apiKey: opts.apiKey, db: ':memory:', seed: 1, scale: opts.scale, faults: opts.faults, variants: opts.variants, seedCopies: true });
   await next.listen({ port: 0, host: '127.0.0.1' });
   app = next;
   const address = app.server.address();

@@ -74,7 +74,7 @@ export function tiers(root = ROOT) {
 export const IN_PROCESS_RUNNER = 'scripts/test-fast.mjs';
 
 // The files of test:unit that take longest, longest first (CPU seconds of each alone, 2026-11-28,
-// docs/measurements.md "npm test cut"; measured again where a file's tests were made cheaper). Three run
+// docs/measurements.md "npm test cut"; measured again where a file's tests were made cheaper). Two run
 // at a time, each as it ends making way for the next in order, so a long file started last leaves a
 // core idle until it ends (scripts/exit-codes.test.ts, 100 s of CPU, came last but one); started
 // first, the short ones fill in beside them. Only an order: a file not named here runs too, after
@@ -98,7 +98,7 @@ const LONGEST_FIRST = [
 
 /**
  * What test:unit runs, in its order: the process tier a file each and the in-process tier as one more
- * file (its runner), side by side three at a time (scripts/test-unit.mjs), the longest first.
+ * file (its runner), side by side two at a time, the longest first.
  */
 export function unitRun(root = ROOT) {
   const files = [...tiers(root).process, IN_PROCESS_RUNNER];

@@ -105,8 +105,7 @@ const networkOf = (e: EndpointRecord) => Object.values(e.network).reduce((a, b) 
 /** The figures of `records` under the names summary.json shows: per endpoint and for the whole run. */
 export function namedMetrics(records: Records): Record<string, MetricRecord> {
   const out: Record<string, MetricRecord> = {};
-  const all = { micros: [] as number[], expected: [] as number[], unexpected: 0, looked: 0, network: 0 };
-  const kinds: Record<string, number> = {};
+  const all = { micros: [] as number[], expected: [] as number[], unexpected: 0 };
   for (const [name, e] of Object.entries(records.endpoints)) {
     const tag = `{endpoint:${name}}`;
     const network = networkOf(e);
@@ -118,16 +117,14 @@ export function namedMetrics(records: Records): Record<string, MetricRecord> {
     for (const u of e.micros) all.micros.push(u);
     for (const u of e.expectedMicros) all.expected.push(u);
     all.unexpected += e.unexpected;
-    all.looked += e.looked;
-    all.network += network;
-    for (const [kind, n] of Object.entries(e.network)) kinds[kind] = (kinds[kind] ?? 0) + (n ?? 0);
   }
+  const transport = transportFigures(records);
   out.http_req_duration = { type: 'trend', micros: all.micros };
   out.load_expected_duration = { type: 'trend', micros: all.expected };
   out.http_req_failed = { type: 'rate', passes: all.unexpected, fails: all.micros.length - all.unexpected };
   out.http_reqs = { type: 'counter', sum: all.micros.length };
-  out.load_transport_failures = { type: 'rate', passes: all.network, fails: all.looked - all.network };
-  for (const [kind, n] of Object.entries(kinds)) out[`load_transport_failures{kind:${kind}}`] = { type: 'rate', passes: n, fails: 0 };
+  out.load_transport_failures = { type: 'rate', passes: transport.failures, fails: transport.answers - transport.failures };
+  for (const [kind, n] of Object.entries(transport.kinds)) out[`load_transport_failures{kind:${kind}}`] = { type: 'rate', passes: n, fails: 0 };
   const checks = checkFigures(records);
   out.checks = { type: 'rate', ...pf(checks) };
   for (const [level, c] of Object.entries(checks.byLevel)) if (c.passes + c.fails > 0) out[`checks{level:${level}}`] = { type: 'rate', ...c };

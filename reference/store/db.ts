@@ -39,9 +39,10 @@ export function ensureFilterIndexes(db: Db): void {
   db.exec('ANALYZE');
 }
 
-export function openDb(path: string): Db {
-  const db = new Database(path);
-  if (path !== ':memory:') db.pragma('journal_mode = WAL');
+/** A database file, a new in-memory one (`:memory:`), or an in-memory copy of an image (`Db.serialize()`'s). */
+export function openDb(source: string | Buffer): Db {
+  const db = new Database(source);
+  if (typeof source === 'string' && source !== ':memory:') db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.exec(SCHEMA);
