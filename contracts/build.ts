@@ -3,13 +3,13 @@
 // or extra, or when a schema does not compile under Ajv2020 strict mode with ajv-formats.
 //
 // Every generated file is self-contained: referenced components are inlined under `$defs`, so that
-// each compiles alone (the conformance suite, the k6 bundle and the reference server each load only
+// each compiles alone (the conformance suite, the load profiles' bundle and the reference server each load only
 // what they need). OpenAPI extension keys (x-*) are dropped from the schemas, since Ajv's strict
 // mode rejects unknown keywords; they are kept in index.json instead.
 //
 // Each success response is written in two forms (presence is not type, see openapi.yaml's header):
 // `<op>.response.json`, the stated form, whose `required` holds only what the spec's words state
-// (the suite fails on it, the k6 validators and the reference server use it), and
+// (the suite fails on it, the load profiles' validators and the reference server use it), and
 // `<op>.response.listed.json`, the presence form, where every `x-listed` field is required too (the
 // suite reports its extra errors as inferred findings; the reference server's own tests hold it).
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

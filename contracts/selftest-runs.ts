@@ -3,11 +3,12 @@
 // that runs jobs a few at a time. (The suite files each fault runs: selftest-files.ts.)
 import { readConformance } from '../core/formats.ts';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ROOT } from '../core/config.ts';
-import type { ClauseResult, ConformanceReport } from '../core/formats.ts';
+import { TSX_LOADER } from '../core/package.ts';
+import type { ClauseResult } from '../core/formats.ts';
 import { startHosted, type HostedServer } from '../core/reference-host.ts';
 
 export { stopHosts } from '../core/reference-host.ts';
@@ -33,11 +34,11 @@ export interface Variant extends Switch {
 
 /** The reference's faults and variants, from its own list (`serve --list-faults`), never from its code; with `generated`, the generated faults too. */
 export function listSwitches(generated = false): { faults: Switch[]; variants: Variant[] } {
-  const r = spawnSync(
-    process.execPath,
-    [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'reference/cli.ts'), '--list-faults', ...(generated ? ['--generated'] : [])],
-    { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
-  );
+  const r = spawnSync(process.execPath, ['--import', TSX_LOADER, join(ROOT, 'reference/cli.ts'), '--list-faults', ...(generated ? ['--generated'] : [])], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   if (r.status !== 0) throw new Error(`serve --list-faults failed: ${r.stderr.split('\n')[0]}`);
   return JSON.parse(r.stdout);
 }

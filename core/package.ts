@@ -11,8 +11,6 @@ import { ROOT } from './config.ts';
 
 const require = createRequire(import.meta.url);
 
-/** tsx's command line: runs a TypeScript file in a child process. */
-export const TSX_CLI = require.resolve('tsx/cli');
 /** tsx's loader, for `node --import` (one process, no tsx launcher in between). */
 export const TSX_LOADER = pathToFileURL(require.resolve('tsx')).href;
 /** Playwright's command line (`playwright test`). */

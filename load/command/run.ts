@@ -13,7 +13,7 @@ import { emptyWrites, ledgerWrites, summaryWrites } from '../lib/writes.ts';
 import { type LedgerWrite, type LoadScript, type LoadWrites, type TargetState, readRunSummary, writeRunSummary, type RunSummary } from '../../core/formats.ts';
 import { addLedgerPart, tally } from '../../core/ledger.ts';
 import { restore, takeSnapshot, type Connection, type Snapshot } from '../../core/restore.ts';
-import { TSX_CLI } from '../../core/package.ts';
+import { TSX_LOADER } from '../../core/package.ts';
 import { startReference, type ReferenceServer } from '../../core/reference.ts';
 import { runProfile } from '../artillery/run.ts';
 import { loadOutcome } from './outcome.ts';
@@ -48,7 +48,8 @@ export function writeBodies(o: { seed: number; runId: string; manifestPath: stri
   const gen = spawnSync(
     process.execPath,
     [
-      TSX_CLI,
+      '--import',
+      TSX_LOADER,
       join(ROOT, 'fixtures/generate.ts'),
       '--seed',
       String(o.seed),

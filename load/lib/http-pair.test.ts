@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { TSX_CLI } from '../../core/package.ts';
+import { TSX_LOADER } from '../../core/package.ts';
 import { takeRecords, type Records } from './runtime.ts';
 
 // env.ts reads the environment once, when first imported, and this test replaces fetch: it runs in a
@@ -13,7 +13,7 @@ import { takeRecords, type Records } from './runtime.ts';
 const CHILD = process.env.LOAD_CANDIDATE_BASE_URL === 'http://candidate.test';
 if (!CHILD)
   test('callPair, in a process of its own in paired mode', () => {
-    const r = spawnSync(process.execPath, [TSX_CLI, '--test', '--test-reporter=tap', fileURLToPath(import.meta.url)], {
+    const r = spawnSync(process.execPath, ['--import', TSX_LOADER, '--test', '--test-reporter=tap', fileURLToPath(import.meta.url)], {
       encoding: 'utf8',
       env: {
         ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'NODE_TEST_CONTEXT')),

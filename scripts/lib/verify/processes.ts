@@ -4,13 +4,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { ROOT } from '../../../core/config.ts';
-import { TSX_CLI } from '../../../core/package.ts';
+import { TSX_LOADER } from '../../../core/package.ts';
 import type { ReferenceServer } from '../../../core/reference.ts';
 
 /** The stage's child process now running, to be stopped with verify. */
 let running: ChildProcess | undefined;
 
-/** Runs a node script with tsx, its stdout read line by line (for progress), stderr passed through. */
+/** Runs a TypeScript file in a node process of its own (tsx's loader), its stdout read line by line (for progress), stderr passed through. */
 export function runTsx(
   script: string,
   args: string[],
@@ -18,7 +18,7 @@ export function runTsx(
   onLine: (line: string) => void,
   onErrorLine?: (line: string) => void,
 ): Promise<number> {
-  const child = spawn(process.execPath, [TSX_CLI, join(ROOT, script), ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', TSX_LOADER, join(ROOT, script), ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   running = child;
   createInterface({ input: child.stdout! }).on('line', onLine);
   // Passed through as it comes; the caller may keep a line too (the one-line reason of a stage that could not run).
