@@ -3,6 +3,8 @@
 // Plain .mjs (not .ts) so that it runs before anything else is known to work.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 // Each stage is an npm script; together they are the whole of `npm test` (docs/testing.md). Stages
 // next to each other that are marked (static: they read the tree; servers: they start servers of their
@@ -48,6 +50,11 @@ if (unknown.length > 0) {
 // (scan:secrets) looks for it in everything the run wrote. It travels only in the environment.
 const env = { ...process.env };
 if (!env.CONSOLE_BASE_URL && !env.CONSOLE_API_KEY) env.CONSOLE_API_KEY = `cc_test_${randomBytes(24).toString('hex')}`;
+// Node 22 and later keep the compiled code of the modules every process loads (Playwright's and
+// Artillery's bundles are most of a run's start-up) in this folder, for the next process; Node 20 has no
+// such cache and ignores the variable. Measured on Node 24: five fault runs of the self-test kind 6.2 s
+// without it, 4.7 s with it (9.1 s on Node 20; docs/measurements.md).
+env.NODE_COMPILE_CACHE ??= join(dirname(fileURLToPath(import.meta.url)), '..', 'node_modules', '.cache', 'node-compile-cache');
 const started = Date.now();
 const results = [];
 
