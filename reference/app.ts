@@ -69,7 +69,7 @@ export function build(opts: BuildOptions): FastifyInstance {
   const path = opts.db ?? ':memory:';
   const copied = opts.seedCopies === true && path === ':memory:';
   const db = copied ? seededCopy(seeding) : openDb(path);
-  // A copy holds the seed already (a file that does keeps it across restarts: seed sees that, adds nothing).
+  // A copy holds the seed already. (A database file keeps its seed across restarts: seed sees it and adds nothing.)
   if (!copied) seed(db, seeding);
   const now = opts.now ?? Date.now;
   const store = sqliteStore(db);
