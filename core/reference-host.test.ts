@@ -32,7 +32,8 @@ test('a host builds each server anew: a fresh store, its own key and switches, a
 
   const third = await startHosted();
   assert.equal((await createMetric(third.baseUrl, 'wrong')).status, 401, 'the fault of the previous start is gone');
-  // The store is a copy of the first one's seeded data (seeded once per size in the host), not of what was written to it.
+  // Each store is a copy of the seeded data (seeded once per size in the host): the same seeded list as
+  // the first server's; what the first wrote is not in it (the second's create above answered 200).
   assert.equal(seeded.data.length, 100);
   assert.deepEqual(await firstPage(third.baseUrl, third.apiKey), seeded);
   await third.stop();
