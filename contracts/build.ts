@@ -1,6 +1,10 @@
-// Generates contracts/schemas/ (JSON Schema 2020-12) from contracts/openapi.yaml, the one source of
-// truth for shapes. `--check` regenerates in memory and fails when a committed file is stale, missing
-// or extra, or when a schema does not compile under Ajv2020 strict mode with ajv-formats.
+// Generates the contract from the spec. contracts/spec/console-v1.md is read (remark, GFM tables) into a
+// typed model (model/contract-model.ts); from it, with the overlay of what words cannot give
+// (contracts/overlay.yaml, and the levels and notes of clauses.yaml), come: the spec's facts in
+// contracts/openapi.yaml (model/openapi-facts.ts), the clauses' words in contracts/clauses.yaml
+// (model/clause-sync.ts), contracts/facts.ts (model/facts-module.ts), and contracts/schemas/ (JSON Schema
+// 2020-12) from openapi.yaml. `--check` regenerates in memory and fails when a committed file is stale,
+// missing or extra, or when a schema does not compile under Ajv2020 strict mode with ajv-formats.
 //
 // Every generated file is self-contained: referenced components are inlined under `$defs`, so that
 // each compiles alone (the conformance suite, the load profiles' bundle and the reference server each load only
@@ -15,16 +19,24 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
+import { parse, parseDocument } from 'yaml';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { parseCommand, runCommand } from '../core/command.ts';
+import { type ClauseChange, syncClauses } from './model/clause-sync.ts';
+import { type Overlay, readContractModel } from './model/contract-model.ts';
+import { factsModule } from './model/facts-module.ts';
+import { applyModelToOpenApi, type OpenApiChange } from './model/openapi-facts.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 export const OPENAPI_PATH = join(HERE, 'openapi.yaml');
 export const SCHEMAS_DIR = join(HERE, 'schemas');
+export const SPEC_PATH = join(HERE, 'spec', 'console-v1.md');
+export const OVERLAY_PATH = join(HERE, 'overlay.yaml');
+export const CLAUSES_PATH = join(HERE, 'clauses.yaml');
+export const FACTS_PATH = join(HERE, 'facts.ts');
 const ID_BASE = 'https://console-conformance.local/schemas/';
 const COMPONENT_REF = '#/components/schemas/';
 
@@ -142,6 +154,7 @@ export function generateSchemas(openapiText: string = readFileSync(OPENAPI_PATH,
         method: method.toUpperCase(),
         path,
         section: (op['x-spec-section'] as string) ?? null,
+        ...(typeof op['x-spec-message'] === 'string' ? { message: op['x-spec-message'] } : {}),
         clauses: (op['x-clauses'] as Json[]) ?? [],
       };
       const params = ((op.parameters as JsonObject[]) ?? []).map((p) => resolveParam(p, spec));
@@ -179,7 +192,7 @@ export function generateSchemas(openapiText: string = readFileSync(OPENAPI_PATH,
     }
   }
   put('index.json', {
-    description: 'Generated from contracts/openapi.yaml by contracts/build.ts; do not edit.',
+    description: 'Generated from contracts/spec/console-v1.md through contracts/openapi.yaml by contracts/build.ts; do not edit.',
     operations: Object.fromEntries(
       Object.keys(index)
         .sort()
@@ -206,6 +219,49 @@ export function compileAll(files: Map<string, string>): string[] {
   return problems;
 }
 
+/** What the spec gives: openapi.yaml, clauses.yaml and facts.ts as they must read, and what moved. */
+export interface ContractFromSpec {
+  openapi: string;
+  clauses: string;
+  facts: string;
+  openapiChanges: OpenApiChange[];
+  clauseChanges: ClauseChange[];
+  warnings: string[];
+}
+
+const YAML_OUT = { lineWidth: 110, flowCollectionPadding: true } as const;
+/** The house style of the contract's YAML: maps in flow padded (`{ type: string }`), lists not (`[a, b]`). */
+const unpadLists = (text: string) =>
+  text
+    .split('\n')
+    .map((l) => l.replace(/\[ ([^[\]]*?) \]/g, '[$1]'))
+    .join('\n');
+
+/**
+ * The contract generated from `specText`, starting from the committed openapi.yaml and clauses.yaml
+ * (their hand parts: descriptions, x-clauses, x-listed, levels, notes, checkedBy).
+ */
+export function contractFromSpec(
+  specText: string = readFileSync(SPEC_PATH, 'utf8'),
+  openapiText: string = readFileSync(OPENAPI_PATH, 'utf8'),
+  clausesText: string = readFileSync(CLAUSES_PATH, 'utf8'),
+): ContractFromSpec {
+  const overlay = parse(readFileSync(OVERLAY_PATH, 'utf8')) as Overlay;
+  const model = readContractModel(specText, overlay);
+  const clausesDoc = parseDocument(clausesText);
+  const clauseChanges = syncClauses(clausesDoc, model, overlay);
+  const openapiDoc = parseDocument(openapiText);
+  const openapiChanges = applyModelToOpenApi(openapiDoc, model, overlay, clauseChanges);
+  return {
+    openapi: unpadLists(openapiDoc.toString(YAML_OUT)),
+    clauses: clausesDoc.toString({ lineWidth: 200 }),
+    facts: factsModule(model, overlay.resources),
+    openapiChanges,
+    clauseChanges,
+    warnings: model.warnings,
+  };
+}
+
 function listFiles(dir: string): string[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir, { recursive: true, withFileTypes: true })
@@ -216,26 +272,42 @@ function listFiles(dir: string): string[] {
 const HELP = `usage: npm run contracts:build     (tsx contracts/build.ts)
        npm run contracts:check     (tsx contracts/build.ts --check)
 
-Regenerates contracts/schemas/ (JSON Schema 2020-12) from contracts/openapi.yaml.
+Reads contracts/spec/console-v1.md (with contracts/overlay.yaml) into the contract model and writes
+what it gives: the spec's facts into contracts/openapi.yaml, the clauses' words into
+contracts/clauses.yaml, contracts/facts.ts, and contracts/schemas/ (JSON Schema 2020-12) from
+openapi.yaml. Prints each clause that moved (docs/spec-changes.md; npm run spec:diff compares two
+revisions).
 
-  --check   write nothing: fail when schemas/ is stale, missing or extra files, or a schema does not
+  --check   write nothing: fail when any of them is stale, missing or extra, or a schema does not
             compile (Ajv2020 strict + ajv-formats)
   --help    this text
 
 Environment: none read.
-Exit 0 written (or fresh with --check), 1 stale or a schema does not compile, 3 openapi.yaml cannot
-be read or turned into schemas, or a bad option.`;
+Exit 0 written (or fresh with --check), 1 stale or a schema does not compile, 3 the spec cannot be
+read into the model (the line is named), a clause or overlay entry no longer matches it, or a bad option.`;
 
 function main(check: boolean): number {
   let files: Map<string, string>;
+  let contract: ContractFromSpec;
   try {
-    files = generateSchemas();
+    contract = contractFromSpec();
+    files = generateSchemas(contract.openapi);
   } catch (err) {
     console.error(`contracts/build: ${(err as Error).message}`);
     return 3;
   }
+  for (const w of contract.warnings) console.error(`contracts/build: the spec disagrees with itself: ${w}`);
   const problems = compileAll(files);
+  const generated: [string, string][] = [
+    [OPENAPI_PATH, contract.openapi],
+    [CLAUSES_PATH, contract.clauses],
+    [FACTS_PATH, contract.facts],
+  ];
   if (check) {
+    for (const [path, text] of generated) {
+      if (!existsSync(path) || readFileSync(path, 'utf8') !== text)
+        problems.push(`${relative(HERE, path)}: stale against the spec (run npm run contracts:build)`);
+    }
     const onDisk = new Set(listFiles(SCHEMAS_DIR));
     for (const [path, text] of files) {
       const full = join(SCHEMAS_DIR, path);
@@ -255,13 +327,17 @@ function main(check: boolean): number {
     console.error(`contracts/build: schemas do not compile:\n  ${problems.join('\n  ')}`);
     return 1;
   }
+  for (const c of contract.clauseChanges) console.log(`contracts/build: clause ${c.kind} ${c.id} (spec line ${c.line}): ${c.after}`);
+  for (const [path, text] of generated) if (!existsSync(path) || readFileSync(path, 'utf8') !== text) writeFileSync(path, text);
   rmSync(SCHEMAS_DIR, { recursive: true, force: true });
   for (const [path, text] of files) {
     const full = join(SCHEMAS_DIR, path);
     mkdirSync(dirname(full), { recursive: true });
     writeFileSync(full, text);
   }
-  console.log(`contracts/build: wrote ${files.size} files to ${relative(process.cwd(), SCHEMAS_DIR) || SCHEMAS_DIR}`);
+  console.log(
+    `contracts/build: ${contract.openapiChanges.length} fact(s) of openapi.yaml and ${contract.clauseChanges.length} clause(s) brought to the spec; wrote facts.ts and ${files.size} files to ${relative(process.cwd(), SCHEMAS_DIR) || SCHEMAS_DIR}`,
+  );
   return 0;
 }
 

@@ -24,6 +24,8 @@ export interface Operation {
   path: string;
   /** The spec section that shows it (4.1 ...). */
   section: string;
+  /** The success message the spec states for it, where it states one. */
+  message?: string;
   clauses: string[];
   /** "200" where the spec shows 200, "2XX" where any success will do (spec 4.0). */
   successStatus: '200' | '2XX';
@@ -70,6 +72,20 @@ function enumOf(component: string): readonly string[] {
   if (!values?.length) throw new Error(`contracts/schemas/components/${component}.json declares no enum`);
   return Object.freeze([...values]);
 }
+
+// The spec's facts (operations, messages, limits, defaults, allowed values), generated from the spec by
+// contracts:build: every folder reads them from here, none types one.
+export {
+  SPEC_ALLOWED,
+  SPEC_DEFAULTS,
+  SPEC_LIMITS,
+  SPEC_MESSAGES,
+  SPEC_MESSAGES_SEEN,
+  SPEC_OPERATIONS,
+  SPEC_RESOURCE_ALLOWED,
+  SPEC_VALUES_SEEN,
+  type SpecOperationId,
+} from './facts.ts';
 
 /** The metric types of spec 2.8, from the contract's MetricTypeName. */
 export const METRIC_TYPES = enumOf('MetricTypeName');
