@@ -11,6 +11,8 @@ export interface FieldFact {
   /** The spec's words for its type (`string or null`, `array of Gate rule`). */
   type: string;
   line: number;
+  /** Other lines that state its facts (its bounds in part 8). */
+  alsoOn?: number[];
   required?: boolean;
   /** Values the spec closes the field to (`One of ...`, `` `increase` or `decrease` ``, `Same values as ...`). */
   allowed?: string[];
@@ -254,6 +256,7 @@ function reconcile(operations: OperationFact[], limits: LimitFact[], warnings: s
           `spec lines ${field.line} and ${limit.line} give ${op.id}.${field.name} ${kind} ${own} and ${part8}: the stricter, ${stricter(own, part8)}, is kept`,
         );
       field[kind] = own === undefined ? part8 : stricter(own, part8);
+      field.alsoOn = [...new Set([...(field.alsoOn ?? []), limit.line])];
     }
   }
 }
