@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { type CandidateReport, type Exchange, writeCandidate } from '../core/formats.ts';
 import { renderPage } from './html.ts';
 import { readInputs } from './inputs.ts';
+import { SPEC_MESSAGES } from '../contracts/index.ts';
 
 const ex = (message: string): Exchange => ({
   method: 'GET',
@@ -36,7 +37,7 @@ const report: CandidateReport = {
       current: 'pass',
       test: 't',
       error: 'message differs',
-      exchanges: { current: ex('Experiments listed successfully.'), candidate: ex('Experiments fetched.') },
+      exchanges: { current: ex(SPEC_MESSAGES.listExperiments), candidate: ex('Experiments fetched.') },
     },
   ],
   changes: [

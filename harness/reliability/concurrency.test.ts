@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { ROOT, loadManifest } from '../../core/config.ts';
 import { callServer, startServer, type Server } from './server.ts';
+import { DIRECTIONALITIES } from '../../contracts/index.ts';
 
 const N = 50;
 let server: Server;
@@ -55,7 +56,7 @@ test(`concurrency: ${N} concurrent updates of one metric leave it equal to one o
     description: `update ${i}`,
     tags: [`t${i}`, `u${i}`],
     isVerified: i % 2 === 0,
-    directionality: i % 3 === 0 ? 'decrease' : 'increase',
+    directionality: DIRECTIONALITIES[i % DIRECTIONALITIES.length],
   });
   const answers = await Promise.all(Array.from({ length: N }, (_, i) => callServer(server, 'POST', `/console/v1/metrics/${id}`, update(i))));
   assert.deepEqual(

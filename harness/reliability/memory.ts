@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fail as failCommand, parseCommand } from '../../core/command.ts';
 import { callServer, startServer, type Server } from './server.ts';
-import { EXPERIMENT_STATUSES } from '../../contracts/index.ts';
+import { EXPERIMENT_STATUSES, SPEC_LIMITS } from '../../contracts/index.ts';
 
 const HELP = `usage: npm run reliability:memory -- [options]
 
@@ -124,7 +124,12 @@ try {
     let r;
     if (pick < 3)
       r = await callServer(server, 'POST', `/console/v1/metrics/cc_mem_pool_${(w * 7 + i) % pool}::sum`, { description: `d ${w} ${i}`, tags: [`t${i % 13}`] });
-    else if (pick < 5) r = await callServer(server, 'POST', '/console/v1/metrics', { name: `cc_mem_${w}_${i}`, type: 'mean', description: 'x'.repeat(200) });
+    else if (pick < 5)
+      r = await callServer(server, 'POST', '/console/v1/metrics', {
+        name: `cc_mem_${w}_${i}`,
+        type: 'mean',
+        description: 'x'.repeat(SPEC_LIMITS.createMetric.description.maxLength),
+      });
     else if (pick < 7)
       r = await callServer(server, 'PATCH', `/console/v1/experiments/exp_cc_overrides_${1 + (i % 3)}/overrides`, {
         overrides: [{ type: 'gate', id: `g${i}`, groupID: 'control' }],
