@@ -45,10 +45,10 @@ interface Outcome {
 /** The tests that check a revision's clause: those of its resource. */
 function grepOf(r: Revision): string {
   const id = r.moves ?? r.adds ?? '';
-  if (id.startsWith('metrics.')) return '^metrics:';
-  if (id.startsWith('overrides.')) return '^overrides:';
-  if (id.startsWith('gate')) return '^gates:';
-  return '^experiments:';
+  if (id.startsWith('metrics.')) return 'metrics:';
+  if (id.startsWith('overrides.')) return 'overrides:';
+  if (id.startsWith('gate')) return 'gates:';
+  return 'experiments:';
 }
 
 function conformance(clone: string, env: Record<string, string>, reports: string, grep: string): { status: number; clauses: { id: string; status: string }[] } {
