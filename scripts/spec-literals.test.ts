@@ -42,6 +42,12 @@ const bounds = Object.values(SPEC_LIMITS).flatMap((fields) =>
   })),
 );
 const high = new Set(bounds.flatMap((b) => b.high));
+const limitedFields = new RegExp(
+  `\\b(${Object.values(SPEC_LIMITS)
+    .flatMap((fields) => Object.keys(fields))
+    .join('|')})`,
+  'i',
+);
 const low = new Set(bounds.flatMap((b) => b.low));
 
 /** The literal facts on one line of code, each with why it is one. */
@@ -66,6 +72,10 @@ export function literalFacts(line: string): string[] {
     if (high.has(n)) found.push(`the bound ${n} built into a length or a count`);
     if (low.has(n) && m[1] === 'repeat') found.push(`the bound ${n} built into a length`);
   }
+  // A length or a count compared with a bound, on a line about a field the spec bounds (`name.length > N`);
+  // output cut to a width (`text.length > 200 ? ...`) is no such comparison.
+  if (limitedFields.test(code))
+    for (const m of code.matchAll(/\.length\s*[<>]=?\s*(\d+)\b/g)) if (high.has(Number(m[1]))) found.push(`the bound ${m[1]} compared with a length`);
   for (const m of code.matchAll(/\[\s*(\d+)\s*,\s*(\d+)\s*\]/g)) {
     const [a, b] = [Number(m[1]), Number(m[2])];
     if (bounds.some((x) => x.low.includes(a) && x.high.includes(b))) found.push(`the bounds [${a}, ${b}]`);
@@ -81,6 +91,8 @@ test('spec literals: the guard finds each kind of hand copy, and passes the cont
   assert.ok(literalFacts(`const types = ['${list[0]}', '${list[1]}'];`).length > 0, 'a list of allowed values');
   assert.ok(literalFacts(`const name = 'x'.repeat(${limit});`).length > 0, 'a bound');
   assert.ok(literalFacts(`for (const n of [${[...low][0]}, ${[...high][2]}]) {}`).length > 0, 'both bounds');
+  assert.ok(literalFacts(`if (name.length > ${limit}) abort();`).length > 0, 'a length compared with a bound');
+  assert.deepEqual(literalFacts(`const cut = text.length > ${limit} ? text.slice(0, ${limit}) : text;`), [], 'output cut to a width');
   assert.deepEqual(literalFacts("const name = 'x'.repeat(SPEC_LIMITS.createMetric.name.maxLength + 1);"), []);
   assert.deepEqual(literalFacts(`// the spec says '${message}'`), [], 'a comment may quote the spec');
 });
