@@ -80,7 +80,10 @@ async function check(r: Revision, keep: boolean): Promise<Outcome> {
     writeFileSync(revisedPath, r.apply(spec, model));
     const build = spawnSync(process.execPath, ['--import', 'tsx', join(clone, 'contracts/build.ts')], { cwd: clone, encoding: 'utf8' });
     out.build = build.status === 0;
-    const diff = spawnSync(process.execPath, ['--import', 'tsx', join(clone, 'contracts/spec-diff.ts'), SPEC_PATH, revisedPath, '--json'], { cwd: clone, encoding: 'utf8' });
+    const diff = spawnSync(process.execPath, ['--import', 'tsx', join(clone, 'contracts/spec-diff.ts'), SPEC_PATH, revisedPath, '--json'], {
+      cwd: clone,
+      encoding: 'utf8',
+    });
     const named = diff.status === 0 ? (JSON.parse(diff.stdout) as { clauses: { id: string }[] }).clauses.map((c) => c.id) : [];
     out.diffNames = r.moves ? named.includes(r.moves) : named.some((id) => id.startsWith(r.adds ?? '\0'));
     if (!out.build) {
@@ -125,7 +128,9 @@ async function main(): Promise<number> {
     console.log(`${NAME}: [${i + 1}/${chosen.length}] ${r.name} (${r.kind})`);
     const o = await check(r, values.keep ?? false);
     outcomes.push(o);
-    console.log(`  ${o.ok ? 'followed' : 'NOT FOLLOWED'}: build ${o.build ? 'ok' : 'failed'}; spec:diff ${o.diffNames ? 'names it' : 'does not name it'}; old server ${o.oldServer}; revised reference ${o.newServer} (${o.seconds.toFixed(1)} s)`);
+    console.log(
+      `  ${o.ok ? 'followed' : 'NOT FOLLOWED'}: build ${o.build ? 'ok' : 'failed'}; spec:diff ${o.diffNames ? 'names it' : 'does not name it'}; old server ${o.oldServer}; revised reference ${o.newServer} (${o.seconds.toFixed(1)} s)`,
+    );
   }
   const followed = outcomes.filter((o) => o.ok).length;
   console.log(`\n${NAME}: ${followed} of ${outcomes.length} revisions followed with contracts:build alone`);
