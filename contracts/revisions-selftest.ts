@@ -97,14 +97,16 @@ async function check(r: Revision, keep: boolean): Promise<Outcome> {
     try {
       const against = conformance(clone, { CONSOLE_BASE_URL: old.baseUrl, CONSOLE_API_KEY: apiKey }, join(clone, 'reports-old'), grep);
       const failed = against.clauses.filter((c) => c.status === 'fail').map((c) => c.id);
-      out.oldServer = `exit ${against.status}${r.moves ? `, ${r.moves} ${against.clauses.find((c) => c.id === r.moves)?.status ?? 'absent'}` : ''}${failed.length ? ` (failed: ${failed.join(', ')})` : ''}`;
-      const oldOk = r.moves ? against.status === 1 && failed.includes(r.moves) : against.status === 3;
+      // The clause the old server must fail: the one the revision moves, or the one it adds where the suite's generic checks read it.
+      const judged = r.moves ?? (r.checked ? r.adds : undefined);
+      out.oldServer = `exit ${against.status}${judged ? `, ${judged} ${against.clauses.find((c) => c.id === judged)?.status ?? 'absent'}` : ''}${failed.length ? ` (failed: ${failed.join(', ')})` : ''}`;
+      const oldOk = judged ? against.status === 1 && failed.includes(judged) : against.status === 3;
       // The revised contract's own reference server: the clone starts it when no target is set.
       const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONSOLE_'))) as Record<string, string>;
       const own = conformance(clone, { ...env, CONSOLE_BASE_URL: '', CONSOLE_API_KEY: '' }, join(clone, 'reports-new'), grep);
       const uncovered = own.clauses.filter((c) => c.status === 'uncovered').map((c) => c.id);
       out.newServer = `exit ${own.status}${uncovered.length ? ` (uncovered: ${uncovered.join(', ')})` : ''}`;
-      const newOk = r.moves ? own.status === 0 : own.status === 3 && uncovered.some((id) => id.startsWith(r.adds ?? '\0'));
+      const newOk = judged ? own.status === 0 : own.status === 3 && uncovered.some((id) => id.startsWith(r.adds ?? '\0'));
       out.ok = out.build && out.diffNames && oldOk && newOk;
     } finally {
       await old.stop();

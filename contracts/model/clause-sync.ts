@@ -150,23 +150,33 @@ export function syncClauses(doc: Document, model: ContractModel, overlay: Overla
       // A path quoted whole by a clause counts; a shorter quote counts when the statement is a path.
       if (quoted.includes(n)) continue;
       const level = statement.text.includes('not shown') ? 'open' : 'stated';
-      const stem = op ? op.id : `section${section.number.replace(/\./g, 'x')}`;
       const key = rowKey(statement.text);
-      const name = op && statement.line === op.line ? 'path' : /^Response\b.*\bmessage `/.test(statement.text) ? 'message' : lowerCamel(key ?? statement.text);
-      let id = `${stem}.${name || 'statement'}${level === 'open' ? 'NotShown' : ''}`;
-      for (let k = 2; ids.has(id); k++) id = `${stem}.${lowerCamel(key ?? statement.text)}${k}`;
-      ids.add(id);
+      const family = overlay.clauseFamilies?.[section.number];
+      let newIds: string[];
+      if (family && key && level === 'stated') {
+        // A field row: one clause per field it names, in the family the generic field checks read.
+        newIds = key.split(',').map((f) => `${family}.field.${f.trim().replace(/`/g, '')}`);
+      } else {
+        const stem = op ? op.id : `section${section.number.replace(/\./g, 'x')}`;
+        const name =
+          op && statement.line === op.line ? 'path' : /^Response\b.*\bmessage `/.test(statement.text) ? 'message' : lowerCamel(key ?? statement.text);
+        newIds = [`${stem}.${name || 'statement'}${level === 'open' ? 'NotShown' : ''}`];
+      }
       quoted.push(n);
-      const entry = doc.createNode({
-        id,
-        section: section.number,
-        level,
-        text: statement.text,
-        note: `Added by contracts:build from spec line ${statement.line}; its level is the build's first guess (stated unless "not shown"): confirm it, and name the clause in a test.`,
-        checkedBy: [],
-      });
-      seq.items.push(entry);
-      changes.push({ kind: 'added', id, section: section.number, after: statement.text, line: statement.line });
+      for (let id of newIds) {
+        for (let k = 2; ids.has(id); k++) id = `${newIds[0]}${k}`;
+        ids.add(id);
+        const entry = doc.createNode({
+          id,
+          section: section.number,
+          level,
+          text: statement.text,
+          note: `Added by contracts:build from spec line ${statement.line}; its level is the build's first guess (stated unless "not shown"): confirm it${family && key ? '' : ', and name the clause in a test'}.`,
+          checkedBy: [],
+        });
+        seq.items.push(entry);
+        changes.push({ kind: 'added', id, section: section.number, after: statement.text, line: statement.line });
+      }
     }
   }
   return changes;

@@ -73,6 +73,7 @@ export interface ContractModel {
 export interface Overlay {
   operations: Record<string, string>;
   resources: Record<string, string>;
+  clauseFamilies: Record<string, string>;
   requestBodies: Record<string, string>;
   namedTypes: Record<string, { response?: string; request?: string }>;
   framing: string[];

@@ -18,6 +18,8 @@ export interface Revision {
   moves?: string;
   /** A clause id prefix the revision adds (a new operation's clauses), uncovered until a test names them. */
   adds?: string;
+  /** Whether the suite checks what it adds without a hand edit (a field its generic checks read). */
+  checked?: boolean;
 }
 
 function replaceAll(spec: string, from: string, to: string): string {
@@ -112,6 +114,18 @@ export const REVISIONS: Revision[] = [
       if (!field) throw new Error('the model has no gate field checksPerHour');
       const other = field.type === 'string' ? 'integer' : 'string';
       return replaceAll(spec, `| checksPerHour | ${field.type} |`, `| checksPerHour | ${other} |`);
+    },
+  },
+  {
+    name: 'metric-field-added',
+    kind: 'a new optional request field',
+    adds: 'metrics.create.body.field.sampleRate',
+    checked: true,
+    apply(spec, model) {
+      const last = model.operations.find((o) => o.id === 'createMetric')?.body.at(-1);
+      if (!last) throw new Error('the model has no body of createMetric');
+      const row = spec.split('\n')[last.line - 1];
+      return replaceAll(spec, row, `${row}\n| sampleRate | number | no | Share of units sampled |`);
     },
   },
   {
