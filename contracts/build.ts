@@ -320,7 +320,9 @@ function main(check: boolean): number {
       console.error(`contracts:check failed:\n  ${problems.join('\n  ')}`);
       return 1;
     }
-    console.log(`contracts:check ok: openapi.yaml, clauses.yaml, facts.ts and ${files.size} schema files fresh against the spec, all compile under Ajv2020 strict`);
+    console.log(
+      `contracts:check ok: openapi.yaml, clauses.yaml, facts.ts and ${files.size} schema files fresh against the spec, all compile under Ajv2020 strict`,
+    );
     return 0;
   }
   if (problems.length > 0) {
