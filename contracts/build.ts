@@ -19,13 +19,14 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse, parseDocument } from 'yaml';
+import { parse } from 'yaml';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { parseCommand, runCommand } from '../core/command.ts';
 import { type ClauseChange, syncClauses } from './model/clause-sync.ts';
 import { type Overlay, readContractModel } from './model/contract-model.ts';
 import { factsModule } from './model/facts-module.ts';
+import { parsedOnce } from './model/parsed-yaml.ts';
 import { applyModelToOpenApi, type OpenApiChange } from './model/openapi-facts.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -248,9 +249,9 @@ export function contractFromSpec(
 ): ContractFromSpec {
   const overlay = parse(readFileSync(OVERLAY_PATH, 'utf8')) as Overlay;
   const model = readContractModel(specText, overlay);
-  const clausesDoc = parseDocument(clausesText);
+  const clausesDoc = parsedOnce(clausesText);
   const clauseChanges = syncClauses(clausesDoc, model, overlay);
-  const openapiDoc = parseDocument(openapiText);
+  const openapiDoc = parsedOnce(openapiText);
   const openapiChanges = applyModelToOpenApi(openapiDoc, model, overlay, clauseChanges);
   return {
     openapi: unpadLists(openapiDoc.toString(YAML_OUT)),

@@ -83,7 +83,12 @@ export interface OpenApiChange {
 /** Applies the model's facts to the parsed openapi.yaml in place; returns what changed. */
 export function applyModelToOpenApi(doc: Document, model: ContractModel, overlay: Overlay, clauseChanges: ClauseChange[] = []): OpenApiChange[] {
   const changes: OpenApiChange[] = [];
-  const js = () => doc.toJS() as JsonObject;
+  // The document as plain data, made again only after an edit (most runs edit nothing).
+  let plainDoc: JsonObject | undefined;
+  const js = () => {
+    plainDoc ??= doc.toJS() as JsonObject;
+    return plainDoc;
+  };
   const components = () => ((js().components as JsonObject).schemas as JsonObject) ?? {};
 
   const set = (path: (string | number)[], value: Json, line: number, what: string) => {
@@ -94,11 +99,13 @@ export function applyModelToOpenApi(doc: Document, model: ContractModel, overlay
     if (isMap(node) || (node && typeof node === 'object' && 'items' in node && Array.isArray(value) && value.every((v) => typeof v !== 'object')))
       (node as YAMLMap).flow = true;
     doc.setIn(path, node);
+    plainDoc = undefined;
     changes.push({ where: path.join('.'), what, line });
   };
   const remove = (path: (string | number)[], line: number, what: string) => {
     if (doc.hasIn(path)) {
       doc.deleteIn(path);
+      plainDoc = undefined;
       changes.push({ where: path.join('.'), what, line });
     }
   };
@@ -152,6 +159,7 @@ export function applyModelToOpenApi(doc: Document, model: ContractModel, overlay
       const node = doc.getIn([...at, 'responses', success], true);
       doc.deleteIn([...at, 'responses', success]);
       (doc.getIn([...at, 'responses']) as YAMLMap).items.unshift(doc.createPair(op.successStatus, node));
+      plainDoc = undefined;
       changes.push({ where: `${at.join('.')}.responses`, what: `${op.id} succeeds with ${op.successStatus}`, line: op.line });
     }
     const bodyComponent = overlay.requestBodies[op.id];

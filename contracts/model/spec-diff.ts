@@ -2,9 +2,9 @@
 // changed, with its spec lines before and after, classed as oasdiff classes changes: breaking for
 // servers (a server that keeps the old revision now breaks the contract), breaking for clients (a client
 // written against the old revision may now be refused or misread), or compatible.
-import { parseDocument } from 'yaml';
 import { type ClauseChange, syncClauses } from './clause-sync.ts';
 import { type ContractModel, type FieldFact, type Overlay, readContractModel } from './contract-model.ts';
+import { parsedOnce } from './parsed-yaml.ts';
 import { statementsOf } from './spec-document.ts';
 
 export type ChangeClass = 'breaking-for-servers' | 'breaking-for-clients' | 'compatible';
@@ -145,7 +145,7 @@ interface ClauseState {
 
 /** The clauses of one revision: the committed catalogue brought to that revision's words, each with its line. */
 function clausesOf(model: ContractModel, overlay: Overlay, clausesText: string): { clauses: ClauseState[]; lost: Set<string> } {
-  const doc = parseDocument(clausesText);
+  const doc = parsedOnce(clausesText);
   const lost = new Set<string>();
   let changes: ClauseChange[] = [];
   // A clause whose words are gone is what a diff reports as removed, not a reason to stop.
