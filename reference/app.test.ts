@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EXPERIMENT_STATUSES, METRIC_TYPES, SPEC_ALLOWED, SPEC_DEFAULTS, SPEC_LIMITS, SPEC_MESSAGES } from '../contracts/index.ts';
-import { build } from './app.ts';
+import { BODY_LIMIT, build } from './app.ts';
 
 const KEY = 'test-key-0123456789';
 const H = { 'service-api-key': KEY };
@@ -331,7 +331,7 @@ test('bad transport: malformed JSON 400, wrong content type 415, oversize 413, u
   const plain = await app.inject({ method: 'POST', url, headers: { ...H, 'content-type': 'text/plain' }, payload: 'x' });
   assert.equal(plain.statusCode, 415);
   assert.ok(isError(plain.json(), 415));
-  const huge = await app.inject({ method: 'POST', url, headers: J, payload: JSON.stringify({ name: 'x'.repeat(3 * 1024 * 1024), type: TYPE }) });
+  const huge = await app.inject({ method: 'POST', url, headers: J, payload: JSON.stringify({ name: 'x'.repeat(BODY_LIMIT + 1), type: TYPE }) });
   assert.equal(huge.statusCode, 413);
   assert.ok(isError(huge.json(), 413));
   const unknown = await app.inject({ method: 'GET', url: '/console/v1/nothing', headers: H });

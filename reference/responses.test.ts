@@ -9,7 +9,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { EXPERIMENT_STATUSES, METRIC_TYPES, SPEC_ALLOWED, SPEC_DEFAULTS } from '../contracts/index.ts';
-import { build } from './app.ts';
+import { build, MAX_PARAM_LENGTH } from './app.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 const SCHEMAS = new URL('../contracts/schemas/', import.meta.url);
@@ -139,7 +139,7 @@ test('every error is {"status", "error", "message"} and nothing else, with statu
     send(app, 'PUT', '/console/v1/gates/nope/enable'),
     send(app, 'DELETE' as 'GET', '/console/v1/gates/gate_cc_alpha/enable'),
     send(app, 'PUT', '/console/v1/gates/%E2%82/enable'),
-    send(app, 'POST', `/console/v1/metrics/${'m'.repeat(600)}::${TYPE}`, {}),
+    send(app, 'POST', `/console/v1/metrics/${'m'.repeat(MAX_PARAM_LENGTH + 1)}::${TYPE}`, {}),
     send(app, 'PUT', '/console/v1/release_pipeline_triggers/trg_cc_1/unpause', { phaseID: 'ph_cc_1_1' }),
     app.inject({ method: 'POST', url: '/console/v1/metrics', headers: { ...H, 'content-type': 'application/xml' }, payload: '<m/>' }),
     app.inject({ method: 'POST', url: '/console/v1/metrics', headers: J, payload: `{"name": "abcd", "type": "${TYPE}"` }),
