@@ -11,7 +11,6 @@ import { badRequest, HttpError } from '../errors.ts';
 import type { Doc, ListPage, ListQuery, Overrides, Store } from '../store/store.ts';
 import type { StorageChange, StorageSwitch } from './types.ts';
 
-const GATE_TOGGLES = ['enableGate', 'disableGate'];
 const LISTS = ['listExperiments', 'listReleasePipelines'];
 const LOS_ANGELES = 8 * 3_600_000;
 const DAY = 86_400_000;
