@@ -1,11 +1,23 @@
 // The reference server through build() and inject(): every operation, with bad input for each.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { build } from './app.ts';
+import { EXPERIMENT_STATUSES, METRIC_TYPES, SPEC_ALLOWED, SPEC_DEFAULTS, SPEC_LIMITS, SPEC_MESSAGES } from '../contracts/index.ts';
+import { BODY_LIMIT, build } from './app.ts';
 
 const KEY = 'test-key-0123456789';
 const H = { 'service-api-key': KEY };
 const J = { ...H, 'content-type': 'application/json' };
+// The spec's facts these tests judge by, from the contract (a revision of the spec moves them here too).
+const NAME = SPEC_LIMITS.createMetric.name;
+const DESCRIPTION_MAX = SPEC_LIMITS.createMetric.description.maxLength;
+const OVERRIDES_MAX = SPEC_LIMITS.patchExperimentOverrides.overrides.maxItems;
+const [TYPE, OTHER_TYPE] = METRIC_TYPES;
+const DEFAULT_DIRECTIONALITY = SPEC_DEFAULTS.createMetric.directionality;
+const OTHER_DIRECTIONALITY = SPEC_ALLOWED.updateMetric.directionality.find((d) => d !== DEFAULT_DIRECTIONALITY);
+const STATUS = EXPERIMENT_STATUSES[0];
+/** A metric name one short of the minimum length, and one of the minimum. */
+const SHORT_NAME = 'n'.repeat(NAME.minLength - 1);
+const MIN_NAME = 'n'.repeat(NAME.minLength);
 
 function server(extra: Parameters<typeof build>[0] extends infer O ? Partial<O> : never = {}) {
   return build({ apiKey: KEY, scale: 60, ...extra });
@@ -42,7 +54,7 @@ test('gates: add rules appends, assigns id and baseID, environments null when un
   });
   assert.equal(r.statusCode, 200);
   const body = r.json();
-  assert.equal(body.message, 'Gate rules added successfully.');
+  assert.equal(body.message, SPEC_MESSAGES.addGateRules);
   const rule = body.data.rules.at(-1);
   assert.ok(rule.id && rule.baseID);
   assert.equal(rule.environments, null);
@@ -79,7 +91,7 @@ test('gates: disable sets isEnabled false, enable true, with owner and monitorin
   const app = server();
   const d = await app.inject({ method: 'PUT', url: '/console/v1/gates/gate_cc_alpha/disable', headers: H });
   assert.equal(d.statusCode, 200);
-  assert.equal(d.json().message, 'Gate updated successfully.');
+  assert.equal(d.json().message, SPEC_MESSAGES.disableGate);
   assert.equal(d.json().data.isEnabled, false);
   assert.ok(d.json().data.owner && Array.isArray(d.json().data.monitoringMetrics));
   const e = await app.inject({ method: 'PUT', url: '/console/v1/gates/gate_cc_alpha/enable', headers: H });
@@ -92,7 +104,7 @@ test('experiments: pages are disjoint, their union is the full list, filters equ
   const app = server();
   const get = async (qs: string) => (await app.inject({ method: 'GET', url: `/console/v1/experiments?${qs}`, headers: H })).json();
   const full = await get('limit=100');
-  assert.equal(full.message, 'Experiments listed successfully.');
+  assert.equal(full.message, SPEC_MESSAGES.listExperiments);
   assert.equal(full.data.length, 60);
   const ids: string[] = [];
   for (let page = 1; page <= 7; page++) ids.push(...(await get(`limit=9&page=${page}`)).data.map((e: any) => e.id));
@@ -100,10 +112,10 @@ test('experiments: pages are disjoint, their union is the full list, filters equ
     ids,
     full.data.map((e: any) => e.id),
   );
-  const active = await get('limit=100&status=active');
+  const active = await get(`limit=100&status=${STATUS}`);
   assert.deepEqual(
     active.data.map((e: any) => e.id),
-    full.data.filter((e: any) => e.status === 'active').map((e: any) => e.id),
+    full.data.filter((e: any) => e.status === STATUS).map((e: any) => e.id),
   );
   const tagged = await get('limit=100&tags=checkout,q3');
   assert.deepEqual(
@@ -169,7 +181,7 @@ test('methods: a contract path with a method it does not declare is 405 with All
     ['DELETE', '/console/v1/experiments', 'GET'],
     ['POST', '/console/v1/release_pipelines?limit=1', 'GET'],
     ['GET', '/console/v1/metrics', 'POST'],
-    ['DELETE', '/console/v1/metrics/m::sum', 'POST'],
+    ['DELETE', `/console/v1/metrics/m::${TYPE}`, 'POST'],
     ['OPTIONS', '/console/v1/release_pipeline_triggers/t/skip', 'PUT'],
     ['POST', '/console/v1/release_pipeline_triggers/t/unpause', 'PUT'],
     ['PUT', '/console/v1/experiments/e/overrides', 'PATCH'],
@@ -205,27 +217,30 @@ test('methods: a contract path with a method it does not declare is 405 with All
 test('pipelines: paged, message and pagination', async () => {
   const app = server();
   const r = (await app.inject({ method: 'GET', url: '/console/v1/release_pipelines?limit=10&page=3', headers: H })).json();
-  assert.equal(r.message, 'List pipelines success');
+  assert.equal(r.message, SPEC_MESSAGES.listReleasePipelines);
   assert.equal(r.data.length, 5);
   assert.deepEqual(r.pagination, { itemsPerPage: 10, pageNumber: 3, totalItems: 25, nextPage: null, previousPage: 2 });
   await app.close();
 });
 
-test('overrides: both arrays required, at most 1000, replaced and persisted', async () => {
+test(`overrides: both arrays required, at most ${OVERRIDES_MAX}, replaced and persisted`, async () => {
   const app = server();
   const url = '/console/v1/experiments/exp_cc_overrides_1/overrides';
   const item = { type: 'gate', id: 'gate_cc_alpha', groupID: 'grp_0_test' };
-  assert.equal((await app.inject({ method: 'PATCH', url, headers: J, payload: { overrides: Array(1001).fill(item), userIDOverrides: [] } })).statusCode, 400);
+  assert.equal(
+    (await app.inject({ method: 'PATCH', url, headers: J, payload: { overrides: Array(OVERRIDES_MAX + 1).fill(item), userIDOverrides: [] } })).statusCode,
+    400,
+  );
   assert.equal((await app.inject({ method: 'PATCH', url, headers: J, payload: { overrides: [] } })).statusCode, 400);
   assert.equal((await app.inject({ method: 'PATCH', url, headers: J, payload: { userIDOverrides: [] } })).statusCode, 400);
   const ok = await app.inject({
     method: 'PATCH',
     url,
     headers: J,
-    payload: { overrides: Array(1000).fill(item), userIDOverrides: [{ groupID: 'g', ids: ['u1'] }] },
+    payload: { overrides: Array(OVERRIDES_MAX).fill(item), userIDOverrides: [{ groupID: 'g', ids: ['u1'] }] },
   });
   assert.equal(ok.statusCode, 200);
-  assert.equal(ok.json().data.overrides.length, 1000);
+  assert.equal(ok.json().data.overrides.length, OVERRIDES_MAX);
   assert.equal(
     (await app.inject({ method: 'PATCH', url: '/console/v1/experiments/nope/overrides', headers: J, payload: { overrides: [], userIDOverrides: [] } }))
       .statusCode,
@@ -262,42 +277,47 @@ test('triggers: skip moves to the next phase, pauses on review, unpause resumes,
 test('metrics: bounds of name and description, type enum, id shape, default directionality, duplicates 409', async () => {
   const app = server();
   const post = (payload: unknown) => app.inject({ method: 'POST', url: '/console/v1/metrics', headers: J, payload: payload as object });
-  assert.equal((await post({ name: 'abc', type: 'sum' })).statusCode, 400);
-  assert.equal((await post({ name: 'a'.repeat(201), type: 'sum' })).statusCode, 400);
-  assert.equal((await post({ name: 'abcd', type: 'median' })).statusCode, 400);
-  assert.equal((await post({ name: 'abcd' })).statusCode, 400);
-  assert.equal((await post({ name: 'abcd', type: 'sum', description: 'd'.repeat(1001) })).statusCode, 400);
-  assert.equal((await post({ name: 'abcd', type: 'sum', unknownField: true })).statusCode, 400);
-  const ok = await post({ name: 'a'.repeat(200), type: 'sum', description: 'd'.repeat(1000) });
+  assert.equal((await post({ name: SHORT_NAME, type: TYPE })).statusCode, 400);
+  assert.equal((await post({ name: 'a'.repeat(NAME.maxLength + 1), type: TYPE })).statusCode, 400);
+  assert.ok(!METRIC_TYPES.includes('median'));
+  assert.equal((await post({ name: MIN_NAME, type: 'median' })).statusCode, 400);
+  assert.equal((await post({ name: MIN_NAME })).statusCode, 400);
+  assert.equal((await post({ name: MIN_NAME, type: TYPE, description: 'd'.repeat(DESCRIPTION_MAX + 1) })).statusCode, 400);
+  assert.equal((await post({ name: MIN_NAME, type: TYPE, unknownField: true })).statusCode, 400);
+  assert.equal((await post({ name: MIN_NAME, type: TYPE })).statusCode, 200);
+  const ok = await post({ name: 'a'.repeat(NAME.maxLength), type: TYPE, description: 'd'.repeat(DESCRIPTION_MAX) });
   assert.equal(ok.statusCode, 200);
-  assert.equal(ok.json().data.id, `${'a'.repeat(200)}::sum`);
-  assert.equal(ok.json().data.directionality, 'increase');
-  assert.equal((await post({ name: 'a'.repeat(200), type: 'sum' })).statusCode, 409);
+  assert.equal(ok.json().data.id, `${'a'.repeat(NAME.maxLength)}::${TYPE}`);
+  assert.equal(ok.json().data.directionality, DEFAULT_DIRECTIONALITY);
+  assert.equal((await post({ name: 'a'.repeat(NAME.maxLength), type: TYPE })).statusCode, 409);
   await app.close();
 });
 
 test('metrics: dryRun create and update persist nothing; update applies fields', async () => {
   const app = server();
-  const dry = await app.inject({ method: 'POST', url: '/console/v1/metrics', headers: J, payload: { name: 'dry_metric', type: 'mean', dryRun: true } });
+  const dry = await app.inject({ method: 'POST', url: '/console/v1/metrics', headers: J, payload: { name: 'dry_metric', type: OTHER_TYPE, dryRun: true } });
   assert.equal(dry.statusCode, 200);
-  assert.equal((await app.inject({ method: 'POST', url: '/console/v1/metrics/dry_metric::mean', headers: J, payload: {} })).statusCode, 404);
-  assert.equal((await app.inject({ method: 'POST', url: '/console/v1/metrics', headers: J, payload: { name: 'dry_metric', type: 'mean' } })).statusCode, 200);
+  assert.equal((await app.inject({ method: 'POST', url: `/console/v1/metrics/dry_metric::${OTHER_TYPE}`, headers: J, payload: {} })).statusCode, 404);
+  assert.equal(
+    (await app.inject({ method: 'POST', url: '/console/v1/metrics', headers: J, payload: { name: 'dry_metric', type: OTHER_TYPE } })).statusCode,
+    200,
+  );
   const upd = await app.inject({
     method: 'POST',
-    url: '/console/v1/metrics/dry_metric::mean',
+    url: `/console/v1/metrics/dry_metric::${OTHER_TYPE}`,
     headers: J,
-    payload: { description: 'new', directionality: 'decrease', tags: ['t'] },
+    payload: { description: 'new', directionality: OTHER_DIRECTIONALITY, tags: ['t'] },
   });
-  assert.equal(upd.json().message, 'Metric updated successfully.');
+  assert.equal(upd.json().message, SPEC_MESSAGES.updateMetric);
   assert.equal(upd.json().data.description, 'new');
   const dryUpd = await app.inject({
     method: 'POST',
-    url: '/console/v1/metrics/dry_metric::mean',
+    url: `/console/v1/metrics/dry_metric::${OTHER_TYPE}`,
     headers: J,
     payload: { description: 'not saved', dryRun: true },
   });
   assert.equal(dryUpd.json().data.description, 'not saved');
-  const after = await app.inject({ method: 'POST', url: '/console/v1/metrics/dry_metric::mean', headers: J, payload: {} });
+  const after = await app.inject({ method: 'POST', url: `/console/v1/metrics/dry_metric::${OTHER_TYPE}`, headers: J, payload: {} });
   assert.equal(after.json().data.description, 'new');
   await app.close();
 });
@@ -311,7 +331,7 @@ test('bad transport: malformed JSON 400, wrong content type 415, oversize 413, u
   const plain = await app.inject({ method: 'POST', url, headers: { ...H, 'content-type': 'text/plain' }, payload: 'x' });
   assert.equal(plain.statusCode, 415);
   assert.ok(isError(plain.json(), 415));
-  const huge = await app.inject({ method: 'POST', url, headers: J, payload: JSON.stringify({ name: 'x'.repeat(3 * 1024 * 1024), type: 'sum' }) });
+  const huge = await app.inject({ method: 'POST', url, headers: J, payload: JSON.stringify({ name: 'x'.repeat(BODY_LIMIT + 1), type: TYPE }) });
   assert.equal(huge.statusCode, 413);
   assert.ok(isError(huge.json(), 413));
   const unknown = await app.inject({ method: 'GET', url: '/console/v1/nothing', headers: H });
@@ -323,11 +343,11 @@ test('bad transport: malformed JSON 400, wrong content type 415, oversize 413, u
 test('faults and variants change behaviour; unknown names are refused', async () => {
   assert.throws(() => server({ faults: ['no-such-fault'] }), /unknown fault/);
   const faulty = server({ faults: ['metric-name-3-accepted', 'disable-keeps-enabled'] });
-  assert.equal((await faulty.inject({ method: 'POST', url: '/console/v1/metrics', headers: J, payload: { name: 'abc', type: 'sum' } })).statusCode, 200);
+  assert.equal((await faulty.inject({ method: 'POST', url: '/console/v1/metrics', headers: J, payload: { name: SHORT_NAME, type: TYPE } })).statusCode, 200);
   assert.equal((await faulty.inject({ method: 'PUT', url: '/console/v1/gates/gate_cc_alpha/disable', headers: H })).json().data.isEnabled, true);
   await faulty.close();
   const variant = server({ variants: ['create-metric-201', 'overrides-toplevel-response'] });
-  assert.equal((await variant.inject({ method: 'POST', url: '/console/v1/metrics', headers: J, payload: { name: 'abcd', type: 'sum' } })).statusCode, 201);
+  assert.equal((await variant.inject({ method: 'POST', url: '/console/v1/metrics', headers: J, payload: { name: MIN_NAME, type: TYPE } })).statusCode, 201);
   const o = await variant.inject({
     method: 'PATCH',
     url: '/console/v1/experiments/exp_cc_overrides_2/overrides',
@@ -377,11 +397,11 @@ test('robustness: invalid UTF-8 and over-deep JSON are 400, huge page numbers ar
   await app.close();
 });
 
-test('metrics: a 200-character name gives an id over 200 characters that update still reaches', async () => {
+test(`metrics: a ${NAME.maxLength}-character name, the longest, gives a longer id that update still reaches`, async () => {
   const app = server();
-  const name = 'n'.repeat(200);
-  assert.equal((await app.inject({ method: 'POST', url: '/console/v1/metrics', headers: J, payload: { name, type: 'sum' } })).statusCode, 200);
-  const r = await app.inject({ method: 'POST', url: `/console/v1/metrics/${name}::sum`, headers: J, payload: { description: 'long' } });
+  const name = 'n'.repeat(NAME.maxLength);
+  assert.equal((await app.inject({ method: 'POST', url: '/console/v1/metrics', headers: J, payload: { name, type: TYPE } })).statusCode, 200);
+  const r = await app.inject({ method: 'POST', url: `/console/v1/metrics/${name}::${TYPE}`, headers: J, payload: { description: 'long' } });
   assert.equal(r.statusCode, 200);
   assert.equal(r.json().data.description, 'long');
   await app.close();
@@ -395,7 +415,7 @@ test('logs: with logging on, the key appears nowhere, neither from the header no
   const app = server({ logger: true, logStream: stream });
   await app.inject({ method: 'GET', url: '/console/v1/release_pipelines', headers: H });
   await app.inject({ method: 'GET', url: `/console/v1/release_pipelines?limit=5&SERVICE-API-KEY=${KEY}&page=1` });
-  await app.inject({ method: 'POST', url: '/console/v1/metrics', headers: J, payload: { name: 'abc', type: 'sum' } });
+  await app.inject({ method: 'POST', url: '/console/v1/metrics', headers: J, payload: { name: SHORT_NAME, type: TYPE } });
   await app.close();
   assert.match(log, /release_pipelines\?limit=5&SERVICE-API-KEY=\[redacted\]&page=1/);
   assert.ok(!log.includes(KEY), 'the key was logged');

@@ -3,6 +3,7 @@
 // layer, authentication, the response layer, 404/405, error shaping, then the routes, which hold what
 // the spec says; faults and variants live in the layers (layers/, registered in faults.ts).
 import Fastify, { type FastifyInstance } from 'fastify';
+import { SPEC_LIMITS } from '../contracts/index.ts';
 import type { Ctx } from './context.ts';
 import { parseJsonBody } from './body.ts';
 import { activeLayers, checkSwitches, slowFaults } from './faults.ts';
@@ -51,11 +52,14 @@ export interface BuildOptions {
   wait?: (ms: number, done: () => void) => void;
 }
 
-/** Largest accepted request body: 1000 overrides fit many times over; beyond it 413. */
-export const BODY_LIMIT = 2 * 1024 * 1024;
+/**
+ * Largest accepted request body, beyond it 413: the most overrides the spec allows (4.11, 8), with
+ * every field (about 85 bytes each), fit many times over.
+ */
+export const BODY_LIMIT = Math.max(2 * 1024 * 1024, SPEC_LIMITS.patchExperimentOverrides.overrides.maxItems * 1024);
 export const DEFAULT_SCALE = 200;
-/** Longest path parameter (an id) accepted; longer is 414. */
-export const MAX_PARAM_LENGTH = 512;
+/** Longest path parameter (an id) accepted, longer is 414: twice the longest metric name the spec allows (4.6, 8) and more. */
+export const MAX_PARAM_LENGTH = Math.max(512, 2 * SPEC_LIMITS.createMetric.name.maxLength + 64);
 
 /** The URL with the value of any SERVICE-API-KEY query parameter replaced. */
 export const redactUrl = (url: string) => url.replace(/([?&]SERVICE-API-KEY=)[^&#]*/gi, '$1[redacted]');
@@ -87,7 +91,7 @@ export function build(opts: BuildOptions): FastifyInstance {
           serializers: { req: (req: { method: string; url: string }) => ({ method: req.method, url: redactUrl(req.url) }) },
         }
       : false,
-    // Metric ids are `<name>::<type>` with names up to 200 characters (spec 4.6); the default
+    // Metric ids are `<name>::<type>` with names as long as the spec allows (4.6, 8); the default
     // limit of 100 would turn a long-named metric's update into an error.
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: MAX_PARAM_LENGTH },
     // Errors the router raises before any route or hook runs (a URL that does not decode, an id

@@ -1,6 +1,7 @@
 // The server's command line, as a user runs it: --help, bad arguments (one line, exit 3), the one
 // stdout line `listening on ...`, SIGTERM shutting down cleanly, and --db FILE persisting across
 // restarts in WAL mode.
+import { METRIC_TYPES } from '../contracts/index.ts';
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
@@ -10,6 +11,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from './store/sqlite.ts';
 import { FAULTS, PARAMETRISED_FAULTS, VARIANTS } from './faults.ts';
+
+/** A metric type the spec allows (the contract's first). */
+const TYPE = METRIC_TYPES[0];
 
 const CLI = fileURLToPath(new URL('./cli.ts', import.meta.url));
 const node = (args: string[], env: NodeJS.ProcessEnv = {}) => {
@@ -173,7 +177,7 @@ test('--db FILE: WAL, one stdout line, SIGTERM exits 0, and writes survive a res
     const url = await first.url;
     const d = await fetch(`${url}/console/v1/gates/gate_cc_beta/disable`, { method: 'PUT', headers: { 'SERVICE-API-KEY': headers['SERVICE-API-KEY'] } });
     assert.equal((await d.json()).data.isEnabled, false);
-    const m = await fetch(`${url}/console/v1/metrics`, { method: 'POST', headers, body: JSON.stringify({ name: 'cc_kept', type: 'sum' }) });
+    const m = await fetch(`${url}/console/v1/metrics`, { method: 'POST', headers, body: JSON.stringify({ name: 'cc_kept', type: TYPE }) });
     assert.equal(m.status, 200);
     first.child.kill('SIGTERM');
     assert.equal(await first.exited, 0);
@@ -187,7 +191,7 @@ test('--db FILE: WAL, one stdout line, SIGTERM exits 0, and writes survive a res
     const url2 = await second.url;
     const g = await fetch(`${url2}/console/v1/gates/gate_cc_beta/rules`, { method: 'POST', headers, body: JSON.stringify({ rules: [] }) });
     assert.equal((await g.json()).data.isEnabled, false, 'the disable of the first run is still there');
-    const again = await fetch(`${url2}/console/v1/metrics`, { method: 'POST', headers, body: JSON.stringify({ name: 'cc_kept', type: 'sum' }) });
+    const again = await fetch(`${url2}/console/v1/metrics`, { method: 'POST', headers, body: JSON.stringify({ name: 'cc_kept', type: TYPE }) });
     assert.equal(again.status, 409, 'the metric of the first run is still there');
     second.child.kill('SIGTERM');
     assert.equal(await second.exited, 0);

@@ -4,6 +4,7 @@
 // testing cannot see them; these tests are what kills the mutants of reference/routes (npm run mutation).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { EXPERIMENT_STATUSES, METRIC_TYPES, SPEC_ALLOWED, SPEC_DEFAULTS, SPEC_MESSAGES } from '../contracts/index.ts';
 import { build } from './app.ts';
 
 const KEY = 'details-key-0123456789';
@@ -11,6 +12,10 @@ const H = { 'service-api-key': KEY };
 const J = { ...H, 'content-type': 'application/json' };
 const NOW = 1_800_000_000_123;
 const ACTOR = { id: 'console_api', name: 'Console API', email: 'console-api@example.com' };
+// The spec's values these tests send and expect, from the contract.
+const [TYPE, OTHER_TYPE] = METRIC_TYPES;
+const DEFAULT_DIRECTIONALITY = SPEC_DEFAULTS.createMetric.directionality;
+const OTHER_DIRECTIONALITY = SPEC_ALLOWED.createMetric.directionality.find((d) => d !== DEFAULT_DIRECTIONALITY);
 
 const server = (extra: Partial<Parameters<typeof build>[0]> = {}) => build({ apiKey: KEY, scale: 120, now: () => NOW, ...extra });
 type App = ReturnType<typeof server>;
@@ -28,16 +33,16 @@ async function notFound(app: App, method: 'POST' | 'PUT' | 'PATCH', url: string,
   assert.match(r.json().message, message);
 }
 
-test('every operation answers its own message', async () => {
+test("every operation answers its own message: the one the spec states, the reference's own where it states none", async () => {
   const app = server();
   const messages: [string, Promise<any>][] = [
-    ['Gate rules added successfully.', ok(app, 'POST', '/console/v1/gates/gate_cc_alpha/rules', { rules: [] })],
-    ['Gate updated successfully.', ok(app, 'PUT', '/console/v1/gates/gate_cc_beta/disable')],
-    ['Gate updated successfully.', ok(app, 'PUT', '/console/v1/gates/gate_cc_beta/enable')],
-    ['Experiments listed successfully.', ok(app, 'GET', '/console/v1/experiments')],
-    ['Experiments listed successfully.', ok(app, 'GET', '/console/v1/experiments?status=active')],
-    ['List pipelines success', ok(app, 'GET', '/console/v1/release_pipelines')],
-    ['Metric created successfully.', ok(app, 'POST', '/console/v1/metrics', { name: 'msg_metric', type: 'sum' })],
+    [SPEC_MESSAGES.addGateRules, ok(app, 'POST', '/console/v1/gates/gate_cc_alpha/rules', { rules: [] })],
+    [SPEC_MESSAGES.disableGate, ok(app, 'PUT', '/console/v1/gates/gate_cc_beta/disable')],
+    [SPEC_MESSAGES.enableGate, ok(app, 'PUT', '/console/v1/gates/gate_cc_beta/enable')],
+    [SPEC_MESSAGES.listExperiments, ok(app, 'GET', '/console/v1/experiments')],
+    [SPEC_MESSAGES.listExperiments, ok(app, 'GET', `/console/v1/experiments?status=${EXPERIMENT_STATUSES[0]}`)],
+    [SPEC_MESSAGES.listReleasePipelines, ok(app, 'GET', '/console/v1/release_pipelines')],
+    [SPEC_MESSAGES.createMetric, ok(app, 'POST', '/console/v1/metrics', { name: 'msg_metric', type: TYPE })],
     [
       'Experiment overrides updated successfully.',
       ok(app, 'PATCH', '/console/v1/experiments/exp_cc_overrides_1/overrides', { overrides: [], userIDOverrides: [] }),
@@ -45,18 +50,18 @@ test('every operation answers its own message', async () => {
     ['Trigger phase skipped successfully.', ok(app, 'PUT', '/console/v1/release_pipeline_triggers/trg_cc_1/skip', { phaseID: 'ph_cc_1_1' })],
   ];
   for (const [message, reply] of messages) assert.equal((await reply).message, message);
-  assert.equal((await ok(app, 'POST', '/console/v1/metrics/msg_metric::sum', {})).message, 'Metric updated successfully.');
+  assert.equal((await ok(app, 'POST', `/console/v1/metrics/msg_metric::${TYPE}`, {})).message, SPEC_MESSAGES.updateMetric);
   await app.close();
 });
 
 test('metrics: a created metric is exactly the spec document with the defaults, or with what was sent', async () => {
   const app = server();
-  const bare = (await ok(app, 'POST', '/console/v1/metrics', { name: 'bare_metric', type: 'sum' })).data;
+  const bare = (await ok(app, 'POST', '/console/v1/metrics', { name: 'bare_metric', type: TYPE })).data;
   assert.deepEqual(bare, {
-    id: 'bare_metric::sum',
+    id: `bare_metric::${TYPE}`,
     name: 'bare_metric',
-    directionality: 'increase',
-    type: 'sum',
+    directionality: DEFAULT_DIRECTIONALITY,
+    type: TYPE,
     description: '',
     isPermanent: false,
     isReadOnly: false,
@@ -73,20 +78,20 @@ test('metrics: a created metric is exactly the spec document with the defaults, 
     metricEvents: [],
   });
   const kept = {
-    metricComponentMetrics: [{ name: 'a', type: 'sum' }],
+    metricComponentMetrics: [{ name: 'a', type: TYPE }],
     rollupTimeWindow: 'custom',
     customRollUpStart: 1,
     customRollUpEnd: 7,
     funnelEventList: [{ name: 'f', type: 'event_dau' }],
-    funnelCountDistinct: 'users',
+    funnelCountDistinct: SPEC_ALLOWED.createMetric.funnelCountDistinct.at(-1),
     warehouseNative: { aggregation: 'sum' },
     teamID: 'team_x',
   };
   const full = (
     await ok(app, 'POST', '/console/v1/metrics', {
       name: 'full_metric',
-      type: 'mean',
-      directionality: 'decrease',
+      type: OTHER_TYPE,
+      directionality: OTHER_DIRECTIONALITY,
       description: 'd',
       isPermanent: true,
       isReadOnly: true,
@@ -99,10 +104,10 @@ test('metrics: a created metric is exactly the spec document with the defaults, 
     })
   ).data;
   assert.deepEqual(full, {
-    id: 'full_metric::mean',
+    id: `full_metric::${OTHER_TYPE}`,
     name: 'full_metric',
-    directionality: 'decrease',
-    type: 'mean',
+    directionality: OTHER_DIRECTIONALITY,
+    type: OTHER_TYPE,
     description: 'd',
     isPermanent: true,
     isReadOnly: true,
@@ -122,16 +127,16 @@ test('metrics: a created metric is exactly the spec document with the defaults, 
     ],
     ...kept,
   });
-  const dup = await send(app, 'POST', '/console/v1/metrics', { name: 'full_metric', type: 'mean', dryRun: true });
+  const dup = await send(app, 'POST', '/console/v1/metrics', { name: 'full_metric', type: OTHER_TYPE, dryRun: true });
   assert.equal(dup.statusCode, 409);
-  assert.match(dup.json().message, /full_metric::mean already exists/);
+  assert.match(dup.json().message, new RegExp(`full_metric::${OTHER_TYPE} already exists`));
   await app.close();
 });
 
 test('metrics: update applies every field it is sent, keeps the rest, and null team is no team', async () => {
   const app = server();
-  const created = (await ok(app, 'POST', '/console/v1/metrics', { name: 'upd_metric', type: 'sum', team: 'core', description: 'before' })).data;
-  const url = '/console/v1/metrics/upd_metric::sum';
+  const created = (await ok(app, 'POST', '/console/v1/metrics', { name: 'upd_metric', type: TYPE, team: 'core', description: 'before' })).data;
+  const url = `/console/v1/metrics/upd_metric::${TYPE}`;
   assert.deepEqual((await ok(app, 'POST', url, {})).data, created);
   const change = {
     name: 'renamed_metric',
@@ -143,11 +148,11 @@ test('metrics: update applies every field it is sent, keeps the rest, and null t
     warehouseNative: { aggregation: 'count' },
     unitTypes: ['stableID'],
     teamID: 'tid',
-    directionality: 'decrease',
+    directionality: OTHER_DIRECTIONALITY,
   };
   const updated = (await ok(app, 'POST', url, { ...change, owner: { email: 'o@example.com', ownerID: 'owner_1' } })).data;
   assert.deepEqual(updated, { ...created, ...change, owner: { ...created.owner, ownerEmail: 'o@example.com', ownerID: 'owner_1' } });
-  assert.equal(updated.id, 'upd_metric::sum');
+  assert.equal(updated.id, `upd_metric::${TYPE}`);
   const partOwner = (await ok(app, 'POST', url, { owner: { ownerID: 'owner_2' }, team: null })).data;
   assert.deepEqual(partOwner.owner, { ...created.owner, ownerEmail: 'o@example.com', ownerID: 'owner_2' });
   assert.equal(partOwner.team, '');
@@ -155,7 +160,7 @@ test('metrics: update applies every field it is sent, keeps the rest, and null t
   assert.deepEqual(emailOnly.owner, { ...created.owner, ownerEmail: 'p@example.com', ownerID: 'owner_2' });
   assert.equal(emailOnly.team, 'ops');
   assert.deepEqual((await ok(app, 'POST', url, {})).data, emailOnly);
-  await notFound(app, 'POST', '/console/v1/metrics/nope::sum', /metric "nope::sum" not found/, {});
+  await notFound(app, 'POST', `/console/v1/metrics/nope::${TYPE}`, new RegExp(`metric "nope::${TYPE}" not found`), {});
   await app.close();
 });
 

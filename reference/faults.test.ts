@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { parse } from 'yaml';
-import { OPERATIONS } from '../contracts/index.ts';
+import { METRIC_TYPES, OPERATIONS, SPEC_LIMITS } from '../contracts/index.ts';
 import { build } from './app.ts';
 import { activeLayers, checkSwitches, FAULTS, type FaultName, isFault, isVariant, SWITCHES, VARIANTS, type VariantName } from './faults.ts';
 
@@ -20,6 +20,18 @@ const GATE = '/console/v1/gates/gate_cc_alpha';
 const OVERRIDES = '/console/v1/experiments/exp_cc_overrides_1/overrides';
 const SKIP = '/console/v1/release_pipeline_triggers/trg_cc_1/skip';
 const item = { type: 'gate', id: 'gate_cc_alpha', groupID: 'grp_0_test' };
+// The spec's bounds and metric types, from the contract: the probes follow a revision of the spec.
+const NAME = SPEC_LIMITS.createMetric.name;
+const DESCRIPTION = SPEC_LIMITS.createMetric.description;
+const OVERRIDES_MAX = SPEC_LIMITS.patchExperimentOverrides.overrides.maxItems;
+/** A metric type the spec allows, and the longest (a metric id <name>::<type> as long as it gets). */
+const TYPE = METRIC_TYPES[0];
+const LONGEST_TYPE = METRIC_TYPES.reduce((a, b) => (b.length > a.length ? b : a));
+/** The metric the probes create (a name of a length the spec takes), and its path. */
+const PROBE_NAME = 'probe'.padEnd(NAME.minLength, '_');
+const PROBE = `/console/v1/metrics/${PROBE_NAME}::${TYPE}`;
+/** A metric name one short of the minimum length. */
+const SHORT_NAME = 'n'.repeat(NAME.minLength - 1);
 
 type Probe = (app: FastifyInstance) => Promise<unknown>;
 
@@ -42,7 +54,7 @@ const FAULT_PROBES: Record<FaultName, Probe> = {
         method: 'POST',
         url: '/console/v1/metrics',
         headers: { 'content-type': 'application/json' },
-        payload: { name: 'probe', type: 'sum', apiKey: KEY },
+        payload: { name: PROBE_NAME, type: TYPE, apiKey: KEY },
       }),
     ),
   'auth-bearer-key-ok': (app) => status(get(app, '/console/v1/release_pipelines', { authorization: `Bearer ${KEY}` })),
@@ -93,10 +105,8 @@ const FAULT_PROBES: Record<FaultName, Probe> = {
       }),
     ),
   'auth-update-metric-no-key': async (app) => {
-    await createMetric(app, { name: 'probe', type: 'sum' });
-    return status(
-      app.inject({ method: 'POST', url: '/console/v1/metrics/probe::sum', headers: { 'content-type': 'application/json' }, payload: { description: 'x' } }),
-    );
+    await createMetric(app, { name: PROBE_NAME, type: TYPE });
+    return status(app.inject({ method: 'POST', url: PROBE, headers: { 'content-type': 'application/json' }, payload: { description: 'x' } }));
   },
   // inject() lower-cases the raw header names (light-my-request): every spelling is refused here; over
   // HTTP the exact one is served (the test after the probes).
@@ -105,12 +115,9 @@ const FAULT_PROBES: Record<FaultName, Probe> = {
   'auth-key-prefix-only': (app) => status(get(app, '/console/v1/release_pipelines', { 'service-api-key': KEY.slice(0, 10) })),
   'review-header-500': (app) => status(app.inject({ method: 'PUT', url: `${GATE}/enable`, headers: { ...H, 'x-respect-review-settings': 'true' } })),
   'metric-update-lost-on-overlap': async (app) => {
-    await createMetric(app, { name: 'probe', type: 'sum' });
-    await Promise.all([
-      body(app, 'POST', '/console/v1/metrics/probe::sum', { description: 'overlapping' }),
-      body(app, 'POST', '/console/v1/metrics/probe::sum', { tags: ['overlapping'] }),
-    ]);
-    const after = (await body(app, 'POST', '/console/v1/metrics/probe::sum', {})).json().data;
+    await createMetric(app, { name: PROBE_NAME, type: TYPE });
+    await Promise.all([body(app, 'POST', PROBE, { description: 'overlapping' }), body(app, 'POST', PROBE, { tags: ['overlapping'] })]);
+    const after = (await body(app, 'POST', PROBE, {})).json().data;
     return [after.description, after.tags];
   },
   'enable-disable-rules-empty': async (app) => {
@@ -123,10 +130,10 @@ const FAULT_PROBES: Record<FaultName, Probe> = {
   'wrong-message-gate-updated': async (app) => (await body(app, 'PUT', `${GATE}/enable`)).json().message,
   'wrong-message-experiments': async (app) => (await list(app, '')).message,
   'wrong-message-pipelines': async (app) => (await get(app, '/console/v1/release_pipelines')).json().message,
-  'wrong-message-metric-created': async (app) => (await createMetric(app, { name: 'probe', type: 'sum' })).json().message,
+  'wrong-message-metric-created': async (app) => (await createMetric(app, { name: PROBE_NAME, type: TYPE })).json().message,
   'wrong-message-metric-updated': async (app) => {
-    await createMetric(app, { name: 'probe', type: 'sum' });
-    return (await body(app, 'POST', '/console/v1/metrics/probe::sum', {})).json().message;
+    await createMetric(app, { name: PROBE_NAME, type: TYPE });
+    return (await body(app, 'POST', PROBE, {})).json().message;
   },
   'disable-keeps-enabled': async (app) => (await body(app, 'PUT', `${GATE}/disable`)).json().data.isEnabled,
   'rules-without-id': async (app) => typeof (await body(app, 'POST', `${GATE}/rules`, { rules: [{ name: 'r' }] })).json().data.rules.at(-1).id,
@@ -151,30 +158,30 @@ const FAULT_PROBES: Record<FaultName, Probe> = {
     await body(app, 'POST', `${GATE}/rules`, { rules: [{ name: 'r' }] });
     return 'environments' in (await body(app, 'PUT', `${GATE}/disable`)).json().data.rules.at(-1);
   },
-  'metric-name-3-accepted': (app) => status(createMetric(app, { name: 'abc', type: 'sum' })),
-  'metric-name-201-accepted': (app) => status(createMetric(app, { name: 'n'.repeat(201), type: 'sum' })),
-  'metric-name-4-rejected': (app) => status(createMetric(app, { name: 'abcd', type: 'sum' })),
-  'metric-description-1001-accepted': (app) => status(createMetric(app, { name: 'probe', type: 'sum', description: 'd'.repeat(1001) })),
-  'overrides-1001-accepted': (app) => status(body(app, 'PATCH', OVERRIDES, { overrides: Array(1001).fill(item), userIDOverrides: [] })),
-  'overrides-1000-rejected': (app) => status(body(app, 'PATCH', OVERRIDES, { overrides: Array(1000).fill(item), userIDOverrides: [] })),
-  'metric-type-unknown-accepted': (app) => status(createMetric(app, { name: 'probe', type: 'median' })),
-  'metric-type-optional': (app) => status(createMetric(app, { name: 'probe' })),
+  'metric-name-3-accepted': (app) => status(createMetric(app, { name: SHORT_NAME, type: TYPE })),
+  'metric-name-201-accepted': (app) => status(createMetric(app, { name: 'n'.repeat(NAME.maxLength + 1), type: TYPE })),
+  'metric-name-4-rejected': (app) => status(createMetric(app, { name: 'n'.repeat(NAME.minLength), type: TYPE })),
+  'metric-description-1001-accepted': (app) => status(createMetric(app, { name: PROBE_NAME, type: TYPE, description: 'd'.repeat(DESCRIPTION.maxLength + 1) })),
+  'overrides-1001-accepted': (app) => status(body(app, 'PATCH', OVERRIDES, { overrides: Array(OVERRIDES_MAX + 1).fill(item), userIDOverrides: [] })),
+  'overrides-1000-rejected': (app) => status(body(app, 'PATCH', OVERRIDES, { overrides: Array(OVERRIDES_MAX).fill(item), userIDOverrides: [] })),
+  'metric-type-unknown-accepted': (app) => status(createMetric(app, { name: PROBE_NAME, type: 'median' })),
+  'metric-type-optional': (app) => status(createMetric(app, { name: PROBE_NAME })),
   'phaseid-optional': (app) => status(body(app, 'PUT', SKIP, {})),
   'userid-overrides-optional': (app) => status(body(app, 'PATCH', OVERRIDES, { overrides: [] })),
   'metric-dryrun-persists': async (app) => {
-    await createMetric(app, { name: 'probe', type: 'sum', dryRun: true });
-    return status(createMetric(app, { name: 'probe', type: 'sum' }));
+    await createMetric(app, { name: PROBE_NAME, type: TYPE, dryRun: true });
+    return status(createMetric(app, { name: PROBE_NAME, type: TYPE }));
   },
   'metric-update-dryrun-persists': async (app) => {
-    await createMetric(app, { name: 'probe', type: 'sum', description: 'first' });
-    await body(app, 'POST', '/console/v1/metrics/probe::sum', { description: 'dry', dryRun: true });
-    return (await body(app, 'POST', '/console/v1/metrics/probe::sum', {})).json().data.description;
+    await createMetric(app, { name: PROBE_NAME, type: TYPE, description: 'first' });
+    await body(app, 'POST', PROBE, { description: 'dry', dryRun: true });
+    return (await body(app, 'POST', PROBE, {})).json().data.description;
   },
-  'metric-id-shape-wrong': async (app) => (await createMetric(app, { name: 'probe', type: 'sum' })).json().data.id,
-  'directionality-default-decrease': async (app) => (await createMetric(app, { name: 'probe', type: 'sum' })).json().data.directionality,
+  'metric-id-shape-wrong': async (app) => (await createMetric(app, { name: PROBE_NAME, type: TYPE })).json().data.id,
+  'directionality-default-decrease': async (app) => (await createMetric(app, { name: PROBE_NAME, type: TYPE })).json().data.directionality,
   'metric-update-ignores-description': async (app) => {
-    await createMetric(app, { name: 'probe', type: 'sum' });
-    return (await body(app, 'POST', '/console/v1/metrics/probe::sum', { description: 'changed' })).json().data.description;
+    await createMetric(app, { name: PROBE_NAME, type: TYPE });
+    return (await body(app, 'POST', PROBE, { description: 'changed' })).json().data.description;
   },
   'filter-status-ignored': async (app) => [...new Set((await list(app, 'status=active&limit=100')).data.map((e: any) => e.status))].sort(),
   'filter-idtype-ignored': async (app) => [...new Set((await list(app, 'idType=userID&limit=100')).data.map((e: any) => e.idType))].sort(),
@@ -198,54 +205,55 @@ const FAULT_PROBES: Record<FaultName, Probe> = {
     await body(app, 'PUT', SKIP, { phaseID: 'ph_cc_1_1' });
     return (await body(app, 'PUT', SKIP.replace('/skip', '/unpause'), { phaseID: 'ph_cc_1_2' })).json().data?.id;
   },
-  'metric-name-counts-bytes': (app) => status(createMetric(app, { name: 'жжж', type: 'sum' })),
-  'metric-description-counts-bytes': (app) => status(createMetric(app, { name: 'probe', type: 'sum', description: 'ж'.repeat(1000) })),
+  // Two bytes a character: one short of the minimum in characters, enough in bytes.
+  'metric-name-counts-bytes': (app) => status(createMetric(app, { name: 'ж'.repeat(NAME.minLength - 1), type: TYPE })),
+  'metric-description-counts-bytes': (app) => status(createMetric(app, { name: PROBE_NAME, type: TYPE, description: 'ж'.repeat(DESCRIPTION.maxLength) })),
   'metric-update-dryrun-persists-tags': async (app) => {
-    await createMetric(app, { name: 'probe', type: 'sum', tags: ['first'] });
-    await body(app, 'POST', '/console/v1/metrics/probe::sum', { tags: ['dry'], dryRun: true });
-    return (await body(app, 'POST', '/console/v1/metrics/probe::sum', {})).json().data.tags;
+    await createMetric(app, { name: PROBE_NAME, type: TYPE, tags: ['first'] });
+    await body(app, 'POST', PROBE, { tags: ['dry'], dryRun: true });
+    return (await body(app, 'POST', PROBE, {})).json().data.tags;
   },
   'metric-update-dryrun-persists-description': async (app) => {
-    await createMetric(app, { name: 'probe', type: 'sum', description: 'first' });
-    await body(app, 'POST', '/console/v1/metrics/probe::sum', { description: 'dry', dryRun: true });
-    return (await body(app, 'POST', '/console/v1/metrics/probe::sum', {})).json().data.description;
+    await createMetric(app, { name: PROBE_NAME, type: TYPE, description: 'first' });
+    await body(app, 'POST', PROBE, { description: 'dry', dryRun: true });
+    return (await body(app, 'POST', PROBE, {})).json().data.description;
   },
   'metric-update-dryrun-persists-warehousenative': async (app) => {
-    await createMetric(app, { name: 'probe', type: 'sum' });
-    await body(app, 'POST', '/console/v1/metrics/probe::sum', { warehouseNative: { aggregation: 'count' }, dryRun: true });
-    return (await body(app, 'POST', '/console/v1/metrics/probe::sum', {})).json().data.warehouseNative ?? null;
+    await createMetric(app, { name: PROBE_NAME, type: TYPE });
+    await body(app, 'POST', PROBE, { warehouseNative: { aggregation: 'count' }, dryRun: true });
+    return (await body(app, 'POST', PROBE, {})).json().data.warehouseNative ?? null;
   },
   'metric-update-not-persisted': async (app) => {
-    await createMetric(app, { name: 'probe', type: 'sum', description: 'first' });
-    await body(app, 'POST', '/console/v1/metrics/probe::sum', { description: 'changed' });
-    return (await body(app, 'POST', '/console/v1/metrics/probe::sum', {})).json().data.description;
+    await createMetric(app, { name: PROBE_NAME, type: TYPE, description: 'first' });
+    await body(app, 'POST', PROBE, { description: 'changed' });
+    return (await body(app, 'POST', PROBE, {})).json().data.description;
   },
   'metric-update-dryrun-false-not-persisted': async (app) => {
-    await createMetric(app, { name: 'probe', type: 'sum', description: 'first' });
-    await body(app, 'POST', '/console/v1/metrics/probe::sum', { description: 'changed', dryRun: false });
-    return (await body(app, 'POST', '/console/v1/metrics/probe::sum', {})).json().data.description;
+    await createMetric(app, { name: PROBE_NAME, type: TYPE, description: 'first' });
+    await body(app, 'POST', PROBE, { description: 'changed', dryRun: false });
+    return (await body(app, 'POST', PROBE, {})).json().data.description;
   },
   'metric-dryrun-false-not-persisted': async (app) => {
-    await createMetric(app, { name: 'probe', type: 'sum', dryRun: false });
-    return status(body(app, 'POST', '/console/v1/metrics/probe::sum', {}));
+    await createMetric(app, { name: PROBE_NAME, type: TYPE, dryRun: false });
+    return status(body(app, 'POST', PROBE, {}));
   },
-  'metric-id-name-lowercased': async (app) => (await createMetric(app, { name: 'MixedCase', type: 'sum' })).json().data.id,
-  'metric-id-name-truncated': async (app) => (await createMetric(app, { name: 'n'.repeat(150), type: 'sum' })).json().data.id.length,
-  'metric-id-length-limit': (app) => status(createMetric(app, { name: 'n'.repeat(200), type: 'event_count_custom' })),
+  'metric-id-name-lowercased': async (app) => (await createMetric(app, { name: 'MixedCase', type: TYPE })).json().data.id,
+  'metric-id-name-truncated': async (app) => (await createMetric(app, { name: 'n'.repeat(NAME.maxLength), type: TYPE })).json().data.id.length,
+  'metric-id-length-limit': (app) => status(createMetric(app, { name: 'n'.repeat(NAME.maxLength), type: LONGEST_TYPE })),
   'metric-create-ignores-flags': async (app) => {
     const { isVerified, isReadOnly, isPermanent } = (
-      await createMetric(app, { name: 'probe', type: 'sum', isVerified: true, isReadOnly: true, isPermanent: true })
+      await createMetric(app, { name: PROBE_NAME, type: TYPE, isVerified: true, isReadOnly: true, isPermanent: true })
     ).json().data;
     return [isVerified, isReadOnly, isPermanent];
   },
-  'metric-create-ignores-unittypes': async (app) => (await createMetric(app, { name: 'probe', type: 'sum', unitTypes: ['stableID'] })).json().data.unitTypes,
+  'metric-create-ignores-unittypes': async (app) => (await createMetric(app, { name: PROBE_NAME, type: TYPE, unitTypes: ['stableID'] })).json().data.unitTypes,
   'metric-update-ignores-ispermanent': async (app) => {
-    await createMetric(app, { name: 'probe', type: 'sum' });
-    return (await body(app, 'POST', '/console/v1/metrics/probe::sum', { isPermanent: true })).json().data.isPermanent;
+    await createMetric(app, { name: PROBE_NAME, type: TYPE });
+    return (await body(app, 'POST', PROBE, { isPermanent: true })).json().data.isPermanent;
   },
   'metric-update-tags-append': async (app) => {
-    await createMetric(app, { name: 'probe', type: 'sum', tags: ['first'] });
-    return (await body(app, 'POST', '/console/v1/metrics/probe::sum', { tags: ['second'] })).json().data.tags;
+    await createMetric(app, { name: PROBE_NAME, type: TYPE, tags: ['first'] });
+    return (await body(app, 'POST', PROBE, { tags: ['second'] })).json().data.tags;
   },
   'add-rules-duplicates': async (app) =>
     (await body(app, 'POST', `${GATE}/rules`, { rules: [{ name: 'probe-once' }] })).json().data.rules.filter((r: { name: string }) => r.name === 'probe-once')
@@ -253,23 +261,23 @@ const FAULT_PROBES: Record<FaultName, Probe> = {
   'pipelines-not-under-v1': (app) => status(get(app, '/console/v1/release_pipelines')),
   'unknown-id-500': (app) => status(body(app, 'PUT', '/console/v1/gates/gate_no_such/enable')),
   'metric-rejected-create-stored': async (app) => [
-    await status(createMetric(app, { name: 'probe', type: 'sum', description: 5 })),
-    await status(body(app, 'POST', '/console/v1/metrics/probe::sum', {})),
+    await status(createMetric(app, { name: PROBE_NAME, type: TYPE, description: 5 })),
+    await status(body(app, 'POST', PROBE, {})),
   ],
   'update-ignores-unknown-fields': async (app) => {
-    await createMetric(app, { name: 'probe', type: 'sum' });
-    return status(body(app, 'POST', '/console/v1/metrics/probe::sum', { description: 'x', ccUnknown: 1 }));
+    await createMetric(app, { name: PROBE_NAME, type: TYPE });
+    return status(body(app, 'POST', PROBE, { description: 'x', ccUnknown: 1 }));
   },
   'concurrent-write-500': async (app) =>
     (await Promise.all([1, 2].map((i) => status(body(app, 'POST', `${GATE}/rules`, { rules: [{ name: `r${i}` }] }))))).sort(),
   'unknown-phase-skips-current': (app) => status(body(app, 'PUT', SKIP, { phaseID: 'ph_no_such' })),
   'metric-duplicate-500': async (app) => {
-    await createMetric(app, { name: 'probe', type: 'sum' });
-    return status(createMetric(app, { name: 'probe', type: 'sum' }));
+    await createMetric(app, { name: PROBE_NAME, type: TYPE });
+    return status(createMetric(app, { name: PROBE_NAME, type: TYPE }));
   },
   'metric-dryrun-reserves-name': async (app) => {
-    await createMetric(app, { name: 'probe', type: 'sum', dryRun: true });
-    return status(createMetric(app, { name: 'probe', type: 'sum' }));
+    await createMetric(app, { name: PROBE_NAME, type: TYPE, dryRun: true });
+    return status(createMetric(app, { name: PROBE_NAME, type: TYPE }));
   },
   'page-past-last-repeats': async (app) => (await list(app, 'limit=10&page=1000')).data.length,
   'deep-filter-forgotten': async (app) => [...new Set((await list(app, 'status=active&limit=100&page=101')).data.map((e: any) => e.status))].sort(),
@@ -297,21 +305,21 @@ const FAULT_PROBES: Record<FaultName, Probe> = {
       .data.overrides.map((o: { groupID: string }) => o.groupID),
   'pipelines-bare-array': async (app) => Array.isArray((await get(app, '/console/v1/release_pipelines')).json()),
   'update-metric-unwrapped': async (app) => {
-    await createMetric(app, { name: 'probe', type: 'sum' });
-    return Object.keys((await body(app, 'POST', '/console/v1/metrics/probe::sum', {})).json()).includes('message');
+    await createMetric(app, { name: PROBE_NAME, type: TYPE });
+    return Object.keys((await body(app, 'POST', PROBE, {})).json()).includes('message');
   },
   'add-rules-baseid-camelcase': async (app) =>
     Object.keys((await body(app, 'POST', `${GATE}/rules`, { rules: [{ name: 'r' }] })).json().data.rules.at(-1)).sort(),
   'enable-review-header-required': (app) => status(body(app, 'PUT', `${GATE}/enable`)),
-  'json-body-charset-required': (app) => status(createMetric(app, { name: 'probe', type: 'sum' })),
+  'json-body-charset-required': (app) => status(createMetric(app, { name: PROBE_NAME, type: TYPE })),
 };
 
 const VARIANT_PROBES: Record<VariantName, Probe> = {
-  'create-metric-201': (app) => status(createMetric(app, { name: 'probe', type: 'sum' })),
-  'dryrun-create-summary': async (app) => Object.keys((await createMetric(app, { name: 'probe', type: 'sum', dryRun: true })).json().data).sort(),
+  'create-metric-201': (app) => status(createMetric(app, { name: PROBE_NAME, type: TYPE })),
+  'dryrun-create-summary': async (app) => Object.keys((await createMetric(app, { name: PROBE_NAME, type: TYPE, dryRun: true })).json().data).sort(),
   'metric-write-version': async (app) => {
-    await createMetric(app, { name: 'probe', type: 'sum' });
-    return (await body(app, 'POST', '/console/v1/metrics/probe::sum', {})).json().data.version ?? null;
+    await createMetric(app, { name: PROBE_NAME, type: TYPE });
+    return (await body(app, 'POST', PROBE, {})).json().data.version ?? null;
   },
   'overrides-one-per-target': async (app) =>
     (await body(app, 'PATCH', OVERRIDES, { overrides: [item, { ...item, groupID: 'grp_0_control' }], userIDOverrides: [] })).json().data.overrides.length,
@@ -320,7 +328,7 @@ const VARIANT_PROBES: Record<VariantName, Probe> = {
       .json()
       .data.rules.at(-1).conditions[0].targetValue,
   'errors-422-other-shape': async (app) => {
-    const r = await createMetric(app, { name: 'abc', type: 'sum' });
+    const r = await createMetric(app, { name: SHORT_NAME, type: TYPE });
     return [r.statusCode, Object.keys(r.json()).sort()];
   },
   'overrides-toplevel-response': async (app) => Object.keys((await body(app, 'PATCH', OVERRIDES, { overrides: [], userIDOverrides: [] })).json()).sort(),
@@ -355,13 +363,13 @@ const VARIANT_PROBES: Record<VariantName, Probe> = {
   'tags-brackets': async (app) => [(await list(app, 'tags=checkout&limit=100')).data.length, (await list(app, 'tags%5B%5D=checkout&limit=100')).data.length],
   'paging-out-of-range-400': async (app) =>
     Promise.all(['limit=101', 'limit=0', 'page=0', 'page=-3'].map((q) => status(get(app, `/console/v1/experiments?${q}`)))),
-  'metric-name-ascii-only': (app) => status(createMetric(app, { name: 'prüfung', type: 'sum', dryRun: true })),
+  'metric-name-ascii-only': (app) => status(createMetric(app, { name: 'prüfung', type: TYPE, dryRun: true })),
   'overrides-known-groups-only': (app) => status(body(app, 'PATCH', OVERRIDES, { overrides: [{ ...item, groupID: 'cc_not_a_group' }], userIDOverrides: [] })),
   'errors-problem-json': async (app) => {
-    const r = await createMetric(app, { name: 'abc', type: 'sum' });
+    const r = await createMetric(app, { name: SHORT_NAME, type: TYPE });
     return [r.statusCode, r.headers['content-type'], Object.keys(r.json()).sort()];
   },
-  'errors-plain-text': async (app) => (await createMetric(app, { name: 'abc', type: 'sum' })).headers['content-type'],
+  'errors-plain-text': async (app) => (await createMetric(app, { name: SHORT_NAME, type: TYPE })).headers['content-type'],
   'unauthorized-403': (app) => status(get(app, '/console/v1/release_pipelines', {})),
   'timestamps-seconds': async (app) => (await list(app, '')).data[0].createdTime > 1e11,
   'extra-response-fields': async (app) => Object.keys(await list(app, '')).sort(),

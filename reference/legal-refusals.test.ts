@@ -2,10 +2,14 @@
 // limit) and write-conflict-409 (a write to a resource another write holds is refused). Each answers
 // a 4xx with the JSON error body and stores nothing; what it refuses and what it lets through is
 // checked against the server with the variant off. Spec 7 leaves failure codes open, 8 rate limits.
+import { METRIC_TYPES } from '../contracts/index.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { build } from './app.ts';
+
+/** A metric type the spec allows (the contract's first). */
+const TYPE = METRIC_TYPES[0];
 
 const KEY = 'test-key-refusals-0123';
 const H = { 'service-api-key': KEY };
@@ -142,7 +146,7 @@ test('write-conflict-409: enable, disable and add rules of one gate collide; wri
     inject('PUT', '/console/v1/gates/gate_cc_beta/enable'),
     inject('PATCH', '/console/v1/experiments/exp_cc_overrides_1/overrides', { overrides: [], userIDOverrides: [] }),
     inject('PUT', '/console/v1/release_pipeline_triggers/trg_cc_1/skip', { phaseID: 'ph_cc_1_1' }),
-    inject('POST', '/console/v1/metrics', { name: 'conflict_probe', type: 'sum' }),
+    inject('POST', '/console/v1/metrics', { name: 'conflict_probe', type: TYPE }),
     inject('GET', '/console/v1/experiments'),
     inject('GET', '/console/v1/experiments'),
   ]);
@@ -152,8 +156,8 @@ test('write-conflict-409: enable, disable and add rules of one gate collide; wri
   );
   // A metric's create and its update name one resource, <name>::<type>.
   const metric = await Promise.all([
-    inject('POST', '/console/v1/metrics/conflict_probe::sum', { description: 'one' }),
-    inject('POST', '/console/v1/metrics', { name: 'conflict_probe', type: 'sum', dryRun: true }),
+    inject('POST', `/console/v1/metrics/conflict_probe::${TYPE}`, { description: 'one' }),
+    inject('POST', '/console/v1/metrics', { name: 'conflict_probe', type: TYPE, dryRun: true }),
   ]);
   assert.deepEqual(metric.map((r) => r.statusCode).sort(), [200, 409]);
   await app.close();

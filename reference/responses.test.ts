@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { build } from './app.ts';
+import { EXPERIMENT_STATUSES, METRIC_TYPES, SPEC_ALLOWED, SPEC_DEFAULTS } from '../contracts/index.ts';
+import { build, MAX_PARAM_LENGTH } from './app.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 const SCHEMAS = new URL('../contracts/schemas/', import.meta.url);
@@ -41,11 +42,15 @@ const fullRule = {
   conditions: [{ type: 'custom_field', targetValue: ['a', 'b'], operator: 'any', field: 'plan', customID: 'c1' }, { type: 'public' }],
   pendingAutomatedRollouts: [{ time: 1_800_000_000_000, passPercent: 50 }],
 };
+// The spec's values these bodies carry, from the contract.
+const [TYPE, OTHER_TYPE] = METRIC_TYPES;
+const DEFAULT_DIRECTIONALITY = SPEC_DEFAULTS.createMetric.directionality;
+const OTHER_DIRECTIONALITY = SPEC_ALLOWED.createMetric.directionality.find((d) => d !== DEFAULT_DIRECTIONALITY);
 const fullMetric = {
   name: 'cc_full_metric',
-  type: 'ratio',
+  type: TYPE,
   description: 'all fields',
-  directionality: 'decrease',
+  directionality: OTHER_DIRECTIONALITY,
   tags: ['t1'],
   isVerified: true,
   isReadOnly: false,
@@ -56,7 +61,7 @@ const fullMetric = {
   customRollUpStart: 0,
   customRollUpEnd: 7,
   funnelEventList: [{ name: 'step1' }],
-  funnelCountDistinct: 'users',
+  funnelCountDistinct: SPEC_ALLOWED.createMetric.funnelCountDistinct.at(-1),
   team: 'team_core',
   teamID: 'team_core',
   warehouseNative: { aggregation: 'sum', metricSourceName: 'orders', valueColumn: 'amount' },
@@ -68,28 +73,35 @@ test('every operation answers its success status and a body the contract accepts
   check('addGateRules', await send(app, 'POST', '/console/v1/gates/gate_cc_alpha/rules', { rules: [fullRule, { name: 'bare' }] }));
   check('disableGate', await send(app, 'PUT', '/console/v1/gates/gate_cc_alpha/disable'));
   check('enableGate', await send(app, 'PUT', '/console/v1/gates/gate_cc_alpha/enable'));
-  for (const qs of ['', 'limit=100', 'limit=7&page=3', 'page=999', 'status=archived&tags=checkout', 'createdStartDate=2025-09-01&createdEndDate=2025-12-31']) {
+  for (const qs of [
+    '',
+    'limit=100',
+    'limit=7&page=3',
+    'page=999',
+    `status=${EXPERIMENT_STATUSES.at(-1)}&tags=checkout`,
+    'createdStartDate=2025-09-01&createdEndDate=2025-12-31',
+  ]) {
     check('listExperiments', await send(app, 'GET', `/console/v1/experiments?${qs}`));
   }
   for (const qs of ['', 'limit=10&page=2', 'page=9']) check('listReleasePipelines', await send(app, 'GET', `/console/v1/release_pipelines?${qs}`));
-  check('createMetric', await send(app, 'POST', '/console/v1/metrics', { name: 'cc_dry_metric', type: 'sum', dryRun: true }));
+  check('createMetric', await send(app, 'POST', '/console/v1/metrics', { name: 'cc_dry_metric', type: OTHER_TYPE, dryRun: true }));
   check('createMetric', await send(app, 'POST', '/console/v1/metrics', fullMetric));
-  check('createMetric', await send(app, 'POST', '/console/v1/metrics', { name: 'cc_min_metric', type: 'event_count_custom' }));
+  check('createMetric', await send(app, 'POST', '/console/v1/metrics', { name: 'cc_min_metric', type: METRIC_TYPES.at(-1) }));
   check(
     'updateMetric',
-    await send(app, 'POST', '/console/v1/metrics/cc_full_metric::ratio', {
+    await send(app, 'POST', `/console/v1/metrics/cc_full_metric::${TYPE}`, {
       name: 'cc_renamed',
       description: 'new',
       tags: [],
       isVerified: false,
       team: null,
       teamID: null,
-      directionality: 'increase',
+      directionality: DEFAULT_DIRECTIONALITY,
       owner: { email: 'o@example.com', ownerID: 'u_o' },
       warehouseNative: { aggregation: 'count' },
     }),
   );
-  check('updateMetric', await send(app, 'POST', '/console/v1/metrics/cc_full_metric::ratio', { dryRun: true, description: 'not kept' }));
+  check('updateMetric', await send(app, 'POST', `/console/v1/metrics/cc_full_metric::${TYPE}`, { dryRun: true, description: 'not kept' }));
   // Phase 2 waits for a review (seed): the skip of phase 1 pauses the trigger there.
   check('skipTriggerPhase', await send(app, 'PUT', '/console/v1/release_pipeline_triggers/trg_cc_3/skip', { phaseID: 'ph_cc_3_1' }));
   check('unpauseTrigger', await send(app, 'PUT', '/console/v1/release_pipeline_triggers/trg_cc_3/unpause', { phaseID: 'ph_cc_3_2' }));
@@ -127,10 +139,10 @@ test('every error is {"status", "error", "message"} and nothing else, with statu
     send(app, 'PUT', '/console/v1/gates/nope/enable'),
     send(app, 'DELETE' as 'GET', '/console/v1/gates/gate_cc_alpha/enable'),
     send(app, 'PUT', '/console/v1/gates/%E2%82/enable'),
-    send(app, 'POST', `/console/v1/metrics/${'m'.repeat(600)}::sum`, {}),
+    send(app, 'POST', `/console/v1/metrics/${'m'.repeat(MAX_PARAM_LENGTH + 1)}::${TYPE}`, {}),
     send(app, 'PUT', '/console/v1/release_pipeline_triggers/trg_cc_1/unpause', { phaseID: 'ph_cc_1_1' }),
     app.inject({ method: 'POST', url: '/console/v1/metrics', headers: { ...H, 'content-type': 'application/xml' }, payload: '<m/>' }),
-    app.inject({ method: 'POST', url: '/console/v1/metrics', headers: J, payload: '{"name": "abcd", "type": "sum"' }),
+    app.inject({ method: 'POST', url: '/console/v1/metrics', headers: J, payload: `{"name": "abcd", "type": "${TYPE}"` }),
   ];
   const seen = new Set<number>();
   for (const r of await Promise.all(cases)) {

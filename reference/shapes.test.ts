@@ -5,7 +5,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { build } from './app.ts';
-import { EXPERIMENT_STATUSES } from '../contracts/index.ts';
+import { EXPERIMENT_STATUSES, METRIC_TYPES } from '../contracts/index.ts';
+
+/** A metric type the spec allows (the contract's first). */
+const TYPE = METRIC_TYPES[0];
 
 const KEY = 'test-key-shapes-01234';
 const H = { 'service-api-key': KEY };
@@ -43,12 +46,12 @@ async function tour(variants: string[]): Promise<Record<string, Doc>> {
     listReleasePipelines: await call('GET', '/console/v1/release_pipelines?limit=3'),
     createMetric: await call('POST', '/console/v1/metrics', {
       name: 'cc_shape',
-      type: 'sum',
+      type: TYPE,
       description: 'sent',
       tags: ['t'],
       metricEvents: [{ name: 'e1' }],
     }),
-    updateMetric: await call('POST', '/console/v1/metrics/cc_shape::sum', { isVerified: true }),
+    updateMetric: await call('POST', `/console/v1/metrics/cc_shape::${TYPE}`, { isVerified: true }),
     // Phase 2 of trg_cc_1 waits for a review (seed): skip phase 1, unpause phase 2, then skip it (to
     // phase 3, which does not pause: the skip's answer is IN_PROGRESS as the unpause's is).
     unpauseTrigger: await call('PUT', `${TRIGGER}/skip`, { phaseID: 'ph_cc_1_1' }).then(() => call('PUT', `${TRIGGER}/unpause`, { phaseID: 'ph_cc_1_2' })),
@@ -229,7 +232,7 @@ test('enum-values-beyond-seen gives open enums values the spec does not show, an
 
 test('an event sent with a type keeps it under enum-values-beyond-seen', async () => {
   await withApp(['enum-values-beyond-seen'], async (call) => {
-    const m = await call('POST', '/console/v1/metrics', { name: 'cc_typed', type: 'sum', metricEvents: [{ name: 'a', type: 'metadata' }, { name: 'b' }] });
+    const m = await call('POST', '/console/v1/metrics', { name: 'cc_typed', type: TYPE, metricEvents: [{ name: 'a', type: 'metadata' }, { name: 'b' }] });
     assert.deepEqual(
       m.data.metricEvents.map((e: Doc) => e.type),
       ['metadata', 'count'],

@@ -7,7 +7,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
-import { clauseCatalogue, contractAjv, EXPERIMENT_STATUSES, OPERATIONS, schema } from '../../contracts/index.ts';
+import {
+  clauseCatalogue,
+  contractAjv,
+  DIRECTIONALITIES,
+  EXPERIMENT_STATUSES,
+  METRIC_TYPES,
+  OPERATIONS,
+  SPEC_LIMITS,
+  SPEC_MESSAGES,
+  schema,
+} from '../../contracts/index.ts';
 import { build } from '../app.ts';
 import { checkSwitches, generatedFaults } from '../faults.ts';
 import { changedMessage, type GeneratedSwitch, generatedSwitches, notGenerated, otherType } from './generated.ts';
@@ -15,6 +25,13 @@ import type { RequestChange, ResponseChange } from './types.ts';
 
 const KEY = 'test-key-generated-0123';
 const H = { 'service-api-key': KEY };
+// The spec's bounds and values, from the contract: the faults are generated from it, and so are these expectations.
+const NAME = SPEC_LIMITS.createMetric.name;
+const DESCRIPTION_MAX = SPEC_LIMITS.createMetric.description.maxLength;
+const OVERRIDES_MAX = SPEC_LIMITS.patchExperimentOverrides.overrides.maxItems;
+const TYPE = METRIC_TYPES[0];
+/** A metric name of a length the spec takes. */
+const PROBE_NAME = 'probe'.padEnd(NAME.minLength, '_');
 const catalogue = clauseCatalogue();
 const byId = new Map(catalogue.map((c) => [c.id, c]));
 const switches = generatedSwitches();
@@ -60,9 +77,9 @@ test('generated: every stated field type, message, required request field and bo
   ])
     assert.ok(has(`gen:required:${id}`), `no gen:required:${id}`);
   for (const name of [
-    'gen:bound:metrics.create.name.length:minLength=3',
-    'gen:bound:metrics.create.name.length:maxLength=201',
-    'gen:bound:overrides.patch.overrides.maxItems:maxItems=1001',
+    `gen:bound:metrics.create.name.length:minLength=${NAME.minLength - 1}`,
+    `gen:bound:metrics.create.name.length:maxLength=${NAME.maxLength + 1}`,
+    `gen:bound:overrides.patch.overrides.maxItems:maxItems=${OVERRIDES_MAX + 1}`,
   ])
     assert.ok(has(name), `no ${name}`);
   for (const name of [
@@ -100,8 +117,8 @@ test('generated: another type and a changed message', () => {
   assert.deepEqual(otherType(['integer']), { type: 'string', value: 'text' });
   assert.deepEqual(otherType(['number']), { type: 'string', value: 'text' });
   assert.deepEqual(otherType(['array', 'null']), { type: 'string', value: 'text' });
-  assert.equal(changedMessage('Gate rules added successfully.'), 'Gate rules added successfully');
-  assert.equal(changedMessage('List pipelines success'), 'List pipelines success.');
+  assert.equal(changedMessage('Done.'), 'Done');
+  assert.equal(changedMessage('Done'), 'Done.');
 });
 
 /** A valid request of each operation, in an order that works on one fresh server (unpause after the skip that pauses). */
@@ -133,9 +150,9 @@ const REQUESTS: [op: string, method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: stri
     'createMetric',
     'POST',
     '/console/v1/metrics',
-    { name: 'every field', type: 'sum', description: 'd', tags: ['t'], unitTypes: ['userID'], metricEvents: [{ name: 'e', type: 'value' }] },
+    { name: 'every field', type: TYPE, description: 'd', tags: ['t'], unitTypes: ['userID'], metricEvents: [{ name: 'e', type: 'value' }] },
   ],
-  ['updateMetric', 'POST', '/console/v1/metrics/every%20field::sum', { description: 'changed' }],
+  ['updateMetric', 'POST', `/console/v1/metrics/every%20field::${TYPE}`, { description: 'changed' }],
   [
     'patchExperimentOverrides',
     'PATCH',
@@ -199,12 +216,13 @@ test('generated: each request fault changes what the contract lets in', () => {
   // Bodies that step over a bound or leave a required field out, and bodies typing each field, for the edits to tell apart.
   const probes: Record<string, object[]> = {
     createMetric: [
-      ...[3, 4, 5, 199, 200, 201].map((n) => ({ name: 'n'.repeat(n), type: 'sum' })),
-      ...[999, 1000, 1001].map((n) => ({ name: 'probe', type: 'sum', description: 'd'.repeat(n) })),
-      { type: 'sum' },
-      { name: 'probe' },
+      ...[-1, 0, 1].flatMap((d) => [NAME.minLength + d, NAME.maxLength + d]).map((n) => ({ name: 'n'.repeat(n), type: TYPE })),
+      ...[-1, 0, 1].map((d) => ({ name: PROBE_NAME, type: TYPE, description: 'd'.repeat(DESCRIPTION_MAX + d) })),
+      { type: TYPE },
+      { name: PROBE_NAME },
     ],
-    patchExperimentOverrides: [999, 1000, 1001]
+    patchExperimentOverrides: [-1, 0, 1]
+      .map((d) => OVERRIDES_MAX + d)
       .map((n) => ({ overrides: Array(n).fill({ type: 'gate', id: 'g', groupID: 'x' }), userIDOverrides: [] }))
       .concat([{ userIDOverrides: [] } as never, { overrides: [] } as never]),
     skipTriggerPhase: [{}],
@@ -247,12 +265,12 @@ test('generated: each request fault changes what the contract lets in', () => {
 /** For a request field type clause: a body carrying the field with a value of its contract's type. */
 function typedBodies(clause: string): object[] {
   const field = clause.endsWith('.enum') ? clause.split('.').at(-2)! : clause.split('.').at(-1)!;
-  const values: unknown[] = ['text', 1, true, ['a'], {}, null, 'increase', 'not-a-listed-value'];
+  const values: unknown[] = ['text', 1, true, ['a'], {}, null, DIRECTIONALITIES[0], 'not-a-listed-value'];
   const out: object[] = [];
   for (const v of values) {
-    out.push({ name: 'probe', type: 'sum', [field]: v });
+    out.push({ name: PROBE_NAME, type: TYPE, [field]: v });
     out.push({ [field]: v });
-    for (const creates of [{ name: 'probe', type: 'sum' }, {}]) {
+    for (const creates of [{ name: PROBE_NAME, type: TYPE }, {}]) {
       out.push({ ...creates, warehouseNative: { [field]: v } });
       out.push({ ...creates, warehouseNative: { criteria: [{ [field]: v }] } });
     }
@@ -341,7 +359,7 @@ test('generated: a server started with one answers what it says', async () => {
   const app = build({
     apiKey: KEY,
     scale: 5,
-    faults: ['gen:type:gate.field.id', 'gen:message:metrics.create.message', 'gen:bound:metrics.create.name.length:minLength=3'],
+    faults: ['gen:type:gate.field.id', 'gen:message:metrics.create.message', `gen:bound:metrics.create.name.length:minLength=${NAME.minLength - 1}`],
   });
   try {
     const gate = (await app.inject({ method: 'PUT', url: '/console/v1/gates/gate_cc_alpha/enable', headers: H })).json();
@@ -350,10 +368,10 @@ test('generated: a server started with one answers what it says', async () => {
       method: 'POST',
       url: '/console/v1/metrics',
       headers: { ...H, 'content-type': 'application/json' },
-      payload: { name: 'abc', type: 'sum' },
+      payload: { name: 'n'.repeat(NAME.minLength - 1), type: TYPE },
     });
-    assert.equal(created.statusCode, 200, 'a name of 3 characters accepted');
-    assert.equal(created.json().message, 'Metric created successfully');
+    assert.equal(created.statusCode, 200, 'a name one short of the minimum accepted');
+    assert.equal(created.json().message, changedMessage(SPEC_MESSAGES.createMetric));
   } finally {
     await app.close();
   }

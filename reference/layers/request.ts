@@ -2,6 +2,7 @@
 // The key check (auth), the contract's request schema (schema), what was sent as the handler sees it
 // (rewrite), refusals (check), arrivals refused before anything else (arrive), and writes held in
 // flight (hold). Applied by plugins/request-layer.ts and plugins/auth.ts.
+import { SPEC_DEFAULTS, SPEC_ALLOWED, SPEC_LIMITS } from '../../contracts/index.ts';
 import { badRequest, errorBody, HttpError } from '../errors.ts';
 import { MAX_LIMIT } from '../paging.ts';
 import { dropRequired, retypeRequestField, setBound } from './edits.ts';
@@ -35,6 +36,20 @@ const METRIC_UPDATE_FIELDS = [
   'teamID',
   'directionality',
 ];
+// The bounds the spec states (4.6, 4.11, 8), from the contract: each fault below moves one of them
+// relative to the stated value, so it still breaks the clause after a revision of the spec moves the bound.
+const NAME = SPEC_LIMITS.createMetric.name;
+const DESCRIPTION = SPEC_LIMITS.createMetric.description;
+const OVERRIDES = SPEC_LIMITS.patchExperimentOverrides.overrides;
+/** The directionality a create without one is given (4.6), and the other value the spec allows: what a wrong default picks. */
+const DEFAULT_DIRECTIONALITY = SPEC_DEFAULTS.createMetric.directionality;
+const OTHER_DIRECTIONALITY = SPEC_ALLOWED.createMetric.directionality.find((d) => d !== DEFAULT_DIRECTIONALITY) as string;
+/**
+ * How far past the longest name a metric id may run before metric-id-length-limit refuses it: room
+ * for `::` and a short type (ratio), not for a long one (event_count_custom).
+ */
+const ID_SLACK = 10;
+
 /** The filters of list experiments (spec 4.4). */
 const EXPERIMENT_FILTERS = ['layerID', 'idType', 'teamID', 'status', 'targetAppID', 'createdStartDate', 'createdEndDate', 'creatorName', 'creatorID', 'tags'];
 
@@ -230,55 +245,55 @@ export const REQUEST_SWITCHES = [
     name: 'metric-name-3-accepted',
     kind: 'fault',
     layer: 'request',
-    description: 'a metric name of 3 characters is accepted',
+    description: `a metric name of ${NAME.minLength - 1} characters (one short of the minimum) is accepted`,
     clause: 'metrics.create.name.length',
     level: 'stated',
-    change: { operations: ['createMetric'], schema: setBound('CreateMetricRequest', 'name', 'minLength', 3) },
+    change: { operations: ['createMetric'], schema: setBound('CreateMetricRequest', 'name', 'minLength', NAME.minLength - 1) },
   },
   {
     name: 'metric-name-201-accepted',
     kind: 'fault',
     layer: 'request',
-    description: 'a metric name of 201 characters is accepted',
+    description: `a metric name of ${NAME.maxLength + 1} characters (one past the maximum) is accepted`,
     clause: 'metrics.create.name.length',
     level: 'stated',
-    change: { operations: ['createMetric'], schema: setBound('CreateMetricRequest', 'name', 'maxLength', 201) },
+    change: { operations: ['createMetric'], schema: setBound('CreateMetricRequest', 'name', 'maxLength', NAME.maxLength + 1) },
   },
   {
     name: 'metric-name-4-rejected',
     kind: 'fault',
     layer: 'request',
-    description: 'a metric name of 4 characters is rejected',
+    description: `a metric name of ${NAME.minLength} characters (the minimum) is rejected`,
     clause: 'metrics.create.name.length',
     level: 'stated',
-    change: { operations: ['createMetric'], schema: setBound('CreateMetricRequest', 'name', 'minLength', 5) },
+    change: { operations: ['createMetric'], schema: setBound('CreateMetricRequest', 'name', 'minLength', NAME.minLength + 1) },
   },
   {
     name: 'metric-description-1001-accepted',
     kind: 'fault',
     layer: 'request',
-    description: 'a description of 1001 characters is accepted',
+    description: `a description of ${DESCRIPTION.maxLength + 1} characters (one past the maximum) is accepted`,
     clause: 'metrics.create.description.maxLength',
     level: 'stated',
-    change: { operations: ['createMetric'], schema: setBound('CreateMetricRequest', 'description', 'maxLength', 1001) },
+    change: { operations: ['createMetric'], schema: setBound('CreateMetricRequest', 'description', 'maxLength', DESCRIPTION.maxLength + 1) },
   },
   {
     name: 'overrides-1001-accepted',
     kind: 'fault',
     layer: 'request',
-    description: '1001 overrides are accepted',
+    description: `${OVERRIDES.maxItems + 1} overrides (one past the maximum) are accepted`,
     clause: 'overrides.patch.overrides.maxItems',
     level: 'stated',
-    change: { operations: ['patchExperimentOverrides'], schema: setBound('OverridesPatchRequest', 'overrides', 'maxItems', 1001) },
+    change: { operations: ['patchExperimentOverrides'], schema: setBound('OverridesPatchRequest', 'overrides', 'maxItems', OVERRIDES.maxItems + 1) },
   },
   {
     name: 'overrides-1000-rejected',
     kind: 'fault',
     layer: 'request',
-    description: '1000 overrides are rejected',
+    description: `${OVERRIDES.maxItems} overrides (the maximum) are rejected`,
     clause: 'overrides.patch.overrides.maxItems',
     level: 'stated',
-    change: { operations: ['patchExperimentOverrides'], schema: setBound('OverridesPatchRequest', 'overrides', 'maxItems', 999) },
+    change: { operations: ['patchExperimentOverrides'], schema: setBound('OverridesPatchRequest', 'overrides', 'maxItems', OVERRIDES.maxItems - 1) },
   },
   {
     name: 'metric-type-unknown-accepted',
@@ -338,7 +353,7 @@ export const REQUEST_SWITCHES = [
     name: 'metric-name-counts-bytes',
     kind: 'fault',
     layer: 'request',
-    description: 'metric name length 4 to 200 is counted in UTF-8 bytes, not characters',
+    description: `metric name length ${NAME.minLength} to ${NAME.maxLength} is counted in UTF-8 bytes, not characters`,
     clause: 'metrics.create.name.length',
     level: 'stated',
     change: {
@@ -348,7 +363,8 @@ export const REQUEST_SWITCHES = [
         setBound('CreateMetricRequest', 'name', 'maxLength', undefined)(s, part);
       },
       check: (r) => {
-        if (bytes(r.body.name) < 4 || bytes(r.body.name) > 200) throw badRequest('name must be 4 to 200 bytes');
+        if (bytes(r.body.name) < NAME.minLength || bytes(r.body.name) > NAME.maxLength)
+          throw badRequest(`name must be ${NAME.minLength} to ${NAME.maxLength} bytes`);
       },
     },
   },
@@ -356,14 +372,14 @@ export const REQUEST_SWITCHES = [
     name: 'metric-description-counts-bytes',
     kind: 'fault',
     layer: 'request',
-    description: 'description length up to 1000 is counted in UTF-8 bytes, not characters',
+    description: `description length up to ${DESCRIPTION.maxLength} is counted in UTF-8 bytes, not characters`,
     clause: 'metrics.create.description.maxLength',
     level: 'stated',
     change: {
       operations: ['createMetric'],
       schema: setBound('CreateMetricRequest', 'description', 'maxLength', undefined),
       check: (r) => {
-        if (bytes(r.body.description) > 1000) throw badRequest('description must be at most 1000 bytes');
+        if (bytes(r.body.description) > DESCRIPTION.maxLength) throw badRequest(`description must be at most ${DESCRIPTION.maxLength} bytes`);
       },
     },
   },
@@ -371,13 +387,14 @@ export const REQUEST_SWITCHES = [
     name: 'metric-id-length-limit',
     kind: 'fault',
     layer: 'request',
-    description: 'a create whose id <name>::<type> would exceed 210 characters is refused (a 200-character name with a long type)',
+    description: `a create whose id <name>::<type> would exceed ${NAME.maxLength + ID_SLACK} characters is refused (a ${NAME.maxLength}-character name, the maximum, with a long type)`,
     clause: 'metrics.create.name.length',
     level: 'stated',
     change: {
       operations: ['createMetric'],
       check: (r) => {
-        if (`${r.body.name}::${r.body.type}`.length > 210) throw badRequest('metric id must be at most 210 characters');
+        if (`${r.body.name}::${r.body.type}`.length > NAME.maxLength + ID_SLACK)
+          throw badRequest(`metric id must be at most ${NAME.maxLength + ID_SLACK} characters`);
       },
     },
   },
@@ -424,13 +441,13 @@ export const REQUEST_SWITCHES = [
     name: 'directionality-default-decrease',
     kind: 'fault',
     layer: 'request',
-    description: 'directionality defaults to decrease',
+    description: `directionality defaults to ${OTHER_DIRECTIONALITY}, not the ${DEFAULT_DIRECTIONALITY} the spec states`,
     clause: 'metrics.create.directionality.default',
     level: 'stated',
     change: {
       operations: ['createMetric'],
       rewrite: (r) => {
-        r.body.directionality ??= 'decrease';
+        r.body.directionality ??= OTHER_DIRECTIONALITY;
       },
     },
   },

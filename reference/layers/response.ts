@@ -3,6 +3,8 @@
 // default only success answers are changed; `errors: true` reaches error bodies too. Applied in order by
 // plugins/response-layer.ts; the vendor-shaped variants come from shapes.ts.
 import { randomBytes } from 'node:crypto';
+import { SPEC_OPERATIONS } from '../../contracts/index.ts';
+import { successMessage } from '../messages.ts';
 import { type ShapeVariant, shapeResponse } from '../shapes.ts';
 import { dropField, retypeField, setMessage } from './edits.ts';
 import type { ResponseChange, ResponseSwitch, ResponseView } from './types.ts';
@@ -11,6 +13,12 @@ const LISTS = ['listExperiments', 'listReleasePipelines'];
 const GATE_TOGGLES = ['enableGate', 'disableGate'];
 const TRIGGER_WRITES = ['skipTriggerPhase', 'unpauseTrigger'];
 const METRIC_WRITES = ['createMetric', 'updateMetric'];
+
+/**
+ * The message the spec states for the operations (they share one), reworded: stated relative to the
+ * contract's text, so that the fault still answers a wrong message after a revision rewords it.
+ */
+const rewordedMessage = (operations: readonly string[]): ResponseChange => setMessage(operations, `${successMessage(operations[0])} (reworded)`);
 
 const emptyPage = (r: ResponseView) => Array.isArray(r.body?.data) && r.body.data.length === 0;
 
@@ -28,55 +36,55 @@ export const RESPONSE_SWITCHES = [
     name: 'wrong-message-add-rules',
     kind: 'fault',
     layer: 'response',
-    description: 'add rules answers another message',
+    description: 'add rules answers the message the spec states, reworded',
     clause: 'gates.addRules.message',
     level: 'stated',
-    change: setMessage(['addGateRules'], 'Rules added.'),
+    change: rewordedMessage(['addGateRules']),
   },
   {
     name: 'wrong-message-gate-updated',
     kind: 'fault',
     layer: 'response',
-    description: 'enable/disable answer another message',
+    description: 'enable/disable answer the message the spec states, reworded',
     clause: 'gates.disable.message',
     level: 'stated',
-    change: setMessage(GATE_TOGGLES, 'Gate saved.'),
+    change: rewordedMessage(GATE_TOGGLES),
   },
   {
     name: 'wrong-message-experiments',
     kind: 'fault',
     layer: 'response',
-    description: 'list experiments answers another message',
+    description: 'list experiments answers the message the spec states, reworded',
     clause: 'experiments.list.message',
     level: 'stated',
-    change: setMessage(['listExperiments'], 'Experiments fetched.'),
+    change: rewordedMessage(['listExperiments']),
   },
   {
     name: 'wrong-message-pipelines',
     kind: 'fault',
     layer: 'response',
-    description: 'list pipelines answers another message',
+    description: 'list pipelines answers the message the spec states, reworded',
     clause: 'pipelines.list.message',
     level: 'stated',
-    change: setMessage(['listReleasePipelines'], 'Pipelines listed successfully.'),
+    change: rewordedMessage(['listReleasePipelines']),
   },
   {
     name: 'wrong-message-metric-created',
     kind: 'fault',
     layer: 'response',
-    description: 'create metric answers another message',
+    description: 'create metric answers the message the spec states, reworded',
     clause: 'metrics.create.message',
     level: 'stated',
-    change: setMessage(['createMetric'], 'Metric created.'),
+    change: rewordedMessage(['createMetric']),
   },
   {
     name: 'wrong-message-metric-updated',
     kind: 'fault',
     layer: 'response',
-    description: 'update metric answers another message',
+    description: 'update metric answers the message the spec states, reworded',
     clause: 'metrics.update.message',
     level: 'stated',
-    change: setMessage(['updateMetric'], 'Metric saved.'),
+    change: rewordedMessage(['updateMetric']),
   },
   {
     name: 'experiments-empty-message',
@@ -276,7 +284,7 @@ export const RESPONSE_SWITCHES = [
     kind: 'variant',
     strict: 'pass',
     layer: 'response',
-    description: 'create metric answers 201 (spec 4.0 shows 200 only for four other operations)',
+    description: `create metric answers 201 (spec 4.0; its section, ${SPEC_OPERATIONS.createMetric.section}, shows no status: a success, ${SPEC_OPERATIONS.createMetric.successStatus})`,
     clause: 'metrics.create.message',
     level: 'stated',
     change: {

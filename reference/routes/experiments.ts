@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Ctx } from '../context.ts';
 import { badRequest } from '../errors.ts';
+import { successMessage } from '../messages.ts';
 import { listBody, pagination, readPage } from '../paging.ts';
 import { routeSchema } from '../schemas.ts';
 import type { ExperimentFilter } from '../store/store.ts';
@@ -22,7 +23,7 @@ interface Query {
 }
 
 const DAY = 86_400_000;
-const MESSAGE = 'Experiments listed successfully.';
+const MESSAGE = successMessage('listExperiments');
 
 /** YYYY-MM-DD as a UTC day start; the format is checked by the contract, the calendar here. */
 function dayStart(text: string, name: string): number {

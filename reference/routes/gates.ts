@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { ACTOR, type Ctx } from '../context.ts';
 import { notFound } from '../errors.ts';
+import { successMessage } from '../messages.ts';
 import { routeSchema } from '../schemas.ts';
 import type { Doc, Store } from '../store/store.ts';
 
@@ -55,7 +56,7 @@ export function gateRoutes(app: FastifyInstance, ctx: Ctx): void {
       touch(g, ctx.now());
       return rulesStore.putGate(g);
     });
-    return { message: 'Gate rules added successfully.', data: gate };
+    return { message: successMessage('addGateRules'), data: gate };
   });
 
   for (const [operationId, action, enabled] of [
@@ -63,6 +64,7 @@ export function gateRoutes(app: FastifyInstance, ctx: Ctx): void {
     ['disableGate', 'disable', false],
   ] as const) {
     const store = ctx.store(operationId);
+    const message = successMessage(operationId);
     app.put<{ Params: Params }>(`/console/v1/gates/:id/${action}`, { schema: routeSchema(operationId) }, (req) => {
       const gate = store.transaction(() => {
         const g = loadGate(store, req.params.id);
@@ -70,7 +72,7 @@ export function gateRoutes(app: FastifyInstance, ctx: Ctx): void {
         touch(g, ctx.now());
         return store.putGate(g);
       });
-      return { message: 'Gate updated successfully.', data: gate };
+      return { message, data: gate };
     });
   }
 }

@@ -1,7 +1,9 @@
 // Spec 4.6 to 4.8: create and update metrics. dryRun validates and answers, and persists nothing.
 import type { FastifyInstance } from 'fastify';
 import { ACTOR, type Ctx } from '../context.ts';
+import { SPEC_DEFAULTS } from '../../contracts/index.ts';
 import { conflict, notFound } from '../errors.ts';
+import { successMessage } from '../messages.ts';
 import { routeSchema } from '../schemas.ts';
 import type { Doc } from '../store/store.ts';
 
@@ -23,7 +25,7 @@ function newMetric(body: Doc, now: number): Doc {
     // The id is <name>::<type> (spec 2.8).
     id: `${body.name}::${body.type}`,
     name: body.name,
-    directionality: body.directionality ?? 'increase',
+    directionality: body.directionality ?? SPEC_DEFAULTS.createMetric.directionality,
     type: body.type,
     description: body.description ?? '',
     isPermanent: body.isPermanent ?? false,
@@ -66,7 +68,7 @@ export function metricRoutes(app: FastifyInstance, ctx: Ctx): void {
     const created = creating.transaction(() => creating.createMetric(metric, { dryRun: req.body.dryRun === true }));
     // A dry run validates duplicates too.
     if (!created) throw conflict(`metric ${metric.id} already exists`);
-    return { message: 'Metric created successfully.', data: created };
+    return { message: successMessage('createMetric'), data: created };
   });
 
   const updating = ctx.store('updateMetric');
@@ -76,6 +78,6 @@ export function metricRoutes(app: FastifyInstance, ctx: Ctx): void {
       if (!metric) throw notFound('metric', req.params.id);
       return updating.putMetric(applyUpdate(metric, req.body), { dryRun: req.body.dryRun === true });
     });
-    return { message: 'Metric updated successfully.', data: updated };
+    return { message: successMessage('updateMetric'), data: updated };
   });
 }

@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Ctx } from '../context.ts';
 import { notFound } from '../errors.ts';
+import { successMessage } from '../messages.ts';
 import { routeSchema } from '../schemas.ts';
 import type { Overrides } from '../store/store.ts';
 
@@ -17,7 +18,7 @@ export function overrideRoutes(app: FastifyInstance, ctx: Ctx): void {
         if (!store.getExperiment(id)) throw notFound('experiment', id);
         return store.putOverrides(id, { overrides: req.body.overrides, userIDOverrides: req.body.userIDOverrides });
       });
-      return { message: 'Experiment overrides updated successfully.', data: result };
+      return { message: successMessage('patchExperimentOverrides'), data: result };
     },
   );
 }

@@ -1,6 +1,7 @@
 // Spec 4.5: list release pipelines, paged like experiments.
 import type { FastifyInstance } from 'fastify';
 import type { Ctx } from '../context.ts';
+import { successMessage } from '../messages.ts';
 import { listBody, readPage } from '../paging.ts';
 import { routeSchema } from '../schemas.ts';
 
@@ -10,7 +11,7 @@ export function pipelineRoutes(app: FastifyInstance, ctx: Ctx): void {
     const p = readPage(req.query);
     const { total, docs } = store.listPipelines({ limit: p.limit, offset: p.offset });
     return listBody(
-      'List pipelines success',
+      successMessage('listReleasePipelines'),
       docs.map((d) => JSON.parse(d)),
       p,
       total,

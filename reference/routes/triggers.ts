@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ACTOR, type Ctx } from '../context.ts';
 import { conflict, notFound } from '../errors.ts';
+import { successMessage } from '../messages.ts';
 import { routeSchema } from '../schemas.ts';
 import type { Doc, Store } from '../store/store.ts';
 
@@ -46,12 +47,12 @@ export function triggerRoutes(app: FastifyInstance, ctx: Ctx): void {
   app.put<{ Params: { id: string }; Body: { phaseID: string } }>(
     '/console/v1/release_pipeline_triggers/:id/skip',
     { schema: routeSchema('skipTriggerPhase') },
-    (req) => ({ message: 'Trigger phase skipped successfully.', data: change(skipping, req.params.id, req.body.phaseID, 'skip') }),
+    (req) => ({ message: successMessage('skipTriggerPhase'), data: change(skipping, req.params.id, req.body.phaseID, 'skip') }),
   );
   const unpausing = ctx.store('unpauseTrigger');
   app.put<{ Params: { id: string }; Body: { phaseID: string } }>(
     '/console/v1/release_pipeline_triggers/:id/unpause',
     { schema: routeSchema('unpauseTrigger') },
-    (req) => ({ message: 'Trigger unpaused successfully.', data: change(unpausing, req.params.id, req.body.phaseID, 'unpause') }),
+    (req) => ({ message: successMessage('unpauseTrigger'), data: change(unpausing, req.params.id, req.body.phaseID, 'unpause') }),
   );
 }
