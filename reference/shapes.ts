@@ -166,6 +166,7 @@ function beyondSeen(operationId: string, data: Json, request: Doc): void {
     if (data.owner?.ownerType === 'USER') data.owner.ownerType = 'TEAM';
   } else if (operationId === 'listExperiments') {
     for (const e of data) {
+      // spec-literal: the vendor's health status of an unstarted and of an abandoned experiment.
       if (e.healthCheckStatus === 'PASSED') e.healthCheckStatus = e.status === 'setup' ? 'NOT_APPLIED' : e.status === 'abandoned' ? 'FAILED' : 'WARNING';
       for (const h of e.healthChecks ?? []) if (h.status === 'WAITING') h.status = 'WARNING';
       for (const m of e.primaryMetrics ?? []) if (m.type === 'user') m.type = 'ratio';

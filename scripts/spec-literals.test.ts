@@ -2,7 +2,8 @@
 // message, a list of allowed values, a value of one, a default set where the field is named, or a bound
 // (the limit, one past it, one short of it) where a length or a count is built. Each such literal is a
 // hand copy that a revision of the spec would leave behind (docs/spec-changes.md). The facts are read
-// from contracts/facts.ts, so the guard follows the spec too.
+// from contracts/facts.ts, so the guard follows the spec too. A line that gives a value a meaning of its
+// own (the reference's seed: which status has a launched group) says so with `spec-literal: <reason>`.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -101,11 +102,12 @@ test('spec literals: no file outside what contracts:build generates types a fact
   const problems: string[] = [];
   for (const file of sources()) {
     if (file === 'scripts/spec-literals.test.ts') continue;
-    readFileSync(join(ROOT, file), 'utf8')
-      .split('\n')
-      .forEach((line, i) => {
-        for (const why of literalFacts(line)) problems.push(`${file}:${i + 1}: ${why}`);
-      });
+    const lines = readFileSync(join(ROOT, file), 'utf8').split('\n');
+    lines.forEach((line, i) => {
+      // A value given a meaning of its own (which status has a launched group) may stand, with its reason.
+      if (/spec-literal: \S.{8,}/.test(`${lines[i - 1] ?? ''} ${line}`)) return;
+      for (const why of literalFacts(line)) problems.push(`${file}:${i + 1}: ${why}`);
+    });
   }
   assert.deepEqual(problems, [], `take these from contracts/index.ts (SPEC_MESSAGES, SPEC_LIMITS, SPEC_ALLOWED, SPEC_DEFAULTS):\n${problems.join('\n')}`);
 });

@@ -94,9 +94,11 @@ function makeExperiment(id: string, i: number, r: ReturnType<typeof prng>) {
     holdoutIDs: [],
     tags,
     status,
-    launchedGroupID: status === 'decision_made' ? `grp_${i}_test` : null,
+    // The seed's own story of each status (a decision launches a group, a running or unstarted
+    // experiment has no end): a status the spec drops is simply never drawn.
+    launchedGroupID: status === 'decision_made' ? `grp_${i}_test` : null, // spec-literal: the seed's story of a status
     startTime: started,
-    endTime: status === 'active' || status === 'setup' ? null : created + 15 * DAY,
+    endTime: status === 'active' || status === 'setup' ? null : created + 15 * DAY, // spec-literal: the seed's story of a status
     layerID: r.pick(LAYERS),
     hypothesis: 'The change improves the primary metric.',
     primaryMetrics: [{ name: 'conversion', type: 'user' }],
@@ -112,8 +114,8 @@ function makeExperiment(id: string, i: number, r: ReturnType<typeof prng>) {
     targetingGateID: i % 3 ? '' : 'gate_cc_alpha',
     defaultConfidenceInterval: '95',
     bonferroniCorrection: i % 2 === 0,
-    decisionReason: status === 'decision_made' ? 'Shipped test' : null,
-    decisionTime: status === 'decision_made' ? created + 16 * DAY : null,
+    decisionReason: status === 'decision_made' ? 'Shipped test' : null, // spec-literal: the seed's story of a status
+    decisionTime: status === 'decision_made' ? created + 16 * DAY : null, // spec-literal: the seed's story of a status
     healthChecks: status === 'active' ? [{ name: 'SRM', status: 'WAITING', description: 'Sample ratio mismatch' }] : [],
     healthCheckStatus: status === 'active' ? 'WAITING' : 'PASSED',
     inlineTargetingRulesJSON: '{}',
