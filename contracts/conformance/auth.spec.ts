@@ -8,6 +8,7 @@ import type { Manifest } from '../../core/config.ts';
 import { gateOf, ownedExperimentOf } from '../support/owners.ts';
 import { workerMetric } from '../support/worker-metric.ts';
 import { OPERATIONS, SPEC_OPERATIONS } from '../index.ts';
+import { NAME_LENGTH_ORDINARY } from '../support/boundaries.ts';
 
 const DIGITS = '0123456789';
 const LOWER = 'abcdefghijklmnopqrstuvwxyz';
@@ -118,7 +119,12 @@ test.describe('auth', () => {
       // client, on node:http, keeps their case: support/evidence.test.ts holds it on the wire).
       const requests: [string, string, string, unknown][] = [
         ['listReleasePipelines', 'GET', '/console/v1/release_pipelines?limit=1', undefined],
-        ['createMetric', 'POST', '/console/v1/metrics', { name: metricName(t.manifest.metricPrefix, t.runId, 30, '_hdrcase'), type: 'sum', dryRun: true }],
+        [
+          'createMetric',
+          'POST',
+          '/console/v1/metrics',
+          { name: metricName(t.manifest.metricPrefix, t.runId, NAME_LENGTH_ORDINARY, '_hdrcase'), type: 'sum', dryRun: true },
+        ],
       ];
       for (const [op, method, path, data] of requests) {
         const canonical = await t.raw(method, path, { data, headers: { [KEY_HEADER]: t.apiKey } });
