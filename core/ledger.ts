@@ -31,11 +31,11 @@ const ROUTES: { operation: string; method: string; path: RegExp; kind: string }[
   .filter(([, op]) => op.method !== 'GET')
   .map(([operation, op]) => {
     const [head, ...params] = op.path.split(/\{[^}]+\}/);
-    const escape = (text: string) => text.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+    const literal = (text: string) => text.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
     return {
       operation,
       method: op.method,
-      path: new RegExp(`^${[escape(head), ...params.map(escape)].join('([^/?]+)')}$`),
+      path: new RegExp(`^${[literal(head), ...params.map(literal)].join('([^/?]+)')}$`),
       kind: op.path.replace(/^\/console\/v1\//, '').split('/')[0],
     };
   });
