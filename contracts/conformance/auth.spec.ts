@@ -8,7 +8,7 @@ import type { Manifest } from '../../core/config.ts';
 import { gateOf, ownedExperimentOf } from '../support/owners.ts';
 import { workerMetric } from '../support/worker-metric.ts';
 import { OPERATIONS, SPEC_OPERATIONS } from '../index.ts';
-import { NAME_LENGTH_ORDINARY } from '../support/boundaries.ts';
+import { METRIC_TYPE, NAME_LENGTH_ORDINARY } from '../support/boundaries.ts';
 
 const DIGITS = '0123456789';
 const LOWER = 'abcdefghijklmnopqrstuvwxyz';
@@ -54,7 +54,7 @@ function requests(m: Manifest, runId: string, metricId: string) {
     addGateRules: { id: gateOf(m, 'auth'), data: { rules: [] } },
     disableGate: { id: gateOf(m, 'auth') },
     enableGate: { id: gateOf(m, 'auth') },
-    createMetric: { data: { name: `${m.metricPrefix}${runId}_auth`, type: 'sum', dryRun: true } },
+    createMetric: { data: { name: `${m.metricPrefix}${runId}_auth`, type: METRIC_TYPE, dryRun: true } },
     updateMetric: { id: metricId, data: { dryRun: true } },
     skipTriggerPhase: { id: trigger, data: { phaseID: 'not-a-phase' } },
     unpauseTrigger: { id: trigger, data: { phaseID: 'not-a-phase' } },
@@ -123,7 +123,7 @@ test.describe('auth', () => {
           'createMetric',
           'POST',
           '/console/v1/metrics',
-          { name: metricName(t.manifest.metricPrefix, t.runId, NAME_LENGTH_ORDINARY, '_hdrcase'), type: 'sum', dryRun: true },
+          { name: metricName(t.manifest.metricPrefix, t.runId, NAME_LENGTH_ORDINARY, '_hdrcase'), type: METRIC_TYPE, dryRun: true },
         ],
       ];
       for (const [op, method, path, data] of requests) {

@@ -8,7 +8,7 @@ import type { Reply } from '../support/evidence.ts';
 import { experimentOf, gateOf, overridesNotOwned, ownedExperimentOf } from '../support/owners.ts';
 import { OPERATIONS } from '../index.ts';
 import { workerMetric, workerMetricCreation } from '../support/worker-metric.ts';
-import { NAME_LENGTH_ORDINARY } from '../support/boundaries.ts';
+import { METRIC_TYPE, NAME_LENGTH_ORDINARY } from '../support/boundaries.ts';
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
@@ -152,7 +152,7 @@ test.describe('envelope', () => {
         [
           'createMetric',
           await t.call('POST', '/console/v1/metrics', {
-            data: { name: metricName(m.metricPrefix, t.runId, NAME_LENGTH_ORDINARY, '_unknown2'), type: 'sum', dryRun: true, ...extra },
+            data: { name: metricName(m.metricPrefix, t.runId, NAME_LENGTH_ORDINARY, '_unknown2'), type: METRIC_TYPE, dryRun: true, ...extra },
           }),
         ],
         ['updateMetric', await t.call('POST', `/console/v1/metrics/${encodeURIComponent(metric)}`, { data: { description: 'x', ...extra } })],

@@ -18,6 +18,9 @@ import {
   DIRECTIONALITY_DEFAULT,
   DIRECTIONALITY_OTHER,
   longest,
+  METRIC_TYPE,
+  METRIC_TYPE_2,
+  METRIC_TYPE_3,
   NAME_LENGTH,
   NAME_LENGTH_ORDINARY,
   nameLengthWithin,
@@ -154,7 +157,7 @@ test.describe('metrics', () => {
       // The flags true and unitTypes not empty: their defaults would read back alike whether sent or not.
       const sent = {
         name,
-        type: 'mean',
+        type: METRIC_TYPE_2,
         description: 'echo check',
         tags: ['cc', 'echo'],
         directionality: DIRECTIONALITY_OTHER,
@@ -173,10 +176,10 @@ test.describe('metrics', () => {
       const again = await create(t, sent);
       t.observe('errors.shape', 'duplicate metric', outcome(again), again);
       // Not judged: leaves the metric deletable by whoever clears the target (permanent metrics are not to be deleted, 4.6).
-      await update(t, real.body?.data?.id ?? `${name}::mean`, { isPermanent: false });
+      await update(t, real.body?.data?.id ?? `${name}::${METRIC_TYPE_2}`, { isPermanent: false });
       await t.clause('metric.id.unique', async () => {
         expect(again.status < 500, `a duplicate create answered ${again.status}`).toBe(true);
-        if (ok2xx(again)) expect(again.body?.data?.id, 'a duplicate create that succeeds answers that same metric').toBe(`${name}::mean`);
+        if (ok2xx(again)) expect(again.body?.data?.id, 'a duplicate create that succeeds answers that same metric').toBe(`${name}::${METRIC_TYPE_2}`);
       });
       await t.clause('metrics.create.echoesInput', async () => {
         const absent = expectEchoed(real.body?.data, sent, 'the created metric carries what it was sent');
@@ -192,7 +195,7 @@ test.describe('metrics', () => {
     async ({ t }) => {
       const name = wideNameOf(t, NAME_MIDDLING, '_w');
       expect(bytes(name), `a middling name: within ${NAME_MAX} even counted in UTF-8 bytes`).toBeLessThanOrEqual(NAME_MAX);
-      const r = await create(t, { name, type: 'mean', dryRun: true });
+      const r = await create(t, { name, type: METRIC_TYPE_2, dryRun: true });
       expect(ok2xx(r), `a name of ${NAME_MIDDLING} characters, half of them non-ASCII, answered ${r.status}`).toBe(true);
     },
   );
@@ -201,11 +204,11 @@ test.describe('metrics', () => {
     // Which characters a name may hold is not said (inferred clause metrics.create.name.characters):
     // the bounds are judged with non-ASCII text only where a middling non-ASCII name is accepted, so
     // that a server refusing such names is not called wrong about lengths.
-    const wide = ok2xx(await create(t, { name: wideNameOf(t, NAME_MIDDLING, '_w'), type: 'mean', dryRun: true }));
+    const wide = ok2xx(await create(t, { name: wideNameOf(t, NAME_MIDDLING, '_w'), type: METRIC_TYPE_2, dryRun: true }));
     for (const length of [NAME_MIN, NAME_MAX]) {
       for (const name of wide ? [nameOf(t, length, '_n'), wideNameOf(t, length, '_n')] : [nameOf(t, length, '_n')]) {
         expect(characters(name), JSON.stringify(name)).toBe(length);
-        expectAccepted('createMetric', await create(t, { name, type: 'mean', dryRun: true }));
+        expectAccepted('createMetric', await create(t, { name, type: METRIC_TYPE_2, dryRun: true }));
       }
     }
     // The longest non-ASCII name is longer than the bound in UTF-8 bytes: a server counting bytes refuses it.
@@ -219,13 +222,16 @@ test.describe('metrics', () => {
       for (const length of [NAME_MIN - 1, NAME_MAX + 1]) {
         const name = nameOf(t, length, '_n');
         expect(characters(name)).toBe(length);
-        const r = await create(t, { name, type: 'mean', dryRun: true });
+        const r = await create(t, { name, type: METRIC_TYPE_2, dryRun: true });
         t.observe('errors.violationOutcome', `name of ${length}`, outcome(r), r);
         const wide = wideNameOf(t, length, '_n');
         expect(characters(wide), JSON.stringify(wide)).toBe(length);
         await t.clause('metrics.create.name.length', async () => {
           expectNotAccepted(r, `name of ${length} characters`);
-          expectNotAccepted(await create(t, { name: wide, type: 'mean', dryRun: true }), `name of ${length} non-ASCII characters (${bytes(wide)} UTF-8 bytes)`);
+          expectNotAccepted(
+            await create(t, { name: wide, type: METRIC_TYPE_2, dryRun: true }),
+            `name of ${length} non-ASCII characters (${bytes(wide)} UTF-8 bytes)`,
+          );
         });
       }
       // The non-ASCII name one character short is as many UTF-8 bytes as the shortest name or more: a server counting bytes accepts it.
@@ -239,13 +245,16 @@ test.describe('metrics', () => {
     async ({ t }) => {
       const name = nameOf(t, NAME_LENGTH_ORDINARY, '_desc');
       const [max, over] = [DESCRIPTION_MAX, DESCRIPTION_MAX + 1];
-      expectAccepted('createMetric', await create(t, { name, type: 'mean', description: 'd'.repeat(max), dryRun: true }));
-      expectNotAccepted(await create(t, { name, type: 'mean', description: 'd'.repeat(over), dryRun: true }), `description of ${over} characters`);
+      expectAccepted('createMetric', await create(t, { name, type: METRIC_TYPE_2, description: 'd'.repeat(max), dryRun: true }));
+      expectNotAccepted(await create(t, { name, type: METRIC_TYPE_2, description: 'd'.repeat(over), dryRun: true }), `description of ${over} characters`);
       // Non-ASCII: the longest description is accepted though it is longer in UTF-8 bytes (a server counting bytes refuses it).
       expect(characters(wideText(max))).toBe(max);
       expect(bytes(wideText(max)), `UTF-8 bytes of the ${max}-character description`).toBeGreaterThan(max);
-      expectAccepted('createMetric', await create(t, { name, type: 'mean', description: wideText(max), dryRun: true }));
-      expectNotAccepted(await create(t, { name, type: 'mean', description: wideText(over), dryRun: true }), `description of ${over} non-ASCII characters`);
+      expectAccepted('createMetric', await create(t, { name, type: METRIC_TYPE_2, description: wideText(max), dryRun: true }));
+      expectNotAccepted(
+        await create(t, { name, type: METRIC_TYPE_2, description: wideText(over), dryRun: true }),
+        `description of ${over} non-ASCII characters`,
+      );
     },
   );
 
@@ -262,7 +271,7 @@ test.describe('metrics', () => {
     'metrics: name and type are each required [spec 4.6]',
     checks('stated', 'metrics.create.name.required', 'metrics.create.type.required', 'errors.violationOutcome'),
     async ({ t }) => {
-      const noName = await create(t, { type: 'sum', dryRun: true });
+      const noName = await create(t, { type: METRIC_TYPE, dryRun: true });
       t.observe('errors.violationOutcome', 'missing required field', outcome(noName), noName);
       await t.clause('metrics.create.name.required', async () => expectNotAccepted(noName, 'without name'));
       const noType = await create(t, { name: nameOf(t, NAME_LENGTH_ORDINARY, '_notype'), dryRun: true });
@@ -277,15 +286,15 @@ test.describe('metrics', () => {
       const name = nameOf(t, NAME_LENGTH_ORDINARY, '_dir');
       // dryRun false: only true withholds the metric (4.6); that it was stored shows as the update below being accepted.
       const body = await t.clause('metrics.create.directionality.enum', async () => {
-        const b = expectSuccess('createMetric', await create(t, { name, type: 'sum', directionality: DIRECTIONALITY_OTHER, dryRun: false }));
+        const b = expectSuccess('createMetric', await create(t, { name, type: METRIC_TYPE, directionality: DIRECTIONALITY_OTHER, dryRun: false }));
         expect(b.data.directionality).toBe(DIRECTIONALITY_OTHER);
         expectNotAccepted(
-          await create(t, { name: nameOf(t, NAME_LENGTH_ORDINARY, '_dir2'), type: 'sum', directionality: DIRECTIONALITY_UNKNOWN, dryRun: true }),
+          await create(t, { name: nameOf(t, NAME_LENGTH_ORDINARY, '_dir2'), type: METRIC_TYPE, directionality: DIRECTIONALITY_UNKNOWN, dryRun: true }),
           `create with directionality ${DIRECTIONALITY_UNKNOWN}`,
         );
         return b;
       });
-      const id = body.data?.id ?? `${name}::sum`;
+      const id = body.data?.id ?? `${name}::${METRIC_TYPE}`;
       // Refused, the update of the metric just created says either that the create with dryRun false
       // stored nothing or that a directionality of 4.7 is refused: its answer does not say which.
       const updated = await update(t, id, { directionality: DIRECTIONALITY_DEFAULT });
@@ -352,9 +361,9 @@ test.describe('metrics', () => {
 
   test('metrics: a dryRun create persists nothing [spec 4.6]', checks('stated', 'metrics.create.dryRun'), async ({ t }) => {
     const name = nameOf(t, NAME_LENGTH_ORDINARY, '_dry');
-    expectAccepted('createMetric', await create(t, { name, type: 'ratio', dryRun: true }));
+    expectAccepted('createMetric', await create(t, { name, type: METRIC_TYPE_3, dryRun: true }));
     // No metric read is shown: the metric's absence shows as an update that is not accepted.
-    expectNotAccepted(await update(t, `${name}::ratio`, { description: 'probe' }), 'update of a metric created only with dryRun');
+    expectNotAccepted(await update(t, `${name}::${METRIC_TYPE_3}`, { description: 'probe' }), 'update of a metric created only with dryRun');
   });
 
   test(
@@ -507,8 +516,9 @@ test.describe('metrics', () => {
       t.observe(
         'metric.enums.values',
         'metricEvents type other',
-        outcome(await create(t, { name: nameOf(t, NAME_LENGTH_ORDINARY, '_ev'), type: 'sum', metricEvents: [{ name: 'e', type: 'other' }], dryRun: true }))
-          .status,
+        outcome(
+          await create(t, { name: nameOf(t, NAME_LENGTH_ORDINARY, '_ev'), type: METRIC_TYPE, metricEvents: [{ name: 'e', type: 'other' }], dryRun: true }),
+        ).status,
       );
       t.observe(
         'metrics.create.metricComponentMetrics.fields',
@@ -517,7 +527,7 @@ test.describe('metrics', () => {
           await create(t, {
             name: nameOf(t, NAME_LENGTH_ORDINARY, '_cmp'),
             type: 'composite',
-            metricComponentMetrics: [{ name: 'cc_component', type: 'sum' }],
+            metricComponentMetrics: [{ name: 'cc_component', type: METRIC_TYPE }],
             dryRun: true,
           }),
         ).status,
@@ -531,12 +541,12 @@ test.describe('metrics', () => {
     async ({ t }) => {
       const name = nameOf(t, NAME_LENGTH_ORDINARY, '_bad');
       const bad = [
-        { name, type: 'sum', description: 5 },
-        { name, type: 'sum', tags: 'x' },
-        { name, type: 'sum', isVerified: 'yes' },
-        { name: 1234, type: 'sum' },
-        { name, type: 'sum', unitTypes: [1] },
-        { name, type: 'sum', funnelCountDistinct: outside(SPEC_ALLOWED.createMetric.funnelCountDistinct, 'sessions') },
+        { name, type: METRIC_TYPE, description: 5 },
+        { name, type: METRIC_TYPE, tags: 'x' },
+        { name, type: METRIC_TYPE, isVerified: 'yes' },
+        { name: 1234, type: METRIC_TYPE },
+        { name, type: METRIC_TYPE, unitTypes: [1] },
+        { name, type: METRIC_TYPE, funnelCountDistinct: outside(SPEC_ALLOWED.createMetric.funnelCountDistinct, 'sessions') },
       ];
       const first = await create(t, bad[0]);
       t.observe('errors.shape', 'schema violation', outcome(first), first);
@@ -546,7 +556,7 @@ test.describe('metrics', () => {
       });
       // Every create above was refused: an update of the metric they named finds none.
       await t.clause('writes.rejectedPersistNothing', async () =>
-        expectClientError(await update(t, `${name}::sum`, {}), 'update of a metric that was never created'),
+        expectClientError(await update(t, `${name}::${METRIC_TYPE}`, {}), 'update of a metric that was never created'),
       );
     },
   );
@@ -594,7 +604,7 @@ test.describe('metrics', () => {
       const headers = { 'x-respect-review-settings': 'true' };
       const m = await workerMetric(t);
       for (const [op, path, data] of [
-        ['createMetric', PATH, { name: nameOf(t, NAME_LENGTH_ORDINARY, '_review'), type: 'sum', dryRun: true }],
+        ['createMetric', PATH, { name: nameOf(t, NAME_LENGTH_ORDINARY, '_review'), type: METRIC_TYPE, dryRun: true }],
         ['updateMetric', `${PATH}/${encodeURIComponent(m.id)}`, { description: 'with the review header', dryRun: true }],
       ] as const) {
         const r = await t.call('POST', path, { data, headers });

@@ -1,7 +1,7 @@
 // The values the checks send at and around the spec's bounds, and values outside its closed lists,
 // all worked out from the contract's facts: a revision of the spec moves the checks with it
 // (docs/spec-changes.md), and a server that keeps the old revision fails on the clause that moved.
-import { SPEC_ALLOWED, SPEC_DEFAULTS, SPEC_LIMITS } from '../index.ts';
+import { METRIC_TYPES, SPEC_ALLOWED, SPEC_DEFAULTS, SPEC_LIMITS } from '../index.ts';
 
 /** The bounds of a metric's name (4.6, 8), in characters. */
 export const NAME_LENGTH = SPEC_LIMITS.createMetric.name;
@@ -17,6 +17,13 @@ export const nameLengthWithin = (length: number): number => Math.min(Math.max(le
  * the run id and a salt, so that names of one run differ, and within the name's bounds.
  */
 export const NAME_LENGTH_ORDINARY = nameLengthWithin(30);
+
+/**
+ * Metric types a check sends where the type is not its subject: three of the contract's, so that checks
+ * vary the type they send. A bare create of every type of 4.6 is one the spec accepts
+ * (metrics.create.type.enum); a type a revision removes is never sent as a valid one.
+ */
+export const [METRIC_TYPE, METRIC_TYPE_2, METRIC_TYPE_3] = [0, 1, 2].map((i) => METRIC_TYPES[i % METRIC_TYPES.length]);
 
 /** The directionality a create or update without one gets (4.6, 4.7). */
 export const DIRECTIONALITY_DEFAULT = SPEC_DEFAULTS.createMetric.directionality;
