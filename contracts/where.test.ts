@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../core/config.ts';
 import { CLAUSES } from './support/clauses.ts';
-import { matching, shown, statementOf, whereOf } from './where.ts';
+import { matching, shown, statementOf, titleIn, whereOf } from './where.ts';
 
 const lineOf = (file: string, line: number) => readFileSync(join(ROOT, file), 'utf8').split('\n')[line - 1];
 
@@ -22,7 +22,7 @@ test('clauses:where: an id is one clause, a glob its family, an unknown id none'
 
 test('clauses:where: a clause with a step of its own: its test, the step line naming it, the faults that prove it', () => {
   const [w] = whereOf(matching(CLAUSES, 'metric.id.shape'));
-  assert.ok(w.tests.length > 0 && w.tests.every((t) => t.at && lineOf(t.at.file, t.at.line).includes(t.title)));
+  assert.ok(w.tests.length > 0 && w.tests.every((t) => t.at && titleIn(lineOf(t.at.file, t.at.line), t.title)));
   const step = w.asserted.find((p) => p.text.includes('t.clause('));
   assert.ok(step, 'the t.clause step is found');
   assert.ok(lineOf(step.file, step.line).includes("'metric.id.shape'"));

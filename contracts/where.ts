@@ -21,6 +21,21 @@ export interface Place {
   text: string;
 }
 
+/**
+ * Whether a line of a spec file writes the test title `title`: as text, or as a template literal whose
+ * values come from the contract's facts (a title that states a limit or a value is built from them, so
+ * that a revision of the spec renames it): each `${...}` stands for the text the run gave it.
+ */
+export function titleIn(line: string, title: string): boolean {
+  if (line.includes(title)) return true;
+  for (const [, body] of line.matchAll(/`((?:[^`\\]|\\.)*)`/g)) {
+    if (!body.includes('${')) continue;
+    const parts = body.split(/\$\{[^}]*\}/).map((p) => p.replace(/[.*+?^$()|[\]{}\\]/g, '\\$&'));
+    if (new RegExp(`^${parts.join('.+?')}$`).test(title)) return true;
+  }
+  return false;
+}
+
 export interface ClauseWhere {
   id: string;
   level: Clause['level'];
@@ -160,7 +175,7 @@ export function whereOf(clauses: readonly Clause[], aimedAt: ReadonlyMap<string,
     });
   const titles = new Map<string, Place | undefined>();
   const titleAt = (title: string) => {
-    if (!titles.has(title)) titles.set(title, placesOf(specs, (l) => l.includes(title))[0]);
+    if (!titles.has(title)) titles.set(title, placesOf(specs, (l) => titleIn(l, title))[0]);
     return titles.get(title);
   };
   // The line of the shared response-schema check (support/checks.ts): every field clause is judged there.

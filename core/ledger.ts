@@ -15,22 +15,30 @@ import {
   type TargetState,
 } from './formats.ts';
 import type { JsonObject } from './json.ts';
+import { OPERATIONS } from '../contracts/index.ts';
 
 export const LEDGER_FILE = RUN_FILES.ledger;
 const FORMAT = 'console-conformance.ledger/1' as const;
 
 type Json = JsonObject;
 
-const ROUTES: { operation: string; method: string; path: RegExp; kind: string }[] = [
-  { operation: 'addGateRules', method: 'POST', path: /^\/console\/v1\/gates\/([^/?]+)\/rules$/, kind: 'gates' },
-  { operation: 'disableGate', method: 'PUT', path: /^\/console\/v1\/gates\/([^/?]+)\/disable$/, kind: 'gates' },
-  { operation: 'enableGate', method: 'PUT', path: /^\/console\/v1\/gates\/([^/?]+)\/enable$/, kind: 'gates' },
-  { operation: 'patchExperimentOverrides', method: 'PATCH', path: /^\/console\/v1\/experiments\/([^/?]+)\/overrides$/, kind: 'experiments' },
-  { operation: 'skipTriggerPhase', method: 'PUT', path: /^\/console\/v1\/release_pipeline_triggers\/([^/?]+)\/skip$/, kind: 'release_pipeline_triggers' },
-  { operation: 'unpauseTrigger', method: 'PUT', path: /^\/console\/v1\/release_pipeline_triggers\/([^/?]+)\/unpause$/, kind: 'release_pipeline_triggers' },
-  { operation: 'createMetric', method: 'POST', path: /^\/console\/v1\/metrics$/, kind: 'metrics' },
-  { operation: 'updateMetric', method: 'POST', path: /^\/console\/v1\/metrics\/([^/?]+)$/, kind: 'metrics' },
-];
+/**
+ * Every write of the contract (each operation but a read), its path as a pattern whose group is the
+ * resource's id, and the kind of resource (the path's first part under /console/v1/): an operation a
+ * revision of the spec adds is a write the ledger records from the day the contract has it.
+ */
+const ROUTES: { operation: string; method: string; path: RegExp; kind: string }[] = Object.entries(OPERATIONS)
+  .filter(([, op]) => op.method !== 'GET')
+  .map(([operation, op]) => {
+    const [head, ...params] = op.path.split(/\{[^}]+\}/);
+    const literal = (text: string) => text.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+    return {
+      operation,
+      method: op.method,
+      path: new RegExp(`^${[literal(head), ...params.map(literal)].join('([^/?]+)')}$`),
+      kind: op.path.replace(/^\/console\/v1\//, '').split('/')[0],
+    };
+  });
 
 /** What the API lets a run undo of each operation: a gate's enabled state and an experiment's overrides can be written back. */
 export const RESTORABLE = new Set(['disableGate', 'enableGate', 'patchExperimentOverrides']);

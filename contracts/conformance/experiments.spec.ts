@@ -7,7 +7,7 @@
 // narrows or samples, and leaves what it cannot decide not verifiable. Pages are numbered as the target
 // numbers them (from 0 or 1: paging.ts).
 import { checks, expect, test, type T } from '../support/suite-test.ts';
-import { EXPERIMENT_STATUSES } from '../index.ts';
+import { EXPERIMENT_STATUSES, SPEC_MESSAGES } from '../index.ts';
 import { carrying, expectClientError, expectMessage, expectSuccess, ok2xx, outcome } from '../support/checks.ts';
 import { pager, twoPages, type Pager, type Walk } from '../support/paging.ts';
 import { clausesUnder } from '../support/clauses.ts';
@@ -29,7 +29,7 @@ const PATH = '/console/v1/experiments';
 const get = (t: T) => (query: string) => t.call('GET', query);
 const sorted = (ids: string[]) => [...ids].sort();
 const OP = 'listExperiments';
-const MESSAGE = 'Experiments listed successfully.';
+const MESSAGE = SPEC_MESSAGES.listExperiments;
 const DAY = 86_400_000;
 const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -181,7 +181,7 @@ test.describe('experiments', () => {
         );
       }
       const body = await t.clause('experiments.list.path', async () => expectSuccess('listExperiments', reply));
-      expectMessage('listExperiments', body, MESSAGE);
+      expectMessage('listExperiments', body);
       t.observe('pagination.fields', 'listExperiments', Object.keys(body.pagination).sort(), reply);
       t.observe('experiments.list.limit', 'items on a page with no limit', body.data.length, reply);
       // A limit above the server's maximum may be rejected or clamped (spec 4.4, 8: not shown); both are recorded.

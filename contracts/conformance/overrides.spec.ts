@@ -1,4 +1,4 @@
-// Spec 2.9, 4.11 and 8: partially update experiment overrides, at most 1000 items. Only the manifest
+// Spec 2.9, 4.11 and 8: partially update experiment overrides, at most the spec's count of items. Only the manifest
 // experiment this file owns is touched (support/owners.ts: experiments[0]), by its tests in order: each
 // judges only the items it sent, whatever the tests before left there.
 import { checks, expect, test, type T } from '../support/suite-test.ts';
@@ -10,6 +10,7 @@ import { expectBrokenBodiesRejected } from '../support/negative.ts';
 import { experimentOf, overridesNotOwned, ownedExperimentOf } from '../support/owners.ts';
 import { checkAddsKeptOrReplaced, timed } from '../support/linearizability.ts';
 import { judgeHistory } from '../support/histories.ts';
+import { OVERRIDES_MAX } from '../support/boundaries.ts';
 
 /** The path of this file's experiment; a test on an experiment the manifest does not give the suite ends unchecked (INCOMPLETE, with the fix). */
 const path = (t: T) => {
@@ -86,7 +87,7 @@ test.describe.configure({ mode: 'default' });
 
 test.describe('overrides', () => {
   test(
-    'overrides: 1000 overrides with every item field are accepted and returned [spec 2.9, 4.11, 8]',
+    `overrides: ${OVERRIDES_MAX} overrides with every item field are accepted and returned [spec 2.9, 4.11, 8]`,
     checks(
       'stated',
       'overrides.patch.overrides.maxItems',
@@ -100,13 +101,13 @@ test.describe('overrides', () => {
       const user = `cc_user_${t.runId}`;
       const tag = `cc_${t.runId}`;
       // Each override its own groupID, so that each can be found in the result, and counted.
-      const overrides = overrideItems(1000, t.manifest.gates[0], tag).map((o, i) => ({ ...o, groupID: `${tag}_group_${i}` }));
+      const overrides = overrideItems(OVERRIDES_MAX, t.manifest.gates[0], tag).map((o, i) => ({ ...o, groupID: `${tag}_group_${i}` }));
       const body = { overrides, userIDOverrides: [{ groupID: `${tag}_group_0`, ids: [user], environment: 'production', unitType: 'userID' }] };
       expectValidRequest('patchExperimentOverrides', body);
       const onePerTarget = await keepsOnePerTarget(t, tag);
       const reply = await t.call('PATCH', path(t), { data: body });
       if (!ok2xx(reply) && (await refusesItemsLike(t, overrides[0], ['overrides.patch.overrides.maxItems', 'overrides.patch.response.items']))) return;
-      // 1000 valid overrides refused (a single one is taken): the bound of spec 8.
+      // The most valid overrides refused (a single one is taken): the bound of spec 8.
       const r = resulting(await t.clause('overrides.patch.overrides.maxItems', async () => expectSuccess('patchExperimentOverrides', reply)));
       // What the result holds of what was sent is the resulting arrays of 4.11 (overrides.patch.persisted).
       await t.clause('overrides.patch.persisted', async () => {
@@ -116,7 +117,7 @@ test.describe('overrides', () => {
           (o: any) => typeof o?.groupID === 'string' && o.groupID.startsWith(`${tag}_group_`),
         );
         if (onePerTarget) {
-          // One per target: of the 1000 (all of one gate, with or without an environment), exactly one per
+          // One per target: of those sent (all of one gate, with or without an environment), exactly one per
           // target is kept, and it is one of those sent for it.
           const sentFor = new Map<string, Set<string>>();
           for (const o of overrides) sentFor.set(targetOf(o), (sentFor.get(targetOf(o)) ?? new Set()).add(o.groupID));
@@ -127,16 +128,20 @@ test.describe('overrides', () => {
           }
           return;
         }
-        expect(Array.isArray(r.overrides) ? r.overrides.length : -1, 'the resulting overrides hold the 1000 sent').toBeGreaterThanOrEqual(1000);
+        expect(Array.isArray(r.overrides) ? r.overrides.length : -1, `the resulting overrides hold the ${OVERRIDES_MAX} sent`).toBeGreaterThanOrEqual(
+          OVERRIDES_MAX,
+        );
         // Each override sent is in the result exactly once (merged or replaced, spec 4.11), and nothing else of this test is.
         const times = new Map<string, number>();
         for (const o of mine) times.set(o.groupID, (times.get(o.groupID) ?? 0) + 1);
         const notOnce = overrides.filter((o) => times.get(o.groupID) !== 1).map((o) => `${o.groupID} x${times.get(o.groupID) ?? 0}`);
-        expect(notOnce.slice(0, 5), `overrides sent that are not in the result exactly once (${notOnce.length} of 1000; first 5 shown)`).toEqual([]);
+        expect(notOnce.slice(0, 5), `overrides sent that are not in the result exactly once (${notOnce.length} of ${OVERRIDES_MAX}; first 5 shown)`).toEqual(
+          [],
+        );
         expect(
           [...times.values()].reduce((a, b) => a + b, 0),
           'overrides of this test in the result',
-        ).toBe(1000);
+        ).toBe(OVERRIDES_MAX);
       });
       // Read back: an answer built from the request shows every item sent whether or not the server keeps
       // them. A patch of no item shows what the experiment holds without changing it on a server that
@@ -147,7 +152,7 @@ test.describe('overrides', () => {
       const held = resulting(await t.clause('overrides.patch.path', async () => expectSuccess('patchExperimentOverrides', again)));
       const heldGroups = new Set((Array.isArray(held.overrides) ? held.overrides : []).map((o: any) => o?.groupID));
       const kept = overrides.filter((o) => heldGroups.has(o.groupID)).length;
-      t.observe('overrides.patch.merge', 'a patch of no item after the 1000', kept > 0 ? 'merged' : 'replaced', again);
+      t.observe('overrides.patch.merge', `a patch of no item after the ${OVERRIDES_MAX}`, kept > 0 ? 'merged' : 'replaced', again);
       if (kept === 0) return;
       await t.clause('overrides.patch.persisted', async () => {
         const users = (held.userIDOverrides ?? []).flatMap((u: any) => (Array.isArray(u?.ids) ? u.ids : []));
@@ -155,13 +160,17 @@ test.describe('overrides', () => {
           users.filter((id: unknown) => id === user).length,
           `the user id patched with the overrides, in the result of the next patch (which holds ${kept} of its overrides): exactly once`,
         ).toBe(1);
-        if (!onePerTarget) expect(kept, 'the overrides of the earlier patch, in the result of the next (merged)').toBe(1000);
+        if (!onePerTarget) expect(kept, 'the overrides of the earlier patch, in the result of the next (merged)').toBe(OVERRIDES_MAX);
       });
     },
   );
 
-  test('overrides: 1001 overrides are not accepted [spec 8]', checks('stated', 'overrides.patch.overrides.maxItems'), async ({ t }) => {
-    expectNotAccepted(await t.call('PATCH', path(t), { data: { overrides: overrideItems(1001, t.manifest.gates[0]), userIDOverrides: [] } }), '1001 overrides');
+  test(`overrides: ${OVERRIDES_MAX + 1} overrides are not accepted [spec 8]`, checks('stated', 'overrides.patch.overrides.maxItems'), async ({ t }) => {
+    const over = OVERRIDES_MAX + 1;
+    expectNotAccepted(
+      await t.call('PATCH', path(t), { data: { overrides: overrideItems(over, t.manifest.gates[0]), userIDOverrides: [] } }),
+      `${over} overrides`,
+    );
   });
 
   test(
@@ -216,7 +225,10 @@ test.describe('overrides', () => {
     checks('inferred', 'errors.badInput.4xx', 'errors.unknownId.404'),
     async ({ t }) => {
       await t.clause('errors.badInput.4xx', async () => {
-        expectClientError(await t.call('PATCH', path(t), { data: { overrides: overrideItems(1001, 'g'), userIDOverrides: [] } }), '1001 overrides');
+        expectClientError(
+          await t.call('PATCH', path(t), { data: { overrides: overrideItems(OVERRIDES_MAX + 1, 'g'), userIDOverrides: [] } }),
+          `${OVERRIDES_MAX + 1} overrides`,
+        );
         expectClientError(await t.call('PATCH', path(t), { data: { overrides: 'x', userIDOverrides: [] } }), 'overrides not an array');
         expectClientError(await t.call('PATCH', path(t), { data: { overrides: [], userIDOverrides: [{ ids: 'u1' }] } }), 'ids not an array');
       });

@@ -5,18 +5,19 @@ import { drawAcrossDepth, expectDisjointUnion, expectEndHolds, expectPagesAgreeA
 import { drawing } from '../support/depth.ts';
 import { pager } from '../support/paging.ts';
 import { clausesUnder } from '../support/clauses.ts';
+import { SPEC_MESSAGES, SPEC_OPERATIONS } from '../index.ts';
 
 const PATH = '/console/v1/release_pipelines';
 const get = (t: T) => (query: string) => t.call('GET', query);
 /** The list's pages; a refused first page of the unfiltered list is the operation's (pipelines.list.path). */
 const pipelinePages = (t: T) => pager(get(t), PATH, 'pipelines.list.path', t.listBudget);
 const sorted = (ids: string[]) => [...ids].sort();
-const MESSAGE = 'List pipelines success';
+const MESSAGE = SPEC_MESSAGES.listReleasePipelines;
 const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 test.describe('pipelines', () => {
   test(
-    'pipelines: list answers 200, the spec message and pagination [spec 4.5]',
+    `pipelines: list answers ${SPEC_OPERATIONS.listReleasePipelines.successStatus}, the spec message and pagination [spec 4.5]`,
     checks(
       'stated',
       'pipelines.list.status200',
@@ -41,7 +42,7 @@ test.describe('pipelines', () => {
       }
       // Refused: the operation of 4.5; a 2xx other than 200: pipelines.list.status200 (expectSuccess).
       const body = await t.clause('pipelines.list.path', async () => expectSuccess('listReleasePipelines', reply));
-      expectMessage('listReleasePipelines', body, MESSAGE);
+      expectMessage('listReleasePipelines', body);
       t.observe('pagination.fields', 'listReleasePipelines', Object.keys(body.pagination).sort(), reply);
     },
   );

@@ -10,6 +10,7 @@
 import { checks, expect, test, type T } from '../support/suite-test.ts';
 import { expectClientError, expectNotAccepted, expectSuccess, ok2xx, outcome, whenPresent } from '../support/checks.ts';
 import { clausesUnder } from '../support/clauses.ts';
+import { SPEC_OPERATIONS } from '../index.ts';
 import type { Reply } from '../support/evidence.ts';
 import { failedExchange } from '../support/blame.ts';
 import { expectBrokenBodiesRejected } from '../support/negative.ts';
@@ -130,7 +131,7 @@ test.describe.configure({ mode: 'default' });
 test.describe('triggers', () => {
   const skipClauses = ['triggers.skip.status200', 'triggers.skip.response', 'triggers.skip.path', 'triggers.skip.message', ...clausesUnder('trigger.field.')];
   test(
-    'triggers: skip of the current phase answers 200 with the trigger and its actions, and not without the key [spec 2.7, 4.9, 5]',
+    `triggers: skip of the current phase answers ${SPEC_OPERATIONS.skipTriggerPhase.successStatus} with the trigger and its actions, and not without the key [spec 2.7, 4.9, 5]`,
     checks('stated', ...skipClauses, 'auth.key.required'),
     async ({ t }) => {
       const keyless: Reply[] = [];
@@ -179,7 +180,7 @@ test.describe('triggers', () => {
 
   const unpauseClauses = ['triggers.unpause.status200', 'triggers.unpause.response', 'triggers.unpause.path', 'triggers.status', 'triggers.transitions'];
   test(
-    'triggers: unpause of a paused trigger answers 200 with the trigger, and not without the key [spec 2.7, 4.10, 5]',
+    `triggers: unpause of a paused trigger answers ${SPEC_OPERATIONS.unpauseTrigger.successStatus} with the trigger, and not without the key [spec 2.7, 4.10, 5]`,
     checks('stated', ...unpauseClauses, 'auth.key.required', 'triggers.unpause.phaseID.required'),
     async ({ t }) => {
       // A trigger is unpaused only when it is paused, and how it gets paused is not shown: skip phases

@@ -3,6 +3,9 @@
 // (contracts/schemas, via requestErrors) whether the body is valid, so a drift between these values
 // and openapi.yaml shows up as a failing precondition, not as a false alarm against the target.
 
+import { SPEC_ALLOWED } from '../index.ts';
+import { DIRECTIONALITY_DEFAULT, DIRECTIONALITY_OTHER } from './boundaries.ts';
+
 const criterion = (column: string) => ({ type: 'value', column, condition: 'in', values: ['a', 'b'], nullVacuousOverride: false });
 
 /** Every field of the warehouseNative object (spec 4.8), each with a value of its stated type. */
@@ -66,14 +69,14 @@ export function fullCreateMetric(name: string, type = 'user_warehouse'): Record<
     metricEvents: [{ name: 'cc_event', type: 'value' }],
     metricComponentMetrics: [],
     description: 'every field of spec 4.6',
-    directionality: 'decrease',
+    directionality: DIRECTIONALITY_OTHER,
     tags: ['cc'],
     isPermanent: false,
     rollupTimeWindow: 'custom',
     customRollUpStart: 0,
     customRollUpEnd: 14,
     funnelEventList: [{ name: 'cc_step', type: 'event_dau' }],
-    funnelCountDistinct: 'users',
+    funnelCountDistinct: SPEC_ALLOWED.createMetric.funnelCountDistinct[0],
     warehouseNative: fullWarehouseNative(),
     team: null,
     teamID: null,
@@ -93,7 +96,7 @@ export function fullUpdateMetric(name: string, owner: { email: string; ownerID: 
     unitTypes: ['userID'],
     team: null,
     teamID: null,
-    directionality: 'increase',
+    directionality: DIRECTIONALITY_DEFAULT,
     owner,
   };
 }

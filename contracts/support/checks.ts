@@ -5,7 +5,7 @@ import { markChecked, recordFinding } from './findings.ts';
 import { absentListed, isSuccess, OPERATIONS, otherCase, requestErrors, responseErrorsByClause } from './validators.ts';
 import { checkAs, failedExchange, markHeld } from './blame.ts';
 import { clausesOfSchema } from './schema-clauses.ts';
-import { schema } from '../index.ts';
+import { schema, SPEC_MESSAGES } from '../index.ts';
 import { CLAUSES } from './clauses.ts';
 import type { Json } from '../../core/json.ts';
 
@@ -181,8 +181,9 @@ export function whenPresent(
   else t.uncovered(clause, `not verifiable: field absent: ${field}`, 'unverifiable');
 }
 
-/** The exact message text the spec shows for the operation (spec 2.1), blamed on the operation's message clause (its x-clauses). */
-export function expectMessage(operationId: string, body: Json, text: string): void {
+/** The exact message text the spec shows for the operation (spec 2.1, the contract's SPEC_MESSAGES), blamed on the operation's message clause (its x-clauses). */
+export function expectMessage(operationId: keyof typeof SPEC_MESSAGES, body: Json): void {
+  const text = SPEC_MESSAGES[operationId];
   const clause = OPERATIONS[operationId].clauses.find((c) => c.endsWith('.message'));
   const check = () => expect(body?.message, `message text (spec 2.1) should be exactly ${JSON.stringify(text)}`).toBe(text);
   if (clause) checkAs(clause, check);

@@ -12,8 +12,9 @@ import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import type { TestInfo } from '@playwright/test';
 import { call } from './evidence.ts';
 import { TransportError } from './transport.ts';
+import { SPEC_MESSAGES } from '../index.ts';
 
-const BODY = JSON.stringify({ message: 'List pipelines success', data: [{ id: 'rp_1' }], pagination: {} });
+const BODY = JSON.stringify({ message: SPEC_MESSAGES.listReleasePipelines, data: [{ id: 'rp_1' }], pagination: {} });
 const CODINGS: Record<string, (b: Buffer) => Buffer> = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync };
 
 /** A loopback server answering with `handler`, and the client's context for it; both gone when the test ends. */

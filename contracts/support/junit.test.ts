@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { junitXml } from './junit.ts';
 import type { Ran } from './verdict.ts';
+import { SPEC_MESSAGES } from '../index.ts';
 
 const failed: Ran = {
   title: 'metrics: a created metric answers the spec message',
@@ -13,7 +14,7 @@ const failed: Ran = {
   ok: false,
   counts: true,
   durationMs: 12,
-  error: 'message text (spec 2.1) should be exactly "Metric created successfully."',
+  error: `message text (spec 2.1) should be exactly ${JSON.stringify(SPEC_MESSAGES.createMetric)}`,
   exchanges: [],
   observations: [],
   uncovered: [],

@@ -15,7 +15,7 @@
 // | gates[1]              | gates.spec.ts: keep-or-replace, every rule field, enable                           |
 // | gates[2]              | envelope.spec.ts (in order)                                                        |
 // | gates[3]              | auth.spec.ts                                                                       |
-// | experiments[0]        | overrides.spec.ts (in order; the 1000 overrides read back by a patch of no item;   |
+// | experiments[0]        | overrides.spec.ts (in order; the most overrides read back by a patch of no item;   |
 // |                       | three concurrent patches, then a patch of no item)                                 |
 // | experiments[1]        | envelope.spec.ts                                                                   |
 // | experiments[2]        | auth.spec.ts                                                                       |

@@ -9,6 +9,7 @@ import { expect, type T } from './suite-test.ts';
 import { metricName, ok2xx } from './checks.ts';
 import { checkAs } from './blame.ts';
 import type { Reply } from './evidence.ts';
+import { NAME_LENGTH_ORDINARY } from './boundaries.ts';
 
 /** Its type: the one warehouseNative (4.8) describes, which the update checks send. */
 export const WORKER_METRIC_TYPE = 'user_warehouse';
@@ -30,7 +31,7 @@ let made: WorkerMetric | undefined;
  */
 export async function workerMetric(t: T): Promise<WorkerMetric> {
   if (made) return made;
-  const name = metricName(t.manifest.metricPrefix, t.runId, 30, '_worker');
+  const name = metricName(t.manifest.metricPrefix, t.runId, NAME_LENGTH_ORDINARY, '_worker');
   const creation = await t.call('POST', '/console/v1/metrics', { data: { name, type: WORKER_METRIC_TYPE } });
   // A create valid in every part, refused: the create operation's failure, whichever test asked first.
   checkAs('metrics.create.path', () =>

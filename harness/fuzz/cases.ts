@@ -4,6 +4,7 @@
 import fc from 'fast-check';
 import type { Operation } from './contract.ts';
 import type { Json as Parsed } from '../../core/json.ts';
+import { SPEC_ALLOWED, SPEC_LIMITS } from '../../contracts/index.ts';
 
 export type Expect = 'reject' | 'either';
 
@@ -95,8 +96,12 @@ const NUMBER_LITERALS = [
 const NOT_JSON_NUMBERS = ['NaN', 'Infinity', '-Infinity', '+1', '.5', '01', '0x10', '1_000', '1e', '--1'];
 const INVALID_UTF8 = [[0xff], [0xfe, 0xff], [0xc0, 0x80], [0xed, 0xa0, 0x80], [0xe2, 0x82], [0xf8, 0x88, 0x80, 0x80, 0x80], [0x80]].map((b) => Buffer.from(b));
 const JSON_BREAKERS = ['{', '}', '[', ']', ',', ':', '"', '\\', '\u0000', '\u0007', 'x', "'", '\u2028', ' ', '/*', '//'];
-const SIZES = [201, 1001, 65_536, 1_000_000];
-const ARRAY_SIZES = [1001, 10_000, 100_000];
+/** The spec's bounds of request fields (part 8), each as the contract states it. */
+const BOUNDS = Object.values(SPEC_LIMITS).flatMap((fields) => Object.values(fields) as { minLength?: number; maxLength?: number; maxItems?: number }[]);
+const onePast = (key: 'maxLength' | 'maxItems') => [...new Set(BOUNDS.flatMap((b) => (b[key] === undefined ? [] : [b[key] + 1])))];
+// One past each of the spec's bounds, whichever field it is in, and sizes far past any.
+const SIZES = [...onePast('maxLength'), 65_536, 1_000_000];
+const ARRAY_SIZES = [...onePast('maxItems'), 10_000, 100_000];
 const DEPTHS = [33, 200, 1000, 10_000, 100_000];
 const CHAR_UNITS = ['x', 'é', '😀', '\u0000', '\n', '"', '\\'];
 
@@ -395,7 +400,10 @@ export function caseArbitrary(ctx: CaseContext): fc.Arbitrary<FuzzCase> {
     '2024/01/01',
     'today',
   ];
-  const STATUSES = ['active', 'ACTIVE', 'unknown', '', 'active,setup', 'decision made', '%00'];
+  // Near misses of the contract's statuses (4.4): one in upper case, two joined, one with a space for its underscore.
+  const [status, next] = SPEC_ALLOWED.listExperiments.status;
+  const spaced = SPEC_ALLOWED.listExperiments.status.find((x) => x.includes('_'))?.replace('_', ' ') ?? `${status} `;
+  const STATUSES = [status, status.toUpperCase(), 'unknown', '', `${status},${next}`, spaced, '%00'];
   const queryValue = (name: string): fc.Arbitrary<string> =>
     name === 'limit' || name === 'page'
       ? fc.constantFrom(...LIMITS, '9007199254740993')

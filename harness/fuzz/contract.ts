@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { ROOT, loadManifest } from '../../core/config.ts';
-import { contractAjv, OPERATIONS, schema } from '../../contracts/index.ts';
+import { contractAjv, OPERATIONS, SPEC_DEFAULTS, schema } from '../../contracts/index.ts';
 
 // Bodies exactly as sent (no coercion); query strings coerced, as any HTTP server reads them.
 const bodyAjv = contractAjv({ allErrors: false });
@@ -50,7 +50,7 @@ function validBodies(manifest: ReturnType<typeof loadManifest>): Record<string, 
       description: 'made by the fuzz',
       tags: ['fuzz'],
       unitTypes: ['userID'],
-      directionality: 'increase',
+      directionality: SPEC_DEFAULTS.createMetric.directionality,
       metricEvents: [{ name: 'purchase', type: 'value' }],
       metricComponentMetrics: [{ name: 'component' }],
     },
