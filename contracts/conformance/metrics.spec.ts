@@ -25,6 +25,7 @@ import {
   NAME_LENGTH_ORDINARY,
   nameLengthWithin,
   outside,
+  WAREHOUSE_METRIC_TYPE,
 } from '../support/boundaries.ts';
 import {
   expectAccepted,
@@ -332,7 +333,7 @@ test.describe('metrics', () => {
       );
       // All warehouseNative fields are optional (4.8): an empty object and a single field are each enough.
       for (const warehouseNative of [{}, { aggregation: 'count' }]) {
-        const dry = await create(t, { name: nameOf(t, NAME_LENGTH_ORDINARY, '_wn'), type: 'user_warehouse', warehouseNative, dryRun: true });
+        const dry = await create(t, { name: nameOf(t, NAME_LENGTH_ORDINARY, '_wn'), type: WAREHOUSE_METRIC_TYPE, warehouseNative, dryRun: true });
         t.observe(
           'metrics.create.dryRun.response',
           'dryRun create',

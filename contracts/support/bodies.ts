@@ -4,7 +4,7 @@
 // and openapi.yaml shows up as a failing precondition, not as a false alarm against the target.
 
 import { SPEC_ALLOWED } from '../index.ts';
-import { DIRECTIONALITY_DEFAULT, DIRECTIONALITY_OTHER } from './boundaries.ts';
+import { DIRECTIONALITY_DEFAULT, DIRECTIONALITY_OTHER, WAREHOUSE_METRIC_TYPE } from './boundaries.ts';
 
 const criterion = (column: string) => ({ type: 'value', column, condition: 'in', values: ['a', 'b'], nullVacuousOverride: false });
 
@@ -59,7 +59,7 @@ export function fullWarehouseNative(): Record<string, unknown> {
 }
 
 /** A create-metric body with every field of spec 4.6. team and teamID are null ("Enterprise"): a null is valid everywhere. */
-export function fullCreateMetric(name: string, type = 'user_warehouse'): Record<string, unknown> {
+export function fullCreateMetric(name: string, type: string = WAREHOUSE_METRIC_TYPE): Record<string, unknown> {
   return {
     name,
     type,

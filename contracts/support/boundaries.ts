@@ -25,6 +25,12 @@ export const NAME_LENGTH_ORDINARY = nameLengthWithin(30);
  */
 export const [METRIC_TYPE, METRIC_TYPE_2, METRIC_TYPE_3] = [0, 1, 2].map((i) => METRIC_TYPES[i % METRIC_TYPES.length]);
 
+/**
+ * The metric type whose definition lives in the warehouse, which the warehouseNative object (4.8)
+ * describes: the contract's type named for it, else the first type.
+ */
+export const WAREHOUSE_METRIC_TYPE = METRIC_TYPES.find((t) => /warehouse/.test(t)) ?? METRIC_TYPE;
+
 /** The directionality a create or update without one gets (4.6, 4.7). */
 export const DIRECTIONALITY_DEFAULT = SPEC_DEFAULTS.createMetric.directionality;
 /** An allowed directionality other than the default: sent, it reads back otherwise than the default would. */

@@ -9,10 +9,10 @@ import { expect, type T } from './suite-test.ts';
 import { metricName, ok2xx } from './checks.ts';
 import { checkAs } from './blame.ts';
 import type { Reply } from './evidence.ts';
-import { NAME_LENGTH_ORDINARY } from './boundaries.ts';
+import { NAME_LENGTH_ORDINARY, WAREHOUSE_METRIC_TYPE } from './boundaries.ts';
 
 /** Its type: the one warehouseNative (4.8) describes, which the update checks send. */
-export const WORKER_METRIC_TYPE = 'user_warehouse';
+export const WORKER_METRIC_TYPE = WAREHOUSE_METRIC_TYPE;
 
 export interface WorkerMetric {
   id: string;
