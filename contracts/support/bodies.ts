@@ -3,7 +3,7 @@
 // (contracts/schemas, via requestErrors) whether the body is valid, so a drift between these values
 // and openapi.yaml shows up as a failing precondition, not as a false alarm against the target.
 
-import { SPEC_ALLOWED } from '../index.ts';
+import { OPERATIONS, SPEC_ALLOWED, schema } from '../index.ts';
 import { DIRECTIONALITY_DEFAULT, DIRECTIONALITY_OTHER, WAREHOUSE_METRIC_TYPE } from './boundaries.ts';
 
 const criterion = (column: string) => ({ type: 'value', column, condition: 'in', values: ['a', 'b'], nullVacuousOverride: false });
@@ -58,9 +58,45 @@ export function fullWarehouseNative(): Record<string, unknown> {
   };
 }
 
+type Schema = {
+  $ref?: string;
+  type?: string | string[];
+  enum?: unknown[];
+  minLength?: number;
+  minimum?: number;
+  items?: Schema;
+  $defs?: Record<string, Schema>;
+};
+
+/** A value `s` accepts, made from its type alone: for a field these bodies do not know by name. */
+function acceptedValueOf(s: Schema, defs: Record<string, Schema>): unknown {
+  if (s.$ref) return acceptedValueOf(defs[s.$ref.replace('#/$defs/', '')] ?? {}, defs);
+  if (s.enum?.length) return s.enum[0];
+  const types = Array.isArray(s.type) ? s.type : [s.type];
+  if (types.includes('null')) return null;
+  if (types.includes('string')) return 'x'.repeat(Math.max(1, s.minLength ?? 1));
+  if (types.includes('integer') || types.includes('number')) return s.minimum ?? 1;
+  if (types.includes('boolean')) return false;
+  if (types.includes('array')) return [];
+  return {};
+}
+
+/**
+ * `body` with every other field of the operation's request schema added, each with a value of its
+ * type: a field the spec adds is sent by the "every field is accepted" checks without a hand edit.
+ */
+function withEveryField(operationId: string, body: Record<string, unknown>): Record<string, unknown> {
+  const file = OPERATIONS[operationId]?.body;
+  if (!file) return body;
+  const root = schema(file) as Schema & { properties?: Record<string, Schema> };
+  const out = { ...body };
+  for (const [field, s] of Object.entries(root.properties ?? {})) if (!(field in out)) out[field] = acceptedValueOf(s, root.$defs ?? {});
+  return out;
+}
+
 /** A create-metric body with every field of spec 4.6. team and teamID are null ("Enterprise"): a null is valid everywhere. */
 export function fullCreateMetric(name: string, type: string = WAREHOUSE_METRIC_TYPE): Record<string, unknown> {
-  return {
+  return withEveryField('createMetric', {
     name,
     type,
     isVerified: false,
@@ -80,12 +116,12 @@ export function fullCreateMetric(name: string, type: string = WAREHOUSE_METRIC_T
     warehouseNative: fullWarehouseNative(),
     team: null,
     teamID: null,
-  };
+  });
 }
 
 /** An update-metric body with every field of spec 4.7 (name unchanged: whether a new name changes the id is not shown). */
 export function fullUpdateMetric(name: string, owner: { email: string; ownerID: string }): Record<string, unknown> {
-  return {
+  return withEveryField('updateMetric', {
     name,
     description: 'every field of spec 4.7',
     tags: ['cc', 'full'],
@@ -98,7 +134,7 @@ export function fullUpdateMetric(name: string, owner: { email: string; ownerID: 
     teamID: null,
     directionality: DIRECTIONALITY_DEFAULT,
     owner,
-  };
+  });
 }
 
 /** `n` valid Override items (spec 2.9) naming `gate`, spread over four groups, one in three with an environment. */
