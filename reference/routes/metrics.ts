@@ -5,6 +5,7 @@ import { SPEC_DEFAULTS } from '../../contracts/index.ts';
 import { conflict, notFound } from '../errors.ts';
 import { successMessage } from '../messages.ts';
 import { routeSchema } from '../schemas.ts';
+import { contractTyper } from '../store/contract-types.ts';
 import type { Doc } from '../store/store.ts';
 
 // Fields kept as sent (not part of the 2.8 table, but accepted by 4.6 and returned as sent).
@@ -18,6 +19,9 @@ const KEPT = [
   'warehouseNative',
   'teamID',
 ];
+
+/** A metric in the types the contract gives its fields (store/contract-types.ts). */
+const asMetric = contractTyper('Metric');
 
 function newMetric(body: Doc, now: number): Doc {
   const events: Doc[] = body.metricEvents ?? [];
@@ -43,7 +47,7 @@ function newMetric(body: Doc, now: number): Doc {
     metricEvents: events.map((e) => ({ name: e.name ?? '', type: e.type ?? 'value', criteria: [] })),
   };
   for (const k of KEPT) if (k in body) metric[k] = body[k];
-  return metric;
+  return asMetric(metric);
 }
 
 function applyUpdate(metric: Doc, body: Doc): Doc {
@@ -58,7 +62,7 @@ function applyUpdate(metric: Doc, body: Doc): Doc {
     if (body.owner.ownerID !== undefined) m.owner.ownerID = body.owner.ownerID;
   }
   // The id stays as created when the name changes: it is the metric's handle (spec 4.7 keeps {id} in the path).
-  return m;
+  return asMetric(m);
 }
 
 export function metricRoutes(app: FastifyInstance, ctx: Ctx): void {

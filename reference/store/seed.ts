@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { ensureFilterIndexes, openDb, type Db } from './db.ts';
 import { EXPERIMENT_STATUSES } from '../../contracts/index.ts';
 import { seededRandom } from '../../core/random.ts';
+import { contractTyper } from './contract-types.ts';
 import type { ManifestFile } from '../../core/manifest.ts';
 
 /** The reference target's manifest as written: the ids the seed must create (core/manifest.ts). */
@@ -171,6 +172,12 @@ export function makeTrigger(id: string, pipeline: ReturnType<typeof makePipeline
   };
 }
 
+// What the seed makes, in the types the contract gives each field (contract-types.ts).
+const asGate = contractTyper('Gate');
+const asExperiment = contractTyper('Experiment');
+const asPipeline = contractTyper('ReleasePipeline');
+const asTrigger = contractTyper('Trigger');
+
 export function seed(db: Db, opts: { seed: number; scale: number }): void {
   const r = prng(opts.seed);
   const already = db.prepare("SELECT value FROM meta WHERE key = 'seeded'").get();
@@ -184,7 +191,7 @@ export function seed(db: Db, opts: { seed: number; scale: number }): void {
   const insertTrigger = db.prepare('INSERT INTO triggers (id, doc) VALUES (?, ?)');
   db.transaction(() => {
     const gateIds = [...MANIFEST.gates, ...Array.from({ length: 8 }, (_, i) => `gate_seed_${i + 1}`)];
-    gateIds.forEach((id, i) => insertGate.run(id, JSON.stringify(makeGate(id, i))));
+    gateIds.forEach((id, i) => insertGate.run(id, JSON.stringify(asGate(makeGate(id, i)))));
 
     // One experiment at a time, in PRNG order, so that seeding 100,000 never holds them all in memory
     // (the whole array left the server at 320 MB resident, npm run reliability:memory). Rows get a
@@ -204,7 +211,7 @@ export function seed(db: Db, opts: { seed: number; scale: number }): void {
         target_app_id: (e.targetApps as string[])[0],
         creator_name: e.creatorName,
         creator_id: e.creatorID,
-        doc: JSON.stringify(e),
+        doc: JSON.stringify(asExperiment(e)),
       });
       for (const tag of e.tags as string[]) insertTag.run(id, tag);
     }
@@ -222,8 +229,10 @@ export function seed(db: Db, opts: { seed: number; scale: number }): void {
           [1, 2, 3].map((p) => `ph_seed_${i + 1}_${p}`),
         ),
       );
-    for (const p of pipelines) insertPipeline.run(p.id, p.createdTime, JSON.stringify(p));
-    MANIFEST.triggers.forEach((t, i) => insertTrigger.run(t.id, JSON.stringify(makeTrigger(t.id, pipelines[i], MANIFEST.gates[i % MANIFEST.gates.length]))));
+    for (const p of pipelines) insertPipeline.run(p.id, p.createdTime, JSON.stringify(asPipeline(p)));
+    MANIFEST.triggers.forEach((t, i) =>
+      insertTrigger.run(t.id, JSON.stringify(asTrigger(makeTrigger(t.id, pipelines[i], MANIFEST.gates[i % MANIFEST.gates.length])))),
+    );
     ensureFilterIndexes(db);
     db.prepare("INSERT INTO meta (key, value) VALUES ('seeded', ?)").run(JSON.stringify(opts));
   })();
