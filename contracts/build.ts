@@ -16,6 +16,7 @@
 // (the suite fails on it, the load profiles' validators and the reference server use it), and
 // `<op>.response.listed.json`, the presence form, where every `x-listed` field is required too (the
 // suite reports its extra errors as inferred findings; the reference server's own tests hold it).
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -277,7 +278,7 @@ Reads contracts/spec/console-v1.md (with contracts/overlay.yaml) into the contra
 what it gives: the spec's facts into contracts/openapi.yaml, the clauses' words into
 contracts/clauses.yaml, contracts/facts.ts, and contracts/schemas/ (JSON Schema 2020-12) from
 openapi.yaml. Prints each clause that moved (docs/spec-changes.md; npm run spec:diff compares two
-revisions).
+revisions); when the spec moved, writes the clauses' checkedBy again (npm run clauses:coverage -- --write).
 
   --check   write nothing: fail when any of them is stale, missing or extra, or a schema does not
             compile (Ajv2020 strict + ajv-formats)
@@ -331,12 +332,19 @@ function main(check: boolean): number {
     return 1;
   }
   for (const c of contract.clauseChanges) console.log(`contracts/build: clause ${c.kind} ${c.id} (spec line ${c.line}): ${c.after}`);
-  for (const [path, text] of generated) if (!existsSync(path) || readFileSync(path, 'utf8') !== text) writeFileSync(path, text);
+  const moved = generated.filter(([path, text]) => !existsSync(path) || readFileSync(path, 'utf8') !== text);
+  for (const [path, text] of moved) writeFileSync(path, text);
   rmSync(SCHEMAS_DIR, { recursive: true, force: true });
   for (const [path, text] of files) {
     const full = join(SCHEMAS_DIR, path);
     mkdirSync(dirname(full), { recursive: true });
     writeFileSync(full, text);
+  }
+  // Test titles that state a value are made from the facts: when the spec moved, the clauses'
+  // checkedBy (the titles naming each) is written again from the suite's own listing.
+  if (moved.some(([path]) => path !== OPENAPI_PATH)) {
+    const coverage = spawnSync(process.execPath, ['--import', 'tsx', join(HERE, 'coverage.ts'), '--write'], { encoding: 'utf8' });
+    console.log(`contracts/build: ${(coverage.stdout + coverage.stderr).trim().split('\n').join('\ncontracts/build: ')}`);
   }
   console.log(
     `contracts/build: ${contract.openapiChanges.length} fact(s) of openapi.yaml and ${contract.clauseChanges.length} clause(s) brought to the spec; wrote facts.ts and ${files.size} files to ${relative(process.cwd(), SCHEMAS_DIR) || SCHEMAS_DIR}`,
