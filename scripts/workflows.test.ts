@@ -5,8 +5,9 @@
 // test on Node 24 (the line .nvmrc names) and 22 with the npm cache (no Go: the load engine is an npm
 // package) and verify on Node 20; the gate is strict and fails on exit 1; the reusable workflows check
 // out this suite, not their caller, and run it through the action; the action runs from its own
-// checkout, passes the key only in the environment and uploads the reports whatever happened; the nightly restores the last observations for drift and keeps the history; the sharded
-// run merges its shards; every npm script named exists; secrets only travel in the environment.
+// checkout, passes the key only in the environment and uploads the reports whatever happened; the
+// nightly restores the last observations for drift and keeps the history; the sharded run merges its
+// shards; every npm script named exists; secrets only travel in the environment.
 // scripts/ci/action.test.ts runs the action's own steps.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
