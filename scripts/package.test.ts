@@ -14,7 +14,7 @@ import { build } from 'esbuild';
 import { ROOT } from '../core/config.ts';
 import { randomApiKey } from '../core/reference.ts';
 import { scan } from '../core/scan.ts';
-import { COMMANDS } from './cli.ts';
+import { ALIASES, COMMANDS } from './cli.ts';
 
 const WORK = mkdtempSync(join(tmpdir(), 'cc-package-'));
 const NPM_ENV = { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
@@ -196,7 +196,7 @@ test('the npm package, installed into an empty project, runs from there', { time
     assert.equal(version.status, 0, version.stderr);
     const { version: ours } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
     assert.match(version.stdout, new RegExp(`^console-conformance ${ours.replaceAll('.', '\\.')}\\nspec: .+ v1\\ncommit: [0-9a-f]{12}`));
-    for (const args of [['--help'], ...Object.keys(COMMANDS).map((c) => [c, '--help'])]) {
+    for (const args of [['--help'], ...[...Object.keys(COMMANDS), ...Object.keys(ALIASES)].map((c) => [c, '--help'])]) {
       const r = npx(project, args, args.length === 1 ? 'npx' : 'bin');
       assert.equal(r.status, 0, `${args.join(' ')}: ${r.stderr}`);
       assert.match(r.stdout, /^usage: console-conformance/, args.join(' '));
