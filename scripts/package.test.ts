@@ -68,11 +68,14 @@ async function filesTheCommandsLoad(): Promise<string[]> {
  * build inside its package: its install fetches one from GitHub, else compiles SQLite (minutes on two
  * cores). The repository's own build of the same version for this Node is given to it as a local
  * prebuild (prebuild-install's npm_config_<package>_local_prebuilds): the install the user runs, with
- * the download replaced by a local file. Undefined where there is nothing to give (Node 22.14 and later).
+ * the download replaced by a local file. On every Node, not only those that load it: `npm ci` builds
+ * the alias on Node 24 too (the package installs both drivers), and the package's install would
+ * compile it again there, about 80 s of CPU, for a driver Node 24 never loads. Undefined where there is
+ * nothing to give (no build in node_modules).
  */
 function localPrebuilds(): string | undefined {
   const built = join(ROOT, 'node_modules/better-sqlite3-node20/build/Release/better_sqlite3.node');
-  if (Number(process.versions.napi) >= 10 || !existsSync(built)) return undefined;
+  if (!existsSync(built)) return undefined;
   const { version } = JSON.parse(readFileSync(join(ROOT, 'node_modules/better-sqlite3-node20/package.json'), 'utf8')) as { version: string };
   const dir = join(WORK, 'prebuilds');
   mkdirSync(join(dir, 'build/Release'), { recursive: true });
