@@ -3,7 +3,7 @@
 // conformance.json and observations.json (the suite's reporter), verify.json (verify), load/<script>/
 // summary.json (the load run writes it; the load command adds its verdict), load/compare.json
 // (the compare), ledger.json (core/ledger.ts builds it), clause-proof.json (the proof map) and
-// target-check.json (target:check). The run history's rows are core/history.ts's.
+// target-check.json (manifest:check). The run history's rows are core/history.ts's.
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 

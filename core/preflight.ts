@@ -1,6 +1,6 @@
 // Is the target the Console API, and does it take the key? One list call before anything else runs:
 // a login page, a proxy's error page or a redirect is a target that cannot be tested (exit 3, one
-// line), not a contract failure. Used by the conformance run and by target:check.
+// line), not a contract failure. Used by the conformance run and by manifest:check.
 import { redactText } from './keys.ts';
 
 export const PREFLIGHT_TIMEOUT_MS = 15_000;

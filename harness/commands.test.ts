@@ -25,7 +25,7 @@ const SCRIPTS: Record<string, string> = {
   'bench:transport': 'bench:transport',
   'bench:power': 'bench:power',
   'bench:nights': 'bench:nights',
-  'target:check': 'target:check',
+  'manifest:check': 'manifest:check',
   'load:testrun': 'load:testrun',
   'load:cloud': 'load:cloud',
   'bench:runners': 'bench:runners',
@@ -69,6 +69,11 @@ test('every command: --help is usage with its environment and exit codes (exit 0
     assert.equal(bogus.stderr, `${c.name}: unknown option --bogus (see --help)\n`, what);
     assert.equal(bogus.stdout, '', what);
   }
+});
+
+test('target:check, the first name of manifest:check, still runs the same command', () => {
+  const scripts = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts as Record<string, string>;
+  assert.equal(scripts['target:check'], scripts['manifest:check']);
 });
 
 test('clauses:proof: a mistake in its options, or no map to verify, is one line and exit 3 before any run', async () => {

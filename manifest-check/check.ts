@@ -1,4 +1,4 @@
-// target:check: the manifest read against the target without writing anything, and how long it lasts.
+// manifest:check: the manifest read against the target without writing anything, and how long it lasts.
 // The lists show experiments, pipelines and their phases (spec 4.4, 4.5); the spec has no gate or
 // trigger read, so a gate's rules and a trigger's current phase are taken from the last run that saw
 // them (the run history's footprint, core/history.ts). Consumption is measured over the last runs
@@ -216,7 +216,7 @@ export async function checkManifest(c: Connection, manifest: Manifest, manifestP
 
 /** The check as lines for a terminal: resources, what is left, and how many nights that is. */
 export function describeCheck(r: TargetCheck): string[] {
-  const out = [`target:check ${r.target} with ${r.manifest}`];
+  const out = [`manifest:check ${r.target} with ${r.manifest}`];
   out.push(`  experiments: ${r.experiments.filter((e) => e.found).length} of ${r.experiments.length} in the list`);
   for (const e of r.experiments)
     out.push(

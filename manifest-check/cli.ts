@@ -1,4 +1,5 @@
-// npm run target:check: the manifest read against the target without writing (manifest-check/check.ts).
+// npm run manifest:check: the manifest read against the target without writing (manifest-check/check.ts).
+// target:check, its first name, is the same script (package.json), kept for the pipelines that call it.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseCommand, runCommand } from '../core/command.ts';
@@ -6,8 +7,8 @@ import { loadConfig, ROOT } from '../core/config.ts';
 import { referenceUnlessTarget } from '../core/reference.ts';
 import { runTargetCheck } from './run-check.ts';
 
-const NAME = 'target:check';
-const HELP = `usage: npm run target:check
+const NAME = 'manifest:check';
+const HELP = `usage: npm run manifest:check
 
 Reads the target manifest against the target without writing anything: every experiment is in the
 experiment list, every trigger's pipeline and phases are in the pipeline list; from the run history
@@ -15,7 +16,8 @@ experiment list, every trigger's pipeline and phases are in the pipeline list; f
 each gate held at its last answer and how many a night adds, how many metrics a night creates; and how
 many more nights the manifest lasts at the consumption measured over the last runs (before any run, the
 suite's design: 2 phases a night). Writes reports/target-check.json. verify runs it first against a
-target and warns from 5 nights before the manifest runs out.
+target and warns from 5 nights before the manifest runs out. Its first name, target:check, still
+runs it.
 
   --help   this text
 
@@ -37,7 +39,7 @@ runCommand(NAME, async () => {
       mkdirSync(config.reportsDir, { recursive: true });
       const file = join(config.reportsDir, 'target-check.json');
       writeFileSync(file, `${JSON.stringify(check, null, 2)}\n`);
-      console.log(`target:check: ${relative(ROOT, file).startsWith('..') ? file : relative(ROOT, file)} written`);
+      console.log(`${NAME}: ${relative(ROOT, file).startsWith('..') ? file : relative(ROOT, file)} written`);
     }
     if (reason) {
       console.error(`${NAME}: ${reason}`);

@@ -1,4 +1,4 @@
-// The work of target:check, for its command and for verify's first stage: the preflight, the run
+// The work of manifest:check, for its command and for verify's first stage: the preflight, the run
 // history of this target and manifest, the check itself, and what it means for the run.
 import { relative } from 'node:path';
 import { ROOT, type Config } from '../core/config.ts';
@@ -9,7 +9,7 @@ import { PREFLIGHT_TIMEOUT_MS, preflight } from '../core/preflight.ts';
 
 export interface TargetCheckOutcome {
   check?: TargetCheck;
-  /** Why the manifest cannot work on this target (exit 3 of target:check), one line. */
+  /** Why the manifest cannot work on this target (exit 3 of manifest:check), one line. */
   reason?: string;
   /** True when running the suite would mislead: the target is not the Console API, or a manifest id is unknown to it. */
   stop: boolean;

@@ -81,7 +81,7 @@ test('README.md: at most 150 lines, and what tools and users depend on stays in 
     'CONSOLE_BASE_URL',
     'CONSOLE_API_KEY',
     'CONSOLE_TARGET_MANIFEST',
-    'npm run target:check',
+    'npm run manifest:check',
     '## Exit codes',
     '## What it does not do yet',
     '(docs/reports.md)',

@@ -14,7 +14,7 @@ import { build } from 'esbuild';
 import { ROOT } from '../core/config.ts';
 import { randomApiKey } from '../core/reference.ts';
 import { scan } from '../core/scan.ts';
-import { COMMANDS } from './cli.ts';
+import { ALIASES, COMMANDS } from './cli.ts';
 
 const WORK = mkdtempSync(join(tmpdir(), 'cc-package-'));
 const NPM_ENV = { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
@@ -68,11 +68,14 @@ async function filesTheCommandsLoad(): Promise<string[]> {
  * build inside its package: its install fetches one from GitHub, else compiles SQLite (minutes on two
  * cores). The repository's own build of the same version for this Node is given to it as a local
  * prebuild (prebuild-install's npm_config_<package>_local_prebuilds): the install the user runs, with
- * the download replaced by a local file. Undefined where there is nothing to give (Node 22.14 and later).
+ * the download replaced by a local file. On every Node, not only those that load it: `npm ci` builds
+ * the alias on Node 24 too (the package installs both drivers), and the package's install would
+ * compile it again there, about 80 s of CPU, for a driver Node 24 never loads. Undefined where there is
+ * nothing to give (no build in node_modules).
  */
 function localPrebuilds(): string | undefined {
   const built = join(ROOT, 'node_modules/better-sqlite3-node20/build/Release/better_sqlite3.node');
-  if (Number(process.versions.napi) >= 10 || !existsSync(built)) return undefined;
+  if (!existsSync(built)) return undefined;
   const { version } = JSON.parse(readFileSync(join(ROOT, 'node_modules/better-sqlite3-node20/package.json'), 'utf8')) as { version: string };
   const dir = join(WORK, 'prebuilds');
   mkdirSync(join(dir, 'build/Release'), { recursive: true });
@@ -196,7 +199,7 @@ test('the npm package, installed into an empty project, runs from there', { time
     assert.equal(version.status, 0, version.stderr);
     const { version: ours } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
     assert.match(version.stdout, new RegExp(`^console-conformance ${ours.replaceAll('.', '\\.')}\\nspec: .+ v1\\ncommit: [0-9a-f]{12}`));
-    for (const args of [['--help'], ...Object.keys(COMMANDS).map((c) => [c, '--help'])]) {
+    for (const args of [['--help'], ...[...Object.keys(COMMANDS), ...Object.keys(ALIASES)].map((c) => [c, '--help'])]) {
       const r = npx(project, args, args.length === 1 ? 'npx' : 'bin');
       assert.equal(r.status, 0, `${args.join(' ')}: ${r.stderr}`);
       assert.match(r.stdout, /^usage: console-conformance/, args.join(' '));

@@ -2,11 +2,12 @@
 // against SchemaStore's JSON Schema for GitHub workflows (scripts/ci/github-workflow.schema.json) and
 // action.yml against its schema for action metadata (scripts/ci/github-action.schema.json; docs/ci.md
 // says where both come from), and each does what docs/ci.md promises: the project's CI runs check and
-// test on both Node lines with the npm cache (no Go: the load engine is an npm package); the gate is strict and fails on exit 1; the
-// reusable workflows check out this suite, not their caller, and run it through the action; the action
-// runs from its own checkout, passes the key only in the environment and uploads the reports whatever
-// happened; the nightly restores the last observations for drift and keeps the history; the sharded
-// run merges its shards; every npm script named exists; secrets only travel in the environment.
+// test on Node 24 (the line .nvmrc names) and 22 with the npm cache (no Go: the load engine is an npm
+// package) and verify on Node 20; the gate is strict and fails on exit 1; the reusable workflows check
+// out this suite, not their caller, and run it through the action; the action runs from its own
+// checkout, passes the key only in the environment and uploads the reports whatever happened; the
+// nightly restores the last observations for drift and keeps the history; the sharded run merges its
+// shards; every npm script named exists; secrets only travel in the environment.
 // scripts/ci/action.test.ts runs the action's own steps.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -33,6 +34,20 @@ const actionScript = readFileSync(join(ROOT, 'scripts/ci/action.sh'), 'utf8');
 /** The step of a workflow's job that runs the suite: the action at the root, checked out beside the caller's repository. */
 const SUITE = './.console-conformance';
 const suiteStep = (job: any): any => job.steps.find((s: any) => s.uses === SUITE);
+/** `version` within an engines range of comparator sets (`>=20.19 <21 || >=22.12`): the forms package.json uses. */
+const satisfies = (version: string, range: string): boolean => {
+  const key = (v: string) => v.split('.').reduce((n, part, i) => n + Number(part) * 1000 ** (2 - i), 0);
+  return range.split('||').some((set) =>
+    set
+      .trim()
+      .split(/\s+/)
+      .every((c) => {
+        const [, op, v] = /^(>=|<=|>|<)?(\d+(?:\.\d+){0,2})$/.exec(c) ?? assert.fail(`engines: ${c}`);
+        const d = key(version) - key(v);
+        return op === '>=' ? d >= 0 : op === '<=' ? d <= 0 : op === '>' ? d > 0 : op === '<' ? d < 0 : d === 0;
+      }),
+  );
+};
 
 test('the five workflows of docs/ci.md exist, and the action at the repository root', () => {
   assert.deepEqual(files, ['ci.yml', 'conformance-sharded.yml', 'gate.yml', 'nightly.yml', 'proof.yml']);
@@ -281,7 +296,7 @@ test('sharded: every shard writes a blob, and the merge expects as many as the m
   assert.match(runs({ jobs: { merge: wf.jobs.merge } }).join('\n'), new RegExp(`npm run conformance:merge -- --expect-shards ${shards.length} `));
 });
 
-test('ci: on pull requests and pushes, npm ci, check and test on Node 22 and 24 in Debian, with the npm cache and no Go', () => {
+test('ci: on pull requests and pushes, npm ci, check and test on Node 22 and 24 in Debian, with the npm cache and no Go; verify on Node 20', () => {
   const wf = load('ci.yml');
   assert.ok(wf.on.pull_request !== undefined && wf.on.push !== undefined, 'on pull_request and push');
   const job = wf.jobs.test;
@@ -301,6 +316,29 @@ test('ci: on pull requests and pushes, npm ci, check and test on Node 22 and 24 
   );
   for (const s of steps) assert.ok(s.uses || s.run, 'every step uses an action or runs a command');
   assert.doesNotMatch(JSON.stringify(wf), /secrets\./, 'the project CI needs no secret');
+  // Node 20, which README says still works, keeps the main job as a smoke check on an install of its own.
+  const smoke = wf.jobs['verify-node20'];
+  assert.equal(smoke.container.image, 'node:20-bookworm');
+  assert.deepEqual(
+    smoke.steps.filter((s: any) => s.run).map((s: any) => s.run),
+    ['npm ci', 'npm run verify'],
+  );
+  assert.match(readFileSync(join(ROOT, 'README.md'), 'utf8'), /\(20 still works\)/, 'the smoke check lasts while README says 20 works');
+});
+
+test('the Node CI runs is named once: .nvmrc, which .ci/run installs when older, devEngines and the newest line of ci.yml', () => {
+  const nvmrc = readFileSync(join(ROOT, '.nvmrc'), 'utf8').trim();
+  assert.match(nvmrc, /^\d+$/, '.nvmrc: a major line');
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+  assert.deepEqual(pkg.devEngines.runtime, { name: 'node', version: nvmrc, onFail: 'ignore' });
+  // engines is what users may run: the CI line and 22, and 20.19 while README says 20 works.
+  for (const v of [`${nvmrc}.0.0`, '22.12.0', '20.19.0']) assert.ok(satisfies(v, pkg.engines.node), `engines accepts ${v}`);
+  assert.ok(!satisfies('20.18.0', pkg.engines.node) && !satisfies('21.7.0', pkg.engines.node), 'engines is a range');
+  assert.equal(String(Math.max(...load('ci.yml').jobs.test.strategy.matrix.node)), nvmrc);
+  const run = readFileSync(join(ROOT, '.ci/run'), 'utf8');
+  assert.match(run, /want=\$\(tr -d ' v\\r\\n' < \.nvmrc\)/, '.ci/run reads the line from .nvmrc');
+  assert.match(run, /npm install --prefix "\$tools" [^\n]*"node@\$want"/, 'and installs it from the npm registry');
+  assert.match(run, /^npm ci\nnpm test\n$/m, "then README's two commands");
 });
 
 test('proof: weekly and by hand, the map must prove every stated clause, a sample of it is rerun, the map uploaded whatever happened', () => {
@@ -318,10 +356,12 @@ test('proof: weekly and by hand, the map must prove every stated clause, a sampl
   assert.doesNotMatch(JSON.stringify(wf), /secrets\./, 'the proof map needs no secret');
 });
 
-test('Node lines: every job runs 22 or 24; the project CI both, the nightly the suite on 22 against the reference alone', () => {
+test('Node lines: every job runs 22 or 24 (but the Node 20 smoke check); the project CI both, the nightly the suite on 22 against the reference alone', () => {
   const actionDefault = loadAction().inputs['node-version'].default;
   // The Node a job runs: setup-node's, the action's input (or its default), or the container's matrix line.
   const nodeOf = (job: any): string[] => {
+    const image = /^node:(\d+)-/.exec(job.container?.image ?? '');
+    if (image) return [image[1]];
     const setup = job.steps.find((s: any) => String(s.uses).startsWith('actions/setup-node'));
     if (setup) return [String(setup.with['node-version'])];
     const suite = suiteStep(job);
@@ -331,7 +371,7 @@ test('Node lines: every job runs 22 or 24; the project CI both, the nightly the 
   const jobs = files.flatMap((f) => Object.entries<any>(load(f).jobs).map(([name, job]) => ({ f, name, job, nodes: nodeOf(job) })));
   for (const { f, name, nodes } of jobs) {
     assert.ok(nodes.length > 0, `${f} ${name}: which Node?`);
-    for (const n of nodes) assert.ok(['22', '24'].includes(n), `${f} ${name}: node-version ${n}`);
+    for (const n of nodes) assert.ok(['22', '24'].includes(n) || `${f} ${name}` === 'ci.yml verify-node20', `${f} ${name}: node-version ${n}`);
   }
   assert.deepEqual(jobs.find((j) => j.f === 'ci.yml')?.nodes, ['22', '24']);
   const on22 = jobs.filter(({ f, nodes }) => f !== 'ci.yml' && nodes.includes('22'));

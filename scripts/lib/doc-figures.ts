@@ -1,9 +1,9 @@
 // The figures the docs state about the project as it is (clauses by level, faults, legal variants, npm
-// test's stages), each read from its source, with the phrasings the docs use for it. docs.test.ts holds
+// test's stages, the conformance suite's tests), each read from its source, with the phrasings the docs use for it. docs.test.ts holds
 // every such phrase of every doc to its source; `npm run docs:update -- --figures` rewrites them. A figure
 // of a past run (a time, a count a run reported) is a measurement: it goes into docs/measurements.md with
 // its date and commit, the one doc these phrases are not held in.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { ROOT } from '../../core/config.ts';
@@ -26,6 +26,18 @@ const n = String.raw`\d[\d,]*`;
 
 /** A phrase as written with single spaces, matched across any run of white space (a line break in a paragraph). */
 const spaced = (re: RegExp) => new RegExp(re.source.replace(/ /g, String.raw`\s+`), re.flags);
+
+/**
+ * The conformance suite's tests as declared: each `test(` that opens a line of a `*.spec.ts` under
+ * contracts/conformance/ (playwright.config.ts's testDir and testMatch). Read, not listed, so that the
+ * docs test stays in process; scripts/doc-figures.test.ts holds it to Playwright's own `--list`.
+ */
+export function conformanceTests(root = ROOT): number {
+  const dir = join(root, 'contracts/conformance');
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.spec.ts'))
+    .reduce((sum, f) => sum + [...readFileSync(join(dir, f), 'utf8').matchAll(/^\s*test\(/gm)].length, 0);
+}
 
 /** Every figure, read from its source now. */
 export function figures(root = ROOT): Figure[] {
@@ -84,6 +96,13 @@ function listed(root: string): Figure[] {
       phrases: [new RegExp(`\\b${n}(?= that meet an inferred clause)`, 'g')],
     },
     { name: 'npm test stages', source: 'scripts/test.mjs', value: stages, phrases: [new RegExp(`(?<=runs these )${n}(?= stages)`, 'g')] },
+    {
+      name: 'conformance tests',
+      source: 'contracts/conformance/ (test declarations)',
+      value: conformanceTests(root),
+      // "34/78 tests" (verify's progress line), "6 of 78 tests" (a stop line), "78/78 tests passed" (a verdict).
+      phrases: [new RegExp(`(?<=\\b${n}(?:\\/| of ))${n}(?= tests\\b)`, 'g')],
+    },
   ];
 }
 
