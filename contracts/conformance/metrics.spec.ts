@@ -24,6 +24,7 @@ import {
   NAME_LENGTH,
   NAME_LENGTH_ORDINARY,
   nameLengthWithin,
+  nearMisses,
   outside,
   WAREHOUSE_METRIC_TYPE,
 } from '../support/boundaries.ts';
@@ -265,6 +266,12 @@ test.describe('metrics', () => {
     async ({ t }) => {
       for (const type of METRIC_TYPES) expectAccepted('createMetric', await create(t, { name: nameOf(t, NAME_TYPED, `_${type}`), type, dryRun: true }));
       expectNotAccepted(await create(t, { name: nameOf(t, NAME_LENGTH_ORDINARY, '_unknowntype'), type: TYPE_UNKNOWN, dryRun: true }), `type ${TYPE_UNKNOWN}`);
+      // "One of" closes the list: the words the types are made of are no types either.
+      for (const type of nearMisses(METRIC_TYPES))
+        expectNotAccepted(
+          await create(t, { name: nameOf(t, NAME_LENGTH_ORDINARY, `_near_${type}`), type, dryRun: true }),
+          `type ${type}, a word of the listed types`,
+        );
     },
   );
 

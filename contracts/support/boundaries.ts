@@ -50,5 +50,15 @@ export function outside(allowed: readonly string[], wanted: string): string {
   return value;
 }
 
+/**
+ * Values a server reading a closed list loosely would take: the words its own values are made of
+ * (`composite_sum` gives `composite` and `sum`) that are not values of it themselves. A value a revision
+ * of the spec removed is often such a word, and a server keeping the old revision still takes it.
+ */
+export function nearMisses(allowed: readonly string[]): string[] {
+  const words = allowed.flatMap((v) => v.split(/[^A-Za-z0-9]+/)).filter((w) => w.length >= 3);
+  return [...new Set(words)].filter((w) => !allowed.includes(w));
+}
+
 /** The longest value of a closed list (the first of them where several are as long). */
 export const longest = (values: readonly string[]): string => values.reduce((a, b) => (b.length > a.length ? b : a));
