@@ -16,10 +16,10 @@ import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSyn
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { threadId } from 'node:worker_threads';
-import { AS_COUNTERS, DATA_DIR, SAMPLES_DIR, SCRIPT } from '../lib/env.ts';
+import { AS_COUNTERS, DATA_DIR, RUNNER, SAMPLES_DIR, SCRIPT } from '../lib/env.ts';
 import type { Profile } from '../lib/profile.ts';
 import type { Scenario } from '../lib/profiles.ts';
-import { count, takeRecords } from '../lib/runtime.ts';
+import { count, oneArrival, takeRecords } from '../lib/runtime.ts';
 import { toCounters } from './counters.ts';
 import { type ArtilleryEvents, emitMetrics, GENERATOR_BUSY } from './metrics.ts';
 
@@ -164,6 +164,8 @@ function sampleBusy(events: ArtilleryEvents): void {
 
 /** Artillery's function step: one arrival. */
 export async function arrive(_context: unknown, events?: ArtilleryEvents): Promise<void> {
+  // When Artillery fired this arrival, before any wait of the worker's own (its first arrival loads the profile).
+  const arrivedAt = Date.now();
   loaded ??= load();
   const l = await loaded;
   const began = Date.now();
@@ -181,6 +183,7 @@ export async function arrive(_context: unknown, events?: ArtilleryEvents): Promi
   await Promise.all(work);
   const records = takeRecords();
   records.span = [began, Date.now()];
+  records.arrivals = { [RUNNER]: oneArrival(arrivedAt) };
   if (events) {
     emitMetrics(events, records, { apdexMs: l.apdexMs });
     sampleBusy(events);

@@ -292,7 +292,7 @@ export async function runProfile(o: ProfileRunOptions): Promise<ProfileRunResult
       writeFileSync(file, JSON.stringify(script, null, 2));
       // --quiet: Artillery's own console block (every metric, each period) would bury the progress plugin's line.
       const args = [ARTILLERY_BIN, 'run', '--quiet', '--output', reportOf(i), file];
-      return run(process.execPath, args, env, runners > 1 ? `[runner ${i + 1}/${runners}]` : '');
+      return run(process.execPath, args, { ...env, LOAD_RUNNER: String(i + 1) }, runners > 1 ? `[runner ${i + 1}/${runners}]` : '');
     }),
   );
   // Artillery exits 1 when an ensure limit is broken, as when it fails: its plugin's verdict tells them apart.
@@ -327,6 +327,7 @@ export async function runProfile(o: ProfileRunOptions): Promise<ProfileRunResult
       report: reports[i],
       phases: sc.config.phases,
       cpuSeconds: records.span ? cpuBetween(codes[i].cpu, records.span[0], records.span[1]) : undefined,
+      times: records.arrivals?.[String(i + 1)],
     })),
     loadRequests(records),
   );

@@ -33,7 +33,9 @@ function cloudDelivery(dir: string, count: number, report: ArtilleryReport, requ
   const file = join(dir, 'script.json');
   if (!existsSync(file)) return undefined;
   const phases = (JSON.parse(readFileSync(file, 'utf8')) as ArtilleryScript).config.phases;
-  return judgeDelivery([{ runner: 1, report, phases: Array.from({ length: count }, () => phases).flat() }], requests);
+  // The containers run the same phases side by side: the schedule the report is judged against is theirs added.
+  const all = phases.map((p) => ({ ...p, arrivalRate: p.arrivalRate * count, ...(p.rampTo === undefined ? {} : { rampTo: p.rampTo * count }) }));
+  return judgeDelivery([{ runner: 1, report, phases: all }], requests);
 }
 
 const HELP = `usage: npm run load:cloud -- paging|mutation --platform fargate [--profile NAME] [--count N] [--region R] [--out DIR] [--seed N]

@@ -36,6 +36,8 @@ export const DATA_DIR: string = process.env.LOAD_DATA_DIR || './data';
 export const SAMPLES_DIR: string = process.env.LOAD_SAMPLES_DIR ?? join(DATA_DIR, 'samples');
 /** The profile this processor runs (LOAD_SCRIPT: paging or mutation). */
 export const SCRIPT: string = process.env.LOAD_SCRIPT ?? '';
+/** Which of the run's Artillery processes this is (LOAD_RUNNER, 1-based; --runners N): each runner's arrivals are judged against its own phases. */
+export const RUNNER: string = process.env.LOAD_RUNNER || '1';
 /** LOAD_ARTILLERY_COUNTERS=1 (a cloud run): the records travel as Artillery counters, which its merge adds across containers. */
 export const AS_COUNTERS: boolean = process.env.LOAD_ARTILLERY_COUNTERS === '1';
 /** CONSOLE_ALLOW_REMOTE_LOAD=1: a target that is not loopback may be loaded (checked again in setup, for a run elsewhere). */

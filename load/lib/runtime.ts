@@ -63,6 +63,34 @@ export interface CheckRecord {
   fails: number;
 }
 
+/** When one runner's arrivals started: the first and last (epoch ms), their number, and counts per bin of `binMs` (key: floor(ms / binMs)). */
+export interface ArrivalTimes {
+  first: number;
+  last: number;
+  n: number;
+  binMs: number;
+  bins: Record<string, number>;
+}
+
+/** Arrival times are kept per bin of this many ms: fine enough to judge a schedule per 10 s, small in a record. */
+export const ARRIVAL_BIN_MS = 250;
+
+/** The times of one arrival that began at `at` (epoch ms). */
+export const oneArrival = (at: number): ArrivalTimes => ({
+  first: at,
+  last: at,
+  n: 1,
+  binMs: ARRIVAL_BIN_MS,
+  bins: { [String(Math.floor(at / ARRIVAL_BIN_MS))]: 1 },
+});
+
+function addArrivals(into: ArrivalTimes, part: ArrivalTimes): void {
+  into.first = Math.min(into.first, part.first);
+  into.last = Math.max(into.last, part.last);
+  into.n += part.n;
+  for (const [k, n] of Object.entries(part.bins)) into.bins[k] = (into.bins[k] ?? 0) + n;
+}
+
 /** What some part of a run recorded. */
 export interface Records {
   endpoints: Record<string, EndpointRecord>;
@@ -73,6 +101,8 @@ export interface Records {
   span?: [number, number];
   /** What was written to each side's target (a paired run writes to both). */
   writes?: Partial<Record<Side, LoadWrites>>;
+  /** When the arrivals began, per runner ("1" when there is one): the delivery's schedule is judged on them. */
+  arrivals?: Record<string, ArrivalTimes>;
 }
 
 export const newRecords = (): Records => ({ endpoints: {}, checks: {}, counters: {} });
@@ -188,6 +218,12 @@ export function mergeRecords(into: Records, part: Records): Records {
   }
   for (const [name, n] of Object.entries(part.counters)) into.counters[name] = (into.counters[name] ?? 0) + n;
   for (const [side, w] of Object.entries(part.writes ?? {}) as [Side, LoadWrites][]) addWrites(sideWrites(into, side), w);
+  for (const [runner, t] of Object.entries(part.arrivals ?? {})) {
+    into.arrivals ??= {};
+    const have = into.arrivals[runner];
+    if (have) addArrivals(have, t);
+    else into.arrivals[runner] = { ...t, bins: { ...t.bins } };
+  }
   if (part.span) into.span = into.span ? [Math.min(into.span[0], part.span[0]), Math.max(into.span[1], part.span[1])] : [...part.span];
   return into;
 }
