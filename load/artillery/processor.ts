@@ -146,6 +146,15 @@ async function runSequences(l: Loaded): Promise<void> {
   }
 }
 
+// Loaded as Artillery loads this module, while its workers wait for the phases to start: the first
+// arrival would otherwise hold the worker's event loop with the profile's loading, and the arrivals due
+// meanwhile would fire late.
+if (SCRIPT) {
+  loaded = load();
+  // A failure is the first arrival's to report.
+  loaded.catch(() => undefined);
+}
+
 let sequencesStarted = false;
 
 // This worker's event loop, sampled at most once a second: the share of the time it was busy. A
