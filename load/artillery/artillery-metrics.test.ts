@@ -5,13 +5,22 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { newEndpoint, type Records } from '../lib/runtime.ts';
 import { type ArrivalTimes, cpuBetween, DROP_TOLERANCE, judgeDelivery, judgeSchedule, plannedArrivals, scheduleAt, START_TOLERANCE } from './delivery.ts';
-import { artilleryMetrics, GENERATOR_BUSY } from './metrics.ts';
+import { artilleryMetrics, failureOf, GENERATOR_BUSY } from './metrics.ts';
 import { latencyPeriods } from './periods.ts';
 import { periodSeconds, progressLine } from './progress.ts';
 
 const arrival: Records = {
   endpoints: {
-    'listExperiments.deep': { ...newEndpoint(), micros: [1234.5, 2000], at: [0, 0], unexpected: 1, looked: 2, network: { 'no-response': 1 } },
+    'listExperiments.deep': {
+      ...newEndpoint(),
+      micros: [1234.5, 2000],
+      at: [0, 0],
+      statuses: [200, 0],
+      errors: { ECONNRESET: 1 },
+      unexpected: 1,
+      looked: 2,
+      network: { 'no-response': 1 },
+    },
     setup: { ...newEndpoint(), micros: [900], at: [0] },
   },
   checks: {
@@ -24,13 +33,13 @@ const arrival: Records = {
 test('an arrival: each duration a histogram value of console.<endpoint> in ms with microsecond decimals, setup left out', () => {
   const m = artilleryMetrics(arrival);
   assert.deepEqual(
-    m.filter(([kind]) => kind === 'histogram'),
+    m.filter(([kind, name]) => kind === 'histogram' && name.startsWith('console.')),
     [
       ['histogram', 'console.listExperiments.deep', 1.235],
       ['histogram', 'console.listExperiments.deep', 2],
     ],
   );
-  const counters = Object.fromEntries(m.filter(([kind]) => kind === 'counter').map(([, name, n]) => [name, n]));
+  const counters = Object.fromEntries(m.filter(([kind, name]) => kind === 'counter' && name.startsWith('console.')).map(([, name, n]) => [name, n]));
   assert.deepEqual(counters, {
     'console.listExperiments.deep.requests': 2,
     'console.listExperiments.deep.unexpected': 1,
@@ -42,6 +51,35 @@ test('an arrival: each duration a histogram value of console.<endpoint> in ms wi
     'console.checks.passed': 3,
     'console.checks.failed': 1,
   });
+});
+
+test("an arrival's requests as Artillery's HTTP engine counts its own: http.requests, http.codes, http.responses, http.response_time; a failure fails the user", () => {
+  const m = artilleryMetrics(arrival, { byEndpoint: { prefix: 'plugins.metrics-by-endpoint' } });
+  const sum = (name: string) => m.filter(([, n]) => n === name).reduce((s, [, , v]) => s + v, 0);
+  assert.equal(sum('http.requests'), 2);
+  assert.equal(m.filter(([kind, n]) => kind === 'rate' && n === 'http.request_rate').length, 2);
+  assert.equal(sum('http.codes.200'), 1);
+  assert.equal(sum('http.responses'), 1, 'the request without an answer is no response');
+  assert.deepEqual(
+    m.filter(([kind, n]) => kind === 'histogram' && !n.startsWith('console.')),
+    [
+      ['histogram', 'http.response_time', 1.235],
+      ['histogram', 'http.response_time.2xx', 1.235],
+      ['histogram', 'plugins.metrics-by-endpoint.response_time.listExperiments.deep', 1.235],
+    ],
+  );
+  assert.equal(sum('plugins.metrics-by-endpoint.listExperiments.deep.codes.200'), 1);
+  assert.equal(sum('plugins.metrics-by-endpoint.listExperiments.deep.errors.ECONNRESET'), 1);
+  assert.equal(failureOf(arrival), 'ECONNRESET', 'the virtual user fails with it');
+  assert.equal(sum('errors.ECONNRESET'), 0, 'counted by Artillery as it fails the user, not twice');
+  const two = { ...arrival, endpoints: { a: { ...newEndpoint(), micros: [1, 2], at: [0, 0], statuses: [500, 502], errors: { 'console.unexpected': 2 } } } };
+  assert.equal(
+    artilleryMetrics(two)
+      .filter(([, n]) => n === 'errors.console.unexpected')
+      .reduce((s, [, , v]) => s + v, 0),
+    1,
+    'the second failed request of one user is an error of its own',
+  );
 });
 
 test('a period: arrivals, drops, each endpoint rate, p95 and what went wrong, in one line', () => {

@@ -21,7 +21,7 @@ import type { Profile } from '../lib/profile.ts';
 import type { Scenario } from '../lib/profiles.ts';
 import { count, oneArrival, takeRecords } from '../lib/runtime.ts';
 import { toCounters } from './counters.ts';
-import { type ArtilleryEvents, emitMetrics, GENERATOR_BUSY } from './metrics.ts';
+import { ArrivalFailed, type ArtilleryEvents, type ByEndpoint, emitMetrics, failureOf, GENERATOR_BUSY } from './metrics.ts';
 
 /** The rate of `s` (arrivals/s) `t` seconds after the start; 0 when it is over. */
 export function rateAt(s: Scenario, t: number): number {
@@ -68,6 +68,8 @@ interface Loaded {
   mixOnly: boolean;
   /** The apdex threshold T (ms) of a shape that loads Artillery's apdex plugin: each request counted for it. */
   apdexMs?: number;
+  /** A shape that loads Artillery's metrics-by-endpoint plugin: each request counted under its names. */
+  byEndpoint?: ByEndpoint;
   /** Each scenario's next iteration number to try (claimIteration). */
   iterations: Record<string, number>;
   startedAt: number;
@@ -79,11 +81,15 @@ const jobErrors = 'load_job_errors';
 let printedErrors = 0;
 
 /** What a shape given as data asks of the processor (load/artillery/run.ts writes it beside the setup's answer). */
-function shapeOf(): { mixOnly: boolean; apdexMs?: number } {
+function shapeOf(): { mixOnly: boolean; apdexMs?: number; byEndpoint?: ByEndpoint } {
   const file = join(DATA_DIR, `shape-${SCRIPT}.json`);
   if (!existsSync(file)) return { mixOnly: false };
-  const shape = JSON.parse(readFileSync(file, 'utf8')) as { phases?: unknown[]; apdexMs?: number };
-  return { mixOnly: Boolean(shape.phases), ...(shape.apdexMs === undefined ? {} : { apdexMs: shape.apdexMs }) };
+  const shape = JSON.parse(readFileSync(file, 'utf8')) as { phases?: unknown[]; apdexMs?: number; byEndpoint?: ByEndpoint };
+  return {
+    mixOnly: Boolean(shape.phases),
+    ...(shape.apdexMs === undefined ? {} : { apdexMs: shape.apdexMs }),
+    ...(shape.byEndpoint === undefined ? {} : { byEndpoint: shape.byEndpoint }),
+  };
 }
 
 async function load(): Promise<Loaded> {
@@ -194,13 +200,13 @@ export async function arrive(_context: unknown, events?: ArtilleryEvents): Promi
   records.span = [began, Date.now()];
   records.arrivals = { [RUNNER]: oneArrival(arrivedAt) };
   if (events) {
-    emitMetrics(events, records, { apdexMs: l.apdexMs });
+    emitMetrics(events, records, { apdexMs: l.apdexMs, byEndpoint: l.byEndpoint });
     sampleBusy(events);
   }
-  if (AS_COUNTERS && events) {
-    for (const [name, n] of toCounters(records)) events.emit('counter', name, n);
-    return;
-  }
-  if (Object.keys(records.endpoints).length > 0 || Object.keys(records.checks).length > 0 || Object.keys(records.counters).length > 0 || records.writes)
-    appendFileSync(l.file, `${JSON.stringify(records)}\n`);
+  if (AS_COUNTERS && events) for (const [name, n] of toCounters(records)) events.emit('counter', name, n);
+  else appendFileSync(l.file, `${JSON.stringify(records)}\n`);
+  // A request that failed (no answer, the network's, not of the status expected) fails the virtual user, as
+  // Artillery's HTTP engine fails one: vusers.failed and errors.<code>, which its ensure.maxErrorRate reads.
+  const failure = events ? failureOf(records) : undefined;
+  if (failure !== undefined) throw new ArrivalFailed(failure);
 }

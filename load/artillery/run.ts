@@ -258,7 +258,16 @@ export async function runProfile(o: ProfileRunOptions): Promise<ProfileRunResult
   // What the processor takes of a shape: the profile's mix only, not its timing, when the phases are
   // the shape's; the apdex threshold when Artillery's apdex plugin is to score the suite's requests.
   const shapeFile = join(o.dataDir, `shape-${o.script}.json`);
-  if (o.shape) writeFileSync(shapeFile, JSON.stringify({ phases, apdexMs: o.shape.apdexMs }));
+  const byEndpoint = o.shape?.plugins?.['metrics-by-endpoint'] as { metricsNamespace?: string } | undefined;
+  if (o.shape)
+    writeFileSync(
+      shapeFile,
+      JSON.stringify({
+        phases,
+        apdexMs: o.shape.apdexMs,
+        ...(byEndpoint ? { byEndpoint: { prefix: byEndpoint.metricsNamespace ?? 'plugins.metrics-by-endpoint' } } : {}),
+      }),
+    );
   else rmSync(shapeFile, { force: true });
   const ensureFile = (i: number) => join(o.dataDir, `ensure-${o.script}-${i + 1}.json`);
   const aggregateFile = (i: number) => join(o.dataDir, `aggregate-${o.script}-${i + 1}.json`);

@@ -38,3 +38,40 @@ test('mutation at 150 arrivals a second against a correct server run apart: no c
   // Delivered, it passes; a machine too busy to deliver 150/s says so (exit 3), never exit 1.
   assert.ok(r.code === 0 || (r.code === 3 && summary.delivery?.ok === false), r.out.slice(-2000));
 });
+
+interface ArtilleryJson {
+  aggregate: { counters: Record<string, number>; summaries: Record<string, { count: number }> };
+}
+
+test("a request that failed fails its virtual user as Artillery's HTTP engine would: http.* and errors.* carry it, and ensure.maxErrorRate breaks (exit 2 naming it)", {
+  timeout: 120_000,
+}, async () => {
+  const reports = join(work, 'errors');
+  // One request in 150 answered 429 (a rate limiter): the network's, within the stress profile's budget of 1%, so no
+  // check fails and the run is carried out; but each is a failed virtual user, and the limit allows none.
+  const shape = {
+    config: {
+      phases: [{ duration: 5, arrivalRate: 40 }],
+      ensure: { maxErrorRate: 0 },
+      plugins: { 'metrics-by-endpoint': {} },
+    },
+  };
+  const r = await spawnLoad(['paging', '--profile', 'stress', '--variant', 'steady-429:150:1', '--overrides', JSON.stringify(shape)], reports);
+  const summary = JSON.parse(readFileSync(join(reports, 'load/paging/summary.json'), 'utf8')) as RunSummary;
+  const a = JSON.parse(readFileSync(join(reports, 'load/paging/artillery.json'), 'utf8')) as ArtilleryJson;
+  const c = a.aggregate.counters;
+  const requests = Object.entries(summary.endpoints).reduce((n, [, e]) => n + e.count, 0);
+  assert.equal(c['http.requests'], requests, "every request of the profile is one of Artillery's http.requests");
+  assert.equal(c['http.responses'], requests, 'each answered');
+  assert.ok((c['http.codes.200'] ?? 0) > 0 && (c['http.codes.429'] ?? 0) > 0, JSON.stringify(c));
+  assert.equal(a.aggregate.summaries['http.response_time']?.count, requests);
+  assert.equal(c['errors.console.rate-limited'], c['http.codes.429'], 'each 429 an error of its kind');
+  assert.ok((c['vusers.failed'] ?? 0) >= 1 && c['vusers.failed'] <= c['http.codes.429'], `vusers.failed ${c['vusers.failed']}`);
+  assert.equal(a.aggregate.summaries['plugins.metrics-by-endpoint.response_time.listExperiments.deep']?.count, summary.endpoints['listExperiments.deep'].count);
+  assert.ok(
+    Object.keys(c).some((k) => /^plugins\.metrics-by-endpoint\.[\w.]+\.codes\.429$/.test(k)),
+    'the 429s by endpoint',
+  );
+  assert.equal(r.code, 2, r.out.slice(-3000));
+  assert.match(r.out, /load: paging: limit broken: maxErrorRate < 0 \(exit 2\)/);
+});

@@ -53,6 +53,14 @@ export interface EndpointRecord {
   /** Paired mode: requests to the current alone (the candidate had no counterpart). */
   alone: number;
   candidate?: CandidateRecord;
+  /** Each request's status, aligned with `micros` (0: no answer): Artillery's http.codes and http.response_time are made of them. */
+  statuses?: number[];
+  /**
+   * The requests that failed as Artillery counts a failed virtual user, by code: no answer by its
+   * error's code (ETIMEDOUT, ECONNREFUSED, ...), an answer not of the status expected `console.unexpected`,
+   * one that was the network's `console.<kind>` (core/transport-rule.ts).
+   */
+  errors?: Record<string, number>;
 }
 
 export interface CheckRecord {
@@ -125,6 +133,13 @@ export function candidateOf(name: string, records: Records = current): Candidate
   const e = endpointOf(name, records);
   e.candidate ??= newCandidate();
   return e.candidate;
+}
+
+/** Counts a request of `endpoint` that failed with `code` (EndpointRecord.errors). */
+export function failed(endpoint: string, code: string): void {
+  const e = endpointOf(endpoint);
+  e.errors ??= {};
+  e.errors[code] = (e.errors[code] ?? 0) + 1;
 }
 
 /** Adds `n` to the profile's counter `name`. */
@@ -208,6 +223,15 @@ export function mergeRecords(into: Records, part: Records): Records {
     have.looked += e.looked;
     addNetwork(have.network, e.network);
     have.alone += e.alone;
+    if (e.statuses) {
+      have.statuses ??= [];
+      append(have.statuses, e.statuses);
+    }
+    if (e.errors) {
+      have.errors ??= {};
+      const errors = have.errors;
+      for (const [code, n] of Object.entries(e.errors)) errors[code] = (errors[code] ?? 0) + n;
+    }
     if (e.candidate) addCandidate(candidateOf(name, into), e.candidate);
   }
   for (const [name, c] of Object.entries(part.checks)) {
