@@ -22,10 +22,16 @@ export const START_TOLERANCE = 0.05;
 export const SATURATED_BUSY_PCT = 90;
 /**
  * Behind the schedule: at some point, fewer arrivals started than this share short of what the phases
- * asked by then, past one second of the asked rate (Artillery times a ramp's arrivals per whole second,
- * and the workers start a few milliseconds apart), or the arrivals spanned this much more than the phases.
+ * asked by then (past SCHEDULE_SLACK_SECONDS of the asked rate and two arrivals), or the arrivals
+ * spanned this much more than the phases and a second.
  */
 export const SCHEDULE_TOLERANCE = 0.1;
+/**
+ * The arrivals of this many seconds at the asked rate are slack, besides the tolerance: the arrival times
+ * are kept in bins of 250 ms, and Artillery's workers each start their share of the phases a few
+ * milliseconds apart. Not a whole second: at 200 arrivals a second over 5 s that alone would be 20%.
+ */
+export const SCHEDULE_SLACK_SECONDS = 0.25;
 /** The schedule is judged at every this many seconds of the phases (Artillery's period) and at their end. */
 export const SCHEDULE_STEP_SECONDS = 10;
 
@@ -97,9 +103,9 @@ export function judgeSchedule(phases: Rates[], times: ArrivalTimes | undefined):
   for (let to = Math.min(SCHEDULE_STEP_SECONDS, total), from = 0; from < total; from = to, to = Math.min(to + SCHEDULE_STEP_SECONDS, total)) {
     const at = scheduleAt(phases, to);
     const started = startedBefore(times, times.first + to * 1000);
-    const rateThen = Math.max(at.rate, scheduleAt(phases, from).rate, 1);
+    const rateThen = Math.max(at.rate, scheduleAt(phases, from).rate);
     periods.push({ from, to, asked: Math.round(at.asked - before.asked), started: Math.round(started - before.started) });
-    if (!why && started < at.asked * (1 - SCHEDULE_TOLERANCE) - rateThen) {
+    if (!why && started < at.asked * (1 - SCHEDULE_TOLERANCE) - rateThen * SCHEDULE_SLACK_SECONDS - 2) {
       const p = periods[periods.length - 1];
       const secs = to - from;
       why =
