@@ -16,7 +16,7 @@ import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSyn
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { threadId } from 'node:worker_threads';
-import { AS_COUNTERS, DATA_DIR, RUNNER, SAMPLES_DIR, SCRIPT } from '../lib/env.ts';
+import { AS_COUNTERS, CLAIMS_DIR, DATA_DIR, RUNNER, SAMPLES_DIR, SCRIPT } from '../lib/env.ts';
 import type { Profile } from '../lib/profile.ts';
 import type { Scenario } from '../lib/profiles.ts';
 import { count, oneArrival, takeRecords } from '../lib/runtime.ts';
@@ -112,7 +112,8 @@ async function load(): Promise<Loaded> {
 /** True for the first caller of the whole test (every worker, every runner on this machine). */
 function firstToTake(name: string): boolean {
   try {
-    closeSync(openSync(join(DATA_DIR, `${name}.lock`), 'wx'));
+    mkdirSync(CLAIMS_DIR, { recursive: true });
+    closeSync(openSync(join(CLAIMS_DIR, `${name}.lock`), 'wx'));
     return true;
   } catch {
     return false;
@@ -121,7 +122,7 @@ function firstToTake(name: string): boolean {
 
 /** The next iteration number of `scenario` in the whole test: the first number whose claim file this worker creates. */
 function claimIteration(l: Loaded, scenario: string): number {
-  const dir = join(DATA_DIR, `iterations-${SCRIPT}-${scenario}`);
+  const dir = join(CLAIMS_DIR, `iterations-${SCRIPT}-${scenario}`);
   mkdirSync(dir, { recursive: true });
   for (let i = l.iterations[scenario] ?? 0; ; i++) {
     try {
