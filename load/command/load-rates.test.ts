@@ -1,14 +1,17 @@
 // Real load runs at rates past smoke size against a reference server run apart (as a staging is: the
 // manifest's budget bounds the writes, so past it concurrent arrivals update the same metrics): the
 // mutation profile's checks hold whatever concurrent arrivals do, so a correct server is never exit 1;
-// and Artillery's own limit of failed virtual users (ensure.maxErrorRate) breaks when answers do.
+// Artillery's own limit of failed virtual users (ensure.maxErrorRate) breaks when answers do; and a
+// profile exported as a plain Artillery script runs on `artillery run` with the key from the environment.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { type ReferenceServer, startReference } from '../../core/reference.ts';
 import type { RunSummary } from '../../core/formats.ts';
+import { ARTILLERY_BIN } from '../artillery/run.ts';
 import { spawnLoad } from './spawn-load.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'cc-load-rates-'));
@@ -74,4 +77,26 @@ test("a request that failed fails its virtual user as Artillery's HTTP engine wo
   );
   assert.equal(r.code, 2, r.out.slice(-3000));
   assert.match(r.out, /load: paging: limit broken: maxErrorRate < 0 \(exit 2\)/);
+});
+
+test('--export writes a profile as a plain Artillery script that `artillery run` runs with the key from the environment, no key in its files', {
+  timeout: 120_000,
+}, async () => {
+  const dir = join(work, 'export');
+  const shape = { config: { phases: [{ duration: 2, arrivalRate: 5 }], ensure: { maxErrorRate: 0 } } };
+  const ex = await loadAgainst(server, ['paging', '--export', dir, '--overrides', JSON.stringify(shape)], join(work, 'export-reports'));
+  assert.equal(ex.code, 0, ex.out);
+  assert.deepEqual(readdirSync(dir).sort(), ['paging.json', 'paging.processor.mjs', 'paging.yml', 'setup-paging.json']);
+  for (const f of readdirSync(dir)) assert.ok(!readFileSync(join(dir, f), 'latin1').includes(server.apiKey), `${f} holds no key`);
+  // From another folder, as a team's own pipeline would run it.
+  const run = spawnSync(process.execPath, [ARTILLERY_BIN, 'run', '--quiet', '--output', join(work, 'exported.json'), join(dir, 'paging.yml')], {
+    cwd: work,
+    env: { ...process.env, CONSOLE_API_KEY: server.apiKey, ARTILLERY_DISABLE_TELEMETRY: 'true' },
+    encoding: 'utf8',
+  });
+  assert.equal(run.status, 0, run.stdout.slice(-2000) + run.stderr.slice(-2000));
+  const c = (JSON.parse(readFileSync(join(work, 'exported.json'), 'utf8')) as ArtilleryJson).aggregate.counters;
+  assert.equal(c['vusers.created'], 10);
+  assert.equal(c['vusers.failed'], 0);
+  assert.ok((c['http.codes.200'] ?? 0) > 0 && c['http.requests'] === c['http.responses'], JSON.stringify(c));
 });
