@@ -8,7 +8,7 @@ import type { Envelope, Gate, Metric, OverridesBody, Override, TriggerBody } fro
 import { CALIBRATION, calibrationScenario } from './lib/calibration.ts';
 import { answered, checkSuccess, checkThat, succeeded, transportReason } from './lib/checks.ts';
 import { DATA_DIR, GATE_RULES_AT_START, type ProfileName, STRICT } from './lib/env.ts';
-import { ANY_STATUS, callCandidate, callPair, type Expected, type Response, type SideRequest, SUCCESS_OR_REFUSED } from './lib/http.ts';
+import { ANY_STATUS, callCandidate, callPair, type Expected, parsedBody, type Response, type SideRequest, SUCCESS_OR_REFUSED } from './lib/http.ts';
 import { calibration } from './lib/calibration.ts';
 import type { Profile } from './lib/profile.ts';
 import { arrival, byProfile, type Scenario, SHARED, type Shape } from './lib/profiles.ts';
@@ -87,7 +87,7 @@ const is2xx = (r: Response | undefined) => r !== undefined && r.status >= 200 &&
 /** The `data` of an answer the profile does not check (the candidate's): undefined when it is not JSON. */
 function dataOf<T>(r: Response | undefined): T | undefined {
   try {
-    return (JSON.parse(r?.body ?? '') as Envelope<T>)?.data;
+    return r ? (parsedBody(r) as Envelope<T> | undefined)?.data : undefined;
   } catch {
     return undefined;
   }

@@ -70,8 +70,8 @@ interface Loaded {
   apdexMs?: number;
   /** A shape that loads Artillery's metrics-by-endpoint plugin: each request counted under its names. */
   byEndpoint?: ByEndpoint;
-  /** Each scenario's next iteration number to try (claimIteration). */
-  iterations: Record<string, number>;
+  /** Each scenario's block of iteration numbers this worker holds: the next to use and the end (claimIteration). */
+  blocks: Record<string, { next: number; end: number }>;
   startedAt: number;
   file: string;
 }
@@ -103,7 +103,7 @@ async function load(): Promise<Loaded> {
     setup,
     pick: picker(profile.scenarios),
     ...shapeOf(),
-    iterations: {},
+    blocks: {},
     startedAt: Date.now(),
     file: join(SAMPLES_DIR, `${process.pid}-${threadId}.ndjson`),
   };
@@ -120,15 +120,24 @@ function firstToTake(name: string): boolean {
   }
 }
 
-/** The next iteration number of `scenario` in the whole test: the first number whose claim file this worker creates. */
+/** Iteration numbers a worker claims at once: one claim file per this many arrivals, not one per arrival. */
+export const CLAIM_BLOCK = 16;
+
+/**
+ * The next iteration number of `scenario` in the whole test: the next of the block of CLAIM_BLOCK numbers
+ * this worker holds, a new block claimed (the first block number whose claim file this worker creates)
+ * when it has used its own. Numbers stay unique in the whole run, so a budget counted in them holds.
+ */
 function claimIteration(l: Loaded, scenario: string): number {
+  const held = l.blocks[scenario];
+  if (held && held.next < held.end) return held.next++;
   const dir = join(CLAIMS_DIR, `iterations-${SCRIPT}-${scenario}`);
-  mkdirSync(dir, { recursive: true });
-  for (let i = l.iterations[scenario] ?? 0; ; i++) {
+  if (!held) mkdirSync(dir, { recursive: true });
+  for (let b = held ? held.end / CLAIM_BLOCK : 0; ; b++) {
     try {
-      closeSync(openSync(join(dir, String(i)), 'wx'));
-      l.iterations[scenario] = i + 1;
-      return i;
+      closeSync(openSync(join(dir, String(b)), 'wx'));
+      l.blocks[scenario] = { next: b * CLAIM_BLOCK + 1, end: (b + 1) * CLAIM_BLOCK };
+      return b * CLAIM_BLOCK;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
@@ -160,6 +169,25 @@ if (SCRIPT) {
   loaded = load();
   // A failure is the first arrival's to report.
   loaded.catch(() => undefined);
+}
+
+// The arrivals' records, written to the worker's file about once a second rather than once per arrival;
+// the rest when the worker exits (Artillery ends its workers with process.exit, which runs 'exit' handlers).
+let pending: string[] = [];
+let pendingFile = '';
+let pendingSince = 0;
+function flush(): void {
+  if (pending.length === 0) return;
+  const lines = pending.join('');
+  pending = [];
+  appendFileSync(pendingFile, lines);
+}
+process.on('exit', flush);
+function keep(file: string, records: unknown): void {
+  pendingFile = file;
+  if (pending.length === 0) pendingSince = Date.now();
+  pending.push(`${JSON.stringify(records)}\n`);
+  if (Date.now() - pendingSince >= 1000 || pending.length >= 1000) flush();
 }
 
 let sequencesStarted = false;
@@ -205,7 +233,7 @@ export async function arrive(_context: unknown, events?: ArtilleryEvents): Promi
     sampleBusy(events);
   }
   if (AS_COUNTERS && events) for (const [name, n] of toCounters(records)) events.emit('counter', name, n);
-  else appendFileSync(l.file, `${JSON.stringify(records)}\n`);
+  else keep(l.file, records);
   // A request that failed (no answer, the network's, not of the status expected) fails the virtual user, as
   // Artillery's HTTP engine fails one: vusers.failed and errors.<code>, which its ensure.maxErrorRate reads.
   const failure = events ? failureOf(records) : undefined;

@@ -66,7 +66,7 @@ function artilleryVersion(): string {
 }
 
 /** CPU seconds (user + system, its threads and waited-for children) `pid` has used, from /proc; undefined where there is none. */
-function cpuSecondsOf(pid: number | undefined): number | undefined {
+export function cpuSecondsOf(pid: number | undefined): number | undefined {
   if (pid === undefined) return undefined;
   try {
     // The fields after the command's name, which may hold spaces: utime, stime, cutime, cstime are 14-17 of the whole line.
