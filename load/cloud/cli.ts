@@ -18,6 +18,7 @@ import { type Limit, readThresholds } from '../lib/thresholds.ts';
 import { bundleProcessor, histogramsOf, loadRequests, type Plan, runSetup } from '../artillery/run.ts';
 import { type ArtilleryReport, judgeDelivery } from '../artillery/delivery.ts';
 import { type ArtilleryScript, artilleryScript } from '../artillery/script.ts';
+import { readShape } from '../artillery/shape.ts';
 import { writeRunValidators } from '../lib/build-validators.ts';
 import { summaryData } from '../lib/summary-data.ts';
 import { summaryFiles } from '../lib/summary.ts';
@@ -63,6 +64,9 @@ removed and the command exits 3. Then it prints the command to run:
 --count N       containers (1 to 100, default 1); each runs a 1/N integer share of every rate
 --region R      AWS region of the run and of the secret (default us-east-1)
 --seed N        seed of the request bodies (default 1)
+--config FILE, --overrides JSON, -e NAME  the run's shape and limits in Artillery's config format, as
+                npm run load:* takes them (phases shared among the --count containers, config.ensure
+                judged by Artillery's ensure plugin in the run, config.plugins)
 
 A sequence scenario (the export walk, the trigger walk) runs once per container: locks are per disk.
 Environment: CONSOLE_BASE_URL, CONSOLE_API_KEY (here only, for the setup; the containers read it from
@@ -86,6 +90,9 @@ function prepareOptions() {
       out: { type: 'string' },
       seed: { type: 'string' },
       report: { type: 'string' },
+      config: { type: 'string' },
+      overrides: { type: 'string' },
+      environment: { type: 'string', short: 'e' },
     },
   });
   return { values, positionals };
@@ -201,6 +208,9 @@ async function prepare(values: ReturnType<typeof prepareOptions>['values'], plan
     CONSOLE_ALLOW_REMOTE_LOAD: '1',
   };
   await bundleProcessor(join(dir, 'processor.mjs'), settings);
+  // A shape as a local run takes it (--config, --overrides, -e): its phases shared among the containers, its limits and plugins.
+  const shape = readShape({ configFile: values.config, overrides: values.overrides, environment: values.environment });
+  const vusers = Object.values(setup.plan.scenarios).reduce((n, s) => n + (s.kind === 'sequence' ? 1 : s.maxVUs), 0);
   const scriptJson = artilleryScript({
     scenarios: setup.plan.scenarios,
     target: config.baseUrl,
@@ -208,8 +218,17 @@ async function prepare(values: ReturnType<typeof prepareOptions>['values'], plan
     requestTimeoutMs: config.requestTimeoutMs,
     runners: count,
     runner: 0,
+    phases: shape?.phases?.map((p) => ({ name: p.name ?? `${p.duration} s`, ...p, maxVusers: p.maxVusers ?? vusers })),
+    ensure: shape?.ensure,
+    apdex: shape?.apdex,
+    plugins: shape?.plugins,
   });
   const data = [`${script}.json`, `setup-${script}.json`];
+  // What the processor takes of a shape (load/artillery/run.ts writes the same): the profile's mix only, the phases' timing.
+  if (shape) {
+    writeFileSync(join(dir, `shape-${script}.json`), JSON.stringify({ phases: scriptJson.config.phases, apdexMs: shape.apdexMs }));
+    data.push(`shape-${script}.json`);
+  }
   writeFileSync(join(dir, 'script.json'), JSON.stringify({ ...scriptJson, config: { ...scriptJson.config, includeFiles: data } }, null, 2));
   try {
     assertNoKey(dir, apiKey);

@@ -75,6 +75,19 @@ export async function exportProfiles(o: ExportOptions): Promise<string[]> {
       apdex: o.shape?.apdex,
       plugins: o.shape?.plugins,
     });
+    // What the processor takes of a shape (load/artillery/run.ts writes the same): the profile's mix only, the phases' timing.
+    if (phases) {
+      const byEndpoint = o.shape?.plugins?.['metrics-by-endpoint'] as { metricsNamespace?: string } | undefined;
+      writeFileSync(
+        join(dir, `shape-${script}.json`),
+        JSON.stringify({
+          phases,
+          apdexMs: o.shape?.apdexMs,
+          ...(byEndpoint ? { byEndpoint: { prefix: byEndpoint.metricsNamespace ?? 'plugins.metrics-by-endpoint' } } : {}),
+        }),
+      );
+      written.push(join(dir, `shape-${script}.json`));
+    } else rmSync(join(dir, `shape-${script}.json`), { force: true });
     const file = join(dir, `${script}.yml`);
     const header = [
       `# ${script} load profile (${o.profile}) of console-conformance, exported for ${config.baseUrl}.`,
@@ -83,7 +96,8 @@ export async function exportProfiles(o: ExportOptions): Promise<string[]> {
       '# histogram; a failed request fails its virtual user (ensure.maxErrorRate). Data beside this file, read by the processor.',
     ];
     writeFileSync(file, `${header.join('\n')}\n${stringify({ config: c, scenarios })}`);
-    written.push(file, join(dir, processor), join(dir, `${script}.json`), join(dir, `setup-${script}.json`));
+    written.unshift(file);
+    written.push(join(dir, processor), join(dir, `${script}.json`), join(dir, `setup-${script}.json`));
   }
   try {
     assertNoKey(dir, apiKey);

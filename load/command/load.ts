@@ -172,6 +172,7 @@ runCommand('load', async () => {
   if (!('exportTo' in o)) return (await runPlan(o)).code;
   const files = await exportProfiles({ scripts: o.plan.scripts, profile: o.plan.profile, seed: o.plan.seed ?? 1, dir: o.exportTo, shape: o.plan.shape });
   for (const f of files) console.log(`load: exported ${relative(process.cwd(), f)}`);
-  console.log(`load: run it with CONSOLE_API_KEY set: npx artillery run ${relative(process.cwd(), files[0])} (no key is in the files: scanned)`);
+  for (const yml of files.filter((f) => f.endsWith('.yml')))
+    console.log(`load: run it with CONSOLE_API_KEY set: npx artillery run ${relative(process.cwd(), yml)} (no key is in the files: scanned)`);
   return 0;
 });
