@@ -171,9 +171,11 @@ if (SCRIPT) {
   loaded.catch(() => undefined);
 }
 
-// The arrivals' records, written to the worker's file about once a second rather than once per arrival;
-// the rest when the worker exits (Artillery ends its workers with process.exit, which runs 'exit' handlers).
+// The arrivals' records, written to the worker's file at most about once a second while arrivals overlap,
+// and whenever the last arrival under way ends: Artillery's launcher stops a worker without waiting for
+// it (a message, then its own exit), so nothing may wait for the worker's end; the rest on its exit.
 let pending: string[] = [];
+let underWay = 0;
 let pendingFile = '';
 let pendingSince = 0;
 function flush(): void {
@@ -187,7 +189,7 @@ function keep(file: string, records: unknown): void {
   pendingFile = file;
   if (pending.length === 0) pendingSince = Date.now();
   pending.push(`${JSON.stringify(records)}\n`);
-  if (Date.now() - pendingSince >= 1000 || pending.length >= 1000) flush();
+  if (underWay === 0 || Date.now() - pendingSince >= 1000 || pending.length >= 1000) flush();
 }
 
 let sequencesStarted = false;
@@ -210,6 +212,7 @@ function sampleBusy(events: ArtilleryEvents): void {
 export async function arrive(_context: unknown, events?: ArtilleryEvents): Promise<void> {
   // When Artillery fired this arrival, before any wait of the worker's own (its first arrival loads the profile).
   const arrivedAt = Date.now();
+  underWay++;
   loaded ??= load();
   const l = await loaded;
   const began = Date.now();
@@ -225,6 +228,7 @@ export async function arrive(_context: unknown, events?: ArtilleryEvents): Promi
     work.push(runJob(l, name, s.exec, i));
   }
   await Promise.all(work);
+  underWay--;
   const records = takeRecords();
   records.span = [began, Date.now()];
   records.arrivals = { [RUNNER]: oneArrival(arrivedAt) };
