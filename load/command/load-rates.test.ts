@@ -80,6 +80,19 @@ test("a request that failed fails its virtual user as Artillery's HTTP engine wo
   assert.match(r.out, /load: paging: limit broken: maxErrorRate < 0 \(exit 2\)/);
 });
 
+test('a fault that makes every 1000-override patch unexpected breaks ensure.maxErrorRate beside the failed check (exit 1: the contract first)', {
+  timeout: 120_000,
+}, async () => {
+  const reports = join(work, 'fault');
+  // Before, Artillery saw no failed virtual user here and printed "limit held: maxErrorRate < 0".
+  const shape = { config: { phases: [{ duration: 4, arrivalRate: 10 }], ensure: { maxErrorRate: 0 } } };
+  const r = await spawnLoad(['mutation', '--fault', 'overrides-1000-rejected', '--overrides', JSON.stringify(shape)], reports);
+  assert.equal(r.code, 1, r.out.slice(-3000));
+  assert.match(r.out, /LIMIT BROKEN: maxErrorRate < 0/);
+  const c = (JSON.parse(readFileSync(join(reports, 'load/mutation/artillery.json'), 'utf8')) as ArtilleryJson).aggregate.counters;
+  assert.ok((c['vusers.failed'] ?? 0) > 0, JSON.stringify(c));
+});
+
 test('--export writes a profile as a plain Artillery script that `artillery run` runs with the key from the environment, no key in its files', {
   timeout: 120_000,
 }, async () => {
