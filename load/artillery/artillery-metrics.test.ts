@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { newEndpoint, type Records } from '../lib/runtime.ts';
 import { type ArrivalTimes, cpuBetween, DROP_TOLERANCE, judgeDelivery, judgeSchedule, plannedArrivals, scheduleAt, START_TOLERANCE } from './delivery.ts';
+import { judgeReport } from './ensure.ts';
 import { artilleryMetrics, failureOf, GENERATOR_BUSY } from './metrics.ts';
 import { latencyPeriods } from './periods.ts';
 import { periodSeconds, progressLine } from './progress.ts';
@@ -277,4 +278,17 @@ test("with an apdex threshold T each request is counted for Artillery's apdex pl
   };
   assert.deepEqual(counted(4), { 'apdex.satisfied': 2, 'apdex.tolerated': 2, 'apdex.frustrated': 1 });
   assert.deepEqual(counted(undefined), {}, 'no apdex plugin asked for: nothing counted');
+});
+
+test("a cloud run's limits judged as a local run's: Artillery's ensure plugin on the report its platform merged (maxErrorRate: the users that did not complete)", async () => {
+  const report = {
+    counters: { 'vusers.created': 200, 'vusers.completed': 199, 'vusers.failed': 1 },
+    histograms: {},
+    summaries: { 'console.calibration': { p95: 3.2 } },
+  };
+  assert.deepEqual(await judgeReport({ maxErrorRate: 0, thresholds: [{ 'console.calibration.p95': 5 }] }, report), [
+    { check: 'console.calibration.p95 < 5', strict: true, ok: true },
+    { check: 'maxErrorRate < 0', strict: true, ok: false },
+  ]);
+  assert.deepEqual(await judgeReport({ maxErrorRate: 1 }, report), [{ check: 'maxErrorRate < 1', strict: true, ok: true }]);
 });

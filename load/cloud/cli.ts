@@ -17,6 +17,7 @@ import { fromCounters } from '../artillery/counters.ts';
 import { type Limit, readThresholds } from '../lib/thresholds.ts';
 import { bundleProcessor, histogramsOf, loadRequests, type Plan, runSetup } from '../artillery/run.ts';
 import { type ArtilleryReport, judgeDelivery } from '../artillery/delivery.ts';
+import { judgeReport as judgeLimits } from '../artillery/ensure.ts';
 import { type ArtilleryScript, artilleryScript } from '../artillery/script.ts';
 import { readShape } from '../artillery/shape.ts';
 import { writeRunValidators } from '../lib/build-validators.ts';
@@ -99,13 +100,25 @@ function prepareOptions() {
 }
 
 /** Artillery's report of a prepared run, back into our summary.json; resolves to the exit code. */
-function judgeReport(file: string): number {
+async function judgeReport(file: string): Promise<number> {
   const dir = dirname(resolve(file));
   if (!existsSync(file)) throw new ConfigError(`${file}: no such file`);
   if (!existsSync(join(dir, 'plan.json'))) throw new ConfigError(`${dir}: no plan.json: --report reads the report of a run prepared by npm run load:cloud`);
-  const plan = JSON.parse(readFileSync(join(dir, 'plan.json'), 'utf8')) as Plan & { script: LoadScript; profile: string; target: string; count: number };
+  const plan = JSON.parse(readFileSync(join(dir, 'plan.json'), 'utf8')) as Plan & {
+    script: LoadScript;
+    profile: string;
+    target: string;
+    count: number;
+    ensure?: Record<string, unknown>;
+  };
   const report = JSON.parse(readFileSync(file, 'utf8')) as ArtilleryReport & {
-    aggregate?: { counters?: Record<string, number>; firstMetricAt?: number; lastMetricAt?: number };
+    aggregate?: {
+      counters?: Record<string, number>;
+      summaries?: Record<string, unknown>;
+      rates?: Record<string, unknown>;
+      firstMetricAt?: number;
+      lastMetricAt?: number;
+    };
   };
   const counters = report.aggregate?.counters;
   if (!counters) throw new ConfigError(`${file} is not an Artillery JSON report (no aggregate.counters)`);
@@ -114,6 +127,8 @@ function judgeReport(file: string): number {
     throw new ConfigError(`${file} holds no request counted by this suite's processor: was the run prepared by npm run load:cloud?`);
   const agg = report.aggregate ?? {};
   const durationMs = agg.firstMetricAt && agg.lastMetricAt ? agg.lastMetricAt - agg.firstMetricAt : 0;
+  // The limits of the prepared shape, judged as a local run judges them: by Artillery's ensure plugin, on the report its platform merged.
+  const limits = plan.ensure ? await judgeLimits({ ...plan.ensure }, { counters, histograms: {}, summaries: agg.summaries, rates: agg.rates }) : undefined;
   const config = loadConfig();
   const reportDir = join(config.reportsDir, 'load', plan.script);
   mkdirSync(reportDir, { recursive: true });
@@ -129,6 +144,7 @@ function judgeReport(file: string): number {
     runners: plan.count,
     engine: { name: 'artillery', version: 'cloud' },
     delivery: cloudDelivery(dir, plan.count, report, loadRequests(records)),
+    ...(limits ? { shape: { source: 'load:cloud', phases: [], limits } } : {}),
   });
   const summaryFile = join(reportDir, 'summary.json');
   writeFileSync(summaryFile, out.summaryJson);
@@ -175,6 +191,9 @@ async function prepare(values: ReturnType<typeof prepareOptions>['values'], plan
   const region = values.region ?? 'us-east-1';
   if (!/^[a-z]{2}(-[a-z]+)+-\d$/.test(region)) fail('load:cloud', `--region must be an AWS region such as us-east-1, got ${JSON.stringify(region)}`);
   const config = loadConfig();
+  // A shape as a local run takes it (--config, --overrides, -e), checked before anything runs: its phases shared
+  // among the containers, its limits (judged in the run, and again by --report on the merged report) and plugins.
+  const shape = readShape({ configFile: values.config, overrides: values.overrides, environment: values.environment });
   if (!config.baseUrl) throw new ConfigError('CONSOLE_BASE_URL is not set: a distributed run needs a target its containers can reach');
   if (isLoopback(config.baseUrl)) throw new ConfigError(`${config.baseUrl} is loopback: the platform's containers cannot reach it`);
   if (!config.allowRemoteLoad)
@@ -195,7 +214,10 @@ async function prepare(values: ReturnType<typeof prepareOptions>['values'], plan
   const setup = await runSetup(script, dir, { ...env, LOAD_SCRIPT: script, LOAD_DATA_DIR: dir, LOAD_SAMPLES_DIR: join(dir, 'setup-records') });
   if ('reason' in setup) throw new ConfigError(setup.reason);
   rmSync(join(dir, 'setup-records'), { recursive: true, force: true });
-  writeFileSync(join(dir, 'plan.json'), JSON.stringify({ ...setup.plan, script, profile, target: config.baseUrl, count }, null, 2));
+  writeFileSync(
+    join(dir, 'plan.json'),
+    JSON.stringify({ ...setup.plan, script, profile, target: config.baseUrl, count, ...(shape?.ensure ? { ensure: shape.ensure } : {}) }, null, 2),
+  );
   // The run's settings are written into the bundle (the containers get no other environment); the key is not among them.
   const settings: Record<string, string> = {
     LOAD_SCRIPT: script,
@@ -208,8 +230,6 @@ async function prepare(values: ReturnType<typeof prepareOptions>['values'], plan
     CONSOLE_ALLOW_REMOTE_LOAD: '1',
   };
   await bundleProcessor(join(dir, 'processor.mjs'), settings);
-  // A shape as a local run takes it (--config, --overrides, -e): its phases shared among the containers, its limits and plugins.
-  const shape = readShape({ configFile: values.config, overrides: values.overrides, environment: values.environment });
   const vusers = Object.values(setup.plan.scenarios).reduce((n, s) => n + (s.kind === 'sequence' ? 1 : s.maxVUs), 0);
   const scriptJson = artilleryScript({
     scenarios: setup.plan.scenarios,
