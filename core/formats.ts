@@ -284,6 +284,17 @@ export interface LoadDelivery {
   generators: { runner: number; busyPct?: number; saturated?: boolean; cpuSeconds?: number }[];
   /** The generators' CPU time per 1000 requests sent. */
   cpuMsPer1000Requests?: number;
+  /**
+   * Each runner's arrivals against its phases' schedule (load/artillery/delivery.ts judgeSchedule): per
+   * 10 s of the phases (seconds from its first arrival) the arrivals asked and started, and the seconds
+   * its arrivals took against the phases'. Absent in summaries written before it was judged.
+   */
+  schedule?: {
+    runner: number;
+    tookSeconds: number;
+    phasesSeconds: number;
+    periods: { from: number; to: number; asked: number; started: number }[];
+  }[];
 }
 
 /** One period of a load run (load/artillery/periods.ts): each endpoint's percentiles of the requests that started in it. */

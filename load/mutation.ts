@@ -8,7 +8,7 @@ import type { Envelope, Gate, Metric, OverridesBody, Override, TriggerBody } fro
 import { CALIBRATION, calibrationScenario } from './lib/calibration.ts';
 import { answered, checkSuccess, checkThat, succeeded, transportReason } from './lib/checks.ts';
 import { DATA_DIR, GATE_RULES_AT_START, type ProfileName, STRICT } from './lib/env.ts';
-import { ANY_STATUS, callCandidate, callPair, type Expected, type Response, type SideRequest, SUCCESS_OR_REFUSED } from './lib/http.ts';
+import { ANY_STATUS, callCandidate, callPair, type Expected, parsedBody, type Response, type SideRequest, SUCCESS_OR_REFUSED } from './lib/http.ts';
 import { calibration } from './lib/calibration.ts';
 import type { Profile } from './lib/profile.ts';
 import { arrival, byProfile, type Scenario, SHARED, type Shape } from './lib/profiles.ts';
@@ -87,7 +87,7 @@ const is2xx = (r: Response | undefined) => r !== undefined && r.status >= 200 &&
 /** The `data` of an answer the profile does not check (the candidate's): undefined when it is not JSON. */
 function dataOf<T>(r: Response | undefined): T | undefined {
   try {
-    return (JSON.parse(r?.body ?? '') as Envelope<T>)?.data;
+    return r ? (parsedBody(r) as Envelope<T> | undefined)?.data : undefined;
   } catch {
     return undefined;
   }
@@ -262,6 +262,31 @@ async function metrics(_s: Setup, i: number): Promise<void> {
   await updatePath(i, made);
 }
 
+/**
+ * The description writes (not dry runs) this worker sent to each metric, in the order of one clock
+ * (the worker's events, which its single thread orders): what a read-back may show. Past the run's
+ * budget several arrivals of a worker update the same metric at once, and another arrival's update can
+ * land between this arrival's update and its read-back; a check that expected this arrival's own
+ * description would then fail a correct server for the generator's own race. A metric is only ever
+ * written by the worker that created it (its name carries the worker), so this history is all of it.
+ */
+interface DescriptionWrite {
+  description: string;
+  sent: number;
+  answered?: number;
+}
+const descriptionWrites = new Map<string, { writes: DescriptionWrite[]; open: number }>();
+let clock = 0;
+
+/**
+ * The descriptions a read-back answered at `answeredAt` may show after an update of this arrival sent
+ * at `ownSent`: its own, and any other write to the metric not finished before it was sent (the server
+ * may have applied it after this arrival's) and sent before the read-back answered. Dry runs are in none.
+ */
+export function possibleDescriptions(writes: DescriptionWrite[], ownSent: number, answeredAt: number): Set<string> {
+  return new Set(writes.filter((w) => w.sent < answeredAt && (w.answered === undefined || w.answered > ownSent)).map((w) => w.description));
+}
+
 /** Update, and every other time the read-back: a dry run, then a write that changes nothing, which answers the metric as stored. */
 async function updatePath(i: number, metric: { id: string; candidateId?: string }): Promise<void> {
   const path = `${METRICS}/${encodeURIComponent(metric.id)}`;
@@ -275,22 +300,44 @@ async function updatePath(i: number, metric: { id: string; candidateId?: string 
     if (counted && is2xx(a.candidate)) wroteMetric('candidate', 'metricsUpdated');
     return a.current;
   };
-  const updateRes = await post('updateMetric', update, theirUpdate, true);
-  const upd = checkSuccess<Envelope<Metric>>('updateMetric', 'updateMetric', updateRes);
-  if (upd && upd.data.description !== undefined)
-    checkThat('updateMetric', 'update answers the new description (spec 4.7)', upd.data.description === update.description, 'stated');
-  if (!upd || i % 2 !== 0) return;
-  // Read-back: a dry run with another description, then a write that changes nothing (the directionality
-  // the update set), which answers the metric as stored (there is no read, spec 4): the update took, the
-  // dry run did not (4.7). A second dry run with no change stays between them, unjudged (what a dry run
-  // answers is not shown), so that the request mix, and the baselines recorded with it, stay as before.
-  const dry = await post('updateMetric.dryRun', { description: `${update.description} (dry run)`, dryRun: true });
-  if (!checkSuccess<Envelope<Metric>>('updateMetric', 'updateMetric.dryRun', dry)) return;
-  checkSuccess<Envelope<Metric>>('updateMetric', 'updateMetric.dryRun', await post('updateMetric.dryRun', { dryRun: true }));
-  const readBack = await post('updateMetric.readBack', { directionality: update.directionality }, undefined, true);
-  const after = checkSuccess<Envelope<Metric>>('updateMetric', 'updateMetric.readBack', readBack);
-  if (after && after.data.description !== undefined)
-    checkThat('updateMetric.readBack', 'the update persisted and the dry run did not (spec 4.7)', after.data.description === update.description, 'stated');
+  let history = descriptionWrites.get(metric.id);
+  if (!history) {
+    history = { writes: [], open: 0 };
+    descriptionWrites.set(metric.id, history);
+  }
+  // Written down before it is sent, and kept whatever it answers: an update whose answer was lost may have taken.
+  const own: DescriptionWrite = { description: update.description, sent: ++clock };
+  history.writes.push(own);
+  history.open++;
+  try {
+    const updateRes = await post('updateMetric', update, theirUpdate, true);
+    own.answered = ++clock;
+    const upd = checkSuccess<Envelope<Metric>>('updateMetric', 'updateMetric', updateRes);
+    if (upd && upd.data.description !== undefined)
+      checkThat('updateMetric', 'update answers the new description (spec 4.7)', upd.data.description === update.description, 'stated');
+    if (!upd || i % 2 !== 0) return;
+    // Read-back: a dry run with another description, then a write that changes nothing (the directionality
+    // the update set), which answers the metric as stored (there is no read, spec 4): the update took, the
+    // dry run did not (4.7). A second dry run with no change stays between them, unjudged (what a dry run
+    // answers is not shown), so that the request mix, and the baselines recorded with it, stay as before.
+    const dry = await post('updateMetric.dryRun', { description: `${update.description} (dry run)`, dryRun: true });
+    if (!checkSuccess<Envelope<Metric>>('updateMetric', 'updateMetric.dryRun', dry)) return;
+    checkSuccess<Envelope<Metric>>('updateMetric', 'updateMetric.dryRun', await post('updateMetric.dryRun', { dryRun: true }));
+    const readBack = await post('updateMetric.readBack', { directionality: update.directionality }, undefined, true);
+    const answeredAt = ++clock;
+    const after = checkSuccess<Envelope<Metric>>('updateMetric', 'updateMetric.readBack', readBack);
+    // This arrival's description, or one of a concurrent update of the same metric: never a dry run's, never one this arrival's update replaced.
+    if (after && after.data.description !== undefined)
+      checkThat(
+        'updateMetric.readBack',
+        'the update persisted and the dry run did not (spec 4.7)',
+        possibleDescriptions(history.writes, own.sent, answeredAt).has(after.data.description),
+        'stated',
+      );
+  } finally {
+    // With no update of the metric under way, every write so far is replaced by the next one's: forget them.
+    if (--history.open === 0) history.writes = [];
+  }
 }
 
 async function gates(_s: Setup, i: number): Promise<void> {

@@ -4,14 +4,24 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { newEndpoint, type Records } from '../lib/runtime.ts';
-import { cpuBetween, DROP_TOLERANCE, judgeDelivery, plannedArrivals, START_TOLERANCE } from './delivery.ts';
-import { artilleryMetrics, GENERATOR_BUSY } from './metrics.ts';
+import { type ArrivalTimes, cpuBetween, DROP_TOLERANCE, judgeDelivery, judgeSchedule, plannedArrivals, scheduleAt, START_TOLERANCE } from './delivery.ts';
+import { judgeReport } from './ensure.ts';
+import { artilleryMetrics, failureOf, GENERATOR_BUSY } from './metrics.ts';
 import { latencyPeriods } from './periods.ts';
 import { periodSeconds, progressLine } from './progress.ts';
 
 const arrival: Records = {
   endpoints: {
-    'listExperiments.deep': { ...newEndpoint(), micros: [1234.5, 2000], at: [0, 0], unexpected: 1, looked: 2, network: { 'no-response': 1 } },
+    'listExperiments.deep': {
+      ...newEndpoint(),
+      micros: [1234.5, 2000],
+      at: [0, 0],
+      statuses: [200, 0],
+      errors: { ECONNRESET: 1 },
+      unexpected: 1,
+      looked: 2,
+      network: { 'no-response': 1 },
+    },
     setup: { ...newEndpoint(), micros: [900], at: [0] },
   },
   checks: {
@@ -24,13 +34,13 @@ const arrival: Records = {
 test('an arrival: each duration a histogram value of console.<endpoint> in ms with microsecond decimals, setup left out', () => {
   const m = artilleryMetrics(arrival);
   assert.deepEqual(
-    m.filter(([kind]) => kind === 'histogram'),
+    m.filter(([kind, name]) => kind === 'histogram' && name.startsWith('console.')),
     [
       ['histogram', 'console.listExperiments.deep', 1.235],
       ['histogram', 'console.listExperiments.deep', 2],
     ],
   );
-  const counters = Object.fromEntries(m.filter(([kind]) => kind === 'counter').map(([, name, n]) => [name, n]));
+  const counters = Object.fromEntries(m.filter(([kind, name]) => kind === 'counter' && name.startsWith('console.')).map(([, name, n]) => [name, n]));
   assert.deepEqual(counters, {
     'console.listExperiments.deep.requests': 2,
     'console.listExperiments.deep.unexpected': 1,
@@ -42,6 +52,35 @@ test('an arrival: each duration a histogram value of console.<endpoint> in ms wi
     'console.checks.passed': 3,
     'console.checks.failed': 1,
   });
+});
+
+test("an arrival's requests as Artillery's HTTP engine counts its own: http.requests, http.codes, http.responses, http.response_time; a failure fails the user", () => {
+  const m = artilleryMetrics(arrival, { byEndpoint: { prefix: 'plugins.metrics-by-endpoint' } });
+  const sum = (name: string) => m.filter(([, n]) => n === name).reduce((s, [, , v]) => s + v, 0);
+  assert.equal(sum('http.requests'), 2);
+  assert.equal(m.filter(([kind, n]) => kind === 'rate' && n === 'http.request_rate').length, 2);
+  assert.equal(sum('http.codes.200'), 1);
+  assert.equal(sum('http.responses'), 1, 'the request without an answer is no response');
+  assert.deepEqual(
+    m.filter(([kind, n]) => kind === 'histogram' && !n.startsWith('console.')),
+    [
+      ['histogram', 'http.response_time', 1.235],
+      ['histogram', 'http.response_time.2xx', 1.235],
+      ['histogram', 'plugins.metrics-by-endpoint.response_time.listExperiments.deep', 1.235],
+    ],
+  );
+  assert.equal(sum('plugins.metrics-by-endpoint.listExperiments.deep.codes.200'), 1);
+  assert.equal(sum('plugins.metrics-by-endpoint.listExperiments.deep.errors.ECONNRESET'), 1);
+  assert.equal(failureOf(arrival), 'ECONNRESET', 'the virtual user fails with it');
+  assert.equal(sum('errors.ECONNRESET'), 0, 'counted by Artillery as it fails the user, not twice');
+  const two = { ...arrival, endpoints: { a: { ...newEndpoint(), micros: [1, 2], at: [0, 0], statuses: [500, 502], errors: { 'console.unexpected': 2 } } } };
+  assert.equal(
+    artilleryMetrics(two)
+      .filter(([, n]) => n === 'errors.console.unexpected')
+      .reduce((s, [, , v]) => s + v, 0),
+    1,
+    'the second failed request of one user is an error of its own',
+  );
 });
 
 test('a period: arrivals, drops, each endpoint rate, p95 and what went wrong, in one line', () => {
@@ -104,6 +143,88 @@ test('delivery: drops beyond 1% or starts below 95% are a load not carried out, 
   assert.match(two.note, /runner 2's generator's event loop was busy 95%/);
 });
 
+/** Arrivals at `rate` a second from `t0` for `seconds`, evenly spaced, as the processor bins them. */
+function steady(t0: number, rate: number, seconds: number): ArrivalTimes {
+  const times: ArrivalTimes = { first: t0, last: t0, n: 0, binMs: 250, bins: {} };
+  for (let i = 0; i < rate * seconds; i++) {
+    const at = t0 + Math.round((i * 1000) / rate);
+    const k = String(Math.floor(at / 250));
+    times.bins[k] = (times.bins[k] ?? 0) + 1;
+    times.last = at;
+    times.n++;
+  }
+  return times;
+}
+
+test('the schedule: the rate and the arrivals asked by any moment of the phases, a ramp on its straight line', () => {
+  const phases = [
+    { duration: 10, arrivalRate: 10, rampTo: 30 },
+    { duration: 10, arrivalRate: 30 },
+  ];
+  assert.deepEqual(scheduleAt(phases, 5), { rate: 20, asked: 75 });
+  assert.deepEqual(scheduleAt(phases, 15), { rate: 30, asked: 200 + 150 });
+  assert.deepEqual(scheduleAt(phases, 25), { rate: 0, asked: 500 });
+});
+
+test('delivery: a generator behind the asked schedule is not carried out, though every arrival started in the end (a stretched phase)', () => {
+  const t0 = Date.UTC(2026, 11, 6, 12, 0, 0);
+  const phases = [{ name: '20 s', duration: 20, arrivalRate: 600, rampTo: 600, maxVusers: 1000 }];
+  // Asked 600/s for 20 s; delivered 433/s: the 12 000 arrivals took 27.7 s.
+  const stretched = steady(t0, 433, 12000 / 433);
+  const late = judgeSchedule(phases, stretched);
+  assert.equal(late.ok, false);
+  assert.match(
+    late.why,
+    /^by 10 s of the phases 4330 of 6000 arrivals had started \(28% behind, tolerance 10%\): in 0-10 s asked 600\/s, started 433\/s; the phases' 20 s took 27\.7 s/,
+  );
+  assert.deepEqual(late.periods[0], { from: 0, to: 10, asked: 6000, started: 4330 });
+  const report = { aggregate: { counters: { 'vusers.created': 12000 } }, intermediate: [{ summaries: { [GENERATOR_BUSY]: { p50: 100 } } }] };
+  const d = judgeDelivery([{ runner: 1, report, phases, times: stretched }], 30000);
+  assert.equal(d.ok, false, 'every arrival started, late: not the load asked');
+  assert.match(d.note, /^the generator fell behind the asked schedule: by 10 s .*; its generator's event loop busy 100%/);
+  assert.equal(d.schedule?.[0].tookSeconds, 27.7);
+  // On time, with a little jitter of the start: kept.
+  const onTime = judgeSchedule(phases, steady(t0 + 40, 600, 20));
+  assert.equal(onTime.ok, true, onTime.why);
+  for (const p of onTime.periods)
+    assert.ok(p.asked === 6000 && Math.abs(p.started - 6000) <= 30, `${p.from}-${p.to} s: ${p.started} of ${p.asked} (bins of 250 ms)`);
+  // Behind only at the start and caught up within a second's arrivals: kept (cumulative, one second of slack).
+  assert.equal(judgeSchedule([{ duration: 4, arrivalRate: 5 }], steady(t0, 4, 5)).ok, true);
+  // Several runners: each judged on its own phases, and the one behind named.
+  const two = judgeDelivery(
+    [
+      { runner: 1, report: { aggregate: { counters: { 'vusers.created': 6000 } } }, phases: [{ duration: 10, arrivalRate: 600 }], times: steady(t0, 600, 10) },
+      { runner: 2, report: { aggregate: { counters: { 'vusers.created': 6000 } } }, phases: [{ duration: 10, arrivalRate: 600 }], times: steady(t0, 300, 20) },
+    ],
+    12000,
+  );
+  assert.equal(two.ok, false);
+  assert.match(two.note, /^the generator fell behind the asked schedule: runner 2: by 10 s of the phases 3000 of 6000/);
+});
+
+test('delivery of a cloud run: the schedule read from Artillery’s periods (vusers.created per 10 s) when the workers’ records stayed in their containers', () => {
+  const t0 = Date.UTC(2026, 11, 6, 12, 0, 3);
+  const period = (start: number, created: number, first?: number, last?: number) => ({
+    period: String(start),
+    firstCounterAt: first ?? start,
+    lastCounterAt: last ?? start + 9990,
+    counters: { 'vusers.created': created },
+  });
+  const p0 = t0 - 3000;
+  const onTime = {
+    aggregate: { counters: { 'vusers.created': 2000 } },
+    intermediate: [period(p0, 700, t0), period(p0 + 10_000, 1000), period(p0 + 20_000, 300, undefined, p0 + 23_000)],
+  };
+  assert.equal(judgeDelivery([{ runner: 1, report: onTime, phases: [{ duration: 20, arrivalRate: 100 }] }], 2000).ok, true);
+  const late = {
+    aggregate: { counters: { 'vusers.created': 2000 } },
+    intermediate: [period(p0, 350, t0), period(p0 + 10_000, 500), period(p0 + 20_000, 500), period(p0 + 30_000, 500), period(p0 + 40_000, 150)],
+  };
+  const d = judgeDelivery([{ runner: 1, report: late, phases: [{ duration: 20, arrivalRate: 100 }] }], 2000);
+  assert.equal(d.ok, false);
+  assert.match(d.note, /fell behind the asked schedule: by 10 s of the phases/);
+});
+
 test('latency over time: each endpoint p50/p95/p99 per 10 s period from the load’s first arrival, exact', () => {
   const t0 = Date.UTC(2026, 10, 28, 10, 0, 0);
   const micros = [...Array.from({ length: 100 }, (_, i) => (i + 1) * 1000), 50_000];
@@ -157,4 +278,17 @@ test("with an apdex threshold T each request is counted for Artillery's apdex pl
   };
   assert.deepEqual(counted(4), { 'apdex.satisfied': 2, 'apdex.tolerated': 2, 'apdex.frustrated': 1 });
   assert.deepEqual(counted(undefined), {}, 'no apdex plugin asked for: nothing counted');
+});
+
+test("a cloud run's limits judged as a local run's: Artillery's ensure plugin on the report its platform merged (maxErrorRate: the users that did not complete)", async () => {
+  const report = {
+    counters: { 'vusers.created': 200, 'vusers.completed': 199, 'vusers.failed': 1 },
+    histograms: {},
+    summaries: { 'console.calibration': { p95: 3.2 } },
+  };
+  assert.deepEqual(await judgeReport({ maxErrorRate: 0, thresholds: [{ 'console.calibration.p95': 5 }] }, report), [
+    { check: 'console.calibration.p95 < 5', strict: true, ok: true },
+    { check: 'maxErrorRate < 0', strict: true, ok: false },
+  ]);
+  assert.deepEqual(await judgeReport({ maxErrorRate: 1 }, report), [{ check: 'maxErrorRate < 1', strict: true, ok: true }]);
 });

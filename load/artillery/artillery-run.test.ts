@@ -73,6 +73,27 @@ test('an arrival rate this machine cannot deliver is not carried out: exit 3 say
   assert.equal(summary.verdict?.code, 3);
 });
 
+test('a rate far beyond the generator, with VUs to spare, is not carried out: exit 3 naming the period, the asked and started rates and the busy share', {
+  timeout: 120_000,
+}, async () => {
+  const reports = join(work, 'behind');
+  // 1500 arrivals a second for 2 s, none dropped (VUs to spare): each runs one to nine loopback requests, far
+  // beyond what one generator thread sends on this machine, so Artillery fires them late and the phase stretches.
+  const shape = { config: { phases: [{ duration: 2, arrivalRate: 1500, maxVusers: 10_000 }] } };
+  const r = await load(['paging', '--overrides', JSON.stringify(shape)], reports);
+  assert.equal(r.code, 3, r.out);
+  assert.match(
+    r.out,
+    /load: paging: the generator fell behind the asked schedule: by 2 s of the phases \d+ of 3000 arrivals had started \(\d+% behind, tolerance 10%\): in 0-2 s asked 1500\/s, started [\d.]+\/s; the phases' 2 s took [\d.]+ s \(first arrival to last\); its generator's event loop busy [\d.]+%/,
+  );
+  const summary = JSON.parse(readFileSync(join(reports, 'load/paging/summary.json'), 'utf8')) as RunSummary;
+  assert.equal(summary.delivery?.ok, false);
+  assert.equal(summary.delivery?.dropped, 0, 'nothing dropped: late, not short');
+  assert.equal(summary.delivery?.started, 3000, 'every arrival started in the end: counts alone would have passed it');
+  assert.ok((summary.delivery?.schedule?.[0].tookSeconds ?? 0) > 2.2, `took ${summary.delivery?.schedule?.[0].tookSeconds} s`);
+  assert.equal(summary.verdict?.code, 3);
+});
+
 test('bad shape input is one line and exit 3 before anything runs', async () => {
   const r = await load(['paging', '--overrides', '{"config":{"target":"http://example.com"}}'], join(work, 'bad'));
   assert.equal(r.code, 3);

@@ -21,6 +21,7 @@ interface Report {
   counters: Record<string, number>;
   histograms: Record<string, unknown>;
   summaries?: Record<string, unknown>;
+  rates?: Record<string, unknown>;
 }
 
 interface SsmsModule {
@@ -58,9 +59,19 @@ export async function mergeReports(texts: string[]): Promise<Report> {
 
 /** `ensure` (config.ensure) judged by Artillery's ensure plugin on the merged final reports in `files`. */
 export async function judgeMerged(ensure: Record<string, unknown>, files: string[]): Promise<LimitVerdict[]> {
-  const report = await mergeReports(files.map((f) => readFileSync(f, 'utf8')));
+  return judgeReport(ensure, await mergeReports(files.map((f) => readFileSync(f, 'utf8'))));
+}
+
+/**
+ * `ensure` judged by Artillery's ensure plugin on a report's counters, rates and summaries: a merged
+ * one, or the aggregate of Artillery's JSON report (`--output`) of a cloud run, which its platform merged.
+ */
+export async function judgeReport(ensure: Record<string, unknown>, report: Report): Promise<LimitVerdict[]> {
   const { Plugin } = await artilleryModule<EnsureModule>('dist/builtin-packages/artillery-plugin-ensure/dist/plugin.js');
-  const vars = { ...apdexVars(report.counters), ...Plugin.statsToVars({ report }) };
+  const vars = {
+    ...apdexVars(report.counters),
+    ...Plugin.statsToVars({ report: { ...report, rates: report.rates ?? {}, summaries: report.summaries ?? {} } }),
+  };
   // runChecks logs through Artillery's global, which exists only inside an Artillery process.
   const g = globalThis as { artillery?: { log?: (...a: unknown[]) => void } };
   const had = g.artillery;

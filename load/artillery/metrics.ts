@@ -12,7 +12,12 @@ export const METRIC_PREFIX = 'console.';
 /** A worker's event loop busy share (percent) over each second: a generator near 100% cannot keep its arrival times. */
 export const GENERATOR_BUSY = `${METRIC_PREFIX}generator.event_loop_busy`;
 
-export type ArtilleryMetric = ['histogram' | 'counter', string, number];
+export type ArtilleryMetric = ['histogram' | 'counter' | 'rate', string, number];
+
+/** The settings of Artillery's metrics-by-endpoint plugin the suite's requests are counted for: its namespace. */
+export interface ByEndpoint {
+  prefix: string;
+}
 
 /** The counters Artillery's apdex plugin scores at the end of a run (artillery-plugin-apdex). */
 export const APDEX = { satisfied: 'apdex.satisfied', tolerated: 'apdex.tolerated', frustrated: 'apdex.frustrated' };
@@ -27,18 +32,59 @@ export const unexpectedMetric = (endpoint: string) => `${METRIC_PREFIX}${endpoin
 export const networkMetric = (endpoint: string) => `${METRIC_PREFIX}${endpoint}.network_failures`;
 
 /**
+ * Each request as Artillery's HTTP engine counts its own (lib/core/engine_http.ts): `http.requests`
+ * and the `http.request_rate`; an answer `http.codes.<status>`, `http.responses` and its time in
+ * `http.response_time` and `http.response_time.<class>xx` (ms; the engine's is its time to the first
+ * byte in whole ms, the suite's the whole exchange in µs); and, with the metrics-by-endpoint plugin,
+ * the plugin's own names per endpoint (the endpoint tag as the request's name: its paths carry ids).
+ * A failed request is `errors.<code>`, as the engine counts a failed one, except the one code the
+ * arrival fails its virtual user with (`failure`), which Artillery counts itself.
+ */
+function httpMetrics(out: ArtilleryMetric[], endpoint: string, e: Records['endpoints'][string], byEndpoint?: ByEndpoint): void {
+  const statuses = e.statuses ?? [];
+  for (let i = 0; i < e.micros.length; i++) {
+    out.push(['counter', 'http.requests', 1], ['rate', 'http.request_rate', 1]);
+    const status = statuses[i] ?? 0;
+    if (status === 0) continue;
+    const ms = Math.round(e.micros[i]) / 1000;
+    out.push(
+      ['counter', `http.codes.${status}`, 1],
+      ['counter', 'http.responses', 1],
+      ['histogram', 'http.response_time', ms],
+      ['histogram', `http.response_time.${Math.floor(status / 100)}xx`, ms],
+    );
+    if (byEndpoint)
+      out.push(['counter', `${byEndpoint.prefix}.${endpoint}.codes.${status}`, 1], ['histogram', `${byEndpoint.prefix}.response_time.${endpoint}`, ms]);
+  }
+  if (byEndpoint) for (const [code, n] of Object.entries(e.errors ?? {})) out.push(['counter', `${byEndpoint.prefix}.${endpoint}.errors.${code}`, n]);
+}
+
+/** The code an arrival's virtual user fails with: its first failed request's; none when every request was answered as expected. */
+export function failureOf(records: Records): string | undefined {
+  for (const [endpoint, e] of Object.entries(records.endpoints)) {
+    if (endpoint === 'setup') continue;
+    const code = Object.keys(e.errors ?? {})[0];
+    if (code !== undefined) return code;
+  }
+  return undefined;
+}
+
+/**
  * The Artillery metrics of `records`. Setup's probes run before Artillery starts and are left out;
  * counters of zero are left out (Artillery would show them as a metric that never moved).
  */
-export function artilleryMetrics(records: Records, o: { apdexMs?: number } = {}): ArtilleryMetric[] {
+export function artilleryMetrics(records: Records, o: { apdexMs?: number; byEndpoint?: ByEndpoint } = {}): ArtilleryMetric[] {
   const out: ArtilleryMetric[] = [];
   const count = (name: string, n: number) => {
     if (n > 0) out.push(['counter', name, n]);
   };
   let network = 0;
   const kinds: Record<string, number> = {};
+  const errors: Record<string, number> = {};
   for (const [endpoint, e] of Object.entries(records.endpoints)) {
     if (endpoint === 'setup') continue;
+    httpMetrics(out, endpoint, e, o.byEndpoint);
+    for (const [code, n] of Object.entries(e.errors ?? {})) errors[code] = (errors[code] ?? 0) + n;
     for (const u of e.micros) out.push(['histogram', endpointMetric(endpoint), Math.round(u) / 1000]);
     count(requestsMetric(endpoint), e.micros.length);
     // Artillery's apdex plugin counts what its HTTP engine answers; these requests are the suite's
@@ -77,14 +123,28 @@ export function artilleryMetrics(records: Records, o: { apdexMs?: number } = {})
   count(`${METRIC_PREFIX}checks.failed`, fails);
   count(`${METRIC_PREFIX}network_failures`, network);
   for (const [kind, n] of Object.entries(kinds)) count(`${METRIC_PREFIX}network_failures.${kind}`, n);
+  // The virtual user's failure is counted by Artillery (errors.<code>, vusers.failed) when the arrival throws it.
+  const failure = failureOf(records);
+  if (failure !== undefined) errors[failure]--;
+  for (const [code, n] of Object.entries(errors)) count(`errors.${code}`, n);
   return out;
 }
 
 /** Artillery's events emitter as a processor function receives it. */
 export interface ArtilleryEvents {
-  emit(kind: 'counter' | 'histogram', name: string, value: number): void;
+  emit(kind: 'counter' | 'histogram' | 'rate', name: string, value?: number): void;
 }
 
-export function emitMetrics(events: ArtilleryEvents, records: Records, o: { apdexMs?: number } = {}): void {
-  for (const [kind, name, value] of artilleryMetrics(records, o)) events.emit(kind, name, value);
+export function emitMetrics(events: ArtilleryEvents, records: Records, o: { apdexMs?: number; byEndpoint?: ByEndpoint } = {}): void {
+  for (const [kind, name, value] of artilleryMetrics(records, o)) {
+    if (kind === 'rate') events.emit('rate', name);
+    else events.emit(kind, name, value);
+  }
+}
+
+/** An arrival whose requests failed, thrown to Artillery so that it counts the virtual user failed (vusers.failed, errors.<code>). */
+export class ArrivalFailed extends Error {
+  constructor(readonly code: string) {
+    super(`a request failed: ${code}`);
+  }
 }

@@ -16,12 +16,12 @@ import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSyn
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { threadId } from 'node:worker_threads';
-import { AS_COUNTERS, DATA_DIR, SAMPLES_DIR, SCRIPT } from '../lib/env.ts';
+import { AS_COUNTERS, CLAIMS_DIR, DATA_DIR, RUNNER, SAMPLES_DIR, SCRIPT } from '../lib/env.ts';
 import type { Profile } from '../lib/profile.ts';
 import type { Scenario } from '../lib/profiles.ts';
-import { count, takeRecords } from '../lib/runtime.ts';
+import { count, oneArrival, takeRecords } from '../lib/runtime.ts';
 import { toCounters } from './counters.ts';
-import { type ArtilleryEvents, emitMetrics, GENERATOR_BUSY } from './metrics.ts';
+import { ArrivalFailed, type ArtilleryEvents, type ByEndpoint, emitMetrics, failureOf, GENERATOR_BUSY } from './metrics.ts';
 
 /** The rate of `s` (arrivals/s) `t` seconds after the start; 0 when it is over. */
 export function rateAt(s: Scenario, t: number): number {
@@ -68,8 +68,10 @@ interface Loaded {
   mixOnly: boolean;
   /** The apdex threshold T (ms) of a shape that loads Artillery's apdex plugin: each request counted for it. */
   apdexMs?: number;
-  /** Each scenario's next iteration number to try (claimIteration). */
-  iterations: Record<string, number>;
+  /** A shape that loads Artillery's metrics-by-endpoint plugin: each request counted under its names. */
+  byEndpoint?: ByEndpoint;
+  /** Each scenario's block of iteration numbers this worker holds: the next to use and the end (claimIteration). */
+  blocks: Record<string, { next: number; end: number }>;
   startedAt: number;
   file: string;
 }
@@ -79,11 +81,15 @@ const jobErrors = 'load_job_errors';
 let printedErrors = 0;
 
 /** What a shape given as data asks of the processor (load/artillery/run.ts writes it beside the setup's answer). */
-function shapeOf(): { mixOnly: boolean; apdexMs?: number } {
+function shapeOf(): { mixOnly: boolean; apdexMs?: number; byEndpoint?: ByEndpoint } {
   const file = join(DATA_DIR, `shape-${SCRIPT}.json`);
   if (!existsSync(file)) return { mixOnly: false };
-  const shape = JSON.parse(readFileSync(file, 'utf8')) as { phases?: unknown[]; apdexMs?: number };
-  return { mixOnly: Boolean(shape.phases), ...(shape.apdexMs === undefined ? {} : { apdexMs: shape.apdexMs }) };
+  const shape = JSON.parse(readFileSync(file, 'utf8')) as { phases?: unknown[]; apdexMs?: number; byEndpoint?: ByEndpoint };
+  return {
+    mixOnly: Boolean(shape.phases),
+    ...(shape.apdexMs === undefined ? {} : { apdexMs: shape.apdexMs }),
+    ...(shape.byEndpoint === undefined ? {} : { byEndpoint: shape.byEndpoint }),
+  };
 }
 
 async function load(): Promise<Loaded> {
@@ -97,7 +103,7 @@ async function load(): Promise<Loaded> {
     setup,
     pick: picker(profile.scenarios),
     ...shapeOf(),
-    iterations: {},
+    blocks: {},
     startedAt: Date.now(),
     file: join(SAMPLES_DIR, `${process.pid}-${threadId}.ndjson`),
   };
@@ -106,22 +112,32 @@ async function load(): Promise<Loaded> {
 /** True for the first caller of the whole test (every worker, every runner on this machine). */
 function firstToTake(name: string): boolean {
   try {
-    closeSync(openSync(join(DATA_DIR, `${name}.lock`), 'wx'));
+    mkdirSync(CLAIMS_DIR, { recursive: true });
+    closeSync(openSync(join(CLAIMS_DIR, `${name}.lock`), 'wx'));
     return true;
   } catch {
     return false;
   }
 }
 
-/** The next iteration number of `scenario` in the whole test: the first number whose claim file this worker creates. */
+/** Iteration numbers a worker claims at once: one claim file per this many arrivals, not one per arrival. */
+export const CLAIM_BLOCK = 16;
+
+/**
+ * The next iteration number of `scenario` in the whole test: the next of the block of CLAIM_BLOCK numbers
+ * this worker holds, a new block claimed (the first block number whose claim file this worker creates)
+ * when it has used its own. Numbers stay unique in the whole run, so a budget counted in them holds.
+ */
 function claimIteration(l: Loaded, scenario: string): number {
-  const dir = join(DATA_DIR, `iterations-${SCRIPT}-${scenario}`);
-  mkdirSync(dir, { recursive: true });
-  for (let i = l.iterations[scenario] ?? 0; ; i++) {
+  const held = l.blocks[scenario];
+  if (held && held.next < held.end) return held.next++;
+  const dir = join(CLAIMS_DIR, `iterations-${SCRIPT}-${scenario}`);
+  if (!held) mkdirSync(dir, { recursive: true });
+  for (let b = held ? held.end / CLAIM_BLOCK : 0; ; b++) {
     try {
-      closeSync(openSync(join(dir, String(i)), 'wx'));
-      l.iterations[scenario] = i + 1;
-      return i;
+      closeSync(openSync(join(dir, String(b)), 'wx'));
+      l.blocks[scenario] = { next: b * CLAIM_BLOCK + 1, end: (b + 1) * CLAIM_BLOCK };
+      return b * CLAIM_BLOCK;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
@@ -146,6 +162,36 @@ async function runSequences(l: Loaded): Promise<void> {
   }
 }
 
+// Loaded as Artillery loads this module, while its workers wait for the phases to start: the first
+// arrival would otherwise hold the worker's event loop with the profile's loading, and the arrivals due
+// meanwhile would fire late.
+if (SCRIPT) {
+  loaded = load();
+  // A failure is the first arrival's to report.
+  loaded.catch(() => undefined);
+}
+
+// The arrivals' records, written to the worker's file at most about once a second while arrivals overlap,
+// and whenever the last arrival under way ends: Artillery's launcher stops a worker without waiting for
+// it (a message, then its own exit), so nothing may wait for the worker's end; the rest on its exit.
+let pending: string[] = [];
+let underWay = 0;
+let pendingFile = '';
+let pendingSince = 0;
+function flush(): void {
+  if (pending.length === 0) return;
+  const lines = pending.join('');
+  pending = [];
+  appendFileSync(pendingFile, lines);
+}
+process.on('exit', flush);
+function keep(file: string, records: unknown): void {
+  pendingFile = file;
+  if (pending.length === 0) pendingSince = Date.now();
+  pending.push(`${JSON.stringify(records)}\n`);
+  if (underWay === 0 || Date.now() - pendingSince >= 1000 || pending.length >= 1000) flush();
+}
+
 let sequencesStarted = false;
 
 // This worker's event loop, sampled at most once a second: the share of the time it was busy. A
@@ -164,6 +210,9 @@ function sampleBusy(events: ArtilleryEvents): void {
 
 /** Artillery's function step: one arrival. */
 export async function arrive(_context: unknown, events?: ArtilleryEvents): Promise<void> {
+  // When Artillery fired this arrival, before any wait of the worker's own (its first arrival loads the profile).
+  const arrivedAt = Date.now();
+  underWay++;
   loaded ??= load();
   const l = await loaded;
   const began = Date.now();
@@ -179,16 +228,18 @@ export async function arrive(_context: unknown, events?: ArtilleryEvents): Promi
     work.push(runJob(l, name, s.exec, i));
   }
   await Promise.all(work);
+  underWay--;
   const records = takeRecords();
   records.span = [began, Date.now()];
+  records.arrivals = { [RUNNER]: oneArrival(arrivedAt) };
   if (events) {
-    emitMetrics(events, records, { apdexMs: l.apdexMs });
+    emitMetrics(events, records, { apdexMs: l.apdexMs, byEndpoint: l.byEndpoint });
     sampleBusy(events);
   }
-  if (AS_COUNTERS && events) {
-    for (const [name, n] of toCounters(records)) events.emit('counter', name, n);
-    return;
-  }
-  if (Object.keys(records.endpoints).length > 0 || Object.keys(records.checks).length > 0 || Object.keys(records.counters).length > 0 || records.writes)
-    appendFileSync(l.file, `${JSON.stringify(records)}\n`);
+  if (AS_COUNTERS && events) for (const [name, n] of toCounters(records)) events.emit('counter', name, n);
+  else keep(l.file, records);
+  // A request that failed (no answer, the network's, not of the status expected) fails the virtual user, as
+  // Artillery's HTTP engine fails one: vusers.failed and errors.<code>, which its ensure.maxErrorRate reads.
+  const failure = events ? failureOf(records) : undefined;
+  if (failure !== undefined) throw new ArrivalFailed(failure);
 }

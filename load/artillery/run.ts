@@ -66,7 +66,7 @@ function artilleryVersion(): string {
 }
 
 /** CPU seconds (user + system, its threads and waited-for children) `pid` has used, from /proc; undefined where there is none. */
-function cpuSecondsOf(pid: number | undefined): number | undefined {
+export function cpuSecondsOf(pid: number | undefined): number | undefined {
   if (pid === undefined) return undefined;
   try {
     // The fields after the command's name, which may hold spaces: utime, stime, cutime, cstime are 14-17 of the whole line.
@@ -258,7 +258,16 @@ export async function runProfile(o: ProfileRunOptions): Promise<ProfileRunResult
   // What the processor takes of a shape: the profile's mix only, not its timing, when the phases are
   // the shape's; the apdex threshold when Artillery's apdex plugin is to score the suite's requests.
   const shapeFile = join(o.dataDir, `shape-${o.script}.json`);
-  if (o.shape) writeFileSync(shapeFile, JSON.stringify({ phases, apdexMs: o.shape.apdexMs }));
+  const byEndpoint = o.shape?.plugins?.['metrics-by-endpoint'] as { metricsNamespace?: string } | undefined;
+  if (o.shape)
+    writeFileSync(
+      shapeFile,
+      JSON.stringify({
+        phases,
+        apdexMs: o.shape.apdexMs,
+        ...(byEndpoint ? { byEndpoint: { prefix: byEndpoint.metricsNamespace ?? 'plugins.metrics-by-endpoint' } } : {}),
+      }),
+    );
   else rmSync(shapeFile, { force: true });
   const ensureFile = (i: number) => join(o.dataDir, `ensure-${o.script}-${i + 1}.json`);
   const aggregateFile = (i: number) => join(o.dataDir, `aggregate-${o.script}-${i + 1}.json`);
@@ -292,7 +301,7 @@ export async function runProfile(o: ProfileRunOptions): Promise<ProfileRunResult
       writeFileSync(file, JSON.stringify(script, null, 2));
       // --quiet: Artillery's own console block (every metric, each period) would bury the progress plugin's line.
       const args = [ARTILLERY_BIN, 'run', '--quiet', '--output', reportOf(i), file];
-      return run(process.execPath, args, env, runners > 1 ? `[runner ${i + 1}/${runners}]` : '');
+      return run(process.execPath, args, { ...env, LOAD_RUNNER: String(i + 1) }, runners > 1 ? `[runner ${i + 1}/${runners}]` : '');
     }),
   );
   // Artillery exits 1 when an ensure limit is broken, as when it fails: its plugin's verdict tells them apart.
@@ -327,6 +336,7 @@ export async function runProfile(o: ProfileRunOptions): Promise<ProfileRunResult
       report: reports[i],
       phases: sc.config.phases,
       cpuSeconds: records.span ? cpuBetween(codes[i].cpu, records.span[0], records.span[1]) : undefined,
+      times: records.arrivals?.[String(i + 1)],
     })),
     loadRequests(records),
   );

@@ -86,14 +86,22 @@ export function phasesOf(scenarios: Record<string, Scenario>, runners = 1, runne
   return phases;
 }
 
-/** Phases of the whole run (a shape given as data) shared among runners as the profile's are. */
+/**
+ * Phases of the whole run (a shape given as data) shared among runners as the profile's are. A phase
+ * of arrivalRate alone is given to Artillery as a ramp to itself, as the profile's own constant rates
+ * are (phasesOf): the same arrivals each second, timed by sleeping timers instead of a spinning one,
+ * so that a user's phase costs the generator what the profiles' phases cost, whatever its form.
+ */
 export function sharePhases(phases: ArtilleryPhase[], runners = 1, runner = 0): ArtilleryPhase[] {
-  return phases.map((p) => ({
-    ...p,
-    arrivalRate: share(p.arrivalRate, runners, runner),
-    ...(p.rampTo === undefined ? {} : { rampTo: share(p.rampTo, runners, runner) }),
-    maxVusers: Math.max(1, share(p.maxVusers, runners, runner)),
-  }));
+  return phases.map((p) => {
+    const rampTo = p.rampTo ?? (p.duration > 1 && p.arrivalRate > 0 ? p.arrivalRate : undefined);
+    return {
+      ...p,
+      arrivalRate: share(p.arrivalRate, runners, runner),
+      ...(rampTo === undefined ? {} : { rampTo: share(rampTo, runners, runner) }),
+      maxVusers: Math.max(1, share(p.maxVusers, runners, runner)),
+    };
+  });
 }
 
 export function artilleryScript(o: {

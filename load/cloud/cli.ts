@@ -17,7 +17,9 @@ import { fromCounters } from '../artillery/counters.ts';
 import { type Limit, readThresholds } from '../lib/thresholds.ts';
 import { bundleProcessor, histogramsOf, loadRequests, type Plan, runSetup } from '../artillery/run.ts';
 import { type ArtilleryReport, judgeDelivery } from '../artillery/delivery.ts';
+import { judgeReport as judgeLimits } from '../artillery/ensure.ts';
 import { type ArtilleryScript, artilleryScript } from '../artillery/script.ts';
+import { readShape } from '../artillery/shape.ts';
 import { writeRunValidators } from '../lib/build-validators.ts';
 import { summaryData } from '../lib/summary-data.ts';
 import { summaryFiles } from '../lib/summary.ts';
@@ -33,7 +35,9 @@ function cloudDelivery(dir: string, count: number, report: ArtilleryReport, requ
   const file = join(dir, 'script.json');
   if (!existsSync(file)) return undefined;
   const phases = (JSON.parse(readFileSync(file, 'utf8')) as ArtilleryScript).config.phases;
-  return judgeDelivery([{ runner: 1, report, phases: Array.from({ length: count }, () => phases).flat() }], requests);
+  // The containers run the same phases side by side: the schedule the report is judged against is theirs added.
+  const all = phases.map((p) => ({ ...p, arrivalRate: p.arrivalRate * count, ...(p.rampTo === undefined ? {} : { rampTo: p.rampTo * count }) }));
+  return judgeDelivery([{ runner: 1, report, phases: all }], requests);
 }
 
 const HELP = `usage: npm run load:cloud -- paging|mutation --platform fargate [--profile NAME] [--count N] [--region R] [--out DIR] [--seed N]
@@ -61,6 +65,9 @@ removed and the command exits 3. Then it prints the command to run:
 --count N       containers (1 to 100, default 1); each runs a 1/N integer share of every rate
 --region R      AWS region of the run and of the secret (default us-east-1)
 --seed N        seed of the request bodies (default 1)
+--config FILE, --overrides JSON, -e NAME  the run's shape and limits in Artillery's config format, as
+                npm run load:* takes them (phases shared among the --count containers, config.ensure
+                judged by Artillery's ensure plugin in the run, config.plugins)
 
 A sequence scenario (the export walk, the trigger walk) runs once per container: locks are per disk.
 Environment: CONSOLE_BASE_URL, CONSOLE_API_KEY (here only, for the setup; the containers read it from
@@ -84,19 +91,34 @@ function prepareOptions() {
       out: { type: 'string' },
       seed: { type: 'string' },
       report: { type: 'string' },
+      config: { type: 'string' },
+      overrides: { type: 'string' },
+      environment: { type: 'string', short: 'e' },
     },
   });
   return { values, positionals };
 }
 
 /** Artillery's report of a prepared run, back into our summary.json; resolves to the exit code. */
-function judgeReport(file: string): number {
+async function judgeReport(file: string): Promise<number> {
   const dir = dirname(resolve(file));
   if (!existsSync(file)) throw new ConfigError(`${file}: no such file`);
   if (!existsSync(join(dir, 'plan.json'))) throw new ConfigError(`${dir}: no plan.json: --report reads the report of a run prepared by npm run load:cloud`);
-  const plan = JSON.parse(readFileSync(join(dir, 'plan.json'), 'utf8')) as Plan & { script: LoadScript; profile: string; target: string; count: number };
+  const plan = JSON.parse(readFileSync(join(dir, 'plan.json'), 'utf8')) as Plan & {
+    script: LoadScript;
+    profile: string;
+    target: string;
+    count: number;
+    ensure?: Record<string, unknown>;
+  };
   const report = JSON.parse(readFileSync(file, 'utf8')) as ArtilleryReport & {
-    aggregate?: { counters?: Record<string, number>; firstMetricAt?: number; lastMetricAt?: number };
+    aggregate?: {
+      counters?: Record<string, number>;
+      summaries?: Record<string, unknown>;
+      rates?: Record<string, unknown>;
+      firstMetricAt?: number;
+      lastMetricAt?: number;
+    };
   };
   const counters = report.aggregate?.counters;
   if (!counters) throw new ConfigError(`${file} is not an Artillery JSON report (no aggregate.counters)`);
@@ -105,6 +127,8 @@ function judgeReport(file: string): number {
     throw new ConfigError(`${file} holds no request counted by this suite's processor: was the run prepared by npm run load:cloud?`);
   const agg = report.aggregate ?? {};
   const durationMs = agg.firstMetricAt && agg.lastMetricAt ? agg.lastMetricAt - agg.firstMetricAt : 0;
+  // The limits of the prepared shape, judged as a local run judges them: by Artillery's ensure plugin, on the report its platform merged.
+  const limits = plan.ensure ? await judgeLimits({ ...plan.ensure }, { counters, histograms: {}, summaries: agg.summaries, rates: agg.rates }) : undefined;
   const config = loadConfig();
   const reportDir = join(config.reportsDir, 'load', plan.script);
   mkdirSync(reportDir, { recursive: true });
@@ -120,6 +144,7 @@ function judgeReport(file: string): number {
     runners: plan.count,
     engine: { name: 'artillery', version: 'cloud' },
     delivery: cloudDelivery(dir, plan.count, report, loadRequests(records)),
+    ...(limits ? { shape: { source: 'load:cloud', phases: [], limits } } : {}),
   });
   const summaryFile = join(reportDir, 'summary.json');
   writeFileSync(summaryFile, out.summaryJson);
@@ -166,6 +191,9 @@ async function prepare(values: ReturnType<typeof prepareOptions>['values'], plan
   const region = values.region ?? 'us-east-1';
   if (!/^[a-z]{2}(-[a-z]+)+-\d$/.test(region)) fail('load:cloud', `--region must be an AWS region such as us-east-1, got ${JSON.stringify(region)}`);
   const config = loadConfig();
+  // A shape as a local run takes it (--config, --overrides, -e), checked before anything runs: its phases shared
+  // among the containers, its limits (judged in the run, and again by --report on the merged report) and plugins.
+  const shape = readShape({ configFile: values.config, overrides: values.overrides, environment: values.environment });
   if (!config.baseUrl) throw new ConfigError('CONSOLE_BASE_URL is not set: a distributed run needs a target its containers can reach');
   if (isLoopback(config.baseUrl)) throw new ConfigError(`${config.baseUrl} is loopback: the platform's containers cannot reach it`);
   if (!config.allowRemoteLoad)
@@ -186,7 +214,10 @@ async function prepare(values: ReturnType<typeof prepareOptions>['values'], plan
   const setup = await runSetup(script, dir, { ...env, LOAD_SCRIPT: script, LOAD_DATA_DIR: dir, LOAD_SAMPLES_DIR: join(dir, 'setup-records') });
   if ('reason' in setup) throw new ConfigError(setup.reason);
   rmSync(join(dir, 'setup-records'), { recursive: true, force: true });
-  writeFileSync(join(dir, 'plan.json'), JSON.stringify({ ...setup.plan, script, profile, target: config.baseUrl, count }, null, 2));
+  writeFileSync(
+    join(dir, 'plan.json'),
+    JSON.stringify({ ...setup.plan, script, profile, target: config.baseUrl, count, ...(shape?.ensure ? { ensure: shape.ensure } : {}) }, null, 2),
+  );
   // The run's settings are written into the bundle (the containers get no other environment); the key is not among them.
   const settings: Record<string, string> = {
     LOAD_SCRIPT: script,
@@ -199,6 +230,7 @@ async function prepare(values: ReturnType<typeof prepareOptions>['values'], plan
     CONSOLE_ALLOW_REMOTE_LOAD: '1',
   };
   await bundleProcessor(join(dir, 'processor.mjs'), settings);
+  const vusers = Object.values(setup.plan.scenarios).reduce((n, s) => n + (s.kind === 'sequence' ? 1 : s.maxVUs), 0);
   const scriptJson = artilleryScript({
     scenarios: setup.plan.scenarios,
     target: config.baseUrl,
@@ -206,8 +238,17 @@ async function prepare(values: ReturnType<typeof prepareOptions>['values'], plan
     requestTimeoutMs: config.requestTimeoutMs,
     runners: count,
     runner: 0,
+    phases: shape?.phases?.map((p) => ({ name: p.name ?? `${p.duration} s`, ...p, maxVusers: p.maxVusers ?? vusers })),
+    ensure: shape?.ensure,
+    apdex: shape?.apdex,
+    plugins: shape?.plugins,
   });
   const data = [`${script}.json`, `setup-${script}.json`];
+  // What the processor takes of a shape (load/artillery/run.ts writes the same): the profile's mix only, the phases' timing.
+  if (shape) {
+    writeFileSync(join(dir, `shape-${script}.json`), JSON.stringify({ phases: scriptJson.config.phases, apdexMs: shape.apdexMs }));
+    data.push(`shape-${script}.json`);
+  }
   writeFileSync(join(dir, 'script.json'), JSON.stringify({ ...scriptJson, config: { ...scriptJson.config, includeFiles: data } }, null, 2));
   try {
     assertNoKey(dir, apiKey);

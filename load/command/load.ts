@@ -5,10 +5,11 @@
 // reference server it starts), writing reports/load/<script>/{summary.json,junit.xml,artillery.json}.
 import { fail, parseCommand, runCommand, integerOption } from '../../core/command.ts';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { ConfigError, ROOT } from '../../core/config.ts';
 import { readShape } from '../artillery/shape.ts';
 import { type LoadPlan, PLAN_PROFILES, readPlanFile } from './plan.ts';
+import { exportProfiles } from './export.ts';
 import { runPlan } from './run-plan.ts';
 import { LOAD_SCRIPTS, type LoadScript } from './run.ts';
 
@@ -53,6 +54,10 @@ started on a free loopback port for each profile's run (and stopped after it), a
   --overrides JSON  merged over --config as Artillery's --overrides is (objects merge, lists replace), e.g.
                   '{"config":{"phases":[{"duration":30,"arrivalRate":40}]}}'
   -e, --environment NAME  config.environments.NAME merged into the config, as Artillery's -e
+  --export DIR    run nothing: write the profile (its --profile, or --config/--overrides phases and limits) as a
+                  self-contained Artillery script for CONSOLE_BASE_URL: DIR/<script>.yml, its processor and data,
+                  which \`npx artillery run DIR/<script>.yml\` runs with CONSOLE_API_KEY from the environment
+                  (never in the files: scanned); the setup learns the target now
   --plan FILE     the whole run as a load plan in JSON (load/command/plan.ts; a configured target only),
                   as verify hands its load stage over; no other option with it
   --help          this text
@@ -66,9 +71,12 @@ Writes reports/load/<script>/summary.json, junit.xml and artillery.json (Artille
 --runners N, the merged summary.json and each runner's artillery.json in runners/<i>/.
 Artillery sees every request: each one's duration in ms (microsecond decimals) as the histogram
 console.<endpoint>, checks, unexpected and network answers as console.* counters; a line per 10 s
-period shows arrivals, each endpoint's rate, p95 and errors while it runs. A load that fell short
-(over 1% of its arrivals dropped at the VU limit, or fewer than 95% started) is not judged: exit 3
-saying how much; a generator whose event loop was busy 90% of a period is named with that figure.
+period shows arrivals, each endpoint's rate, p95 and errors while it runs; every request is also one of
+Artillery's http.* requests (http.codes.<status>, http.response_time, errors.<code>), and a failed one
+fails its virtual user (config.ensure.maxErrorRate). A load that fell short is not judged: a generator
+more than 10% behind the phases' schedule (arrivals started by each 10 s of the phases, or a stretched
+phase), over 1% of its arrivals dropped at the VU limit, or fewer than 95% started: exit 3 naming the
+period, the asked and started rates and the generator's busy share.
 Every check has the level of its clause: a stated check that fails is exit 1; an inferred one warns
 (exit 1 with --strict); what the spec leaves open is not checked. An answer that is the network's, not
 the target's (no answer within the timeout, a redirect, a 429, a 2xx or 5xx that is not JSON) checks
@@ -87,7 +95,7 @@ function shippedShape(config: string | undefined, scripts: LoadScript[]): string
   return file;
 }
 
-function options(): LoadPlan {
+function options(): LoadPlan | { exportTo: string; plan: LoadPlan } {
   const { values, positionals } = parseCommand({
     name: 'load',
     help: HELP,
@@ -107,6 +115,7 @@ function options(): LoadPlan {
       overrides: { type: 'string' },
       environment: { type: 'string', short: 'e' },
       plan: { type: 'string' },
+      export: { type: 'string' },
     },
   });
   if (values.plan !== undefined) {
@@ -140,6 +149,11 @@ function options(): LoadPlan {
   }
   if (shape && values.compare) fail('load', '--compare judges the profile’s own shape against its baseline; a run shaped by --config or --overrides has none');
   if (shape && scripts.length > 1 && shape.phases) fail('load', 'phases of --config or --overrides are one profile’s shape: run load:paging or load:mutation');
+  if (values.export !== undefined) {
+    if (values.compare || reference || values.runners !== undefined || values.scale !== undefined)
+      fail('load', '--export writes the script and runs nothing: no --compare, --runners, --scale, --latency, --fault or --variant with it');
+    return { exportTo: values.export, plan: { scripts, profile, seed, strict: values.strict, shape, target: { kind: 'configured' } } };
+  }
   return {
     scripts,
     profile,
@@ -153,4 +167,12 @@ function options(): LoadPlan {
 }
 
 // Every failure before or around the run (bad option, config, reference not starting) is exit 3.
-runCommand('load', async () => (await runPlan(options())).code);
+runCommand('load', async () => {
+  const o = options();
+  if (!('exportTo' in o)) return (await runPlan(o)).code;
+  const files = await exportProfiles({ scripts: o.plan.scripts, profile: o.plan.profile, seed: o.plan.seed ?? 1, dir: o.exportTo, shape: o.plan.shape });
+  for (const f of files) console.log(`load: exported ${relative(process.cwd(), f)}`);
+  for (const yml of files.filter((f) => f.endsWith('.yml')))
+    console.log(`load: run it with CONSOLE_API_KEY set: npx artillery run ${relative(process.cwd(), yml)} (no key is in the files: scanned)`);
+  return 0;
+});

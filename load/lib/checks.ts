@@ -7,7 +7,7 @@
 // answer, a redirect, a 429, a 2xx or 5xx that is not JSON: core/transport-rule.ts) checks nothing:
 // it is counted apart per endpoint (load/lib/runtime.ts `network`), and a run over its budget could not be carried out
 // (exit 3), never a contract failure (docs/load.md, "Levels and transport").
-import { type Response, transportReason } from './http.ts';
+import { countFailure, parsedBody, type Response, transportReason } from './http.ts';
 import { check, endpointOf, INFERRED_MARK } from './runtime.ts';
 import { transportKind } from '../../core/transport-rule.ts';
 import { isSuccessStatus } from '../../core/success-status.ts';
@@ -37,12 +37,9 @@ export function succeeded(operationId: string, status: number): boolean {
   return isSuccessStatus(OPERATIONS[operationId].successStatus, status);
 }
 
+/** The answer's body as JSON (parsed once per answer, whoever reads it first), undefined when it is not. */
 export function parse(res: Response): unknown {
-  try {
-    return typeof res.body === 'string' ? JSON.parse(res.body) : undefined;
-  } catch {
-    return undefined;
-  }
+  return parsedBody(res);
 }
 
 let printedTransport = 0;
@@ -57,6 +54,8 @@ export function answered(endpoint: string, res: Response): boolean {
   if (reason === undefined) return true;
   const kind = transportKind(reason);
   e.network[kind] = (e.network[kind] ?? 0) + 1;
+  // An answer of the expected status that was still the network's (a 200 that is not JSON) fails as one that was not.
+  countFailure(endpoint, res);
   if (printedTransport++ < 10)
     console.warn(`no usable answer: ${endpoint}: ${res.request.method} ${res.url.replace(/^https?:\/\/[^/]+/, '').replace(/\?.*$/, '')} -> ${reason}`);
   return false;

@@ -3,7 +3,14 @@
 // process, a processor bundled for Artillery's own cloud), which get their settings as environment from
 // the runner (load/command/run.ts, loadEnv) and do not load core/config.ts's whole configuration (no
 // target manifest, no reference to start). The names are in docs/environment.md.
-import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** LOAD_DATA_DIR of an exported script (load/command/export.ts): the data sit beside the processor, wherever the folder is. */
+export const BESIDE_PROCESSOR = '<beside the processor>';
+/** LOAD_CLAIMS_DIR of an exported script: each `artillery run` (one process, its workers threads) claims in a folder of its own. */
+export const PER_PROCESS = '<per process>';
 
 export const BASE_URL: string = (process.env.CONSOLE_BASE_URL || 'http://127.0.0.1:8080').replace(/\/+$/, '');
 /**
@@ -31,11 +38,23 @@ export const SECONDS: number | undefined = (() => {
   return n;
 })();
 export const REPORT_DIR: string = process.env.LOAD_REPORT_DIR || 'reports/load';
-export const DATA_DIR: string = process.env.LOAD_DATA_DIR || './data';
+// In a bundle this module's URL is the processor's own (esbuild keeps import.meta.url in an ES module).
+export const DATA_DIR: string =
+  process.env.LOAD_DATA_DIR === BESIDE_PROCESSOR ? dirname(fileURLToPath(import.meta.url)) : process.env.LOAD_DATA_DIR || './data';
+/**
+ * Where the workers claim iteration numbers and the one-user scenarios' locks (load/artillery/processor.ts):
+ * LOAD_CLAIMS_DIR, else the run's data folder, which every runner of the run shares.
+ */
+export const CLAIMS_DIR: string =
+  process.env.LOAD_CLAIMS_DIR === PER_PROCESS
+    ? join(tmpdir(), `console-conformance-claims-${process.env.LOAD_SCRIPT ?? ''}-${process.pid}`)
+    : process.env.LOAD_CLAIMS_DIR || DATA_DIR;
 /** Where a worker and the setup write their records (the runner merges them): LOAD_SAMPLES_DIR, else samples/ of the data. */
 export const SAMPLES_DIR: string = process.env.LOAD_SAMPLES_DIR ?? join(DATA_DIR, 'samples');
 /** The profile this processor runs (LOAD_SCRIPT: paging or mutation). */
 export const SCRIPT: string = process.env.LOAD_SCRIPT ?? '';
+/** Which of the run's Artillery processes this is (LOAD_RUNNER, 1-based; --runners N): each runner's arrivals are judged against its own phases. */
+export const RUNNER: string = process.env.LOAD_RUNNER || '1';
 /** LOAD_ARTILLERY_COUNTERS=1 (a cloud run): the records travel as Artillery counters, which its merge adds across containers. */
 export const AS_COUNTERS: boolean = process.env.LOAD_ARTILLERY_COUNTERS === '1';
 /** CONSOLE_ALLOW_REMOTE_LOAD=1: a target that is not loopback may be loaded (checked again in setup, for a run elsewhere). */

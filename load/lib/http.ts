@@ -3,7 +3,7 @@
 // with process.hrtime from the call until the whole body is read (microseconds): Artillery's own
 // response_time is whole milliseconds, too coarse for a target on this machine.
 import { API_KEY, BASE_URL, CANDIDATE_API_KEY, CANDIDATE_BASE_URL, KEY_HEADER, PAIRED, REQUEST_TIMEOUT_MS } from './env.ts';
-import { candidateOf, count, endpointOf } from './runtime.ts';
+import { candidateOf, count, endpointOf, failed } from './runtime.ts';
 import { transportKind, transportProblem } from '../../core/transport-rule.ts';
 
 /** Statuses that count as an expected answer, as inclusive ranges. */
@@ -30,8 +30,26 @@ export interface Response {
   url: string;
   request: { method: string };
   error: string;
+  /** No answer: the error's code, as Artillery names a failed request (ETIMEDOUT, ECONNREFUSED, ...). */
+  code?: string;
   /** From the call until the body was read, in microseconds. */
   micros: number;
+  /** The request already counted as failed (EndpointRecord.errors): a check that finds it the network's counts it no more. */
+  failedAs?: string;
+  /** The body parsed once, for every reader of the answer (`parsedBody`). */
+  parsed?: { value: unknown } | null;
+}
+
+/** The body of `res` as JSON, parsed at most once per answer; undefined when it is not JSON. */
+export function parsedBody(res: Response): unknown {
+  if (res.parsed === undefined) {
+    try {
+      res.parsed = typeof res.body === 'string' ? { value: JSON.parse(res.body) } : null;
+    } catch {
+      res.parsed = null;
+    }
+  }
+  return res.parsed?.value;
 }
 
 /** Errors of a reused connection that the server had closed (undici's codes). */
@@ -70,6 +88,7 @@ async function send(base: string, key: string | undefined, method: string, path:
     } catch (err) {
       const e = err as Error & { cause?: { code?: string; message?: string } };
       out.error = e.name === 'TimeoutError' ? `request timeout (${REQUEST_TIMEOUT_MS / 1000} s)` : (e.cause?.code ?? e.cause?.message ?? e.message);
+      out.code = e.name === 'TimeoutError' ? 'ETIMEDOUT' : (e.cause?.code ?? 'ENORESPONSE');
       // A kept-alive connection the server closed as it was reused fails at once, before any answer: a
       // GET is sent again once on a new one, as Go's and browsers' clients do. Anything else is the answer.
       if (attempt > 1 || method !== 'GET' || !STALE_CONNECTION.has(e.cause?.code ?? '')) break;
@@ -95,15 +114,6 @@ export interface PairAnswers {
 
 const statusClass = (status: number) => Math.floor(status / 100);
 
-const isJson = (text: string): boolean => {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 /** The error text without a request line it may start with (`Get "http://...": `): the kind of failure only. */
 function shortError(error: string): string {
   return (error || 'no answer').replace(/^[A-Z][a-z]+ "[^"]*": /, '').slice(0, 120);
@@ -115,7 +125,15 @@ export function transportReason(res: Response): string | undefined {
   const headers: Record<string, string> = {};
   for (const name of Object.keys(res.headers ?? {})) headers[name.toLowerCase()] = res.headers[name];
   const body = typeof res.body === 'string' ? res.body : '';
-  return transportProblem(res.status, headers, body.length, body.trim() === '' || isJson(body));
+  return transportProblem(res.status, headers, body.length, body.trim() === '' || parsedBody(res) !== undefined);
+}
+
+/** Counts `res`, an answer of `endpoint`, as a failed request once: no answer by its code, the network's by its kind, else unexpected. */
+export function countFailure(endpoint: string, res: Response): void {
+  if (res.failedAs !== undefined || endpoint === 'setup') return;
+  const reason = transportReason(res);
+  res.failedAs = res.status === 0 ? (res.code ?? 'ENORESPONSE') : reason ? `console.${transportKind(reason)}` : 'console.unexpected';
+  failed(endpoint, res.failedAs);
 }
 
 /** Counts the candidate's answer of `endpoint`: unexpected, or the network's by kind (a candidate whose network fails cannot be timed). */
@@ -150,9 +168,14 @@ export async function callPair(method: string, cur: SideRequest, cand: SideReque
   const e = endpointOf(opts.endpoint);
   e.micros.push(out.micros);
   e.at.push(at);
+  e.statuses ??= [];
+  e.statuses.push(out.status);
   const asExpected = asExpectedBy(expected, out.status);
   if (asExpected) e.expectedMicros.push(out.micros);
-  else e.unexpected++;
+  else {
+    e.unexpected++;
+    countFailure(opts.endpoint, out);
+  }
   if (PAIRED && opts.endpoint !== 'setup' && cand === null) e.alone++;
   if (other) {
     count('load_paired_reqs');

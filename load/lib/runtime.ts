@@ -53,6 +53,14 @@ export interface EndpointRecord {
   /** Paired mode: requests to the current alone (the candidate had no counterpart). */
   alone: number;
   candidate?: CandidateRecord;
+  /** Each request's status, aligned with `micros` (0: no answer): Artillery's http.codes and http.response_time are made of them. */
+  statuses?: number[];
+  /**
+   * The requests that failed as Artillery counts a failed virtual user, by code: no answer by its
+   * error's code (ETIMEDOUT, ECONNREFUSED, ...), an answer not of the status expected `console.unexpected`,
+   * one that was the network's `console.<kind>` (core/transport-rule.ts).
+   */
+  errors?: Record<string, number>;
 }
 
 export interface CheckRecord {
@@ -61,6 +69,34 @@ export interface CheckRecord {
   endpoint: string;
   passes: number;
   fails: number;
+}
+
+/** When one runner's arrivals started: the first and last (epoch ms), their number, and counts per bin of `binMs` (key: floor(ms / binMs)). */
+export interface ArrivalTimes {
+  first: number;
+  last: number;
+  n: number;
+  binMs: number;
+  bins: Record<string, number>;
+}
+
+/** Arrival times are kept per bin of this many ms: fine enough to judge a schedule per 10 s, small in a record. */
+export const ARRIVAL_BIN_MS = 250;
+
+/** The times of one arrival that began at `at` (epoch ms). */
+export const oneArrival = (at: number): ArrivalTimes => ({
+  first: at,
+  last: at,
+  n: 1,
+  binMs: ARRIVAL_BIN_MS,
+  bins: { [String(Math.floor(at / ARRIVAL_BIN_MS))]: 1 },
+});
+
+function addArrivals(into: ArrivalTimes, part: ArrivalTimes): void {
+  into.first = Math.min(into.first, part.first);
+  into.last = Math.max(into.last, part.last);
+  into.n += part.n;
+  for (const [k, n] of Object.entries(part.bins)) into.bins[k] = (into.bins[k] ?? 0) + n;
 }
 
 /** What some part of a run recorded. */
@@ -73,6 +109,8 @@ export interface Records {
   span?: [number, number];
   /** What was written to each side's target (a paired run writes to both). */
   writes?: Partial<Record<Side, LoadWrites>>;
+  /** When the arrivals began, per runner ("1" when there is one): the delivery's schedule is judged on them. */
+  arrivals?: Record<string, ArrivalTimes>;
 }
 
 export const newRecords = (): Records => ({ endpoints: {}, checks: {}, counters: {} });
@@ -95,6 +133,13 @@ export function candidateOf(name: string, records: Records = current): Candidate
   const e = endpointOf(name, records);
   e.candidate ??= newCandidate();
   return e.candidate;
+}
+
+/** Counts a request of `endpoint` that failed with `code` (EndpointRecord.errors). */
+export function failed(endpoint: string, code: string): void {
+  const e = endpointOf(endpoint);
+  e.errors ??= {};
+  e.errors[code] = (e.errors[code] ?? 0) + 1;
 }
 
 /** Adds `n` to the profile's counter `name`. */
@@ -178,6 +223,15 @@ export function mergeRecords(into: Records, part: Records): Records {
     have.looked += e.looked;
     addNetwork(have.network, e.network);
     have.alone += e.alone;
+    if (e.statuses) {
+      have.statuses ??= [];
+      append(have.statuses, e.statuses);
+    }
+    if (e.errors) {
+      have.errors ??= {};
+      const errors = have.errors;
+      for (const [code, n] of Object.entries(e.errors)) errors[code] = (errors[code] ?? 0) + n;
+    }
     if (e.candidate) addCandidate(candidateOf(name, into), e.candidate);
   }
   for (const [name, c] of Object.entries(part.checks)) {
@@ -188,6 +242,12 @@ export function mergeRecords(into: Records, part: Records): Records {
   }
   for (const [name, n] of Object.entries(part.counters)) into.counters[name] = (into.counters[name] ?? 0) + n;
   for (const [side, w] of Object.entries(part.writes ?? {}) as [Side, LoadWrites][]) addWrites(sideWrites(into, side), w);
+  for (const [runner, t] of Object.entries(part.arrivals ?? {})) {
+    into.arrivals ??= {};
+    const have = into.arrivals[runner];
+    if (have) addArrivals(have, t);
+    else into.arrivals[runner] = { ...t, bins: { ...t.bins } };
+  }
   if (part.span) into.span = into.span ? [Math.min(into.span[0], part.span[0]), Math.max(into.span[1], part.span[1])] : [...part.span];
   return into;
 }
