@@ -44,6 +44,8 @@ interface Run {
   runId: string;
   manifest: Manifest;
   budget: Budget | null;
+  /** The longest metric name the contract allows (4.6, 8), written by fixtures/generate.ts from it. */
+  nameMaxLength: number;
   creates: MetricCreate[];
   updates: MetricUpdate[];
   rules: RulesBody[];
@@ -56,7 +58,7 @@ interface Run {
    */
   pair?: SidePlan;
 }
-type Bodies = Omit<Run, 'runId' | 'manifest' | 'budget'>;
+type Bodies = Omit<Run, 'runId' | 'manifest' | 'budget' | 'nameMaxLength'>;
 // Read once per worker, when the profile is first loaded.
 const RUN = JSON.parse(readFileSync(`${DATA_DIR}/mutation.json`, 'utf8')) as Run;
 const M = RUN.manifest;
@@ -174,7 +176,7 @@ async function setup(): Promise<Setup> {
   // The longer prefix of the two sides bounds the names (a paired run names each side's metrics with its own).
   const prefix = [M.metricPrefix, PAIR?.candidate.metricPrefix ?? ''].reduce((a, b) => (b.length > a.length ? b : a));
   const longest = `${prefix}${RUN.runId}_${9_999_999}t${999}_${999999}`;
-  if (longest.length > 200) abort(`metric names would exceed 200 characters (spec 8): ${longest.length}`);
+  if (longest.length > RUN.nameMaxLength) abort(`metric names would exceed ${RUN.nameMaxLength} characters (spec 8): ${longest.length}`);
   return { overrides: M.experiments.length > 0 && (await overridesTaken()) };
 }
 
