@@ -89,8 +89,11 @@ function withEveryField(operationId: string, body: Record<string, unknown>): Rec
   const file = OPERATIONS[operationId]?.body;
   if (!file) return body;
   const root = schema(file) as Schema & { properties?: Record<string, Schema> };
+  const defs = root.$defs ?? {};
+  // The body's schema is its component, referenced from the document's root.
+  const object = (root.$ref ? defs[root.$ref.replace('#/$defs/', '')] : root) as Schema & { properties?: Record<string, Schema> };
   const out = { ...body };
-  for (const [field, s] of Object.entries(root.properties ?? {})) if (!(field in out)) out[field] = acceptedValueOf(s, root.$defs ?? {});
+  for (const [field, s] of Object.entries(object?.properties ?? {})) if (!(field in out)) out[field] = acceptedValueOf(s, defs);
   return out;
 }
 
