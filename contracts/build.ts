@@ -26,7 +26,8 @@ import addFormatsModule from 'ajv-formats';
 import { parseCommand, runCommand } from '../core/command.ts';
 import { type ClauseChange, syncClauses } from './model/clause-sync.ts';
 import { type Overlay, readContractModel } from './model/contract-model.ts';
-import { factsModule } from './model/facts-module.ts';
+import { SPEC_ALLOWED, SPEC_RETIRED } from './facts.ts';
+import { factsModule, retiredValues } from './model/facts-module.ts';
 import { parsedOnce } from './model/parsed-yaml.ts';
 import { applyModelToOpenApi, type OpenApiChange } from './model/openapi-facts.ts';
 
@@ -257,7 +258,8 @@ export function contractFromSpec(
   return {
     openapi: unpadLists(openapiDoc.toString(YAML_OUT)),
     clauses: clausesDoc.toString({ lineWidth: 200 }),
-    facts: factsModule(model, overlay.resources),
+    // The facts this build starts from (the committed facts.ts) tell which values the revision retires.
+    facts: factsModule(model, overlay.resources, retiredValues(model, SPEC_ALLOWED, SPEC_RETIRED)),
     openapiChanges,
     clauseChanges,
     warnings: model.warnings,

@@ -249,3 +249,9 @@ export const SPEC_VALUES_SEEN = {
     ]
   }
 } as const;
+
+/**
+ * Values an earlier revision of the spec allowed in a request field's closed list and this one does not,
+ * by operation and field, kept from build to build: a server keeping the old revision still takes them.
+ */
+export const SPEC_RETIRED: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>> = {};

@@ -83,6 +83,7 @@ export {
   SPEC_MESSAGES_SEEN,
   SPEC_OPERATIONS,
   SPEC_RESOURCE_ALLOWED,
+  SPEC_RETIRED,
   SPEC_VALUES_SEEN,
   type SpecOperationId,
 } from './facts.ts';

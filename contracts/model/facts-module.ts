@@ -24,8 +24,29 @@ const limitsOf = (f: FieldFact) => {
 
 const literal = (value: unknown) => JSON.stringify(value, null, 2);
 
+type Lists = Readonly<Record<string, Readonly<Record<string, readonly string[]>>>>;
+
+/**
+ * The values an earlier revision allowed in a request field's closed list and this one does not: those
+ * already retired, and those the model no longer allows of the lists the facts held before this build.
+ * A server keeping the old revision still takes them, so the suite sends them to be refused.
+ */
+export function retiredValues(model: ContractModel, before: Lists, retiredBefore: Lists): Record<string, Record<string, string[]>> {
+  const now = collect(model, (f) => f.allowed) as Record<string, Record<string, string[]>>;
+  const out: Record<string, Record<string, string[]>> = {};
+  for (const source of [retiredBefore, before])
+    for (const [op, fields] of Object.entries(source))
+      for (const [field, values] of Object.entries(fields)) {
+        const allowed = now[op]?.[field];
+        if (!allowed) continue;
+        const gone = values.filter((v) => !allowed.includes(v));
+        if (gone.length > 0) out[op] = { ...out[op], [field]: [...new Set([...(out[op]?.[field] ?? []), ...gone])].sort() };
+      }
+  return out;
+}
+
 /** contracts/facts.ts for `model`; `resourceNames` maps a part-2 section to the component it describes. */
-export function factsModule(model: ContractModel, resourceNames: Record<string, string>): string {
+export function factsModule(model: ContractModel, resourceNames: Record<string, string>, retired: Record<string, Record<string, string[]>> = {}): string {
   const operations = Object.fromEntries(
     model.operations.map((op) => [
       op.id,
@@ -79,5 +100,11 @@ export const SPEC_RESOURCE_ALLOWED = ${literal(resourceAllowed)} as const;
 
 /** Values the spec lists as seen for returned resources' fields (examples, never a closed list). */
 export const SPEC_VALUES_SEEN = ${literal(resourceSeen)} as const;
+
+/**
+ * Values an earlier revision of the spec allowed in a request field's closed list and this one does not,
+ * by operation and field, kept from build to build: a server keeping the old revision still takes them.
+ */
+export const SPEC_RETIRED: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>> = ${literal(retired)};
 `;
 }

@@ -132,6 +132,19 @@ for (const revision of REVISIONS) {
   });
 }
 
+test('build: a value the revision removes from a closed request list is kept as retired, for the suite to send', () => {
+  const removal = REVISIONS.find((r) => r.name === 'metric-type-removed');
+  assert.ok(removal);
+  const typeOf = (m: ReturnType<typeof readContractModel>) =>
+    m.operations.find((o) => o.id === 'createMetric')?.body.find((f) => f.name === 'type')?.allowed ?? [];
+  const revised = removal.apply(spec, model);
+  const gone = typeOf(model).filter((v) => !typeOf(readContractModel(revised, overlay)).includes(v));
+  assert.equal(gone.length, 1);
+  const facts = contractFromSpec(revised).facts;
+  const retired = facts.slice(facts.indexOf('export const SPEC_RETIRED'));
+  assert.match(retired, new RegExp(`"createMetric": \\{\\s*"type": \\[\\s*"${gone[0]}"`));
+});
+
 test('spec:diff: the same revision read backwards removes what it added', () => {
   const added = REVISIONS.find((r) => r.adds && !r.checked);
   assert.ok(added);

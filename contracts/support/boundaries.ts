@@ -1,7 +1,7 @@
 // The values the checks send at and around the spec's bounds, and values outside its closed lists,
 // all worked out from the contract's facts: a revision of the spec moves the checks with it
 // (docs/spec-changes.md), and a server that keeps the old revision fails on the clause that moved.
-import { METRIC_TYPES, SPEC_ALLOWED, SPEC_DEFAULTS, SPEC_LIMITS } from '../index.ts';
+import { METRIC_TYPES, SPEC_ALLOWED, SPEC_DEFAULTS, SPEC_LIMITS, SPEC_RETIRED } from '../index.ts';
 
 /** The bounds of a metric's name (4.6, 8), in characters. */
 export const NAME_LENGTH = SPEC_LIMITS.createMetric.name;
@@ -58,6 +58,14 @@ export function outside(allowed: readonly string[], wanted: string): string {
 export function nearMisses(allowed: readonly string[]): string[] {
   const words = allowed.flatMap((v) => v.split(/[^A-Za-z0-9]+/)).filter((w) => w.length >= 3);
   return [...new Set(words)].filter((w) => !allowed.includes(w));
+}
+
+/**
+ * Values a request field's closed list refuses that a server may still take: the values an earlier
+ * revision of the spec allowed (SPEC_RETIRED, kept by contracts:build), then the near misses.
+ */
+export function refusedValues(operationId: string, field: string, allowed: readonly string[]): string[] {
+  return [...new Set([...(SPEC_RETIRED[operationId]?.[field] ?? []), ...nearMisses(allowed)])].filter((v) => !allowed.includes(v));
 }
 
 /** The longest value of a closed list (the first of them where several are as long). */
