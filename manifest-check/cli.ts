@@ -4,6 +4,7 @@ import { join, relative } from 'node:path';
 import { parseCommand, runCommand } from '../core/command.ts';
 import { loadConfig, ROOT } from '../core/config.ts';
 import { referenceUnlessTarget } from '../core/reference.ts';
+import { finishedLine, finishOwed } from '../core/restore.ts';
 import { runTargetCheck } from './run-check.ts';
 
 const NAME = 'target:check';
@@ -16,6 +17,10 @@ each gate held at its last answer and how many a night adds, how many metrics a 
 many more nights the manifest lasts at the consumption measured over the last runs (before any run, the
 suite's design: 2 phases a night). Writes reports/target-check.json. verify runs it first against a
 target and warns from 5 nights before the manifest runs out.
+
+One write comes first: when the ledger in the reports folder says an earlier run against this target was
+cut before its restore (SIGKILL, a lost machine), the gates it owes are given back to the state the owners
+had, and a line says so (not under CONSOLE_READ_ONLY=1).
 
   --help   this text
 
@@ -31,6 +36,16 @@ runCommand(NAME, async () => {
   const config = loadConfig(env);
   const server = await referenceUnlessTarget(config, env);
   try {
+    // The one write target:check makes: what an earlier run cut short still owes the target, given back first.
+    if (!server && !config.readOnly) {
+      const f = await finishOwed(
+        config.reportsDir,
+        { baseUrl: config.baseUrl!, apiKey: config.apiKey!, timeoutMs: config.requestTimeoutMs },
+        relative(ROOT, config.manifestPath),
+      );
+      if (f) console.error(`${NAME}: ${finishedLine(f)}`);
+      if (f?.left.length) return 3;
+    }
     const { check, reason, lines } = await runTargetCheck(config, { baseUrl: env.CONSOLE_BASE_URL!, apiKey: env.CONSOLE_API_KEY!, reference: Boolean(server) });
     for (const line of lines) console.log(line);
     if (check) {
