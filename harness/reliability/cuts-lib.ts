@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, loadManifest } from '../../core/config.ts';
 import { TSX_LOADER } from '../../core/package.ts';
+import type { Ledger } from '../../core/formats.ts';
 import Database from '../../reference/store/sqlite.ts';
 import { callServer, startServer, type Server } from './server.ts';
 
@@ -99,6 +100,24 @@ export function changed(before: Owners, after: Owners): string[] {
   return out;
 }
 
+/** A moment of a run, told from its reports folder and its output so far. */
+export type Moment = (reportsDir: string, stdout: string) => boolean;
+
+const ledgerOf = (dir: string): Ledger | undefined => {
+  try {
+    return JSON.parse(readFileSync(join(dir, 'ledger.json'), 'utf8'));
+  } catch {
+    return undefined;
+  }
+};
+
+/** The moments the cuts are placed after: the run's ledger started (its snapshot under way), the gates owed (the suite's writes begin), the suite's part written (its restore next). */
+export const MOMENTS = {
+  ledgerStarted: ((dir) => ledgerOf(dir) !== undefined) as Moment,
+  owed: ((dir) => Boolean(ledgerOf(dir)?.owed?.length)) as Moment,
+  suiteEnded: ((dir) => Boolean(ledgerOf(dir)?.parts.some((p) => p.by === 'conformance'))) as Moment,
+};
+
 /** How a run is cut: the signals sent to its process group and when, from the moment of the cut. */
 export type CutPlan = 'ci-sigint' | 'ci-sigterm' | 'second-signal' | 'sigkill';
 
@@ -140,10 +159,14 @@ export interface RunOptions {
   target: CutTarget;
   /** Arguments after node (tsx's loader is added): a script and its options. */
   args: string[];
-  /** Cut at this many ms after the start; undefined: not cut. */
+  /** Cut at this many ms after the start, or after `cutWhen` first holds; neither: not cut. */
   cutAtMs?: number;
+  /** A moment of the run, looked for every 10 ms: the cut comes `cutAtMs` (default 0) after it. */
+  cutWhen?: Moment;
   plan?: CutPlan;
   env?: NodeJS.ProcessEnv;
+  /** The reports folder (default the target's): a cut placed by the ledger needs one no earlier run wrote in. */
+  reportsDir?: string;
   /** The whole run's bound (ms): past it the group is killed and the run counts as hung. */
   boundMs?: number;
 }
@@ -166,7 +189,7 @@ export function runCut(o: RunOptions): Promise<CutResult> {
   const t0 = Date.now();
   const child = spawn(process.execPath, ['--import', TSX_LOADER, ...o.args], {
     cwd: ROOT,
-    env: { ...targetEnv(o.target), ...o.env },
+    env: { ...targetEnv(o.target), ...(o.reportsDir ? { CONSOLE_REPORTS_DIR: o.reportsDir } : {}), ...o.env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -189,7 +212,18 @@ export function runCut(o: RunOptions): Promise<CutResult> {
       // the group has gone
     }
   };
-  if (o.cutAtMs !== undefined) for (const [after, s] of SIGNALS[o.plan ?? 'ci-sigint']) timers.push(setTimeout(() => signalGroup(s), o.cutAtMs + after));
+  const cut = () => {
+    for (const [after, s] of SIGNALS[o.plan ?? 'ci-sigint']) timers.push(setTimeout(() => signalGroup(s), after));
+  };
+  if (o.cutWhen) {
+    const when = o.cutWhen;
+    const poll = setInterval(() => {
+      if (!when(o.reportsDir ?? o.target.reportsDir, stdout)) return;
+      clearInterval(poll);
+      timers.push(setTimeout(cut, o.cutAtMs ?? 0));
+    }, 10);
+    timers.push(poll);
+  } else if (o.cutAtMs !== undefined) timers.push(setTimeout(cut, o.cutAtMs));
   const bound = setTimeout(() => signalGroup('SIGKILL'), o.boundMs ?? 180_000);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child.on('close', (code, signal) => done({ code, signal })));
   return exited.then(async ({ code, signal }) => {
