@@ -179,6 +179,9 @@ function playwright(args: string[], env: NodeJS.ProcessEnv, timeoutMs: number, g
   );
 }
 
+/** Within this time a repeat of the same signal is the same cut, passed on by a parent. */
+export const SAME_CUT_MS = 500;
+
 /** How long Playwright has after a first SIGINT to stop by itself (and write its partial report) before its tree is killed. */
 const PLAYWRIGHT_GRACE_MS = 2000;
 
@@ -201,8 +204,8 @@ class CutGuard {
   private at = 0;
   private cut(s: NodeJS.Signals): void {
     const first = this.signal === undefined;
-    // The group's signal and the same one passed on by a parent (verify) arrive together: one cut.
-    if (!first && s === this.signal && Date.now() - this.at < 100) return;
+    // The group's signal and the same one passed on by a parent (verify, tsx) arrive together, later on a busy machine: one cut.
+    if (!first && s === this.signal && Date.now() - this.at < SAME_CUT_MS) return;
     this.signal ??= s;
     this.at = Date.now();
     if (!this.child) {

@@ -121,7 +121,7 @@ export const MOMENTS = {
 /** How a run is cut: the signals sent to its process group and when, from the moment of the cut. */
 export type CutPlan = 'ci-sigint' | 'ci-sigterm' | 'second-signal' | 'sigkill';
 
-/** CI's cancellation: SIGINT, SIGTERM 7.5 s later, SIGKILL 2.5 s after that (GitHub Actions' order and gaps). */
+/** CI's cancellation: SIGINT, SIGTERM 7.5 s later, SIGKILL 2.5 s after that. */
 const SIGNALS: Record<CutPlan, [number, NodeJS.Signals][]> = {
   'ci-sigint': [
     [0, 'SIGINT'],
@@ -135,7 +135,7 @@ const SIGNALS: Record<CutPlan, [number, NodeJS.Signals][]> = {
   // A person pressing Ctrl-C twice: the second arrives while the first one's restore runs.
   'second-signal': [
     [0, 'SIGINT'],
-    [300, 'SIGINT'],
+    [800, 'SIGINT'],
     [2100, 'SIGTERM'],
     [7500, 'SIGTERM'],
     [10_000, 'SIGKILL'],

@@ -46,6 +46,7 @@ let activeServer: ReferenceServer | undefined;
 
 /** The signal verify was stopped by: no stage starts after it. */
 let stopping: NodeJS.Signals | undefined;
+let stoppingAt = 0;
 
 /** What verify's last line says was given back to the target (set by verify-run.ts, which knows the target and the reports). */
 let stopLine: () => string = () => 'nothing of a target to give back';
@@ -61,12 +62,15 @@ export function setStopLine(line: () => string): void {
  * could fail, were verify to go first). A second signal changes nothing of that.
  */
 export function onSignal(signal: NodeJS.Signals): void {
+  // The group's signal and the same one passed on by npm and tsx arrive together: one cut.
+  if (stopping === signal && Date.now() - stoppingAt < 500) return;
   if (stopping) {
     console.error(`verify: ${signal} again: waiting for the stage to give back what it owes the target`);
     running?.kill(signal);
     return;
   }
   stopping = signal;
+  stoppingAt = Date.now();
   console.error(`verify: ${signal}: stopping; the running stage gives back what it owes the target first`);
   const child = running;
   // Sent on too, for a signal that reached verify alone; the child takes the group's and this one as one.
