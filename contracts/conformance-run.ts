@@ -19,7 +19,7 @@ import type { ConformanceReport, ConformanceSummary } from '../core/formats.ts';
 import { exitCodeOf } from './support/verdict.ts';
 import { unmatchedWaivers } from '../core/waivers.ts';
 import { PREFLIGHT_TIMEOUT_MS, preflight } from '../core/preflight.ts';
-import { changedBy, finishedLine, finishOwed, restore, takeSnapshot, unknownIds, type Connection, type Snapshot } from '../core/restore.ts';
+import { changedBy, finishedLine, finishOwed, restore, restoreAfterCut, takeSnapshot, unknownIds, type Connection, type Snapshot } from '../core/restore.ts';
 import { killTree } from '../core/process-tree.ts';
 
 export { preflight } from '../core/preflight.ts';
@@ -297,7 +297,7 @@ async function restoreAfter(conn: Connection, config: Config, snapshot: Snapshot
   const ran = cut ? undefined : readLedger(config.reportsDir)?.parts.find((p) => p.by === 'conformance');
   const changed = ran ? changedBy(ran.writes) : { gates: Object.keys(snapshot.gates), experiments: [] };
   // The experiments the run patched: the ledger says their overrides are not given back (core/restore.ts).
-  const r = await restore(conn, snapshot, { gates: changed.gates, experiments: changed.experiments });
+  const r = await (cut ? restoreAfterCut : restore)(conn, snapshot, { gates: changed.gates, experiments: changed.experiments });
   const failed = r.restores.filter((x) => !x.ok);
   for (const f of failed) console.error(`conformance: note: ${f.resource} ${f.field} not restored: ${f.detail}`);
   addLedgerPart(

@@ -255,3 +255,34 @@ export function finishedLine(f: Finished): string {
   if (f.left.length) return `${what}, and it could not be finished: ${f.left.join('; ')}; the run stops here`;
   return `${what}: finished first, gave back ${f.gaveBack.length ? f.gaveBack.join(', ') : 'nothing (nothing was left to give back)'}`;
 }
+
+/** How long a cut run waits, after its restore, for writes its killed processes had in flight to land. */
+export const IN_FLIGHT_MS = 300;
+
+/**
+ * The restore of a run that was cut: its processes were killed, but a request one of them had sent may
+ * reach the target after the restore. So each gate given back is read again once those have landed (an
+ * add of no rule answers the gate, 4.1) and written back once more where one did.
+ */
+export async function restoreAfterCut(c: Connection, snapshot: Snapshot, changed: { gates: string[]; experiments: string[] }): ReturnType<typeof restore> {
+  const first = await restore(c, snapshot, changed);
+  await new Promise((done) => setTimeout(done, IN_FLIGHT_MS));
+  const phase = new Phase(c);
+  const again: string[] = [];
+  for (const x of first.restores) {
+    if (!x.ok || x.field !== 'isEnabled') continue;
+    const id = x.resource.slice('gates/'.length);
+    const body = { rules: [] };
+    const a = await phase.send('POST', `${gatePath(id)}/rules`, body);
+    const exchange = { method: 'POST', path: `${gatePath(id)}/rules`, requestBody: body, status: a.status, responseBody: a.body };
+    const w = writeOf(exchange);
+    if (w) first.writes.push(w);
+    noteState(first.state, exchange);
+    const now = dataOf(a.body)?.isEnabled;
+    if (typeof now === 'boolean' && now !== snapshot.gates[id]) again.push(id);
+  }
+  if (!again.length) return first;
+  const second = await restore(c, snapshot, { gates: again, experiments: [] });
+  const restores = [...first.restores.filter((x) => !again.includes(x.resource.slice('gates/'.length))), ...second.restores];
+  return { restores, writes: [...first.writes, ...second.writes], state: { gates: { ...first.state.gates, ...second.state.gates }, triggers: {} } };
+}

@@ -12,7 +12,7 @@ import { ConfigError, isLoopback, loadConfig, ROOT, requestRowsDirFromEnv, type 
 import { emptyWrites, ledgerWrites, summaryWrites } from '../lib/writes.ts';
 import { type LedgerWrite, type LoadScript, type LoadWrites, type TargetState, readRunSummary, writeRunSummary, type RunSummary } from '../../core/formats.ts';
 import { addLedgerPart, owe, settleOwed, tally } from '../../core/ledger.ts';
-import { finishedLine, finishOwed, restore, takeSnapshot, type Connection, type Snapshot } from '../../core/restore.ts';
+import { finishedLine, finishOwed, restore, restoreAfterCut, takeSnapshot, type Connection, type Snapshot } from '../../core/restore.ts';
 import { TSX_LOADER } from '../../core/package.ts';
 import { startReference, type ReferenceServer } from '../../core/reference.ts';
 import { runProfile } from '../artillery/run.ts';
@@ -141,7 +141,7 @@ export async function recordWrites(
   // Without the summary, or after a cut (its count misses the writes in flight), nothing says which were
   // touched: all the snapshot found are written back.
   const toggled = written && !cut ? Object.keys(w.gateToggles).filter((g) => (w.gateToggles[g] ?? 0) > 0) : Object.keys(before.snapshot.gates);
-  const r = await restore(conn, before.snapshot, {
+  const r = await (cut ? restoreAfterCut : restore)(conn, before.snapshot, {
     gates: toggled.filter((g) => g in before.snapshot.gates),
     experiments: Object.keys(before.snapshot.experiments),
   });
