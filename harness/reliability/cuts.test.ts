@@ -2,7 +2,8 @@
 // against a reference server on a database file, owners' state set beforehand (a gate switched from its
 // seed, overrides on an experiment of theirs), cut at a few moments across the run (its snapshot, the
 // suite's writes, its restore) with SIGINT, SIGTERM and a second signal during the restore, a CPU-bound
-// process beside it; and a SIGKILL, after which the next run finishes the restore first and says so.
+// process beside it; and a SIGKILL, after which the next run (verify, and target:check) finishes the
+// restore first and says so.
 // The owners' state is read from the database file. The wide sweep (many moments, each signal, the
 // candidate's two sides, the load) is `npm run reliability:cuts`.
 import assert from 'node:assert/strict';
@@ -56,4 +57,12 @@ test('cut at any of these moments, the owners keep their gates and overrides; af
   assert.deepEqual(changed(target.before, readOwners(target.db, target.gates)), [], next.stderr.slice(-1500));
   assert.match(next.stderr, /conformance: an earlier run \(conformance, [^)]+\) was cut before its restore: finished first, gave back gate_\w+ isEnabled/);
   assert.equal(next.code, 0, next.stdout.slice(-1500));
+  // target:check, run after a SIGKILL, gives back what is owed too: its one write.
+  const again = join(target.dir, `reports-${++n}`);
+  await runCut({ target, args: VERIFY, cutWhen: MOMENTS.owed, cutAtMs: 1000, plan: 'sigkill', reportsDir: again });
+  const check = await runCut({ target, args: ['manifest-check/cli.ts'], reportsDir: again });
+  t.diagnostic(`target:check after a SIGKILL: exit ${check.code}: ${/an earlier run.*$/m.exec(check.stderr)?.[0]}`);
+  assert.deepEqual(changed(target.before, readOwners(target.db, target.gates)), [], check.stderr.slice(-1500));
+  assert.match(check.stderr, /target:check: an earlier run \(conformance, [^)]+\) was cut before its restore: finished first/);
+  assert.equal(check.code, 0, check.stdout.slice(-1500) + check.stderr.slice(-1500));
 });
