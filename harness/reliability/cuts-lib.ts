@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { ROOT, loadManifest } from '../../core/config.ts';
 import { TSX_LOADER } from '../../core/package.ts';
 import type { Ledger } from '../../core/formats.ts';
+import { readLedger } from '../../core/ledger.ts';
 import Database from '../../reference/store/sqlite.ts';
 import { callServer, startServer, type Server } from './server.ts';
 
@@ -103,13 +104,7 @@ export function changed(before: Owners, after: Owners): string[] {
 /** A moment of a run, told from its reports folder and its output so far. */
 export type Moment = (reportsDir: string, stdout: string) => boolean;
 
-const ledgerOf = (dir: string): Ledger | undefined => {
-  try {
-    return JSON.parse(readFileSync(join(dir, 'ledger.json'), 'utf8'));
-  } catch {
-    return undefined;
-  }
-};
+const ledgerOf = (dir: string): Ledger | undefined => readLedger(dir);
 
 /** The moments the cuts are placed after: the run's ledger started (its snapshot under way), the gates owed (the suite's writes begin), the suite's part written (its restore next). */
 export const MOMENTS = {
