@@ -180,7 +180,7 @@ function playwright(args: string[], env: NodeJS.ProcessEnv, timeoutMs: number, g
 }
 
 /** Within this time a repeat of the same signal is the same cut, passed on by a parent. */
-export const SAME_CUT_MS = 500;
+const SAME_CUT_MS = 500;
 
 /** How long Playwright has after a first SIGINT to stop by itself (and write its partial report) before its tree is killed. */
 const PLAYWRIGHT_GRACE_MS = 2000;

@@ -11,7 +11,7 @@ import { attachTarget, loadTarget } from '../compare/measured-against.ts';
 import { ConfigError, isLoopback, loadConfig, ROOT, requestRowsDirFromEnv, type Config } from '../../core/config.ts';
 import { emptyWrites, ledgerWrites, summaryWrites } from '../lib/writes.ts';
 import { type LedgerWrite, type LoadScript, type LoadWrites, type TargetState, readRunSummary, writeRunSummary, type RunSummary } from '../../core/formats.ts';
-import { addLedgerPart, owe, settleOwed, tally } from '../../core/ledger.ts';
+import { addLedgerPart, owe, restoredLine, settleOwed, tally } from '../../core/ledger.ts';
 import { finishedLine, finishOwed, restore, restoreAfterCut, takeSnapshot, type Connection, type Snapshot } from '../../core/restore.ts';
 import { TSX_LOADER } from '../../core/package.ts';
 import { startReference, type ReferenceServer } from '../../core/reference.ts';
@@ -231,7 +231,7 @@ export async function runConfigured(plan: LoadPlan & { target: ConfiguredTarget 
       }
     }
     // Stopped while the last profile ran: its figures are not to be compared, nor run again.
-    if (stopped) throw new ConfigError(`stopped by ${stopped}`);
+    if (stopped) throw new ConfigError(`stopped by ${stopped}${config.baseUrl ? `: ${restoredLine(config.reportsDir, config.baseUrl)}` : ''}`);
   } finally {
     process.removeListener('SIGINT', stop);
     process.removeListener('SIGTERM', stop);
