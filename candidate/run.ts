@@ -18,6 +18,7 @@ import {
 import { EXIT, worst } from '../core/exit.ts';
 import { readConformance, readExchangeLog, readObservationsFile, writeCandidate, type CandidateReport, type LoadScript, type Side } from '../core/formats.ts';
 import { redactText } from '../core/keys.ts';
+import { keepOwed, owedRestores } from '../core/ledger.ts';
 import { PREFLIGHT_TIMEOUT_MS, preflight } from '../core/preflight.ts';
 import { startReference, type ReferenceServer } from '../core/reference.ts';
 import { runPlan } from '../load/command/run-plan.ts';
@@ -120,7 +121,10 @@ const LIST_SEED = String(newListSeed());
 /** One read of one side: the suite, its reports in a folder of their own; the one line it ended with when it was not carried out. */
 export async function readSide(t: Target, n: number, o: CandidateOptions, dir: string): Promise<{ code: number; reports: string; line?: string }> {
   const reports = join(dir, 'candidate', `${t.side}-${n}`);
+  // What a cut read still owes the side outlives the clearing: the suite gives it back before it starts.
+  const owed = owedRestores(reports);
   rmSync(reports, { recursive: true, force: true });
+  keepOwed(reports, owed);
   const env: NodeJS.ProcessEnv = {
     ...(o.env ?? process.env),
     CONSOLE_BASE_URL: t.baseUrl,

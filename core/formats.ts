@@ -495,6 +495,23 @@ export interface Ledger {
   parts: LedgerPart[];
   totals: FootprintTotals;
   state: TargetState;
+  /** Restores not finished yet, one per target: kept across runs in this folder until one finishes them. */
+  owed?: OwedRestore[];
+}
+
+/**
+ * What a run owes a target's owners: written to the ledger before its first write to a thing of theirs
+ * that the API lets it give back, emptied as the restore is answered. A run cut before that (SIGKILL, a
+ * lost machine) leaves it for the next run in the same reports folder, which finishes it first.
+ */
+export interface OwedRestore {
+  /** The target's base URL (the key is never written; the run that finishes it uses its own). */
+  target: string;
+  /** The command that first owed it, and when. */
+  by: string;
+  since: string;
+  /** Each gate's isEnabled as the first run that touched it found it: the owner's, never a cut run's. */
+  gates: Record<string, boolean>;
 }
 
 /**

@@ -5,7 +5,22 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { addLedgerPart, emptyState, noteState, readLedger, tally, totalsOf, writeOf } from './ledger.ts';
+import {
+  addLedgerPart,
+  clearLedger,
+  emptyState,
+  forgetOwed,
+  keepOwed,
+  noteState,
+  owe,
+  owedRestores,
+  readLedger,
+  restoredLine,
+  settleOwed,
+  tally,
+  totalsOf,
+  writeOf,
+} from './ledger.ts';
 
 const ok = (method: string, path: string, requestBody: unknown, responseBody: unknown = { message: 'm', data: {} }) => ({
   method,
@@ -105,4 +120,42 @@ test('parts: a fresh ledger, parts added and replaced by name, a restore settlin
     readLedger(dir)!.parts.map((p) => `${p.by}${p.startedAt ? `@${p.startedAt}` : ''}`),
     ['conformance:restore', 'conformance@again'],
   );
+});
+
+test("owed: recorded before the first write, the first run's state kept over a later snapshot, settled as given back, kept through a fresh ledger and a clearing", (t: TestContext) => {
+  const dir = mkdtempSync(join(tmpdir(), 'cc-owed-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const opts = { target: 'http://t', manifest: 'm.json', readOnly: false };
+  assert.deepEqual(owedRestores(dir), [], 'no ledger: nothing owed');
+  // The first run found g1 disabled, g2 enabled; it was cut after enabling g1.
+  assert.deepEqual(owe(dir, { target: 'http://t', by: 'conformance', gates: { g1: false, g2: true } }), { g1: false, g2: true });
+  // A later snapshot finds g1 as the cut left it: the owner's state recorded first wins; g3 is new.
+  assert.deepEqual(owe(dir, { target: 'http://t', by: 'load:mutation', gates: { g1: true, g2: true, g3: false } }), { g1: false, g2: true, g3: false });
+  owe(dir, { target: 'http://other', by: 'conformance', gates: { x: true } });
+  assert.equal(owedRestores(dir).find((o) => o.target === 'http://t')!.by, 'conformance', 'who owed it first');
+  // A fresh ledger (a new run's first command) and verify's clearing keep what is owed.
+  addLedgerPart(dir, { by: 'conformance:snapshot', startedAt: '', writes: [], restores: [] }, { ...opts, fresh: true });
+  clearLedger(dir);
+  assert.deepEqual(
+    owedRestores(dir).map((o) => o.target),
+    ['http://t', 'http://other'],
+  );
+  assert.equal(readLedger(dir)!.parts.length, 0, 'the earlier parts are cleared');
+  assert.deepEqual(settleOwed(dir, 'http://t', ['g1', 'g3']), { g2: true }, 'a failed restore of g2 stays owed');
+  addLedgerPart(
+    dir,
+    { by: 'conformance:restore', startedAt: '', writes: [], restores: [{ resource: 'gates/g1', field: 'isEnabled', to: false, ok: true }] },
+    opts,
+  );
+  assert.match(restoredLine(dir, 'http://t'), /^gave back g1 isEnabled false; still owed: g2 isEnabled true \(in ledger\.json/);
+  assert.deepEqual(settleOwed(dir, 'http://t', ['g2']), {});
+  assert.equal(restoredLine(dir, 'http://t'), 'gave back g1 isEnabled false; nothing left owed');
+  // A cleared folder gets back what was owed in it.
+  const owed = owedRestores(dir);
+  rmSync(dir, { recursive: true, force: true });
+  keepOwed(dir, owed);
+  assert.deepEqual(owedRestores(dir), owed);
+  forgetOwed(dir, 'http://other');
+  clearLedger(dir);
+  assert.equal(readLedger(dir), undefined, 'nothing owed: the clearing leaves no ledger');
 });

@@ -12,8 +12,11 @@ import {
   type Ledger,
   type LedgerPart,
   type LedgerWrite,
+  type OwedRestore,
   type TargetState,
 } from './formats.ts';
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import type { JsonObject } from './json.ts';
 import { OPERATIONS } from '../contracts/index.ts';
 
@@ -239,7 +242,8 @@ export function addLedgerPart(
   part: LedgerPart,
   opts: { target: string; manifest: string; readOnly: boolean; state?: TargetState; fresh?: boolean },
 ): Ledger {
-  const had = opts.fresh ? undefined : readLedger(dir);
+  const file = readLedger(dir);
+  const had = opts.fresh ? undefined : file;
   const parts = [...(had?.parts.filter((p) => p.by !== part.by) ?? []), part];
   // A restore settles the writes it undid, in every part of the run so far.
   for (const r of part.restores)
@@ -257,7 +261,80 @@ export function addLedgerPart(
     parts,
     totals: totalsOf(parts),
     state,
+    // A fresh ledger too: what an earlier run owes stays the owners' until a run gives it back.
+    ...(file?.owed?.length ? { owed: file.owed } : {}),
   };
   writeLedgerFile(dir, ledger);
   return ledger;
+}
+/** The restores owed in `dir`'s ledger: none when there is no ledger. */
+export function owedRestores(dir: string): OwedRestore[] {
+  return readLedger(dir)?.owed ?? [];
+}
+
+/** Clears the ledger of an earlier run (verify's first act) but for what it still owes, which outlives it. */
+export function clearLedger(dir: string): void {
+  const owed = owedRestores(dir);
+  if (!owed.length) {
+    rmSync(join(dir, LEDGER_FILE), { force: true });
+    return;
+  }
+  writeLedgerFile(dir, { format: FORMAT, target: owed[0].target, manifest: '', readOnly: false, parts: [], totals: totalsOf([]), state: emptyState(), owed });
+}
+
+function writeOwed(dir: string, owed: OwedRestore[], target: string): void {
+  const base: Ledger = readLedger(dir) ?? { format: FORMAT, target, manifest: '', readOnly: false, parts: [], totals: totalsOf([]), state: emptyState() };
+  const { owed: _was, ...rest } = base;
+  writeLedgerFile(dir, owed.length ? { ...rest, owed } : rest);
+}
+
+/**
+ * Records what the run will owe `target`'s owners, before its first write that can change it: each
+ * gate's isEnabled as found. A gate already owed (an earlier command of this run, or an earlier run whose
+ * restore is unfinished) keeps the state recorded first, so a state a cut left is never taken for the
+ * owner's. Returns every gate owed on the target, with the state to give back.
+ */
+export function owe(dir: string, entry: { target: string; by: string; gates: Record<string, boolean> }): Record<string, boolean> {
+  const owed = owedRestores(dir);
+  const had = owed.find((o) => o.target === entry.target);
+  const gates = { ...entry.gates, ...had?.gates };
+  const next: OwedRestore = had ? { ...had, gates } : { target: entry.target, by: entry.by, since: new Date().toISOString(), gates };
+  writeOwed(dir, [...owed.filter((o) => o !== had), next], entry.target);
+  return gates;
+}
+
+/** Takes off what a restore gave back; the target's entry goes when nothing is left. Returns what is still owed there. */
+export function settleOwed(dir: string, target: string, given: string[]): Record<string, boolean> {
+  const owed = owedRestores(dir);
+  const had = owed.find((o) => o.target === target);
+  if (!had) return {};
+  const gates = Object.fromEntries(Object.entries(had.gates).filter(([id]) => !given.includes(id)));
+  const left = Object.keys(gates).length ? [{ ...had, gates }] : [];
+  writeOwed(dir, [...owed.filter((o) => o !== had), ...left], target);
+  return gates;
+}
+
+/** One line of what the run in `dir` gave back to `target`'s owners, and what it still owes them (the exit of a cut run says it). */
+export function restoredLine(dir: string, target: string): string {
+  const l = readLedger(dir);
+  const given = new Map<string, string>();
+  for (const p of l?.parts ?? [])
+    for (const r of p.restores) if (r.ok && r.field === 'isEnabled') given.set(r.resource.slice(r.resource.indexOf('/') + 1), `isEnabled ${r.to}`);
+  const owed = Object.entries(l?.owed?.find((o) => o.target === target)?.gates ?? {});
+  const gave = given.size ? `gave back ${[...given].map(([id, what]) => `${id} ${what}`).join(', ')}` : 'nothing to give back';
+  return owed.length
+    ? `${gave}; still owed: ${owed.map(([id, was]) => `${id} isEnabled ${was}`).join(', ')} (in ${LEDGER_FILE}: the next run in this reports folder finishes it first)`
+    : `${gave}; nothing left owed`;
+}
+
+/** Puts `owed` back into the ledger of `dir` after its folder was cleared: what a run still owes outlives its reports. */
+export function keepOwed(dir: string, owed: OwedRestore[]): void {
+  if (!owed.length) return;
+  mkdirSync(dir, { recursive: true });
+  writeOwed(dir, owed, owed[0].target);
+}
+
+/** Forgets what is owed to `target`: a reference server started for the run, whose database went with it. */
+export function forgetOwed(dir: string, target: string): void {
+  settleOwed(dir, target, Object.keys(owedRestores(dir).find((o) => o.target === target)?.gates ?? {}));
 }

@@ -9,7 +9,7 @@
 import type { Manifest } from './config.ts';
 import type { LedgerPart, LedgerWrite, TargetState } from './formats.ts';
 import { KEY_HEADER } from './keys.ts';
-import { noteState, writeOf } from './ledger.ts';
+import { addLedgerPart, noteState, owedRestores, settleOwed, tally, writeOf } from './ledger.ts';
 import type { JsonObject } from './json.ts';
 
 export interface Connection {
@@ -210,4 +210,79 @@ export function changedBy(writes: LedgerWrite[]): { gates: string[]; experiments
     ...new Set(writes.filter((w) => op.includes(w.operation) && w.resource.startsWith(`${kind}/`)).map((w) => w.resource.slice(kind.length + 1))),
   ];
   return { gates: ids(['enableGate', 'disableGate'], 'gates'), experiments: ids(['patchExperimentOverrides'], 'experiments') };
+}
+
+/** What a restore of an earlier run's debt did: one phrase per gate given back, one line per gate still owed. */
+export interface Finished {
+  by: string;
+  since: string;
+  gaveBack: string[];
+  left: string[];
+}
+
+/**
+ * Finishes what an earlier run in the reports folder `dir` owes this target: it was cut before its
+ * restore was answered (SIGKILL, a lost machine). Each gate is written back to the state the first run
+ * that touched it found, which the ledger kept (core/ledger.ts owe); a gate the target no longer knows
+ * (404) has nothing left to give back. Undefined when nothing is owed here. The restore's writes go into
+ * the ledger as a part of their own.
+ */
+export async function finishOwed(dir: string, c: Connection, manifest: string): Promise<Finished | undefined> {
+  const had = owedRestores(dir).find((o) => o.target === c.baseUrl);
+  if (!had) return undefined;
+  const startedAt = new Date().toISOString();
+  const ids = Object.keys(had.gates);
+  const r = await restore(c, { gates: had.gates, experiments: {} }, { gates: ids, experiments: [] });
+  const gone = (x: LedgerPart['restores'][number]) => x.detail === 'HTTP 404';
+  const given = r.restores.filter((x) => x.ok || gone(x)).map((x) => x.resource.slice('gates/'.length));
+  settleOwed(dir, c.baseUrl, given);
+  addLedgerPart(
+    dir,
+    { by: 'restore owed by an earlier run', startedAt, writes: tally(r.writes), restores: r.restores },
+    { target: c.baseUrl, manifest, readOnly: false, state: r.state },
+  );
+  return {
+    by: had.by,
+    since: had.since,
+    gaveBack: r.restores.filter((x) => x.ok).map((x) => `${x.resource.slice('gates/'.length)} isEnabled ${x.to}`),
+    left: r.restores.filter((x) => !x.ok && !gone(x)).map((x) => `${x.resource} isEnabled ${x.to}: ${x.detail}`),
+  };
+}
+
+/** The one line that says what `finishOwed` did, for the command that ran it. */
+export function finishedLine(f: Finished): string {
+  const what = `an earlier run (${f.by}, ${f.since}) was cut before its restore`;
+  if (f.left.length) return `${what}, and it could not be finished: ${f.left.join('; ')}; the run stops here`;
+  return `${what}: finished first, gave back ${f.gaveBack.length ? f.gaveBack.join(', ') : 'nothing (nothing was left to give back)'}`;
+}
+
+/** How long a cut run waits, after its restore, for writes its killed processes had in flight to land. */
+export const IN_FLIGHT_MS = 300;
+
+/**
+ * The restore of a run that was cut: its processes were killed, but a request one of them had sent may
+ * reach the target after the restore. So each gate given back is read again once those have landed (an
+ * add of no rule answers the gate, 4.1) and written back once more where one did.
+ */
+export async function restoreAfterCut(c: Connection, snapshot: Snapshot, changed: { gates: string[]; experiments: string[] }): ReturnType<typeof restore> {
+  const first = await restore(c, snapshot, changed);
+  await new Promise((done) => setTimeout(done, IN_FLIGHT_MS));
+  const phase = new Phase(c);
+  const again: string[] = [];
+  for (const x of first.restores) {
+    if (!x.ok || x.field !== 'isEnabled') continue;
+    const id = x.resource.slice('gates/'.length);
+    const body = { rules: [] };
+    const a = await phase.send('POST', `${gatePath(id)}/rules`, body);
+    const exchange = { method: 'POST', path: `${gatePath(id)}/rules`, requestBody: body, status: a.status, responseBody: a.body };
+    const w = writeOf(exchange);
+    if (w) first.writes.push(w);
+    noteState(first.state, exchange);
+    const now = dataOf(a.body)?.isEnabled;
+    if (typeof now === 'boolean' && now !== snapshot.gates[id]) again.push(id);
+  }
+  if (!again.length) return first;
+  const second = await restore(c, snapshot, { gates: again, experiments: [] });
+  const restores = [...first.restores.filter((x) => !again.includes(x.resource.slice('gates/'.length))), ...second.restores];
+  return { restores, writes: [...first.writes, ...second.writes], state: { gates: { ...first.state.gates, ...second.state.gates }, triggers: {} } };
 }

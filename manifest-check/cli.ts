@@ -5,6 +5,7 @@ import { join, relative } from 'node:path';
 import { parseCommand, runCommand } from '../core/command.ts';
 import { loadConfig, ROOT } from '../core/config.ts';
 import { referenceUnlessTarget } from '../core/reference.ts';
+import { finishedLine, finishOwed } from '../core/restore.ts';
 import { runTargetCheck } from './run-check.ts';
 
 const NAME = 'manifest:check';
@@ -18,6 +19,10 @@ many more nights the manifest lasts at the consumption measured over the last ru
 suite's design: 2 phases a night). Writes reports/target-check.json. verify runs it first against a
 target and warns from 5 nights before the manifest runs out. Its first name, target:check, still
 runs it.
+
+One write comes first: when the ledger in the reports folder says an earlier run against this target was
+cut before its restore (SIGKILL, a lost machine), the gates it owes are given back to the state the owners
+had, and a line says so (not under CONSOLE_READ_ONLY=1).
 
   --help   this text
 
@@ -33,6 +38,16 @@ runCommand(NAME, async () => {
   const config = loadConfig(env);
   const server = await referenceUnlessTarget(config, env);
   try {
+    // The one write target:check makes: what an earlier run cut short still owes the target, given back first.
+    if (!server && !config.readOnly) {
+      const f = await finishOwed(
+        config.reportsDir,
+        { baseUrl: config.baseUrl!, apiKey: config.apiKey!, timeoutMs: config.requestTimeoutMs },
+        relative(ROOT, config.manifestPath),
+      );
+      if (f) console.error(`${NAME}: ${finishedLine(f)}`);
+      if (f?.left.length) return 3;
+    }
     const { check, reason, lines } = await runTargetCheck(config, { baseUrl: env.CONSOLE_BASE_URL!, apiKey: env.CONSOLE_API_KEY!, reference: Boolean(server) });
     for (const line of lines) console.log(line);
     if (check) {

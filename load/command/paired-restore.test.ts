@@ -1,7 +1,8 @@
 // The snapshot, restore and ledger of each side of a paired mutation run (withSnapshots), on two
 // reference servers, with the run itself stood in for by a function that toggles a gate on each side:
 // each side gets its gates back and a ledger of its own, even when the run throws, and one side whose
-// ledger cannot be written does not cost the other its restore.
+// ledger cannot be written at the end does not cost the other its restore; a side whose ledger cannot be
+// written at the start (what the run would owe it is not recorded) is not written to at all.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -75,13 +76,26 @@ test('each side is restored and ledgered on its own: after a run that throws, an
       assert.ok(l.parts[0].restores.some((r) => r.resource === 'gates/gate_cc_alpha' && r.ok));
     }
 
-    // The current's ledger cannot be written (a file where its folder goes): the candidate is still restored and ledgered.
+    // The current's ledger cannot be written before the run: what it would owe cannot be recorded, so nothing is written.
+    const refused = { ...o, reportDir: join(dir, 'latency3') };
+    mkdirSync(refused.reportDir, { recursive: true });
+    writeFileSync(join(refused.reportDir, 'current'), 'not a folder');
+    let ran = false;
+    await assert.rejects(
+      withSnapshots(refused, plan, {}, async () => {
+        ran = true;
+        return { records: toggledAlpha };
+      }),
+    );
+    assert.equal(ran, false, 'no write before what is owed is recorded');
+
+    // The current's ledger cannot be written after the run (a file where its folder goes): the candidate is still restored and ledgered.
     const blocked = { ...o, reportDir: join(dir, 'latency2') };
-    mkdirSync(blocked.reportDir, { recursive: true });
-    writeFileSync(join(blocked.reportDir, 'current'), 'not a folder');
     const after: Partial<Record<Side, string>> = {};
     const result = await withSnapshots(blocked, plan, after, async () => {
       for (const s of servers) await disable(s, 'gate_cc_alpha');
+      rmSync(join(blocked.reportDir, 'current'), { recursive: true, force: true });
+      writeFileSync(join(blocked.reportDir, 'current'), 'not a folder');
       return { records: toggledAlpha };
     });
     assert.equal(result.records, toggledAlpha);

@@ -9,6 +9,7 @@
 // snapshotted before and restored after, with a ledger of its own. The keys come from
 // CONSOLE_CURRENT_API_KEY and CONSOLE_CANDIDATE_API_KEY in the workers' environment only, and
 // everything the run wrote is searched for both.
+import { keepOwed, owedRestores } from '../../core/ledger.ts';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { allowRemoteLoadFromEnv, ConfigError, isLoopback, loadBudget, loadManifest, ROOT, type Manifest } from '../../core/config.ts';
@@ -283,8 +284,11 @@ export async function runPairedLoad(o: PairedLoadOptions): Promise<CandidateLate
     ...extra,
   });
   await writeRunValidators(runId);
+  // What a cut run still owes a side outlives the clearing: the side's next snapshot gives it back first.
+  const owed = SIDES.map((s) => [s, owedRestores(join(o.reportDir, s))] as const);
   rmSync(o.reportDir, { recursive: true, force: true });
   mkdirSync(o.reportDir, { recursive: true });
+  for (const [s, list] of owed) keepOwed(join(o.reportDir, s), list);
   const writes = o.scripts.includes('mutation');
   const plan: SidePlan | undefined = writes ? sidePlan(o.current.manifest, o.candidate.manifest) : undefined;
   for (const note of plan?.notes ?? []) console.error(`candidate: latency: note: ${note}`);

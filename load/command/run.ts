@@ -11,8 +11,8 @@ import { attachTarget, loadTarget } from '../compare/measured-against.ts';
 import { ConfigError, isLoopback, loadConfig, ROOT, requestRowsDirFromEnv, type Config } from '../../core/config.ts';
 import { emptyWrites, ledgerWrites, summaryWrites } from '../lib/writes.ts';
 import { type LedgerWrite, type LoadScript, type LoadWrites, type TargetState, readRunSummary, writeRunSummary, type RunSummary } from '../../core/formats.ts';
-import { addLedgerPart, tally } from '../../core/ledger.ts';
-import { restore, takeSnapshot, type Connection, type Snapshot } from '../../core/restore.ts';
+import { addLedgerPart, owe, restoredLine, settleOwed, tally } from '../../core/ledger.ts';
+import { finishedLine, finishOwed, restore, restoreAfterCut, takeSnapshot, type Connection, type Snapshot } from '../../core/restore.ts';
 import { TSX_LOADER } from '../../core/package.ts';
 import { startReference, type ReferenceServer } from '../../core/reference.ts';
 import { runProfile } from '../artillery/run.ts';
@@ -107,8 +107,15 @@ export interface Before {
 
 /** The manifest's gates and experiments as the mutation profile finds them on a target, to be written back after it. */
 export async function snapshotFor(config: WriteSide, target: { baseUrl: string; apiKey: string }, label = 'load'): Promise<Before> {
-  const s = await takeSnapshot({ ...target, timeoutMs: config.requestTimeoutMs }, config.manifest);
+  const conn: Connection = { ...target, timeoutMs: config.requestTimeoutMs };
+  // What an earlier run cut short still owes this target comes first: its snapshot is the owners' state.
+  const f = await finishOwed(config.reportsDir, conn, relative(ROOT, config.manifestPath));
+  if (f) console.error(`${label}: ${finishedLine(f)}`);
+  if (f?.left.length) throw new ConfigError(finishedLine(f));
+  const s = await takeSnapshot(conn, config.manifest);
   for (const note of s.notes) console.error(`${label}: note: ${note}`);
+  // Before the profile's first write: a gate already owed keeps the state recorded first (core/ledger.ts owe).
+  s.snapshot.gates = owe(config.reportsDir, { target: target.baseUrl, by: label, gates: s.snapshot.gates });
   const gateRules = Object.fromEntries(Object.entries(s.state.gates).flatMap(([g, v]) => (v.rules === null ? [] : [[g, v.rules]])));
   return { startedAt: new Date().toISOString(), snapshot: s.snapshot, writes: s.writes, gateRules };
 }
@@ -124,15 +131,17 @@ export async function recordWrites(
   before: Before,
   written: LoadWrites | undefined,
   by = 'load:mutation',
+  cut = false,
 ): Promise<void> {
   const w = written ?? emptyWrites();
   const writes: LedgerWrite[] = [...before.writes, ...ledgerWrites(w, config.manifest.metricPrefix)];
   const state: TargetState = { gates: {}, triggers: {} };
   for (const [gate, n] of Object.entries(w.gateRules)) if (n > 0) state.gates[gate] = { rules: n, isEnabled: null };
   const conn: Connection = { ...target, timeoutMs: config.requestTimeoutMs };
-  // Without the summary nothing says which were touched: all the snapshot found are written back.
-  const toggled = written ? Object.keys(w.gateToggles).filter((g) => (w.gateToggles[g] ?? 0) > 0) : Object.keys(before.snapshot.gates);
-  const r = await restore(conn, before.snapshot, {
+  // Without the summary, or after a cut (its count misses the writes in flight), nothing says which were
+  // touched: all the snapshot found are written back.
+  const toggled = written && !cut ? Object.keys(w.gateToggles).filter((g) => (w.gateToggles[g] ?? 0) > 0) : Object.keys(before.snapshot.gates);
+  const r = await (cut ? restoreAfterCut : restore)(conn, before.snapshot, {
     gates: toggled.filter((g) => g in before.snapshot.gates),
     experiments: Object.keys(before.snapshot.experiments),
   });
@@ -145,6 +154,13 @@ export async function recordWrites(
     config.reportsDir,
     { by, startedAt: before.startedAt, writes: [...tally(writes), ...tally(r.writes)], restores: r.restores },
     { target: target.baseUrl, manifest: relative(ROOT, config.manifestPath), readOnly: false, state },
+  );
+  // What was given back, or needed none, is no longer owed; a failed restore stays for the next run.
+  const failed = new Set(r.restores.filter((x) => !x.ok && x.resource.startsWith('gates/')).map((x) => x.resource.slice('gates/'.length)));
+  settleOwed(
+    config.reportsDir,
+    target.baseUrl,
+    Object.keys(before.snapshot.gates).filter((g) => !failed.has(g)),
   );
 }
 
@@ -181,8 +197,9 @@ export async function runConfigured(plan: LoadPlan & { target: ConfiguredTarget 
     stopped = signal;
     void server?.stop();
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  // Not once: a second signal must not cut the restore of what the mutation profile wrote.
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
   const codes: Partial<Record<LoadScript, number>> = {};
   try {
     for (const script of scripts) {
@@ -207,14 +224,14 @@ export async function runConfigured(plan: LoadPlan & { target: ConfiguredTarget 
       try {
         // A signal while the server started found none to stop.
         if (stopped) throw new ConfigError(`stopped by ${stopped} before the ${script} profile`);
-        codes[script] = await runOne(plan, script, config, target, dataDir);
+        codes[script] = await runOne(plan, script, config, target, dataDir, () => stopped !== undefined);
       } finally {
         await server?.stop();
         server = undefined;
       }
     }
     // Stopped while the last profile ran: its figures are not to be compared, nor run again.
-    if (stopped) throw new ConfigError(`stopped by ${stopped}`);
+    if (stopped) throw new ConfigError(`stopped by ${stopped}${config.baseUrl ? `: ${restoredLine(config.reportsDir, config.baseUrl)}` : ''}`);
   } finally {
     process.removeListener('SIGINT', stop);
     process.removeListener('SIGTERM', stop);
@@ -224,7 +241,14 @@ export async function runConfigured(plan: LoadPlan & { target: ConfiguredTarget 
 }
 
 /** One profile's run on Artillery against `target`: the snapshot and ledger of its writes, the key scan, the verdict. */
-async function runOne(plan: LoadPlan, script: LoadScript, config: Config, target: { baseUrl: string; apiKey: string }, dataDir: string): Promise<number> {
+async function runOne(
+  plan: LoadPlan,
+  script: LoadScript,
+  config: Config,
+  target: { baseUrl: string; apiKey: string },
+  dataDir: string,
+  cut: () => boolean = () => false,
+): Promise<number> {
   const reportDir = join(config.reportsDir, 'load', script);
   rmSync(reportDir, { recursive: true, force: true });
   mkdirSync(reportDir, { recursive: true });
@@ -259,7 +283,7 @@ async function runOne(plan: LoadPlan, script: LoadScript, config: Config, target
   assertNoKey(reportDir, target.apiKey);
   if (writes) {
     const wrote = readLoadSummary(summaryFile);
-    await recordWrites(config, target, writes, wrote ? (summaryWrites(wrote) ?? emptyWrites()) : undefined);
+    await recordWrites(config, target, writes, wrote ? (summaryWrites(wrote) ?? emptyWrites()) : undefined, 'load:mutation', cut());
   }
   // 1: thresholds crossed (the summary says which); 3: not carried out (its reason is printed above).
   const summary = readLoadSummary(summaryFile);

@@ -3,6 +3,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { historyTarget } from '../../core/history.ts';
+import { clearLedger } from '../../core/ledger.ts';
 import { readVerify, type VerifyRun } from '../../core/formats.ts';
 
 /** The target a previous run was against, so that drift is only reported between like runs. */
@@ -36,12 +37,13 @@ export function prepareReports(dir: string, current: Pick<VerifyRun, 'target' | 
     'observations.json',
     'junit.xml',
     'index.html',
-    'ledger.json',
     'target-check.json',
     'playwright-report',
     'test-results',
     'load',
   ])
     rmSync(join(dir, old), { recursive: true, force: true });
+  // What an earlier run cut short still owes a target stays until a run gives it back.
+  clearLedger(dir);
   return sameTarget && existsSync(join(prevDir, 'observations.json')) ? join(prevDir, 'observations.json') : undefined;
 }

@@ -16,7 +16,8 @@ import type { CompareResult } from '../../load/compare/baseline.ts';
 import { prepareReports } from './previous-run.ts';
 import { conformanceStage } from './verify/conformance.ts';
 import { loadStage } from './verify/load.ts';
-import { onSignal } from './verify/processes.ts';
+import { onSignal, setStopLine } from './verify/processes.ts';
+import { restoredLine } from '../../core/ledger.ts';
 import { reportStage } from './verify/report.ts';
 import { notRunStage, type Run, shortPath, type VerifyOptions } from './verify/run.ts';
 import { secretScanStage } from './verify/secret-scan.ts';
@@ -84,8 +85,11 @@ export async function verify(opts: VerifyOptions): Promise<number> {
     left: () => (deadlineAt - Date.now()) / 1000,
     say: (text) => console.log(`verify: [${++step}/${total}] ${text}`),
   };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  setStopLine(() =>
+    config.baseUrl ? restoredLine(reportsDir, config.baseUrl) : 'the reference server it started is stopped; nothing of a target to give back',
+  );
 
   // Against a target, the manifest is read against it first: ids it does not know would only make the
   // suite's verdict wrong. A reference server verify starts is new each time: nothing to check.

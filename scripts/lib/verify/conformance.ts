@@ -2,6 +2,7 @@
 // server it starts), its progress on one line, its summary read back for the verdict.
 import { readConformance, type StageResult } from '../../../core/formats.ts';
 import { referenceUnlessTarget } from '../../../core/reference.ts';
+import { forgetOwed } from '../../../core/ledger.ts';
 import type { ConformanceSummary } from '../../../contracts/support/reporter.ts';
 import { readTestLine, Ticker, type TestProgress } from '../progress.ts';
 import { runTsx, setActiveServer } from './processes.ts';
@@ -55,6 +56,8 @@ export async function conformanceStage(
     ticker.clear();
     await server?.stop();
     setActiveServer(undefined);
+    // The suite owed a reference server verify started and stopped: its database went with it.
+    if (server) forgetOwed(reportsDir, targetUrl);
   }
   const summary: ConformanceSummary | undefined = readConformance(reportsDir)?.summary;
   const incomplete = code === 3 && summary?.verdict === 'incomplete';

@@ -18,6 +18,8 @@ export function runTsx(
   onLine: (line: string) => void,
   onErrorLine?: (line: string) => void,
 ): Promise<number> {
+  // Once verify is stopping no stage starts: the signal's handler exits when the running one has ended.
+  if (stopping) return new Promise(() => {});
   const child = spawn(process.execPath, ['--import', TSX_LOADER, join(ROOT, script), ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   running = child;
   createInterface({ input: child.stdout! }).on('line', onLine);
@@ -42,11 +44,44 @@ export function stopRunningChild(): void {
 /** The reference server of the running stage, stopped should verify be. */
 let activeServer: ReferenceServer | undefined;
 
-/** A cancelled run (CI stops a job with SIGTERM) must not leave its reference server or the stage's child behind. */
+/** The signal verify was stopped by: no stage starts after it. */
+let stopping: NodeJS.Signals | undefined;
+let stoppingAt = 0;
+
+/** What verify's last line says was given back to the target (set by verify-run.ts, which knows the target and the reports). */
+let stopLine: () => string = () => 'nothing of a target to give back';
+
+export function setStopLine(line: () => string): void {
+  stopLine = line;
+}
+
+/**
+ * A cancelled run (CI stops a job with SIGINT, then SIGTERM, then SIGKILL) must not leave the stage's
+ * child or its reference server behind, nor cut the child's restore short: verify waits for the child,
+ * which gives back what it owes the target before it exits (its output would be lost, and its writes
+ * could fail, were verify to go first). A second signal changes nothing of that.
+ */
 export function onSignal(signal: NodeJS.Signals): void {
-  console.error(`verify: stopped by ${signal}`);
-  stopRunningChild();
-  void (activeServer?.stop() ?? Promise.resolve()).then(() => process.exit(3));
+  // The group's signal and the same one passed on by npm and tsx arrive together: one cut.
+  if (stopping === signal && Date.now() - stoppingAt < 500) return;
+  if (stopping) {
+    console.error(`verify: ${signal} again: waiting for the stage to give back what it owes the target`);
+    running?.kill(signal);
+    return;
+  }
+  stopping = signal;
+  stoppingAt = Date.now();
+  console.error(`verify: ${signal}: stopping; the running stage gives back what it owes the target first`);
+  const child = running;
+  // Sent on too, for a signal that reached verify alone; the child takes the group's and this one as one.
+  child?.kill(signal);
+  const ended = child && child.exitCode === null && child.signalCode === null ? new Promise((done) => child.once('close', done)) : Promise.resolve();
+  void ended
+    .then(() => activeServer?.stop())
+    .then(() => {
+      console.error(`verify: stopped by ${signal}: ${stopLine()}`);
+      process.exit(3);
+    });
 }
 
 /** The stage's reference server, from its start to its stop (undefined: none runs). */
