@@ -55,17 +55,17 @@ export function outside(allowed: readonly string[], wanted: string): string {
  * (`composite_sum` gives `composite` and `sum`) that are not values of it themselves. A value a revision
  * of the spec removed is often such a word, and a server keeping the old revision still takes it.
  */
-export function nearMisses(allowed: readonly string[]): string[] {
+function wordsNotListed(allowed: readonly string[]): string[] {
   const words = allowed.flatMap((v) => v.split(/[^A-Za-z0-9]+/)).filter((w) => w.length >= 3);
   return [...new Set(words)].filter((w) => !allowed.includes(w));
 }
 
 /**
  * Values a request field's closed list refuses that a server may still take: the values an earlier
- * revision of the spec allowed (SPEC_RETIRED, kept by contracts:build), then the near misses.
+ * revision of the spec allowed (SPEC_RETIRED, kept by contracts:build), then the words its values are made of.
  */
 export function refusedValues(operationId: string, field: string, allowed: readonly string[]): string[] {
-  return [...new Set([...(SPEC_RETIRED[operationId]?.[field] ?? []), ...nearMisses(allowed)])].filter((v) => !allowed.includes(v));
+  return [...new Set([...(SPEC_RETIRED[operationId]?.[field] ?? []), ...wordsNotListed(allowed)])].filter((v) => !allowed.includes(v));
 }
 
 /** The longest value of a closed list (the first of them where several are as long). */
