@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { fail, parseCommand, runCommand } from '../core/command.ts';
 import { ROOT } from '../core/config.ts';
+import { readConformance } from '../core/formats.ts';
 import { randomApiKey, startReference } from '../core/reference.ts';
 import { OVERLAY_PATH, SPEC_PATH } from './build.ts';
 import { type Overlay, readContractModel } from './model/contract-model.ts';
@@ -63,13 +64,8 @@ function conformance(
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
   });
-  let clauses: { id: string; level: string; status: string }[] = [];
-  try {
-    clauses = (JSON.parse(readFileSync(join(reports, 'conformance.json'), 'utf8')) as { clauses: { id: string; level: string; status: string }[] }).clauses;
-  } catch {
-    // No report: the status says why.
-  }
-  return { status: run.status ?? 3, clauses };
+  // No report: the status says why.
+  return { status: run.status ?? 3, clauses: readConformance(reports)?.clauses ?? [] };
 }
 
 async function check(r: Revision, keep: boolean): Promise<Outcome> {

@@ -22,6 +22,7 @@ const NOT_RUN_FILES: Record<string, string> = {
   'load/cloud/cli.ts': "a prepared cloud run's plan and Artillery's JSON report of it",
   'load/command/plan.ts': "a load plan handed to the runner's command (--plan FILE, as verify does), checked as it is read",
   'harness/reliability/cuts-lib.ts': 'the reference target manifest, copied with one more experiment for the cut runs',
+  'harness/bench/generator.ts': "Artillery's own JSON report of the run of its own HTTP engine",
 };
 const SKIP = new Set(['node_modules', '.git', 'reports', 'test-results', 'playwright-report', '.tools', '.venv', 'data', 'schemas']);
 

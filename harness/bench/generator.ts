@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { ROOT } from '../../core/config.ts';
-import type { RunSummary } from '../../core/formats.ts';
+import { readRunSummary, type RunSummary } from '../../core/formats.ts';
 import { startReference } from '../../core/reference.ts';
 import { cpuBetween } from '../../load/artillery/delivery.ts';
 import { ARTILLERY_BIN, cpuSecondsOf } from '../../load/artillery/run.ts';
@@ -45,7 +45,7 @@ try {
   const reports = join(work, 'ours');
   const shape = { config: { phases: [{ duration: seconds, arrivalRate: rate, maxVusers: rate * seconds }] } };
   const ours = await spawnLoad(['paging', '--overrides', JSON.stringify(shape)], reports, { CONSOLE_BASE_URL: server.baseUrl, CONSOLE_API_KEY: server.apiKey });
-  const s = JSON.parse(readFileSync(join(reports, 'load/paging/summary.json'), 'utf8')) as RunSummary;
+  const s = readRunSummary(join(reports, 'load/paging/summary.json')) as RunSummary;
   const requests = Object.values(s.endpoints).reduce((n, e) => n + e.count, 0);
   if (!s.delivery?.cpuMsPer1000Requests) throw new Error(`the suite's run gave no CPU figure (exit ${ours.code})`);
   rows.push({ generator: `suite (paging profile, exit ${ours.code})`, requests, seconds: s.durationMs / 1000, cpuMs: s.delivery.cpuMsPer1000Requests / 1000 });

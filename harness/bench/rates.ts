@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { RunSummary } from '../../core/formats.ts';
+import { readRunSummary, type RunSummary } from '../../core/formats.ts';
 import { startReference } from '../../core/reference.ts';
 import { spawnLoad } from '../../load/command/spawn-load.ts';
 
@@ -45,7 +45,7 @@ try {
       const r = await spawnLoad([script, '--overrides', JSON.stringify(shape)], reports, { CONSOLE_BASE_URL: server.baseUrl, CONSOLE_API_KEY: server.apiKey });
       let s: RunSummary | undefined;
       try {
-        s = JSON.parse(readFileSync(join(reports, 'load', script, 'summary.json'), 'utf8')) as RunSummary;
+        s = readRunSummary(join(reports, 'load', script, 'summary.json')) as RunSummary;
       } catch {
         s = undefined;
       }
