@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { createdMs, createdRule, fieldRule, type FieldFilterName, isoDay } from '../core/experiment-filters.ts';
 import type { Experiment, ListBody, ReleasePipeline } from './lib/bodies.ts';
 import { CALIBRATION, calibrationScenario } from './lib/calibration.ts';
-import { checkSuccess, checkThat, type CheckLevel, parse, transportReason } from './lib/checks.ts';
+import { checkSuccess, checkThat, parse, transportReason } from './lib/checks.ts';
 import { DATA_DIR, type ProfileName, STRICT } from './lib/env.ts';
 import { ANY_STATUS, timedCall, query } from './lib/http.ts';
 import { arrival, byProfile, SHARED, type Shape } from './lib/profiles.ts';
@@ -187,16 +187,19 @@ async function tagsAsTheTargetReadsThem(f: Filter, unfiltered: Experiment[]): Pr
   return f;
 }
 
-/** The level of each filter's check, as in the conformance suite: the encoding of tags and the bounds of dates are not shown (4.4). */
-const FILTER_LEVEL: Record<FilterName, CheckLevel> = {
-  status: 'stated',
-  idType: 'stated',
-  layerID: 'stated',
-  targetAppID: 'stated',
-  creatorID: 'stated',
-  creatorName: 'stated',
-  tags: 'inferred',
-  createdStartDate: 'inferred',
+/**
+ * The clause of each filter's check, as in the conformance suite; the encoding of tags and the bounds of
+ * dates are not shown (4.4), so those two are held to the inferred filters.oracle.
+ */
+const FILTER_CLAUSE: Record<FilterName, string> = {
+  status: 'experiments.list.filters',
+  idType: 'experiments.list.filter.idType',
+  layerID: 'experiments.list.filter.layerID',
+  targetAppID: 'experiments.list.filter.targetAppID',
+  creatorID: 'experiments.list.filter.creatorID',
+  creatorName: 'experiments.list.filter.creatorName',
+  tags: 'filters.oracle',
+  createdStartDate: 'filters.oracle',
 };
 
 async function listExperiments(endpoint: string, params: Record<string, string | number | undefined>): Promise<Experiment[] | undefined> {
@@ -204,7 +207,7 @@ async function listExperiments(endpoint: string, params: Record<string, string |
   const body = checkSuccess<ListBody<Experiment>>('listExperiments', endpoint, res);
   if (!body) return undefined;
   // Without a limit the page size is the target's default (not shown, 4.4): nothing to hold it to.
-  if (params.limit !== undefined) checkThat(endpoint, 'page holds at most limit items', body.data.length <= Number(params.limit), 'inferred');
+  if (params.limit !== undefined) checkThat(endpoint, 'page holds at most limit items', body.data.length <= Number(params.limit), 'paging.limit');
   return body.data;
 }
 
@@ -292,20 +295,20 @@ async function dashboard(s: Setup, i: number): Promise<void> {
     const f = s.filters[slot - 1];
     const limit = s.limits[Math.floor(i / (s.filters.length + 1)) % s.limits.length];
     const match = matcher(f);
-    const level = FILTER_LEVEL[f.name];
+    const clause = FILTER_CLAUSE[f.name];
     const page1 = await listExperiments('listExperiments.filter', { ...f.params, limit });
-    if (page1) checkThat('listExperiments.filter', `every item matches filter ${f.name}`, allMatch(page1, match), level);
+    if (page1) checkThat('listExperiments.filter', `every item matches filter ${f.name}`, allMatch(page1, match), clause);
     if (page1 && page1.length === limit && i % 3 === 0) {
       const page2 = await listExperiments('listExperiments.filter', { ...f.params, limit, page: 2 });
       if (page2) {
-        checkThat('listExperiments.filter', `every item matches filter ${f.name}`, allMatch(page2, match), level);
+        checkThat('listExperiments.filter', `every item matches filter ${f.name}`, allMatch(page2, match), clause);
         const seen: Record<string, true> = {};
         for (const e of page1) seen[String(e.id)] = true;
         checkThat(
           'listExperiments.filter',
           'page 2 shares no item with page 1',
           page2.every((e) => !seen[String(e.id)]),
-          'inferred',
+          'paging.disjointUnion',
         );
       }
     }
@@ -317,14 +320,14 @@ async function dashboard(s: Setup, i: number): Promise<void> {
       'listReleasePipelines',
       await timedCall('GET', `/console/v1/release_pipelines${query({ limit })}`, { endpoint: 'listReleasePipelines' }),
     );
-    if (body) checkThat('listReleasePipelines', 'page holds at most limit items', body.data.length <= limit, 'inferred');
+    if (body) checkThat('listReleasePipelines', 'page holds at most limit items', body.data.length <= limit, 'paging.limit');
   }
 }
 
 async function deepPage(s: Setup): Promise<void> {
   const items = await listExperiments('listExperiments.deep', { limit: s.deepLimit, page: s.deepPage });
   // Inferred: a page short of the limit before the last page says the pages do not cover the list.
-  if (items) checkThat('listExperiments.deep', 'deep page is a full page', items.length === s.deepLimit, 'inferred');
+  if (items) checkThat('listExperiments.deep', 'deep page is a full page', items.length === s.deepLimit, 'paging.disjointUnion');
 }
 
 /** An export job: every page of the pipelines, then experiments page by page up to a bound; no page repeats an item. */
@@ -345,7 +348,7 @@ async function exportWalk(s: Setup): Promise<void> {
     }
     if (body.data.length < s.exportLimit) break;
   }
-  checkThat('listReleasePipelines', 'pages share no item', dup === 0, 'inferred');
+  checkThat('listReleasePipelines', 'pages share no item', dup === 0, 'paging.disjointUnion');
   const ids: Record<string, true> = {};
   dup = 0;
   for (let page = 1; page <= P.exportPages; page++) {
@@ -358,7 +361,7 @@ async function exportWalk(s: Setup): Promise<void> {
     }
     if (items.length < s.exportLimit) break;
   }
-  checkThat('listExperiments.walk', 'pages share no item', dup === 0, 'inferred');
+  checkThat('listExperiments.walk', 'pages share no item', dup === 0, 'paging.disjointUnion');
 }
 
 export const paging: Profile<Setup> = {
