@@ -1,12 +1,11 @@
 // Paging load profile: walks experiments (each limit, each filter) and release pipelines page
 // by page, like a dashboard (page 1, a filter, sometimes page 2) and an export job (every page) would,
 // plus a deep page. Run it with `npm run load:paging -- --profile smoke|baseline|stress`.
-import { readFileSync } from 'node:fs';
 import { createdMs, createdRule, fieldRule, type FieldFilterName, isoDay } from '../core/experiment-filters.ts';
 import type { Experiment, ListBody, ReleasePipeline } from './lib/bodies.ts';
 import { CALIBRATION, calibrationScenario } from './lib/calibration.ts';
 import { checkSuccess, checkThat, parse, transportReason } from './lib/checks.ts';
-import { DATA_DIR, type ProfileName, STRICT } from './lib/env.ts';
+import { type ProfileName, STRICT } from './lib/env.ts';
 import { ANY_STATUS, timedCall, query } from './lib/http.ts';
 import { arrival, byProfile, SHARED, type Shape } from './lib/profiles.ts';
 import type { Profile } from './lib/profile.ts';
@@ -15,8 +14,11 @@ import { abort, checkTarget } from './lib/reachability.ts';
 import { endpointThresholds, type Limits, type Thresholds, verdictThresholds } from './lib/thresholds.ts';
 import { calibration } from './lib/calibration.ts';
 
-// Written by fixtures/generate.ts before the run.
-const DATA = JSON.parse(readFileSync(`${DATA_DIR}/paging.json`, 'utf8')) as { limits: number[]; exportLimit: number; seed: number };
+/**
+ * The page sizes the dashboard asks for in turn, and the export walk's: part of the profile's mix, so
+ * written here only. Setup keeps those the target takes (the maximum is not shown, spec 4.4).
+ */
+const PAGE_SIZES = { limits: [10, 20, 50, 100], exportLimit: 100 };
 
 const pagesWalked = 'paging_pages_walked';
 
@@ -99,7 +101,7 @@ interface Setup {
   filters: Filter[];
   deepPage: number;
   deepLimit: number;
-  /** The page sizes of DATA the target takes (a larger one may be refused: the maximum is not shown, spec 4.4). */
+  /** The page sizes of PAGE_SIZES the target takes (a larger one may be refused: the maximum is not shown, spec 4.4). */
   limits: number[];
   exportLimit: number;
 }
@@ -226,12 +228,12 @@ async function setupAnswer(what: string, path: string): Promise<ListBody<Experim
 }
 
 /**
- * The largest page size of DATA that the target takes: a target may refuse a limit above its maximum
+ * The largest page size of PAGE_SIZES that the target takes: a target may refuse a limit above its maximum
  * with a 4xx instead of clamping it (spec 4.4: the maximum is not shown). undefined when it takes none.
  */
 async function largestLimit(): Promise<{ limit: number | undefined; first: ListBody<Experiment> }> {
-  const sizes = DATA.limits
-    .concat([DATA.exportLimit])
+  const sizes = PAGE_SIZES.limits
+    .concat([PAGE_SIZES.exportLimit])
     .filter((n, k, all) => all.indexOf(n) === k)
     .sort((a, b) => b - a);
   for (const limit of sizes) {
@@ -248,9 +250,9 @@ async function setup(): Promise<Setup> {
   await checkTarget();
   const { limit: largest, first: body } = await largestLimit();
   if (body.data.length === 0) abort('the target lists no experiments: the paging profile needs some');
-  if (largest === undefined) abort(`the target refuses every page size of ${DATA.limits.join(', ')} with a 4xx`);
-  const limits = DATA.limits.filter((n) => n <= (largest as number));
-  if (largest !== DATA.exportLimit) console.warn(`setup: the target refuses list limits above ${largest}: pages of ${limits.join(', ')} only`);
+  if (largest === undefined) abort(`the target refuses every page size of ${PAGE_SIZES.limits.join(', ')} with a 4xx`);
+  const limits = PAGE_SIZES.limits.filter((n) => n <= (largest as number));
+  if (largest !== PAGE_SIZES.exportLimit) console.warn(`setup: the target refuses list limits above ${largest}: pages of ${limits.join(', ')} only`);
   const deepLimit = Math.min(20, largest as number);
   // totalItems is the reference's pagination field (a "not shown" item, spec 2.1); without it the last
   // page is found by doubling then bisecting, which needs no pagination fields at all.
@@ -279,7 +281,7 @@ async function setup(): Promise<Setup> {
     deepPage: Math.max(1, Math.floor(last * 0.9)),
     deepLimit,
     limits,
-    exportLimit: Math.min(DATA.exportLimit, largest as number),
+    exportLimit: Math.min(PAGE_SIZES.exportLimit, largest as number),
   };
 }
 
