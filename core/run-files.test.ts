@@ -14,7 +14,6 @@ const NOT_RUN_FILES: Record<string, string> = {
   'core/package.ts': "package.json's version and build-info.json's commit",
   'core/yaml.ts': 'the parsed copy of a project YAML file (contracts/clauses.yaml, openapi.yaml), kept by the text hash',
   'report/inputs.ts': "timeseries.json, the report's own file",
-  'load/paging.ts': 'the request data fixtures/generate.ts wrote for the run',
   'load/mutation.ts': 'the request bodies fixtures/generate.ts wrote for the run',
   'fixtures/generate.ts': "a paired run's plan of both sides (--pair), written for it by load/command/paired.ts",
   'load/artillery/processor.ts': "the setup's answer, handed to every worker",

@@ -248,7 +248,12 @@ async function metrics(_s: Setup, i: number): Promise<void> {
   const res = checkSuccess<Envelope<Metric>>('createMetric', 'createMetric', sent);
   // The real create of the dry run's name succeeds: the dry run left nothing behind (as the suite's writes.dryRunNoChange).
   if (sampled && answered('createMetric', sent))
-    checkThat('createMetric.dryRun', 'a dry run persisted nothing: the real create of its name succeeds', succeeded('createMetric', sent.status), 'inferred');
+    checkThat(
+      'createMetric.dryRun',
+      'a dry run persisted nothing: the real create of its name succeeds',
+      succeeded('createMetric', sent.status),
+      'writes.dryRunNoChange',
+    );
   if (is2xx(sent)) wroteMetric('current', 'metricsCreated');
   // The candidate's metric is known by its own answer (its id shape is the contract compare's to judge);
   // one it refused is not updated there: those updates go to the current alone.
@@ -258,7 +263,7 @@ async function metrics(_s: Setup, i: number): Promise<void> {
   count(metricsCreated, 1);
   const expectedId = `${name}::${body.type}`;
   if (res.data.id !== undefined)
-    checkThat('createMetric', 'id is the name and the type joined by a double colon (spec 2.8)', res.data.id === expectedId, 'stated');
+    checkThat('createMetric', 'id is the name and the type joined by a double colon (spec 2.8)', res.data.id === expectedId, 'metric.id.shape');
   const made = { id: res.data.id ?? expectedId, candidateId: theirs };
   mine.push(made);
   await updatePath(i, made);
@@ -316,7 +321,7 @@ async function updatePath(i: number, metric: { id: string; candidateId?: string 
     own.answered = ++clock;
     const upd = checkSuccess<Envelope<Metric>>('updateMetric', 'updateMetric', updateRes);
     if (upd && upd.data.description !== undefined)
-      checkThat('updateMetric', 'update answers the new description (spec 4.7)', upd.data.description === update.description, 'stated');
+      checkThat('updateMetric', 'update answers the new description (spec 4.7)', upd.data.description === update.description, 'metrics.update.applies');
     if (!upd || i % 2 !== 0) return;
     // Read-back: a dry run with another description, then a write that changes nothing (the directionality
     // the update set), which answers the metric as stored (there is no read, spec 4): the update took, the
@@ -334,7 +339,7 @@ async function updatePath(i: number, metric: { id: string; candidateId?: string 
         'updateMetric.readBack',
         'the update persisted and the dry run did not (spec 4.7)',
         possibleDescriptions(history.writes, own.sent, answeredAt).has(after.data.description),
-        'stated',
+        'metrics.update.dryRun',
       );
   } finally {
     // With no update of the metric under way, every write so far is replaced by the next one's: forget them.
@@ -373,7 +378,7 @@ async function gates(_s: Setup, i: number): Promise<void> {
       'addGateRules',
       'the gate returned holds every rule sent (spec 4.1)',
       body.rules.every((r) => names[r.name]),
-      'stated',
+      'gates.addRules.response.gate',
     );
   }
   // The gate's id is a listed field (its presence only inferred, docs/presence.md): compared when present.
@@ -385,10 +390,16 @@ async function gates(_s: Setup, i: number): Promise<void> {
     return a.current;
   };
   const off = checkSuccess<Envelope<Gate>>('disableGate', 'disableGate', await toggle('disable'));
-  if (off) checkThat('disableGate', 'the gate returned has isEnabled false (spec 4.2)', off.data.isEnabled === false && isGate(off.data), 'stated');
+  if (off)
+    checkThat(
+      'disableGate',
+      'the gate returned has isEnabled false (spec 4.2)',
+      off.data.isEnabled === false && isGate(off.data),
+      'gates.disable.response.isEnabled',
+    );
   // The state after enable is not shown (spec 3): the response is checked against its schema only.
   const on = checkSuccess<Envelope<Gate>>('enableGate', 'enableGate', await toggle('enable'));
-  if (on) checkThat('enableGate', 'the gate returned is the one enabled (spec 4.3)', isGate(on.data), 'stated');
+  if (on) checkThat('enableGate', 'the gate returned is the one enabled (spec 4.3)', isGate(on.data), 'gates.enableDisable.rules');
 }
 
 async function overrides(s: Setup, i: number): Promise<void> {
@@ -419,7 +430,7 @@ async function overrides(s: Setup, i: number): Promise<void> {
     endpoint,
     'the resulting overrides hold the last item sent for each target (spec 4.11)',
     Object.keys(last).every((target) => held[last[target]]),
-    'stated',
+    'overrides.patch.persisted',
   );
 }
 
@@ -447,8 +458,13 @@ let turn = 0;
 /** Whether a side still has work on trigger k: not done, and its budget not spent. */
 const live = (side: Side, k: number) => k < states[side].length && !states[side][k].done && skipped[side] < PHASE_BUDGET;
 
+type TriggerOp = 'skipTriggerPhase' | 'unpauseTrigger';
+
+/** The clause an answer of each trigger operation is held to: `data` is the trigger (4.9, 4.10). */
+const TRIGGER_RESPONSE: Record<TriggerOp, string> = { skipTriggerPhase: 'triggers.skip.response', unpauseTrigger: 'triggers.unpause.response' };
+
 /** The request a side sends next for trigger k: unpause a paused trigger, else skip its current phase. */
-function nextRequest(side: Side, k: number): { op: string; req: SideRequest } {
+function nextRequest(side: Side, k: number): { op: TriggerOp; req: SideRequest } {
   const t = TRIGGERS[side][k];
   const s = states[side][k];
   const op = s.paused ? 'unpauseTrigger' : 'skipTriggerPhase';
@@ -479,7 +495,7 @@ async function triggers(): Promise<void> {
 }
 
 /** Moves one side's trigger k by its answer; only the current's answers are checked. */
-function followTrigger(side: Side, k: number, op: string, res: Response): void {
+function followTrigger(side: Side, k: number, op: TriggerOp, res: Response): void {
   const t = TRIGGERS[side][k];
   const s = states[side][k];
   const checked = side === 'current';
@@ -508,7 +524,7 @@ function followTrigger(side: Side, k: number, op: string, res: Response): void {
         op,
         'the trigger returned is the one named (spec 4.9, 4.10)',
         (d.id === undefined || d.id === t.id) && (d.releasePipelineID === undefined || d.releasePipelineID === t.releasePipelineID),
-        'stated',
+        TRIGGER_RESPONSE[op],
       );
     // Status names and the effect of skip and unpause are not shown (spec 2.7, 3): they only steer
     // which phase to try next, as the reference names them; another target's triggers simply end

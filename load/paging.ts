@@ -1,12 +1,11 @@
 // Paging load profile: walks experiments (each limit, each filter) and release pipelines page
 // by page, like a dashboard (page 1, a filter, sometimes page 2) and an export job (every page) would,
 // plus a deep page. Run it with `npm run load:paging -- --profile smoke|baseline|stress`.
-import { readFileSync } from 'node:fs';
 import { createdMs, createdRule, fieldRule, type FieldFilterName, isoDay } from '../core/experiment-filters.ts';
 import type { Experiment, ListBody, ReleasePipeline } from './lib/bodies.ts';
 import { CALIBRATION, calibrationScenario } from './lib/calibration.ts';
-import { checkSuccess, checkThat, type CheckLevel, parse, transportReason } from './lib/checks.ts';
-import { DATA_DIR, type ProfileName, STRICT } from './lib/env.ts';
+import { checkSuccess, checkThat, parse, transportReason } from './lib/checks.ts';
+import { type ProfileName, STRICT } from './lib/env.ts';
 import { ANY_STATUS, timedCall, query } from './lib/http.ts';
 import { arrival, byProfile, SHARED, type Shape } from './lib/profiles.ts';
 import type { Profile } from './lib/profile.ts';
@@ -15,8 +14,11 @@ import { abort, checkTarget } from './lib/reachability.ts';
 import { endpointThresholds, type Limits, type Thresholds, verdictThresholds } from './lib/thresholds.ts';
 import { calibration } from './lib/calibration.ts';
 
-// Written by fixtures/generate.ts before the run.
-const DATA = JSON.parse(readFileSync(`${DATA_DIR}/paging.json`, 'utf8')) as { limits: number[]; exportLimit: number; seed: number };
+/**
+ * The page sizes the dashboard asks for in turn, and the export walk's: part of the profile's mix, so
+ * written here only. Setup keeps those the target takes (the maximum is not shown, spec 4.4).
+ */
+const PAGE_SIZES = { limits: [10, 20, 50, 100], exportLimit: 100 };
 
 const pagesWalked = 'paging_pages_walked';
 
@@ -99,7 +101,7 @@ interface Setup {
   filters: Filter[];
   deepPage: number;
   deepLimit: number;
-  /** The page sizes of DATA the target takes (a larger one may be refused: the maximum is not shown, spec 4.4). */
+  /** The page sizes of PAGE_SIZES the target takes (a larger one may be refused: the maximum is not shown, spec 4.4). */
   limits: number[];
   exportLimit: number;
 }
@@ -187,16 +189,19 @@ async function tagsAsTheTargetReadsThem(f: Filter, unfiltered: Experiment[]): Pr
   return f;
 }
 
-/** The level of each filter's check, as in the conformance suite: the encoding of tags and the bounds of dates are not shown (4.4). */
-const FILTER_LEVEL: Record<FilterName, CheckLevel> = {
-  status: 'stated',
-  idType: 'stated',
-  layerID: 'stated',
-  targetAppID: 'stated',
-  creatorID: 'stated',
-  creatorName: 'stated',
-  tags: 'inferred',
-  createdStartDate: 'inferred',
+/**
+ * The clause of each filter's check, as in the conformance suite; the encoding of tags and the bounds of
+ * dates are not shown (4.4), so those two are held to the inferred filters.oracle.
+ */
+const FILTER_CLAUSE: Record<FilterName, string> = {
+  status: 'experiments.list.filters',
+  idType: 'experiments.list.filter.idType',
+  layerID: 'experiments.list.filter.layerID',
+  targetAppID: 'experiments.list.filter.targetAppID',
+  creatorID: 'experiments.list.filter.creatorID',
+  creatorName: 'experiments.list.filter.creatorName',
+  tags: 'filters.oracle',
+  createdStartDate: 'filters.oracle',
 };
 
 async function listExperiments(endpoint: string, params: Record<string, string | number | undefined>): Promise<Experiment[] | undefined> {
@@ -204,7 +209,7 @@ async function listExperiments(endpoint: string, params: Record<string, string |
   const body = checkSuccess<ListBody<Experiment>>('listExperiments', endpoint, res);
   if (!body) return undefined;
   // Without a limit the page size is the target's default (not shown, 4.4): nothing to hold it to.
-  if (params.limit !== undefined) checkThat(endpoint, 'page holds at most limit items', body.data.length <= Number(params.limit), 'inferred');
+  if (params.limit !== undefined) checkThat(endpoint, 'page holds at most limit items', body.data.length <= Number(params.limit), 'paging.limit');
   return body.data;
 }
 
@@ -223,12 +228,12 @@ async function setupAnswer(what: string, path: string): Promise<ListBody<Experim
 }
 
 /**
- * The largest page size of DATA that the target takes: a target may refuse a limit above its maximum
+ * The largest page size of PAGE_SIZES that the target takes: a target may refuse a limit above its maximum
  * with a 4xx instead of clamping it (spec 4.4: the maximum is not shown). undefined when it takes none.
  */
 async function largestLimit(): Promise<{ limit: number | undefined; first: ListBody<Experiment> }> {
-  const sizes = DATA.limits
-    .concat([DATA.exportLimit])
+  const sizes = PAGE_SIZES.limits
+    .concat([PAGE_SIZES.exportLimit])
     .filter((n, k, all) => all.indexOf(n) === k)
     .sort((a, b) => b - a);
   for (const limit of sizes) {
@@ -245,9 +250,9 @@ async function setup(): Promise<Setup> {
   await checkTarget();
   const { limit: largest, first: body } = await largestLimit();
   if (body.data.length === 0) abort('the target lists no experiments: the paging profile needs some');
-  if (largest === undefined) abort(`the target refuses every page size of ${DATA.limits.join(', ')} with a 4xx`);
-  const limits = DATA.limits.filter((n) => n <= (largest as number));
-  if (largest !== DATA.exportLimit) console.warn(`setup: the target refuses list limits above ${largest}: pages of ${limits.join(', ')} only`);
+  if (largest === undefined) abort(`the target refuses every page size of ${PAGE_SIZES.limits.join(', ')} with a 4xx`);
+  const limits = PAGE_SIZES.limits.filter((n) => n <= (largest as number));
+  if (largest !== PAGE_SIZES.exportLimit) console.warn(`setup: the target refuses list limits above ${largest}: pages of ${limits.join(', ')} only`);
   const deepLimit = Math.min(20, largest as number);
   // totalItems is the reference's pagination field (a "not shown" item, spec 2.1); without it the last
   // page is found by doubling then bisecting, which needs no pagination fields at all.
@@ -276,7 +281,7 @@ async function setup(): Promise<Setup> {
     deepPage: Math.max(1, Math.floor(last * 0.9)),
     deepLimit,
     limits,
-    exportLimit: Math.min(DATA.exportLimit, largest as number),
+    exportLimit: Math.min(PAGE_SIZES.exportLimit, largest as number),
   };
 }
 
@@ -292,20 +297,20 @@ async function dashboard(s: Setup, i: number): Promise<void> {
     const f = s.filters[slot - 1];
     const limit = s.limits[Math.floor(i / (s.filters.length + 1)) % s.limits.length];
     const match = matcher(f);
-    const level = FILTER_LEVEL[f.name];
+    const clause = FILTER_CLAUSE[f.name];
     const page1 = await listExperiments('listExperiments.filter', { ...f.params, limit });
-    if (page1) checkThat('listExperiments.filter', `every item matches filter ${f.name}`, allMatch(page1, match), level);
+    if (page1) checkThat('listExperiments.filter', `every item matches filter ${f.name}`, allMatch(page1, match), clause);
     if (page1 && page1.length === limit && i % 3 === 0) {
       const page2 = await listExperiments('listExperiments.filter', { ...f.params, limit, page: 2 });
       if (page2) {
-        checkThat('listExperiments.filter', `every item matches filter ${f.name}`, allMatch(page2, match), level);
+        checkThat('listExperiments.filter', `every item matches filter ${f.name}`, allMatch(page2, match), clause);
         const seen: Record<string, true> = {};
         for (const e of page1) seen[String(e.id)] = true;
         checkThat(
           'listExperiments.filter',
           'page 2 shares no item with page 1',
           page2.every((e) => !seen[String(e.id)]),
-          'inferred',
+          'paging.disjointUnion',
         );
       }
     }
@@ -317,14 +322,14 @@ async function dashboard(s: Setup, i: number): Promise<void> {
       'listReleasePipelines',
       await timedCall('GET', `/console/v1/release_pipelines${query({ limit })}`, { endpoint: 'listReleasePipelines' }),
     );
-    if (body) checkThat('listReleasePipelines', 'page holds at most limit items', body.data.length <= limit, 'inferred');
+    if (body) checkThat('listReleasePipelines', 'page holds at most limit items', body.data.length <= limit, 'paging.limit');
   }
 }
 
 async function deepPage(s: Setup): Promise<void> {
   const items = await listExperiments('listExperiments.deep', { limit: s.deepLimit, page: s.deepPage });
   // Inferred: a page short of the limit before the last page says the pages do not cover the list.
-  if (items) checkThat('listExperiments.deep', 'deep page is a full page', items.length === s.deepLimit, 'inferred');
+  if (items) checkThat('listExperiments.deep', 'deep page is a full page', items.length === s.deepLimit, 'paging.disjointUnion');
 }
 
 /** An export job: every page of the pipelines, then experiments page by page up to a bound; no page repeats an item. */
@@ -345,7 +350,7 @@ async function exportWalk(s: Setup): Promise<void> {
     }
     if (body.data.length < s.exportLimit) break;
   }
-  checkThat('listReleasePipelines', 'pages share no item', dup === 0, 'inferred');
+  checkThat('listReleasePipelines', 'pages share no item', dup === 0, 'paging.disjointUnion');
   const ids: Record<string, true> = {};
   dup = 0;
   for (let page = 1; page <= P.exportPages; page++) {
@@ -358,7 +363,7 @@ async function exportWalk(s: Setup): Promise<void> {
     }
     if (items.length < s.exportLimit) break;
   }
-  checkThat('listExperiments.walk', 'pages share no item', dup === 0, 'inferred');
+  checkThat('listExperiments.walk', 'pages share no item', dup === 0, 'paging.disjointUnion');
 }
 
 export const paging: Profile<Setup> = {

@@ -7,13 +7,14 @@ import { createReadStream, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
 import { splitCsvLine } from '../core/csv.ts';
+import { quantile } from '../core/quantile.ts';
 
 export interface Bucket {
   /** Milliseconds since the first sample. */
   t: number;
   /** Requests per endpoint tag in this bucket. */
   requests: Record<string, number>;
-  /** p95 of http_req_duration over every request of the bucket, in ms (null when none). */
+  /** p95 of http_req_duration over every request of the bucket, in ms (null when none), as summary.json reads its p95 (core/quantile.ts). */
   p95: number | null;
 }
 
@@ -33,12 +34,6 @@ function endpointOf(extraTags: string): string {
     if (k === 'endpoint' && v) return decodeURIComponent(v);
   }
   return 'other';
-}
-
-function p95(values: number[]): number | null {
-  if (values.length === 0) return null;
-  const sorted = values.slice().sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(0.95 * sorted.length) - 1)];
 }
 
 /** A bucket size that gives a chart of about 30 to 60 points whatever the run's length. */
@@ -73,8 +68,8 @@ export function bucketize(script: string, samples: Sample[]): TimeSeries {
     durations[i].push(s.duration);
   }
   buckets.forEach((b, i) => {
-    const v = p95(durations[i]);
-    b.p95 = v === null ? null : Math.round(v * 1000) / 1000;
+    // The project's one p95 (type 7), so a bucket's p95 and summary.json's agree on the same requests.
+    b.p95 = durations[i].length === 0 ? null : Math.round(quantile(durations[i], 0.95) * 1000) / 1000;
   });
   const endpoints = [...new Set(samples.map((s) => s.endpoint))].sort();
   return { format: 'console-conformance.timeseries/1', script, bucketMs, durationMs: end - start, endpoints, buckets };

@@ -3,6 +3,7 @@
 // elsewhere) and by the ratio tolerances alone (the rule before it), then the tally and its table.
 import { compareSummary, DEFAULT_TOLERANCE } from '../../load/compare/baseline.ts';
 import type { ProfileResult, RunSummary } from '../../core/formats.ts';
+import { median } from '../../core/quantile.ts';
 
 /**
  * Where a slowdown was made: in the operation's handler (the reference's slow: fault, which requests
@@ -73,16 +74,8 @@ const asCondition = (c: number | Condition): Condition => (typeof c === 'number'
 export function tallyJudgements(judgements: Judgement[], conditions: (number | Condition)[]): Row[] {
   return conditions.map(asCondition).map(({ change, where }) => {
     const js = judgements.filter((j) => j.change === change && (change === 0 || j.where === where));
-    const effects = js
-      .map((j) => j.largestEffect)
-      .filter((e): e is number => e !== null)
-      .sort((a, b) => a - b);
-    const mid =
-      effects.length === 0
-        ? null
-        : effects.length % 2
-          ? effects[(effects.length - 1) / 2]
-          : (effects[effects.length / 2 - 1] + effects[effects.length / 2]) / 2;
+    const effects = js.map((j) => j.largestEffect).filter((e): e is number => e !== null);
+    const mid = effects.length === 0 ? null : median(effects);
     return {
       change,
       where,

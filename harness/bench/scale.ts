@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path';
 import { fail, integerOption, parseCommand } from '../../core/command.ts';
 import { ROOT } from '../../core/config.ts';
 import { readConformance } from '../../core/formats.ts';
+import { median } from '../../core/quantile.ts';
 import { startReference } from '../../core/reference.ts';
 import { startProxy } from '../transport/proxy.ts';
 
@@ -78,7 +79,6 @@ async function runOnce(scale: number): Promise<Run> {
   }
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const runs = new Map<number, Run[]>(scales.map((s) => [s, []]));
 for (let round = 1; round <= rounds; round++)
   for (const scale of scales) {
@@ -88,7 +88,10 @@ for (let round = 1; round <= rounds; round++)
 
 const rows = scales.map((scale) => {
   const rs = runs.get(scale)!;
-  const mid = rs.find((r) => r.seconds === median(rs.map((x) => x.seconds)))!;
+  // A whole run is reported, so the one nearest the median time (core/quantile.ts); with an even
+  // count the two middle runs are equally near and the faster is taken.
+  const m = median(rs.map((x) => x.seconds));
+  const mid = [...rs].sort((a, b) => a.seconds - b.seconds).reduce((best, r) => (Math.abs(r.seconds - m) < Math.abs(best.seconds - m) ? r : best));
   return { scale, ...mid };
 });
 const base = rows[0];

@@ -36,5 +36,5 @@ export async function calibration(): Promise<void> {
   // Inferred, not stated: the spec requires the key of its operations (spec 5) and says nothing of a
   // path that is none; refusing it is what any server does, and a server that does not has no ruler.
   if (answered(CALIBRATION, res))
-    checkThat(CALIBRATION, 'a request to no operation, without the key, is refused with a 4xx', res.status >= 400 && res.status < 500, 'inferred');
+    checkThat(CALIBRATION, 'a request to no operation, without the key, is refused with a 4xx', res.status >= 400 && res.status < 500, 'errors.badInput.4xx');
 }

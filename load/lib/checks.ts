@@ -1,9 +1,9 @@
 // Every response is checked: status, envelope (spec 2.1) and the operation's response schema, with
 // the validators bundled from contracts/schemas (load/lib/build-validators.ts).
 //
-// A check has the level of its clause (contracts/clauses.yaml): a stated one fails the run, an
-// inferred one is a warning (a failure under CONSOLE_STRICT=1), and what the spec leaves open is not
-// checked under load at all. An answer that is the network's doing rather than the target's (no
+// A check names its clause and has that clause's level in contracts/clauses.yaml (./clause-levels.ts):
+// a stated one fails the run, an inferred one is a warning (a failure under CONSOLE_STRICT=1), and
+// what the spec leaves open is not checked under load at all. An answer that is the network's doing rather than the target's (no
 // answer, a redirect, a 429, a 2xx or 5xx that is not JSON: core/transport-rule.ts) checks nothing:
 // it is counted apart per endpoint (load/lib/runtime.ts `network`), and a run over its budget could not be carried out
 // (exit 3), never a contract failure (docs/load.md, "Levels and transport").
@@ -11,18 +11,18 @@ import { countFailure, parsedBody, type Response, transportReason } from './http
 import { check, endpointOf, INFERRED_MARK } from './runtime.ts';
 import { transportKind } from '../../core/transport-rule.ts';
 import { isSuccessStatus } from '../../core/success-status.ts';
-import type { Level } from '../../core/formats.ts';
+import { type CheckLevel, clauseLevel } from './clause-levels.ts';
 import * as validators from '../data/validators.js';
 import type { Validator } from '../data/validators.js';
 
 // One validator per operationId, exported under that name (load/data/validators.d.ts).
 const byOperation = validators as unknown as Record<string, Validator | undefined>;
-const { OPERATIONS } = validators;
-
-/** The level of a check under load: what the spec leaves open is not checked here at all. */
-export type CheckLevel = Exclude<Level, 'open'>;
+const { OPERATIONS, CLAUSE_LEVELS } = validators;
 
 export { INFERRED_MARK, transportReason };
+
+/** The level of `clause` in the catalogue; a clause it does not hold, or leaves open, throws. */
+const levelOf = (clause: string): CheckLevel => clauseLevel(CLAUSE_LEVELS, clause);
 
 let printed = 0;
 /** A failed check prints one line with its evidence (no headers, so never the key), at most 20 per VU. */
@@ -65,13 +65,15 @@ export function answered(endpoint: string, res: Response): boolean {
  * Checks a success response of `operationId`; returns its parsed body, or undefined when a check failed
  * or the network answered instead of the target (then nothing is checked). `endpoint` is the tag value
  * (the operationId, or operationId.variant), so a failed check names it. `T` is the part of the body the
- * caller reads (load/lib/bodies.ts): the schema check stands behind it. Status, envelope and the types
- * of the schema are stated (spec 2.1, 4.0, part 2).
+ * caller reads (load/lib/bodies.ts): the schema check stands behind it. The status is held to the
+ * operation's status clause, the envelope to envelope.successObject, the schema to the operation's own
+ * clause (OPERATIONS[op].clauses, load/lib/build-validators.ts).
  */
 export function checkSuccess<T>(operationId: string, endpoint: string, res: Response): T | undefined {
   if (!answered(endpoint, res)) return undefined;
   const body = parse(res);
-  const statusOk = check(res, { [`${endpoint}: status is success`]: (r) => succeeded(operationId, r.status) }, endpoint, 'stated');
+  const clauses = OPERATIONS[operationId].clauses;
+  const statusOk = check(res, { [`${endpoint}: status is success`]: (r) => succeeded(operationId, r.status) }, endpoint, levelOf(clauses.status));
   if (!statusOk) {
     report(endpoint, 'status', res, '');
     return undefined;
@@ -83,11 +85,11 @@ export function checkSuccess<T>(operationId: string, endpoint: string, res: Resp
       [`${endpoint}: envelope has message and data`]: (b) => isEnvelope(operationId, b),
     },
     endpoint,
-    'stated',
+    levelOf('envelope.successObject'),
   );
   const validate = byOperation[operationId];
   if (!validate) throw new Error(`no response validator for operation ${operationId}: load/data/validators.js is out of date`);
-  const schemaOk = check(body, { [`${endpoint}: response matches schema`]: (b) => validate(b) }, endpoint, 'stated');
+  const schemaOk = check(body, { [`${endpoint}: response matches schema`]: (b) => validate(b) }, endpoint, levelOf(clauses.schema));
   if (!envelopeOk || !schemaOk) {
     const errs = (validate.errors ?? [])
       .slice(0, 3)
@@ -106,8 +108,9 @@ function isEnvelope(operationId: string, b: unknown): boolean {
   return typeof o.message === 'string' && 'data' in o;
 }
 
-/** A named property of an answer, at the level of its clause (the read-backs, filters, paging). */
-export function checkThat(endpoint: string, name: string, ok: boolean, level: CheckLevel): boolean {
+/** A named property of an answer, at the level of `clause` in contracts/clauses.yaml (the read-backs, filters, paging). */
+export function checkThat(endpoint: string, name: string, ok: boolean, clause: string): boolean {
+  const level = levelOf(clause);
   const title = level === 'inferred' ? `${endpoint}: ${name}${INFERRED_MARK}` : `${endpoint}: ${name}`;
   const passed = check(null, { [title]: () => ok }, endpoint, level);
   if (!passed && printed++ < 20) console.warn(`check failed: ${title}`);

@@ -12,12 +12,13 @@
 
 import type { Side } from '../../core/formats.ts';
 import type { TransportKind } from '../../core/transport-rule.ts';
+import type { CheckLevel } from './clause-levels.ts';
 import { addWrites, type LoadWrites, type PerResource, sideWrites } from './writes.ts';
 
 /** What an inferred check's name ends with, so that the summary, the console and JUnit say its level. */
 export const INFERRED_MARK = ' [inferred]';
 
-export type CheckLevel = 'stated' | 'inferred';
+export type { CheckLevel };
 
 /** Answers that were the network's, not the target's, by kind (core/transport-rule.ts). */
 export type NetworkCounts = Partial<Record<TransportKind, number>>;
