@@ -9,6 +9,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { owedRestores } from '../../core/ledger.ts';
 import { fail, integerOption, parseCommand } from '../../core/command.ts';
+import { median } from '../../core/quantile.ts';
 import { changed, cpuHog, cutTarget, readOwners, runCut, type CutPlan, type CutResult, type CutTarget } from './cuts-lib.ts';
 
 const NAME = 'reliability:cuts';
@@ -101,8 +102,6 @@ function owedUnder(dir: string): boolean {
   return readdirSync(dir, { withFileTypes: true }).some((e) => e.isDirectory() && owedUnder(join(dir, e.name)));
 }
 
-const median = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] : 0);
-
 async function sweep(command: Command): Promise<Row[]> {
   const s = await subject(command);
   const rows: Row[] = [];
@@ -164,7 +163,7 @@ for (const r of rows)
       .join(' ')
       .padEnd(
         20,
-      )}  ${`${median(r.gone)} / ${Math.max(0, ...r.gone)}`.padEnd(37)}  ${String(r.killed).padStart(14)}  ${r.finished === undefined ? '' : `${r.finished}/${r.cuts}`}`,
+      )}  ${`${r.gone.length ? Math.round(median(r.gone)) : 0} / ${Math.max(0, ...r.gone)}`.padEnd(37)}  ${String(r.killed).padStart(14)}  ${r.finished === undefined ? '' : `${r.finished}/${r.cuts}`}`,
   );
 const total = rows.reduce((a, r) => a + r.changed, 0);
 console.log(`total: ${rows.reduce((a, r) => a + r.cuts, 0)} cuts, ${total} left an owner's state changed`);
