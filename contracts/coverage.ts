@@ -2,13 +2,13 @@
 // Fails when a stated clause of contracts/clauses.yaml has no conformance test naming it; prints the
 // counts by level. --write fills each clause's checkedBy with the titles of the tests that name it.
 // The tests are listed by Playwright itself (`playwright test --list`), with their annotations.
-import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDocument } from 'yaml';
 import { fail, parseCommand } from '../core/command.ts';
 import { ROOT } from '../core/config.ts';
 import type { Json } from '../core/json.ts';
+import { listSuite } from './suite-listing.ts';
 
 const NAME = 'clauses:coverage';
 const HELP = `usage: npm run clauses:coverage -- [--write]
@@ -25,19 +25,9 @@ tests cannot be listed or a bad option.`;
 
 const { values } = parseCommand({ name: NAME, help: HELP, options: { write: { type: 'boolean' } } });
 
-// Listing needs no target: the config is loaded, but no test runs.
-const list = spawnSync(
-  process.execPath,
-  [join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '--list', '--reporter=json', '-c', join(ROOT, 'playwright.config.ts')],
-  {
-    cwd: ROOT,
-    encoding: 'utf8',
-    env: { ...process.env, CONSOLE_BASE_URL: 'http://127.0.0.1:9', CONSOLE_API_KEY: 'listing-only' },
-    maxBuffer: 64 * 1024 * 1024,
-  },
-);
-if (list.status !== 0) fail(NAME, `cannot list the tests: ${(list.stderr || list.stdout).split('\n').slice(0, 5).join(' ')}`);
-const report = JSON.parse(list.stdout);
+const listed = listSuite();
+if (!listed.report) fail(NAME, `cannot list the tests: ${listed.error}`);
+const report = listed.report;
 const byClause = new Map<string, Set<string>>();
 function visit(suite: Json, path: string[]): void {
   for (const spec of suite.specs ?? []) {
