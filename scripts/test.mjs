@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 // take the other (load:smoke and report:test, which are timed, run alone, as do test:unit and the
 // self-test, which fill both cores).
 const stages = [
-  ['contracts:check', 'the contract generated from the spec (facts.ts, openapi.yaml, clauses.yaml, schemas) is fresh; schemas compile under Ajv2020 strict', [], 'static'],
+  ['contracts:check', 'what contracts:build generates from the spec is fresh; the schemas compile under Ajv2020 strict', [], 'static'],
   ['contracts:lint', 'openapi.yaml is lint-clean under Redocly', [], 'static'],
   ['typecheck', 'TypeScript strict typecheck (tsconfig.json: every file of every folder)', [], 'static'],
   ['lint', 'Biome lint and format check (biome.jsonc): no errors, formatted', [], 'static'],
