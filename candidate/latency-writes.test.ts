@@ -104,12 +104,24 @@ const resources = (l: Ledger) => [...new Set(l.parts.flatMap((p) => p.writes.map
 const created = (l: Ledger) => l.parts.flatMap((p) => p.writes.filter((w) => w.operation === 'createMetric')).reduce((n, w) => n + w.count, 0);
 const skipped = (l: Ledger) => l.parts.flatMap((p) => p.writes.filter((w) => w.operation === 'skipTriggerPhase')).reduce((n, w) => n + w.count, 0);
 
+/**
+ * A paired run that was delivered as asked: on a machine busy with other tests the generator can fall
+ * behind the schedule, and the run is then rightly not carried out (exit 3), which says nothing of what a
+ * delivered run judges; such a run is made once more, and its outcome is the test's.
+ */
+async function deliveredPair(candidate: { faults?: string[]; variants?: string[] }, scripts: LoadScript[]): Promise<Outcome> {
+  const first = await pairedWithWrites(candidate, scripts);
+  const undelivered =
+    first.latency.verdict === 'not carried out' && /fell behind the asked schedule|load fell short/.test(latencyLines(first.latency).join('\n'));
+  return undelivered ? pairedWithWrites(candidate, scripts) : first;
+}
+
 test('writes paired with each side its own ids: a candidate slower on createMetric is found there only; both sides ledgered and restored', {
   timeout: 180_000,
 }, async () => {
   // Four times slower, not twice: createMetric's pairs are few, and with three test files loading both
   // cores a 2x handler once measured 1.77x end to end at p 0.0024, short of the corrected 0.0011.
-  const o = await pairedWithWrites({ faults: ['metric-id-shape-wrong', 'slow:createMetric:300'] }, ['paging', 'mutation']);
+  const o = await deliveredPair({ faults: ['metric-id-shape-wrong', 'slow:createMetric:300'] }, ['paging', 'mutation']);
   const l = o.latency;
   const screen = latencyLines(l).join('\n');
   assert.deepEqual(l.scripts, ['paging', 'mutation']);
@@ -152,7 +164,7 @@ test('writes paired with each side its own ids: a candidate slower on createMetr
 
 test('a candidate refusing some rule adds: that operation is not judged a regression, and the run passes', { timeout: 180_000 }, async () => {
   // Seeded gates hold no rule: with a cap of 1 the second rule added to each gate is refused (400).
-  const o = await pairedWithWrites({ variants: ['rules-cap:1'] }, ['mutation']);
+  const o = await deliveredPair({ variants: ['rules-cap:1'] }, ['mutation']);
   const l = o.latency;
   const screen = latencyLines(l).join('\n');
   assert.equal(l.verdict, 'pass', screen);
