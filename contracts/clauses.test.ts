@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { ROOT } from '../core/config.ts';
 import { OPERATIONS } from './index.ts';
+import { normalizeQuote } from './model/clause-sync.ts';
+import { readSpecDocument, statementsOf } from './model/spec-document.ts';
 
 interface Clause {
   id: string;
@@ -25,20 +27,12 @@ const SPEC_PATH = join(ROOT, 'contracts/spec/console-v1.md');
 const SHARED_SPEC_PATH = join(ROOT, '../shared/spec/console-v1.md');
 const LEVELS = ['stated', 'inferred', 'open'];
 
-/** Quotes are compared with whitespace collapsed and backticks dropped: nothing else may differ. */
-const norm = (s: string) => s.replace(/`/g, '').replace(/\s+/g, ' ').trim();
+/** Quotes are compared with whitespace collapsed and backticks dropped (as contracts:build compares them). */
+const norm = normalizeQuote;
 
-/** The spec cut at its headings: section number -> the text under that heading, up to the next heading of any level. */
+/** The spec cut at its numbered sections, as the contract model reads it: section number -> its statements and heading. */
 function specSections(spec: string): Map<string, string> {
-  const out = new Map<string, string>();
-  let current: string | undefined;
-  for (const line of spec.split('\n')) {
-    const h = line.match(/^#{1,6} (\d+(?:\.\d+)?)\.? /);
-    if (h) current = h[1];
-    else if (/^#/.test(line)) current = undefined;
-    else if (current !== undefined) out.set(current, `${out.get(current) ?? ''}${line}\n`);
-  }
-  return out;
+  return new Map(readSpecDocument(spec).sections.map((s) => [s.number, [s.title, ...statementsOf(s).map((l) => l.text)].join('\n')]));
 }
 
 function loadSpec(): string {
