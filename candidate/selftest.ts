@@ -7,9 +7,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Switch, listSwitches, pool } from '../contracts/selftest-runs.ts';
+import { listSwitches, pool } from '../contracts/selftest-runs.ts';
 import { ConfigError } from '../core/config.ts';
-import type { Side } from '../core/formats.ts';
+import type { ListedSwitch, Side } from '../core/formats.ts';
 import type { Read } from './compare.ts';
 import { type CandidateOptions, aliasesOf, emptyReport, judge, loadRead, readSide, targetOf, type Target } from './run.ts';
 
@@ -135,7 +135,7 @@ export function checkedWhole(read: Read): Set<string> {
 }
 
 /** The faults a read of the clean reference can catch: of stated clauses it checks whole. */
-export function faultsInScope(faults: Switch[], checked: Set<string>): Switch[] {
+export function faultsInScope(faults: ListedSwitch[], checked: Set<string>): ListedSwitch[] {
   return faults.filter((f) => f.level === 'stated' && checked.has(f.clause));
 }
 

@@ -35,7 +35,9 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 export const OPENAPI_PATH = join(HERE, 'openapi.yaml');
-export const SCHEMAS_DIR = join(HERE, 'schemas');
+// Where it writes what index.ts reads (index.ts's SCHEMAS_DIR): not imported from there, which reads
+// schemas/index.json as it loads, before this could write it.
+const SCHEMAS_DIR = join(HERE, 'schemas');
 export const SPEC_PATH = join(HERE, 'spec', 'console-v1.md');
 export const OVERLAY_PATH = join(HERE, 'overlay.yaml');
 export const CLAUSES_PATH = join(HERE, 'clauses.yaml');

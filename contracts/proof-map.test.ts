@@ -25,17 +25,23 @@ const run = (name: string, clause: string, fails: string[], extra: Partial<Fault
 
 test('proof: a generated fault runs the tests that name its clause; a hand-written one its self-test files, whole', () => {
   const clause = CLAUSES.find((c) => c.id === 'gate.field.id')!;
-  const s = selectionFor({ name: 'gen:type:gate.field.id', description: '', clause: clause.id, level: 'stated', generated: 'type' }, CLAUSES);
+  const s = selectionFor(
+    { name: 'gen:type:gate.field.id', description: '', clause: clause.id, level: 'stated', layer: 'response', generated: 'type' },
+    CLAUSES,
+  );
   assert.deepEqual(s.files, []);
   const m = /^\/(.*)\/i$/.exec(s.grep ?? '');
   assert.ok(m, `a /.../i pattern: ${s.grep}`);
   const re = new RegExp(m[1], 'i');
   for (const title of clause.checkedBy) assert.ok(re.test(title), `matches ${title}`);
   assert.ok(!re.test('metrics: create answers the metric and the spec message [spec 4.6]'), 'and not a test of another clause');
-  const hand = selectionFor({ name: 'wrong-message-add-rules', description: '', clause: 'gates.addRules.message', level: 'stated' }, CLAUSES);
+  const hand = selectionFor(
+    { name: 'wrong-message-add-rules', description: '', clause: 'gates.addRules.message', level: 'stated', layer: 'response' },
+    CLAUSES,
+  );
   assert.deepEqual(hand, { files: ['contracts/conformance/gates.spec.ts'], describe: 'gates.spec.ts' });
   // A clause no test names: the whole suite.
-  const none = selectionFor({ name: 'gen:x:none', description: '', clause: 'no.such.clause', level: 'stated', generated: 'type' }, CLAUSES);
+  const none = selectionFor({ name: 'gen:x:none', description: '', clause: 'no.such.clause', level: 'stated', layer: 'response', generated: 'type' }, CLAUSES);
   assert.deepEqual(none.files, []);
   assert.equal(none.grep, undefined);
 });

@@ -1,11 +1,11 @@
 // The proof map's logic (the command is proof.ts): which part of the suite a fault runs against, the
 // map made from the runs, the clauses no fault proves and why, and the check of a rerun against the
 // pairs the map claims. Nothing here starts a process.
-import type { ClauseProof, ClauseProofEntry, FaultProofRun } from '../core/formats.ts';
+import type { ClauseProof, ClauseProofEntry, FaultProofRun, ListedSwitch } from '../core/formats.ts';
 import { seededRandom } from '../core/random.ts';
 import type { Clause } from './support/clauses.ts';
 import { filesFor, optionsFor } from './selftest-files.ts';
-import type { Outcome, Switch } from './selftest-runs.ts';
+import type { Outcome } from './selftest-runs.ts';
 
 /**
  * The rule a pair is claimed by. The self-test's mode: strict, so a violated inferred clause is `fail`
@@ -41,7 +41,7 @@ const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
  * only through them, so nothing else of the suite could prove it. A hand-written fault runs the files the
  * self-test gives it, all of them (not stopping at the first failure), or the whole suite.
  */
-export function selectionFor(fault: Switch, clauses: readonly Clause[]): Selection {
+export function selectionFor(fault: ListedSwitch, clauses: readonly Clause[]): Selection {
   if (fault.generated) {
     const titles = clauses.find((c) => c.id === fault.clause)?.checkedBy ?? [];
     if (titles.length > 0)

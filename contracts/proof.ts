@@ -10,9 +10,9 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { dirname, join, relative, resolve } from 'node:path';
 import { fail, integerOption, parseCommand, runCommand } from '../core/command.ts';
 import { ROOT, reportsDirFromEnv } from '../core/config.ts';
-import type { ClauseProof, FaultProofRun } from '../core/formats.ts';
+import type { ClauseProof, FaultProofRun, ListedSwitch } from '../core/formats.ts';
 import { buildMap, failedClauses, nameMatcher, sampleRuns, selectionFor, verifyRun } from './proof-map.ts';
-import { listSwitches, pool, runSuite, stopHosts, type Switch, withServer } from './selftest-runs.ts';
+import { listSwitches, pool, runSuite, stopHosts, withServer } from './selftest-runs.ts';
 import { CLAUSES } from './support/clauses.ts';
 
 const HELP = `usage: npm run clauses:proof -- [--only NAME[,NAME]] [--hand-only] [--lanes N] [--timeout S] [--out FILE]
@@ -73,7 +73,7 @@ const seconds = (since: number) => Math.round((Date.now() - since) / 1000);
 const clock = (s: number) => `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
 
 /** A fault to run, or a legal variant that meets an inferred clause (strict: 'warns'): under --strict it fails that clause. */
-type Candidate = Switch & { variant?: true };
+type Candidate = ListedSwitch & { variant?: true };
 
 /** One fault's (or warns variant's) run: its server, its selection, the clauses it failed. */
 async function runFault(f: Candidate, timeoutMs: number, commit: string | null): Promise<FaultProofRun> {

@@ -2,13 +2,13 @@
 // and the proof map runs whole: those whose tests name the fault's clause, or the files its entry in
 // reference/layers/ names; data only, so that in-process tests read it.
 import { CLAUSES } from './support/clauses.ts';
-import type { Switch } from './selftest-runs.ts';
+import type { ListedSwitch } from '../core/formats.ts';
 
 /** A test's file from its title: titles start with their file's resource (`gates: ...`, `negative data: ...`). */
 const fileOfTitle = (title: string) => title.split(/[: ]/)[0];
 
 /** The suite files (paths) that exercise a hand-written fault; [] for the whole suite. */
-export function filesFor(fault: Pick<Switch, 'clause' | 'files'>): string[] {
+export function filesFor(fault: Pick<ListedSwitch, 'clause' | 'files'>): string[] {
   const names = fault.files ?? [...new Set((CLAUSES.find((c) => c.id === fault.clause)?.checkedBy ?? []).map(fileOfTitle))].sort();
   return names.map((f) => `contracts/conformance/${f}.spec.ts`);
 }

@@ -8,32 +8,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ROOT } from '../core/config.ts';
 import { TSX_LOADER } from '../core/package.ts';
-import type { ClauseResult } from '../core/formats.ts';
+import type { ClauseResult, ListedSwitch, ListedVariant } from '../core/formats.ts';
 import { startHosted, type HostedServer } from '../core/reference-host.ts';
 
 export { stopHosts } from '../core/reference-host.ts';
 
-export interface Switch {
-  name: string;
-  description: string;
-  clause: string;
-  level: 'stated' | 'inferred' | 'open';
-  /** A fault generated from the contract: the edit it is made of (reference/layers/generated.ts). */
-  generated?: string;
-  /** Variants a generated fault shows only beside. */
-  alongside?: string[];
-  /** Experiments the reference needs for the fault to show (a defect deep in a list). */
-  scale?: number;
-  /** The suite files the self-test runs for it, where not those naming its clause. */
-  files?: readonly string[];
-}
-/** What the suite must do against a variant (reference/faults.ts): pass under --strict, or pass in default mode with warnings. */
-export interface Variant extends Switch {
-  strict: 'pass' | 'warns';
-}
-
 /** The reference's faults and variants, from its own list (`serve --list-faults`), never from its code; with `generated`, the generated faults too. */
-export function listSwitches(generated = false): { faults: Switch[]; variants: Variant[] } {
+export function listSwitches(generated = false): { faults: ListedSwitch[]; variants: ListedVariant[] } {
   const r = spawnSync(process.execPath, ['--import', TSX_LOADER, join(ROOT, 'reference/cli.ts'), '--list-faults', ...(generated ? ['--generated'] : [])], {
     cwd: ROOT,
     encoding: 'utf8',

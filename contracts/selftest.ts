@@ -14,7 +14,8 @@
 import { parseCommand, runCommand } from '../core/command.ts';
 import { LARGE_LISTS, VARIANT_GROUPS, WAITING_VARIANTS } from './selftest-groups.ts';
 import { filesFor, optionsFor, variantOptions } from './selftest-files.ts';
-import { listSwitches, pool, runSuite, stopHosts, type Variant, withServer } from './selftest-runs.ts';
+import type { ListedVariant } from '../core/formats.ts';
+import { listSwitches, pool, runSuite, stopHosts, withServer } from './selftest-runs.ts';
 import { blameTable, type BlameRow } from './selftest-blame.ts';
 
 const HELP = `usage: npm run conformance:selftest -- [--only NAME[,NAME]] [--lanes N] [--grouped] [--blame [--whole]] [--without-options]
@@ -114,7 +115,7 @@ async function main(): Promise<number> {
   }
   // A 'warns' variant is legal but meets an inferred clause: it runs in default mode, where it must pass
   // and show the warning (a variant that stopped warning no longer exercises what it was made for).
-  const runVariants = (vs: Variant[]): Promise<boolean> =>
+  const runVariants = (vs: ListedVariant[]): Promise<boolean> =>
     withServer({ variants: vs.map((v) => v.name) }, async (s) => {
       const warns = vs.some((v) => v.strict === 'warns');
       const r = await runSuite(s, { strict: !warns, options: variantOptions(vs.map((v) => v.name)) });
@@ -137,7 +138,7 @@ async function main(): Promise<number> {
     ? VARIANT_GROUPS.map((g) => variants.filter((v) => v.strict === 'pass' && g.includes(v.name))).filter((g) => g.length > 1)
     : [];
   const inGroup = new Set(grouped.flat().map((v) => v.name));
-  const units: Variant[][] = [...grouped, ...variants.filter((v) => !inGroup.has(v.name)).map((v) => [v])];
+  const units: ListedVariant[][] = [...grouped, ...variants.filter((v) => !inGroup.has(v.name)).map((v) => [v])];
   let acceptedVariants = 0;
   const variantJobs: Job[] = units.map((unit) => async () => {
     if (await runVariants(unit)) {

@@ -209,6 +209,8 @@ export interface ConformanceReport {
 /** The load profiles (load/paging.ts, load/mutation.ts): each writes reports/load/<script>/summary.json. */
 export const LOAD_SCRIPTS = ['paging', 'mutation'] as const;
 export type LoadScript = (typeof LOAD_SCRIPTS)[number];
+/** A load run's size (LOAD_PROFILE, `verify --profile`): its rates and length; summary.json and verify.json record it. */
+export const LOAD_PROFILES = ['smoke', 'baseline', 'stress'] as const;
 
 // reports/load/compare.json and the run summaries it is made from.
 export interface Figures {
@@ -512,6 +514,33 @@ export interface OwedRestore {
   since: string;
   /** Each gate's isEnabled as the first run that touched it found it: the owner's, never a cut run's. */
   gates: Record<string, boolean>;
+}
+
+/**
+ * A switch of the reference as `serve --list-faults` prints it, everything but its change: reference/faults.ts
+ * lists them, contracts/selftest-runs.ts reads the list for the self-tests and the proof map.
+ */
+export interface ListedSwitch {
+  name: string;
+  description: string;
+  clause: string;
+  level: Level;
+  /** The reference's layer it changes (reference/layers/types.ts). */
+  layer: 'request' | 'storage' | 'response' | 'errors';
+  /** With a parameter: how it is given (`rules-cap:<N>`); the name alone takes the default. */
+  parameter?: string;
+  /** A fault generated from the contract (reference/layers/generated.ts): the edit it is made of. */
+  generated?: string;
+  /** Experiments a reference needs for the switch to show (a defect deep in a list). */
+  scale?: number;
+  /** The suite files the self-test runs for it, where not those naming its clause. */
+  files?: readonly string[];
+  /** Variants a generated fault shows only beside (it changes a shape the reference answers only under them). */
+  alongside?: string[];
+}
+/** A variant as listed, with what the self-test expects of the suite against it: pass under --strict, or pass in default mode with warnings. */
+export interface ListedVariant extends ListedSwitch {
+  strict: 'pass' | 'warns';
 }
 
 /**

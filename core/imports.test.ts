@@ -105,43 +105,6 @@ test('no file imports across folders except through core/ and the contract index
   assert.deepEqual(problems, []);
 });
 
-/**
- * Exported functions sharing a name: `name -> files`. Two functions of one name make a
- * reader (and an editor's auto-import) take one for the other.
- */
-export function sharedExportNames(files: { file: string; source: string }[]): Map<string, string[]> {
-  const byName = new Map<string, string[]>();
-  for (const { file, source } of files)
-    for (const m of source.matchAll(/^export (?:async )?function\*? ?([A-Za-z_$][\w$]*)|^export const ([A-Za-z_$][\w$]*) = (?:async )?(?:\(|function\b|<)/gm)) {
-      const name = m[1] ?? m[2];
-      byName.set(name, [...(byName.get(name) ?? []), file]);
-    }
-  return new Map([...byName].filter(([, at]) => at.length > 1));
-}
-
-test('sharedExportNames: functions and arrow constants, not other constants', () => {
-  const shared = sharedExportNames([
-    { file: 'a.ts', source: 'export function f() {}\nexport const g = (x: number) => x;\nexport const K = 1;\n' },
-    { file: 'b.ts', source: 'export async function f() {}\nexport const g = async () => 1;\nexport const K = 2;\n' },
-  ]);
-  assert.deepEqual(
-    [...shared],
-    [
-      ['f', ['a.ts', 'b.ts']],
-      ['g', ['a.ts', 'b.ts']],
-    ],
-  );
-});
-
-test('no two exported functions share a name', () => {
-  const files = [...tsFiles(ROOT)]
-    .map((path) => relative(ROOT, path))
-    .filter((file) => !file.endsWith('.test.ts'))
-    .map((file) => ({ file, source: readFileSync(join(ROOT, file), 'utf8') }));
-  const shared = Object.fromEntries(sharedExportNames(files));
-  assert.deepEqual(shared, {});
-});
-
 test("a clause's level has one type, core/formats.ts's Level", () => {
   const declaring = [...tsFiles(ROOT)]
     .map((path) => relative(ROOT, path))

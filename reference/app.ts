@@ -11,7 +11,7 @@ import { installTiming, type Latency } from './latency.ts';
 import { operationOf } from './operations.ts';
 import { authentication } from './plugins/auth.ts';
 import { errorHandling, errorSender } from './plugins/errors.ts';
-import { notFound } from './plugins/not-found.ts';
+import { unmatchedRequests } from './plugins/not-found.ts';
 import { requestLayer } from './plugins/request-layer.ts';
 import { responseLayer } from './plugins/response-layer.ts';
 import { compileFor } from './schemas.ts';
@@ -124,7 +124,7 @@ export function build(opts: BuildOptions): FastifyInstance {
   app.register(requestLayer, { changes: on.request, store, wait });
   app.register(authentication, { apiKey: opts.apiKey, loosened: on.request.flatMap((c) => c.auth ?? []) });
   app.register(responseLayer, { changes: on.response });
-  app.register(notFound, { send: sendError });
+  app.register(unmatchedRequests, { send: sendError });
   app.register(errorHandling, { send: sendError });
   app.register((routes, _opts, done) => {
     gateRoutes(routes, ctx);

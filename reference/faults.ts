@@ -9,6 +9,7 @@
 // (`serve --list-faults`), checks names given on the command line, and hands each layer the changes
 // that are on.
 import { OPERATIONS } from '../contracts/index.ts';
+import type { ListedSwitch, ListedVariant } from '../core/formats.ts';
 import { ERROR_SWITCHES } from './layers/errors.ts';
 import { type GeneratedEdit, generatedSwitches, isGeneratedName } from './layers/generated.ts';
 import { REQUEST_SWITCHES } from './layers/request.ts';
@@ -27,30 +28,7 @@ export type FaultName = Extract<Entry, { kind: 'fault' }>['name'];
 /** The name of a variant (with a parameter, its name before the colon: rules-cap of rules-cap:10). */
 export type VariantName = Extract<Entry, { kind: 'variant' }>['name'];
 
-/** What `--list-faults` prints of a switch: everything but its change. */
-export interface Switch {
-  name: string;
-  description: string;
-  clause: string;
-  level: Level;
-  layer: Entry['layer'];
-  /** With a parameter: how it is given (`rules-cap:<N>`); the name alone takes the default. */
-  parameter?: string;
-  /** A fault generated from the contract (layers/generated.ts): the edit it is made of. */
-  generated?: GeneratedEdit;
-  /** Experiments a reference needs for the switch to show (layers/types.ts). */
-  scale?: number;
-  /** The suite files the self-test runs for it, where not those naming its clause (layers/types.ts). */
-  files?: readonly string[];
-  /** Variants a generated fault shows only beside (it changes a shape the reference answers only under them). */
-  alongside?: string[];
-}
-/** A variant as listed, with what the self-test expects of the suite against it (layers/types.ts, Kind). */
-export interface Variant extends Switch {
-  strict: 'pass' | 'warns';
-}
-
-const listed = (e: Entry): Switch => ({
+const listed = (e: Entry): ListedSwitch => ({
   name: e.name,
   description: e.description,
   clause: e.clause,
@@ -62,8 +40,10 @@ const listed = (e: Entry): Switch => ({
   ...('files' in e && e.files ? { files: e.files } : {}),
 });
 
-export const FAULTS: readonly (Switch & { name: FaultName })[] = SWITCHES.filter((e) => e.kind === 'fault').map(listed) as (Switch & { name: FaultName })[];
-export const VARIANTS: readonly (Variant & { name: VariantName })[] = SWITCHES.filter((e) => e.kind === 'variant').map(listed) as (Variant & {
+export const FAULTS: readonly (ListedSwitch & { name: FaultName })[] = SWITCHES.filter((e) => e.kind === 'fault').map(listed) as (ListedSwitch & {
+  name: FaultName;
+})[];
+export const VARIANTS: readonly (ListedVariant & { name: VariantName })[] = SWITCHES.filter((e) => e.kind === 'variant').map(listed) as (ListedVariant & {
   name: VariantName;
 })[];
 
@@ -74,7 +54,7 @@ export const isFault = (name: string): name is FaultName => FAULTS.some((f) => f
  * self-test runs in `npm test` (a run each would take about half an hour more); `serve --list-faults
  * --generated` adds them and `npm run clauses:proof` runs them.
  */
-export function generatedFaults(): Switch[] {
+export function generatedFaults(): ListedSwitch[] {
   return generatedSwitches().map((e) => ({
     name: e.name,
     description: e.description,

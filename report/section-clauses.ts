@@ -5,7 +5,8 @@ import type { ClauseResult, Status } from '../core/formats.ts';
 import type { ReportInputs } from './inputs.ts';
 import { sectionLabel } from './sections.ts';
 
-export const STATUSES: Status[] = ['fail', 'warn', 'uncovered', 'unreached', 'pass', 'observed', 'unverifiable', 'waived', 'excluded'];
+// Worst first: a section's colour is its worst status, and chips and filter buttons read in that order.
+const STATUSES_WORST_FIRST: Status[] = ['fail', 'warn', 'uncovered', 'unreached', 'pass', 'observed', 'unverifiable', 'waived', 'excluded'];
 const LEVELS = ['stated', 'inferred', 'open'] as const;
 
 const STATUS_MEANING: Record<Status, string> = {
@@ -22,7 +23,7 @@ const STATUS_MEANING: Record<Status, string> = {
 
 function chips(cs: ClauseResult[]): string {
   if (cs.length === 0) return '<span class="muted">–</span>';
-  return STATUSES.map((s) => [s, cs.filter((c) => c.status === s).length] as const)
+  return STATUSES_WORST_FIRST.map((s) => [s, cs.filter((c) => c.status === s).length] as const)
     .filter(([, n]) => n > 0)
     .map(([s, n]) => `<span class="chip s-${s}" title="${n} ${s}">${n} ${s}</span>`)
     .join(' ');
@@ -70,14 +71,14 @@ export function clausesSection(i: ReportInputs): string {
 
   const grid = sections.map((s) => {
     const cs = clauses.filter((c) => (c.section ?? '?') === s);
-    const worst = STATUSES.find((st) => cs.some((c) => c.status === st)) ?? 'pass';
+    const worst = STATUSES_WORST_FIRST.find((st) => cs.some((c) => c.status === st)) ?? 'pass';
     return `<tr class="w-${worst}"><td><a href="#sec-${esc(s)}">${esc(sectionLabel(s))}</a>${ops(s)}</td>${LEVELS.map((l) => `<td>${chips(cs.filter((c) => c.level === l))}</td>`).join('')}</tr>`;
   });
 
   const count = (s: Status) => clauses.filter((c) => c.status === s).length;
   const buttons = [`<button type="button" class="filter" data-status="all" aria-pressed="true">all <b>${clauses.length}</b></button>`]
     .concat(
-      STATUSES.map(
+      STATUSES_WORST_FIRST.map(
         (s) =>
           `<button type="button" class="filter s-${s}" data-status="${s}" aria-pressed="false" title="${esc(STATUS_MEANING[s])}">${s} <b>${count(s)}</b></button>`,
       ),

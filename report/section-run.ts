@@ -2,9 +2,9 @@
 import { esc } from './escape.ts';
 import type { ReportInputs } from './inputs.ts';
 
-export type Verdict = 'PASS' | 'FAIL' | 'REGRESSION' | 'INCOMPLETE' | 'NOT RUN';
+export type HeadlineVerdict = 'PASS' | 'FAIL' | 'REGRESSION' | 'INCOMPLETE' | 'NOT RUN';
 
-const MEANING: Record<Verdict, string> = {
+const MEANING: Record<HeadlineVerdict, string> = {
   PASS: 'every stated clause in scope was checked and the target keeps it, and load is within the baseline’s tolerance',
   INCOMPLETE: 'no violation found, but stated clauses went unchecked for a reason you can fix (named below): exit code 3, never a pass',
   FAIL: 'a stated clause is violated (or an inferred one, under --strict): exit code 1',
@@ -13,7 +13,7 @@ const MEANING: Record<Verdict, string> = {
 };
 
 /** The verdict: verify's exit code when verify ran, else what the reports say on their own. */
-export function verdictOf(i: ReportInputs): Verdict {
+export function verdictOf(i: ReportInputs): HeadlineVerdict {
   const incomplete = i.conformance?.summary.verdict === 'incomplete';
   if (i.verify) {
     if (i.verify.exitCode === 3 && incomplete) return 'INCOMPLETE';

@@ -7,6 +7,7 @@
 // node:test sets a failing exit code itself when a test fails.
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ROOT, tiers } from './test-tiers.mjs';
+import { ROOT } from '../core/config.ts';
+import { tiers } from './test-tiers.mjs';
 
 for (const file of tiers().inProcess) await import(pathToFileURL(join(ROOT, file)).href);

@@ -1,5 +1,4 @@
 // Types of scripts/test-tiers.mjs (plain JavaScript, so that it runs without tsx).
-export const ROOT: string;
 export function testFiles(root?: string): string[];
 export function importsOf(source: string): string[];
 export function startsProcesses(file: string): boolean;

@@ -11,8 +11,9 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The project root. */
-export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+// The project root, as core/config.ts's ROOT (which the runners import): written again here, unexported,
+// because this file stays plain JavaScript.
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 // Folders that hold no tests of the project: installed packages and tools (also every dot folder),
 // and what runs write.

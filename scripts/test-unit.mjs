@@ -8,7 +8,8 @@
 import { join } from 'node:path';
 import { run } from 'node:test';
 import { spec, tap } from 'node:test/reporters';
-import { ROOT, unitRun } from './test-tiers.mjs';
+import { ROOT } from '../core/config.ts';
+import { unitRun } from './test-tiers.mjs';
 
 const stream = run({ files: unitRun().map((f) => join(ROOT, f)), concurrency: 2 });
 stream.on('test:fail', () => {

@@ -65,7 +65,8 @@ function curlLine(baseUrl: string, method: string, path: string, headers: Record
   return parts.join(' ');
 }
 
-export interface CallOptions {
+/** What a recorded call sends besides its method and path: a JSON body, or a raw one, and headers. */
+export interface EvidenceCallOptions {
   data?: unknown;
   headers?: Record<string, string>;
   rawBody?: string;
@@ -188,7 +189,7 @@ function parse(text: string): { body: unknown; json: boolean } {
  * A transport failure throws TransportError after its exchange is attached: the evidence of the
  * failure is the exchange that failed.
  */
-export async function call(info: TestInfo, ctx: CallContext, method: string, path: string, opts: CallOptions = {}): Promise<Reply> {
+export async function call(info: TestInfo, ctx: CallContext, method: string, path: string, opts: EvidenceCallOptions = {}): Promise<Reply> {
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
   if ((opts.data !== undefined || opts.rawBody !== undefined) && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
     headers['Content-Type'] = 'application/json';

@@ -2,9 +2,15 @@
 // passes, not linearizable fails the clause with the whole history as its message, and a history the
 // checker could not decide in its budget leaves the clause unverifiable (never a pass).
 import { expect, type T } from './suite-test.ts';
-import type { Operation, Verdict } from './linearizability.ts';
+import type { HistoryOperation, LinearizabilityVerdict } from './linearizability.ts';
 
-export async function judgeHistory<I, O>(t: T, clause: string, what: string, history: readonly Operation<I, O>[], verdict: Verdict): Promise<void> {
+export async function judgeHistory<I, O>(
+  t: T,
+  clause: string,
+  what: string,
+  history: readonly HistoryOperation<I, O>[],
+  verdict: LinearizabilityVerdict,
+): Promise<void> {
   if (verdict.result === 'unknown')
     return t.uncovered(clause, `not verifiable: the history of ${history.length} ${what} was ${verdict.reason}`, 'unverifiable');
   await t.clause(clause, async () =>

@@ -2,7 +2,7 @@
 // (Herlihy and Wing), a lost update of a read-modify-write, the two readings of an add, and the budget.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkAddsKeptOrReplaced, checkLinearizable, fieldsModel, type Model, type Operation, setModel, timed } from './linearizability.ts';
+import { checkAddsKeptOrReplaced, checkLinearizable, fieldsModel, type Model, type HistoryOperation, setModel, timed } from './linearizability.ts';
 
 /** A register of one number: write sets it (answers nothing), read answers it. */
 type RegIn = { write: number } | { read: true };
@@ -11,7 +11,7 @@ const register: Model<number, RegIn, number | null> = {
   key: String,
   step: (s, input, output) => ('write' in input ? input.write : output === s ? s : undefined),
 };
-const op = <I, O>(input: I, output: O, call: number, ret: number): Operation<I, O> => ({ input, output, call, ret });
+const op = <I, O>(input: I, output: O, call: number, ret: number): HistoryOperation<I, O> => ({ input, output, call, ret });
 
 test('linearizability: overlapping writes and reads that some order explains are linearizable', () => {
   // write 1 and write 2 overlap; a read after both sees 2, which is the order write 1, write 2.

@@ -9,7 +9,7 @@
 // decide within its budget is 'unknown': never a pass (the caller makes it unverifiable).
 
 /** One operation of a history: what was sent, what was answered, when it was sent and answered (ms). */
-export interface Operation<I, O> {
+export interface HistoryOperation<I, O> {
   input: I;
   output: O;
   call: number;
@@ -25,7 +25,10 @@ export interface Model<S, I, O> {
   key(state: S): string;
 }
 
-export type Verdict = { result: 'linearizable'; order: number[] } | { result: 'not-linearizable'; explored: number } | { result: 'unknown'; reason: string };
+export type LinearizabilityVerdict =
+  | { result: 'linearizable'; order: number[] }
+  | { result: 'not-linearizable'; explored: number }
+  | { result: 'unknown'; reason: string };
 
 /** The search's budget: configurations visited (each a state and the set of operations placed). */
 export const DEFAULT_BUDGET = 100_000;
@@ -35,7 +38,7 @@ export const DEFAULT_BUDGET = 100_000;
  * (those no unplaced operation precedes in real time), backtracking on an answer the model cannot give;
  * a configuration seen before is not explored again.
  */
-export function checkLinearizable<S, I, O>(model: Model<S, I, O>, history: readonly Operation<I, O>[], budget = DEFAULT_BUDGET): Verdict {
+export function checkLinearizable<S, I, O>(model: Model<S, I, O>, history: readonly HistoryOperation<I, O>[], budget = DEFAULT_BUDGET): LinearizabilityVerdict {
   const n = history.length;
   if (n === 0) return { result: 'linearizable', order: [] };
   for (const [i, op] of history.entries())
@@ -133,7 +136,10 @@ export function setModel(init: readonly string[], merge: 'keep' | 'replace'): Mo
  * Adds to a set judged against both readings spec 4.1 and 4.11 leave open (kept or replaced):
  * linearizable when either explains the history; unknown when neither does and one was not decided.
  */
-export function checkAddsKeptOrReplaced(history: readonly Operation<readonly string[], readonly string[]>[], budget = DEFAULT_BUDGET): Verdict {
+export function checkAddsKeptOrReplaced(
+  history: readonly HistoryOperation<readonly string[], readonly string[]>[],
+  budget = DEFAULT_BUDGET,
+): LinearizabilityVerdict {
   const verdicts = (['keep', 'replace'] as const).map((merge) => checkLinearizable(setModel([], merge), history, budget));
   return (
     verdicts.find((v) => v.result === 'linearizable') ??

@@ -4,10 +4,10 @@
 import type { ClauseResult, ConformanceSummary, FailureResult, InconclusiveResult } from '../../core/formats.ts';
 import { STATUSES } from '../../core/formats.ts';
 import type { Drift } from './observations.ts';
-import { LEVELS, byReason, type Verdict } from './verdict.ts';
+import { LEVELS, byReason, type RunVerdict } from './verdict.ts';
 
 /** The whole screen: the matrix, the inconclusive tests and the coverage lines; `written` is the report's path. */
-export function screen(v: Verdict, drift: Drift[], written: string): string {
+export function screen(v: RunVerdict, drift: Drift[], written: string): string {
   return matrix(v.summary, v.failures, drift, v.clauses, written) + inconclusiveLines(v.summary, v.inconclusive) + coverageLines(v.summary);
 }
 

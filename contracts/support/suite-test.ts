@@ -4,7 +4,7 @@
 import { test as base } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
 import { type AuthProbes, loadConfig, type Manifest } from '../../core/config.ts';
-import { call, type CallOptions, type Exchange, type Reply } from './evidence.ts';
+import { call, type EvidenceCallOptions, type Exchange, type Reply } from './evidence.ts';
 import { KEY_HEADER } from '../../core/keys.ts';
 import { RunStopped, TransportError, stopReason } from './transport.ts';
 import { waiverOf } from '../../core/waivers.ts';
@@ -60,9 +60,9 @@ export interface T extends Target {
    */
   runId: string;
   /** A call with the right key. */
-  call(method: string, path: string, opts?: CallOptions): Promise<Reply>;
+  call(method: string, path: string, opts?: EvidenceCallOptions): Promise<Reply>;
   /** A call with exactly the headers given (no key unless given). */
-  raw(method: string, path: string, opts?: CallOptions): Promise<Reply>;
+  raw(method: string, path: string, opts?: EvidenceCallOptions): Promise<Reply>;
   /**
    * Records what the target does where the spec says "not shown" (an open clause): never a failure.
    * `aspect` names which side of the clause this is (one clause may be seen from several tests); the
@@ -155,7 +155,7 @@ export const test = base.extend<{ t: T }, { target: Target }>({
       info.annotations.push({ type: 'excluded', description: `read-only run: the check needs a write (${what})` });
       info.skip(true, `read-only run: needs a write (${what})`);
     };
-    const guard = (method: string, path: string, opts: CallOptions) => {
+    const guard = (method: string, path: string, opts: EvidenceCallOptions) => {
       if (method.toUpperCase() === 'GET' || (opts.data as { dryRun?: unknown } | undefined)?.dryRun === true) return;
       needsWrite(`${method} ${path.split('?')[0]}`);
     };

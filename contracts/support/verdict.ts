@@ -4,6 +4,7 @@
 // results and writes what this returns, and verdict.test.ts checks it on hand-made results.
 import type {
   ClauseResult,
+  ConformanceReport,
   ConformanceSummary,
   Exchange,
   FailureResult,
@@ -89,12 +90,8 @@ export interface VerdictInput {
   drift: number;
 }
 
-export interface Verdict {
-  summary: ConformanceSummary;
-  clauses: ClauseResult[];
-  failures: FailureResult[];
-  inconclusive: InconclusiveResult[];
-}
+/** What conformance.json holds but its drift, which the reporter compares apart (against the observations baseline). */
+export type RunVerdict = Omit<ConformanceReport, 'drift'>;
 
 export const LEVELS: Level[] = ['stated', 'inferred', 'open'];
 /** When tests leave one clause unchecked for several reasons, the one shown: the user's to fix first. */
@@ -102,7 +99,7 @@ const KIND_ORDER: UncheckedKind[] = ['resource', 'unverifiable', 'excluded', 'wa
 const STATUS_OF_KIND: Record<UncheckedKind, Status> = { resource: 'uncovered', unverifiable: 'unverifiable', excluded: 'excluded', waived: 'waived' };
 
 /** The run's verdict: every clause's status, the failures, the inconclusive tests and the summary. */
-export function verdict(input: VerdictInput): Verdict {
+export function verdict(input: VerdictInput): RunVerdict {
   const { ran, findings } = input;
   const clauses = clauseResults(input);
   const stop = input.stop ?? stopOf(input);

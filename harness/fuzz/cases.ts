@@ -2,7 +2,7 @@
 // contract (or a stated server decision of docs/development.md) requires a rejection ("reject") or
 // whether a mutation happened to leave the request valid ("either": any non-5xx answer is fine).
 import fc from 'fast-check';
-import type { Operation } from './contract.ts';
+import type { FuzzOperation } from './contract.ts';
 import type { Json as Parsed } from '../../core/json.ts';
 import { SPEC_ALLOWED, SPEC_LIMITS } from '../../contracts/index.ts';
 
@@ -63,7 +63,7 @@ function spliceRaw(root: Json, path: Path, raw: string): string {
 }
 
 /** Whether the contract requires a rejection of this body text (the server parses with JSON.parse too). */
-function classifyText(op: Operation, text: string): Expect {
+function classifyText(op: FuzzOperation, text: string): Expect {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -159,7 +159,7 @@ const ODD_IDS_RAW = [
 
 export interface CaseContext {
   apiKey: string;
-  operations: Operation[];
+  operations: FuzzOperation[];
 }
 
 export function caseArbitrary(ctx: CaseContext): fc.Arbitrary<FuzzCase> {
@@ -169,12 +169,12 @@ export function caseArbitrary(ctx: CaseContext): fc.Arbitrary<FuzzCase> {
   const withId = ctx.operations.filter((o) => o.validId !== undefined);
   const withQuery = ctx.operations.filter((o) => o.query !== undefined);
 
-  const url = (op: Operation, id = op.validId) => (id === undefined ? op.path : fillPath(op.path, id));
+  const url = (op: FuzzOperation, id = op.validId) => (id === undefined ? op.path : fillPath(op.path, id));
 
   /** A body case: the valid body of `op` changed by `mutate`, sent as JSON text (or bytes). */
   const bodyCase = (
     category: string,
-    mutate: (op: Operation, body: Json) => fc.Arbitrary<{ payload: string | Buffer; expect?: Expect }>,
+    mutate: (op: FuzzOperation, body: Json) => fc.Arbitrary<{ payload: string | Buffer; expect?: Expect }>,
     needs: (v: Json) => boolean = () => true,
   ) =>
     // Only operations whose valid body has a node the mutation can work on (skip has no array, say).
@@ -531,7 +531,7 @@ export function caseArbitrary(ctx: CaseContext): fc.Arbitrary<FuzzCase> {
  * query text). Any integer limit and page is allowed (docs/development.md: the reference clamps them
  * to 1..100 and 1..2^53 - 1), so paging values are decided by the contract alone.
  */
-function expectQuery(op: Operation, search: URLSearchParams): Expect {
+function expectQuery(op: FuzzOperation, search: URLSearchParams): Expect {
   const data: Record<string, string | string[]> = {};
   for (const [k, v] of search) data[k] = k in data ? ([] as string[]).concat(data[k], v) : v;
   if (!op.query!(data)) return 'reject';

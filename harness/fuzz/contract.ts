@@ -10,7 +10,7 @@ import { contractAjv, OPERATIONS, SPEC_DEFAULTS, schema } from '../../contracts/
 const bodyAjv = contractAjv({ allErrors: false });
 const queryAjv = contractAjv({ allErrors: false, coerceTypes: 'array' });
 
-export interface Operation {
+export interface FuzzOperation {
   id: string;
   method: string;
   /** Path with `{id}` where the operation has a path id. */
@@ -64,7 +64,7 @@ function validBodies(manifest: ReturnType<typeof loadManifest>): Record<string, 
   };
 }
 
-export function loadOperations(manifestPath = join(ROOT, 'fixtures/targets/reference.json')): Operation[] {
+export function loadOperations(manifestPath = join(ROOT, 'fixtures/targets/reference.json')): FuzzOperation[] {
   const manifest = loadManifest(manifestPath);
   const ids: Record<string, string> = {
     addGateRules: manifest.gates[0],
@@ -77,7 +77,7 @@ export function loadOperations(manifestPath = join(ROOT, 'fixtures/targets/refer
   };
   const bodies = validBodies(manifest);
   return Object.entries(OPERATIONS).map(([id, entry]) => {
-    const op: Operation = { id, method: entry.method, path: entry.path };
+    const op: FuzzOperation = { id, method: entry.method, path: entry.path };
     if (entry.path.includes('{id}')) op.validId = ids[id];
     if (entry.body) {
       op.body = bodyAjv.compile(schema(entry.body));

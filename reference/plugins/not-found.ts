@@ -6,7 +6,7 @@ import { allowedMethods } from '../operations.ts';
 import type { SendError } from './errors.ts';
 import { atRoot } from './root.ts';
 
-export const notFound = atRoot<{ send: SendError }>((app, { send }, done) => {
+export const unmatchedRequests = atRoot<{ send: SendError }>((app, { send }, done) => {
   app.addHook('onRequest', (req, reply, next) => {
     const allow = req.is404 ? allowedMethods(req.url) : undefined;
     if (!allow) return next();

@@ -72,7 +72,8 @@ export interface Placement {
   alongside: string[];
 }
 
-export interface Operation {
+/** An operation as openapi.yaml states it, its schemas as nodes of the document (contracts/index.ts's Operation names their generated files instead). */
+export interface OpenApiOperation {
   operationId: string;
   method: string;
   path: string;
@@ -84,8 +85,8 @@ export interface Operation {
   body?: Node;
 }
 
-export function operations(doc: Node): Operation[] {
-  const out: Operation[] = [];
+export function operations(doc: Node): OpenApiOperation[] {
+  const out: OpenApiOperation[] = [];
   for (const [path, methods] of Object.entries<Node>(doc.paths ?? {}))
     for (const [method, op] of Object.entries<Node>(methods)) {
       if (!op?.operationId) continue;
@@ -146,7 +147,7 @@ export function walk(defs: Node, root: Node, visit: (node: Node, path: string, c
   go(root, '', [], [], []);
 }
 
-export function placements(defs: Node, ops: Operation[], part: 'response' | 'body'): Placement[] {
+export function placements(defs: Node, ops: OpenApiOperation[], part: 'response' | 'body'): Placement[] {
   const out = new Map<string, Placement>();
   for (const op of ops) {
     const root = op[part];
@@ -274,7 +275,7 @@ export interface Context {
   defs: Node;
   catalogue: readonly CatalogueClause[];
   byId: Map<string, CatalogueClause>;
-  ops: Operation[];
+  ops: OpenApiOperation[];
   responses: Placement[];
   bodies: Placement[];
   switches: GeneratedSwitch[];
