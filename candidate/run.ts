@@ -63,7 +63,8 @@ export interface CandidateOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-export interface Target {
+/** One side of the comparison as its reads reach it (`server`: the reference started for it, when it was given no URL). */
+export interface SideUnderTest {
   side: Side;
   baseUrl: string;
   apiKey: string;
@@ -89,7 +90,8 @@ export function aliasesOf(a: Manifest, b: Manifest): Aliases {
   return (v) => map.get(v) ?? v;
 }
 
-export async function targetOf(side: Side, o: SideOptions, key: string | undefined): Promise<Target> {
+/** The side ready to be read: its URL and key, or a reference server started for it; its manifest read. */
+export async function prepareSide(side: Side, o: SideOptions, key: string | undefined): Promise<SideUnderTest> {
   const manifestPath = resolve(o.manifest ?? DEFAULT_MANIFEST);
   const manifest = loadManifest(manifestPath);
   if (o.url) {
@@ -119,7 +121,7 @@ export async function targetOf(side: Side, o: SideOptions, key: string | undefin
 const LIST_SEED = String(newListSeed());
 
 /** One read of one side: the suite, its reports in a folder of their own; the one line it ended with when it was not carried out. */
-export async function readSide(t: Target, n: number, o: CandidateOptions, dir: string): Promise<{ code: number; reports: string; line?: string }> {
+export async function readSide(t: SideUnderTest, n: number, o: CandidateOptions, dir: string): Promise<{ code: number; reports: string; line?: string }> {
   const reports = join(dir, 'candidate', `${t.side}-${n}`);
   // What a cut read still owes the side outlives the clearing: the suite gives it back before it starts.
   const owed = owedRestores(reports);
@@ -212,9 +214,9 @@ export async function runCandidate(o: CandidateOptions): Promise<{ code: number;
   const say = o.say ?? ((l: string) => console.error(l));
   const dir = resolve(o.reportsDir ?? reportsDirFromEnv(o.env ?? process.env));
   const keys = candidateKeysFromEnv(o.env ?? process.env);
-  const targets: Target[] = [];
+  const sides: SideUnderTest[] = [];
   const report = emptyReport(o, started);
-  const guard = (text: string) => targets.reduce((t, x) => redactText(t, x.apiKey), text);
+  const guard = (text: string) => sides.reduce((t, x) => redactText(t, x.apiKey), text);
   const finish = (code: number, reason?: string) => {
     report.exitCode = code;
     report.durationMs = Date.now() - started;
@@ -229,25 +231,25 @@ export async function runCandidate(o: CandidateOptions): Promise<{ code: number;
   try {
     for (const side of SIDES) {
       try {
-        targets.push(await targetOf(side, o[side], keys[side]));
+        sides.push(await prepareSide(side, o[side], keys[side]));
       } catch (err) {
         if (err instanceof ConfigError) throw new ConfigError(err.message.startsWith(side) ? err.message : `${side}: ${err.message}`);
         throw err;
       }
-      const t = targets.at(-1)!;
+      const t = sides.at(-1)!;
       report.sides.push({ side, target: t.server ? `reference ${t.baseUrl}` : t.baseUrl, manifest: relative(ROOT, t.manifestPath), reads: [] });
       say(
         `candidate: ${side} is ${t.server ? `a reference server at ${t.baseUrl}${[...(o[side].faults ?? []), ...(o[side].variants ?? [])].length ? ` with ${[...(o[side].faults ?? []), ...(o[side].variants ?? [])].join(', ')}` : ''}` : t.baseUrl}`,
       );
     }
     // Both sides answer before either is read: a side that cannot be tested stops the run in seconds.
-    for (const t of targets) {
+    for (const t of sides) {
       const unfit = await preflight(t.baseUrl, t.apiKey, PREFLIGHT_TIMEOUT_MS);
       if (unfit) return finish(EXIT.notCarriedOut, `the ${t.side} (${t.baseUrl}) cannot be tested: ${unfit}`);
     }
     const reads: Record<Side, Read[]> = { current: [], candidate: [] };
     for (let n = 1; n <= o.reads; n++) {
-      for (const t of targets) {
+      for (const t of sides) {
         say(`candidate: read ${n} of ${o.reads} of the ${t.side} (${t.baseUrl}), ${o.writes ? 'with writes' : 'read-only'}`);
         const r = await readSide(t, n, o, dir);
         const conformance = existsSync(join(r.reports, 'conformance.json')) ? readConformance(r.reports) : undefined;
@@ -259,19 +261,19 @@ export async function runCandidate(o: CandidateOptions): Promise<{ code: number;
         reads[t.side].push(loadRead(r.reports));
       }
     }
-    const code = judge(report, reads, aliasesOf(targets[0].manifest, targets[1].manifest), o.freezeOpen);
+    const code = judge(report, reads, aliasesOf(sides[0].manifest, sides[1].manifest), o.freezeOpen);
     if (!o.latency) return finish(code);
     // With --writes (each side's writes within its own manifest) the mutation profile is paired too.
     const scripts: LoadScript[] = o.writes ? ['paging', 'mutation'] : ['paging'];
     say(`candidate: latency: the ${scripts.join(' and ')} profile${scripts.length > 1 ? 's' : ''} (${o.latency.profile}) sent to both sides, interleaved`);
-    const side = (t: Target) => ({ baseUrl: t.baseUrl, apiKey: t.apiKey, manifestPath: t.manifestPath, manifest: t.manifest, external: !t.server });
+    const side = (t: SideUnderTest) => ({ baseUrl: t.baseUrl, apiKey: t.apiKey, manifestPath: t.manifestPath, manifest: t.manifest, external: !t.server });
     const { latency } = await runPlan({
       scripts,
       profile: o.latency.profile,
       target: {
         kind: 'pair',
-        current: side(targets[0]),
-        candidate: side(targets[1]),
+        current: side(sides[0]),
+        candidate: side(sides[1]),
         minEffect: o.latency.minEffect,
         seconds: o.latency.seconds,
         reportDir: join(dir, 'candidate', 'latency'),
@@ -284,6 +286,6 @@ export async function runCandidate(o: CandidateOptions): Promise<{ code: number;
     if (report.latency.verdict === 'not carried out') return finish(worst([code, EXIT.notCarriedOut]), `latency: ${report.latency.reason}`);
     return finish(worst([code, report.latency.verdict === 'regression' ? EXIT.regression : EXIT.pass]));
   } finally {
-    for (const t of targets) await t.server?.stop();
+    for (const t of sides) await t.server?.stop();
   }
 }

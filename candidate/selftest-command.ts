@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { integerOption, parseCommand, runCommand } from '../core/command.ts';
-import { type CandidateOptions, loadRead, readSide, targetOf } from './run.ts';
+import { type CandidateOptions, loadRead, readSide, prepareSide } from './run.ts';
 import { type Case, checkedWhole, faultsInScope, listSwitches, runCases, sampleFaults, variantCases } from './selftest.ts';
 
 const HELP = `usage: npm run candidate:selftest -- [--faults N] [--only NAME,...] [--kind variant|fault] [--writes] [--lanes N]
@@ -43,7 +43,7 @@ async function main(): Promise<number> {
   // The clauses a read of the clean reference checks, from one read of it.
   const dir = mkdtempSync(join(tmpdir(), 'cc-candidate-scope-'));
   const o: CandidateOptions = { current: {}, candidate: {}, writes: values.writes ?? false, strict: false, freezeOpen: false, reads: 1 };
-  const t = await targetOf('current', {}, undefined);
+  const t = await prepareSide('current', {}, undefined);
   let checked: Set<string>;
   try {
     const r = await readSide(t, 1, o, dir);

@@ -11,7 +11,7 @@ import { listSwitches, pool } from '../contracts/selftest-runs.ts';
 import { ConfigError } from '../core/config.ts';
 import type { ListedSwitch, Side } from '../core/formats.ts';
 import type { Read } from './compare.ts';
-import { type CandidateOptions, aliasesOf, emptyReport, judge, loadRead, readSide, targetOf, type Target } from './run.ts';
+import { type CandidateOptions, aliasesOf, emptyReport, judge, loadRead, readSide, prepareSide, type SideUnderTest } from './run.ts';
 
 export type CaseKind = 'same build' | 'variant' | 'fault';
 export interface Case {
@@ -38,7 +38,7 @@ export interface SelftestOptions {
   say?: (line: string) => void;
 }
 
-async function readTarget(t: Target, times: number, o: CandidateOptions, dir: string): Promise<Read[]> {
+async function readSideTimes(t: SideUnderTest, times: number, o: CandidateOptions, dir: string): Promise<Read[]> {
   const reads: Read[] = [];
   for (let n = 1; n <= times; n++) {
     const r = await readSide(t, n, o, dir);
@@ -72,13 +72,13 @@ export async function runCases(cases: Case[], so: SelftestOptions): Promise<Case
   const say = so.say ?? ((l: string) => console.log(l));
   const dir = mkdtempSync(join(tmpdir(), 'cc-candidate-selftest-'));
   const o: CandidateOptions = { current: {}, candidate: {}, writes: so.writes, strict: false, freezeOpen: false, reads: 2, say: () => {} };
-  const current = await targetOf('current', {}, undefined);
+  const current = await prepareSide('current', {}, undefined);
   try {
-    const currentReads = await readTarget(current, 2, o, join(dir, 'current'));
+    const currentReads = await readSideTimes(current, 2, o, join(dir, 'current'));
     return await pool(
       cases.map((c, i) => async () => {
         const side: { faults?: string[]; variants?: string[] } = c.kind === 'fault' ? { faults: [c.name] } : c.kind === 'variant' ? { variants: [c.name] } : {};
-        const t = await targetOf('candidate' as Side, side, undefined);
+        const t = await prepareSide('candidate' as Side, side, undefined);
         try {
           // A candidate the suite cannot test (its preflight refuses it) ends as the command would: exit 3.
           const untestable = (reason: string): CaseResult => {
@@ -90,7 +90,7 @@ export async function runCases(cases: Case[], so: SelftestOptions): Promise<Case
           try {
             const same = c.kind === 'same build';
             const ro: CandidateOptions = same || !so.grep ? o : { ...o, playwrightArgs: ['--grep', so.grep] };
-            reads = await readTarget(t, same ? 2 : so.reads, ro, join(dir, `case-${i}`));
+            reads = await readSideTimes(t, same ? 2 : so.reads, ro, join(dir, `case-${i}`));
           } catch (err) {
             if (err instanceof ConfigError) return untestable(err.message);
             throw err;

@@ -7,7 +7,7 @@ import type { Json } from './json.ts';
 import type { Budget, Manifest, Waiver } from './manifest.ts';
 
 // The manifest's type lives in core/manifest.ts; its users found it here.
-export type { Budget, Manifest, TriggerTarget, Waiver } from './manifest.ts';
+export type { Budget, Manifest, ManifestTrigger, Waiver } from './manifest.ts';
 
 export const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 

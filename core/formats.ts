@@ -484,10 +484,12 @@ export interface FootprintTotals {
 }
 
 /** The manifest's resources as the run's last answers showed them (the spec has no gate or trigger read). */
-export interface TargetState {
+export interface ManifestState {
   gates: Record<string, { rules: number | null; isEnabled: boolean | null }>;
   triggers: Record<string, { currentPhaseID: string | null; status: string | null }>;
 }
+/** ManifestState's former name, kept while load/command/run.ts imports it. */
+export type TargetState = ManifestState;
 
 export interface Ledger {
   format: 'console-conformance.ledger/1';
@@ -496,7 +498,7 @@ export interface Ledger {
   readOnly: boolean;
   parts: LedgerPart[];
   totals: FootprintTotals;
-  state: TargetState;
+  state: ManifestState;
   /** Restores not finished yet, one per target: kept across runs in this folder until one finishes them. */
   owed?: OwedRestore[];
 }

@@ -10,7 +10,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database, { type Db } from './sqlite.ts';
-import { coverageOf, type ConformanceVerdict, type FootprintTotals, type Level, type StatedCoverage, type Status, type TargetState } from './formats.ts';
+import { coverageOf, type ConformanceVerdict, type FootprintTotals, type Level, type StatedCoverage, type Status, type ManifestState } from './formats.ts';
 
 /** 2: each run's stated coverage and footprint (what it wrote to the target), so a drop or a growth shows over nights. */
 export const HISTORY_SCHEMA = 2;
@@ -49,7 +49,7 @@ export interface HistoryRun {
   /** What became of the stated clauses; null in rows written before schema 2, or when the suite did not report. */
   coverage?: StatedCoverage | null;
   /** What the run wrote to the target (core/ledger.ts), and the manifest's resources as its last answers showed them. */
-  footprint?: { totals: FootprintTotals; state: TargetState } | null;
+  footprint?: { totals: FootprintTotals; state: ManifestState } | null;
   endpoints: HistoryEndpoint[];
 }
 

@@ -13,7 +13,7 @@ import {
   type LedgerPart,
   type LedgerWrite,
   type OwedRestore,
-  type TargetState,
+  type ManifestState,
 } from './formats.ts';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -137,7 +137,7 @@ export function writeOf(e: Pick<Exchange, 'method' | 'path' | 'requestBody' | 's
 }
 
 /** What an exchange's answer shows of a manifest resource's state (rules held, enabled, current phase); folded into `state`. */
-export function noteState(state: TargetState, e: Pick<Exchange, 'method' | 'path' | 'status' | 'responseBody'>): void {
+export function noteState(state: ManifestState, e: Pick<Exchange, 'method' | 'path' | 'status' | 'responseBody'>): void {
   if (e.status < 200 || e.status >= 300) return;
   const path = e.path.split('?')[0];
   const data = dataOf(e.responseBody);
@@ -222,7 +222,7 @@ export function totalsOf(parts: LedgerPart[]): FootprintTotals {
   return t;
 }
 
-export const emptyState = (): TargetState => ({ gates: {}, triggers: {} });
+export const emptyState = (): ManifestState => ({ gates: {}, triggers: {} });
 
 /** The ledger of the run in `dir`, or undefined when there is none (or it is not one). */
 export function readLedger(dir: string): Ledger | undefined {
@@ -240,7 +240,7 @@ export function readLedger(dir: string): Ledger | undefined {
 export function addLedgerPart(
   dir: string,
   part: LedgerPart,
-  opts: { target: string; manifest: string; readOnly: boolean; state?: TargetState; fresh?: boolean },
+  opts: { target: string; manifest: string; readOnly: boolean; state?: ManifestState; fresh?: boolean },
 ): Ledger {
   const file = readLedger(dir);
   const had = opts.fresh ? undefined : file;

@@ -3,11 +3,14 @@
 // `Manifest`; the load, its paired runs and the reference's seed take the part they need with Pick<>.
 // Types only, so a module bundled into Artillery's workers may import it without pulling in Node's fs.
 
-export interface TriggerTarget {
+/** A trigger the manifest gives the suite: its release pipeline and the phases a run may skip. */
+export interface ManifestTrigger {
   id: string;
   releasePipelineID: string;
   phaseIDs: string[];
 }
+/** ManifestTrigger's former name, kept while load/mutation.ts imports it. */
+export type TriggerTarget = ManifestTrigger;
 
 /** Clauses the user leaves out on purpose: a glob over clause ids (`*` any characters) and why. */
 export interface Waiver {
@@ -39,7 +42,7 @@ export interface Manifest {
    * only on these, and their checks are left unchecked (INCOMPLETE) on any other.
    */
   overridesOwned: string[];
-  triggers: TriggerTarget[];
+  triggers: ManifestTrigger[];
   metricPrefix: string;
   /** Clauses left out on purpose, each with a reason: listed as waived in every report, never as passed. */
   waive?: Waiver[];

@@ -7,7 +7,7 @@
 // ("overrides": "suite", core/config.ts), and the ledger says their overrides were not restored, since
 // their state before the run was never known (docs/nightly.md).
 import type { Manifest } from './config.ts';
-import type { LedgerPart, LedgerWrite, TargetState } from './formats.ts';
+import type { LedgerPart, LedgerWrite, ManifestState } from './formats.ts';
 import { KEY_HEADER } from './keys.ts';
 import { addLedgerPart, noteState, owedRestores, settleOwed, tally, writeOf } from './ledger.ts';
 import type { JsonObject } from './json.ts';
@@ -91,7 +91,7 @@ export interface SnapshotResult {
   snapshot: Snapshot;
   /** The snapshot's own writes (an add of no rule, an empty patch) for the ledger. */
   writes: LedgerWrite[];
-  state: TargetState;
+  state: ManifestState;
   /** One line per resource that could not be read: the restore leaves it as the run leaves it. */
   notes: string[];
   /** The HTTP status each manifest gate and experiment answered (0: no answer). */
@@ -102,7 +102,7 @@ export interface SnapshotResult {
 export async function takeSnapshot(c: Connection, manifest: Manifest, which?: { gates: string[]; experiments: string[] }): Promise<SnapshotResult> {
   const snapshot: Snapshot = { gates: {}, experiments: {} };
   const writes: LedgerWrite[] = [];
-  const state: TargetState = { gates: {}, triggers: {} };
+  const state: ManifestState = { gates: {}, triggers: {} };
   const notes: string[] = [];
   const statuses: SnapshotResult['statuses'] = { gates: {}, experiments: {} };
   const phase = new Phase(c);
@@ -146,10 +146,10 @@ export async function restore(
   c: Connection,
   snapshot: Snapshot,
   changed: { gates: string[]; experiments: string[] },
-): Promise<{ restores: LedgerPart['restores']; writes: LedgerWrite[]; state: TargetState }> {
+): Promise<{ restores: LedgerPart['restores']; writes: LedgerWrite[]; state: ManifestState }> {
   const restores: LedgerPart['restores'] = [];
   const writes: LedgerWrite[] = [];
-  const state: TargetState = { gates: {}, triggers: {} };
+  const state: ManifestState = { gates: {}, triggers: {} };
   const phase = new Phase(c);
   for (const id of changed.gates) {
     const resource = `gates/${id}`;

@@ -4,7 +4,7 @@
 // them (the run history's footprint, core/history.ts). Consumption is measured over the last runs
 // against the same target and manifest; before there are any, the suite's design is assumed.
 import type { Manifest } from '../core/config.ts';
-import type { TargetState } from '../core/formats.ts';
+import type { ManifestState } from '../core/formats.ts';
 import { KEY_HEADER } from '../core/keys.ts';
 import type { HistoryRun } from '../core/history.ts';
 import type { JsonObject as Json } from '../core/json.ts';
@@ -44,7 +44,8 @@ export interface GateCheck {
   addedPerNight: number | null;
 }
 
-export interface TargetCheck {
+/** What manifest:check finds and writes (target-check.json): whether the manifest works on the target, and for how long. */
+export interface ManifestCheck {
   format: 'console-conformance.target-check/1';
   target: string;
   manifest: string;
@@ -100,8 +101,8 @@ async function listAll(c: Connection, path: string): Promise<{ items: Json[]; co
 
 /** The newest state the history knows of each manifest resource, with the time of the run that saw it. */
 function lastSeen(runs: HistoryRun[]): {
-  gates: Record<string, TargetState['gates'][string] & { at: string }>;
-  triggers: Record<string, TargetState['triggers'][string] & { at: string }>;
+  gates: Record<string, ManifestState['gates'][string] & { at: string }>;
+  triggers: Record<string, ManifestState['triggers'][string] & { at: string }>;
 } {
   const out: ReturnType<typeof lastSeen> = { gates: {}, triggers: {} };
   for (const run of runs) {
@@ -117,7 +118,7 @@ const average = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / x
  * The manifest against the target: `runs` are the history's runs against the same target and manifest,
  * oldest first. Sends only reads.
  */
-export async function checkManifest(c: Connection, manifest: Manifest, manifestPath: string, runs: HistoryRun[]): Promise<TargetCheck> {
+export async function checkManifest(c: Connection, manifest: Manifest, manifestPath: string, runs: HistoryRun[]): Promise<ManifestCheck> {
   const problems: string[] = [];
   const warnings: string[] = [];
 
@@ -215,7 +216,7 @@ export async function checkManifest(c: Connection, manifest: Manifest, manifestP
 }
 
 /** The check as lines for a terminal: resources, what is left, and how many nights that is. */
-export function describeCheck(r: TargetCheck): string[] {
+export function describeCheck(r: ManifestCheck): string[] {
   const out = [`manifest:check ${r.target} with ${r.manifest}`];
   out.push(`  experiments: ${r.experiments.filter((e) => e.found).length} of ${r.experiments.length} in the list`);
   for (const e of r.experiments)

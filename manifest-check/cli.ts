@@ -6,7 +6,7 @@ import { parseCommand, runCommand } from '../core/command.ts';
 import { loadConfig, ROOT } from '../core/config.ts';
 import { referenceUnlessTarget } from '../core/reference.ts';
 import { finishedLine, finishOwed } from '../core/restore.ts';
-import { runTargetCheck } from './run-check.ts';
+import { runManifestCheck } from './run-check.ts';
 
 const NAME = 'manifest:check';
 const HELP = `usage: npm run manifest:check
@@ -48,7 +48,11 @@ runCommand(NAME, async () => {
       if (f) console.error(`${NAME}: ${finishedLine(f)}`);
       if (f?.left.length) return 3;
     }
-    const { check, reason, lines } = await runTargetCheck(config, { baseUrl: env.CONSOLE_BASE_URL!, apiKey: env.CONSOLE_API_KEY!, reference: Boolean(server) });
+    const { check, reason, lines } = await runManifestCheck(config, {
+      baseUrl: env.CONSOLE_BASE_URL!,
+      apiKey: env.CONSOLE_API_KEY!,
+      reference: Boolean(server),
+    });
     for (const line of lines) console.log(line);
     if (check) {
       mkdirSync(config.reportsDir, { recursive: true });

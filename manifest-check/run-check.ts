@@ -4,11 +4,11 @@ import { relative } from 'node:path';
 import { ROOT, type Config } from '../core/config.ts';
 import { historyTarget, readRuns, type HistoryRun } from '../core/history.ts';
 import { waiverOf } from '../core/waivers.ts';
-import { checkManifest, describeCheck, type TargetCheck } from './check.ts';
+import { checkManifest, describeCheck, type ManifestCheck } from './check.ts';
 import { PREFLIGHT_TIMEOUT_MS, preflight } from '../core/preflight.ts';
 
-export interface TargetCheckOutcome {
-  check?: TargetCheck;
+export interface ManifestCheckOutcome {
+  check?: ManifestCheck;
   /** Why the manifest cannot work on this target (exit 3 of manifest:check), one line. */
   reason?: string;
   /** True when running the suite would mislead: the target is not the Console API, or a manifest id is unknown to it. */
@@ -17,7 +17,7 @@ export interface TargetCheckOutcome {
 }
 
 /** The check against `t` (the configured target, or a reference server started for it). */
-export async function runTargetCheck(config: Config, t: { baseUrl: string; apiKey: string; reference: boolean }): Promise<TargetCheckOutcome> {
+export async function runManifestCheck(config: Config, t: { baseUrl: string; apiKey: string; reference: boolean }): Promise<ManifestCheckOutcome> {
   const unfit = await preflight(t.baseUrl, t.apiKey, Math.min(PREFLIGHT_TIMEOUT_MS, config.requestTimeoutMs));
   if (unfit) return { reason: unfit, stop: true, lines: [] };
   const manifest = relative(ROOT, config.manifestPath);
@@ -28,7 +28,7 @@ export async function runTargetCheck(config: Config, t: { baseUrl: string; apiKe
   } catch (err) {
     lines.push(`WARNING the run history cannot be read (${(err as Error).message.split('\n')[0]}): consumption is taken from the suite's design`);
   }
-  let check: TargetCheck;
+  let check: ManifestCheck;
   try {
     check = await checkManifest({ baseUrl: t.baseUrl, apiKey: t.apiKey, timeoutMs: config.requestTimeoutMs }, config.manifest, manifest, runs);
   } catch (err) {

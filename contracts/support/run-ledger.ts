@@ -1,11 +1,11 @@
 // What a conformance run wrote to the target, from the exchanges its tests recorded (core/ledger.ts):
 // no test can forget to record a write.
 import { emptyState, noteState, writeOf } from '../../core/ledger.ts';
-import type { LedgerWrite, TargetState } from '../../core/formats.ts';
+import type { LedgerWrite, ManifestState } from '../../core/formats.ts';
 import type { Ran } from './verdict.ts';
 
 /** The writes the tests' exchanges made, and the state they leave the target in. */
-export function ledgerOfRun(ran: readonly Ran[]): { writes: LedgerWrite[]; state: TargetState } {
+export function ledgerOfRun(ran: readonly Ran[]): { writes: LedgerWrite[]; state: ManifestState } {
   const state = emptyState();
   const writes: LedgerWrite[] = [];
   // An exchange a test shows as evidence of another's request (the envelope test, of the create that

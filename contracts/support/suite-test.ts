@@ -1,6 +1,6 @@
-// The suite's fixtures: the target (from core/config.ts, read once per worker) and a `t`
-// helper that makes recorded calls with or without the key, and records observations of open
-// clauses and clauses a run could not cover. Tests receive them by name.
+// The suite's fixtures: `suiteConfig`, the target and how to test it (from core/config.ts, read once
+// per worker), and a `t` helper that makes recorded calls with or without the key, and records
+// observations of open clauses and clauses a run could not cover. Tests receive them by name.
 import { test as base } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
 import { type AuthProbes, loadConfig, type Manifest } from '../../core/config.ts';
@@ -16,7 +16,8 @@ export type { Level, Observation } from '../../core/formats.ts';
 /** 12 characters: milliseconds in base 36 and 4 random hex digits (metric names keep their salt within 30). */
 const newRunId = () => `${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
 
-export interface Target {
+/** What every test runs with: the system under test (where, its key, its manifest) and the run's options. */
+export interface SuiteConfig {
   baseUrl: string;
   apiKey: string;
   manifest: Manifest;
@@ -53,7 +54,7 @@ export interface Inconclusive {
   stopped?: boolean;
 }
 
-export interface T extends Target {
+export interface T extends SuiteConfig {
   /**
    * Unique per test (and per repetition of a test): created metric names carry it, so neither runs
    * nor two tests of one worker (`--workers 1`, `--repeat-each`) ever create the same metric twice.
@@ -94,8 +95,8 @@ export interface T extends Target {
   clause<R>(clause: string | readonly string[], body: () => Promise<R>): Promise<R>;
 }
 
-export const test = base.extend<{ t: T }, { target: Target }>({
-  target: [
+export const test = base.extend<{ t: T }, { suiteConfig: SuiteConfig }>({
+  suiteConfig: [
     async ({}, use) => {
       const c = loadConfig();
       if (!c.baseUrl || !c.apiKey) throw new Error('no target: run through `npm run conformance`, which starts the reference server or reads CONSOLE_BASE_URL');
@@ -116,7 +117,7 @@ export const test = base.extend<{ t: T }, { target: Target }>({
     },
     { scope: 'worker' },
   ],
-  t: async ({ target }, use, info) => {
+  t: async ({ suiteConfig }, use, info) => {
     let last: Exchange | undefined;
     // A transport failure ends the test as skipped with an 'inconclusive' annotation (the reporter
     // lists it apart): no stack, and no verdict on clauses the test never got to check.
@@ -139,11 +140,11 @@ export const test = base.extend<{ t: T }, { target: Target }>({
         throw err;
       }
     };
-    const stopped = stopReason(target.reportsDir);
+    const stopped = stopReason(suiteConfig.reportsDir);
     if (stopped) inconclusive({ reason: stopped, stopped: true });
     // A test whose every clause the user waived does not run: it would only spend the target's resources.
     const clauses = info.annotations.filter((a) => a.type === 'clause').map((a) => a.description ?? '');
-    const waivers = clauses.map((c) => waiverOf(target.manifest.waive, c));
+    const waivers = clauses.map((c) => waiverOf(suiteConfig.manifest.waive, c));
     if (clauses.length > 0 && waivers.every(Boolean)) {
       info.annotations.push({ type: 'waived', description: waivers[0]!.reason });
       info.skip(true, `waived: ${waivers[0]!.reason}`);
@@ -151,7 +152,7 @@ export const test = base.extend<{ t: T }, { target: Target }>({
     // In a read-only run nothing that could change the target is sent: a write that is not a dry run
     // ends the test before it goes out, and its clauses are excluded by design (not a reason for INCOMPLETE).
     const needsWrite = (what: string) => {
-      if (!target.readOnly) return;
+      if (!suiteConfig.readOnly) return;
       info.annotations.push({ type: 'excluded', description: `read-only run: the check needs a write (${what})` });
       info.skip(true, `read-only run: needs a write (${what})`);
     };
@@ -160,15 +161,15 @@ export const test = base.extend<{ t: T }, { target: Target }>({
       needsWrite(`${method} ${path.split('?')[0]}`);
     };
     await use({
-      ...target,
+      ...suiteConfig,
       runId: newRunId(),
       call: (method, path, opts = {}) => {
         guard(method, path, opts);
-        return record(call(info, target, method, path, { ...opts, headers: { [KEY_HEADER]: target.apiKey, ...(opts.headers ?? {}) } }));
+        return record(call(info, suiteConfig, method, path, { ...opts, headers: { [KEY_HEADER]: suiteConfig.apiKey, ...(opts.headers ?? {}) } }));
       },
       raw: (method, path, opts = {}) => {
         guard(method, path, opts);
-        return record(call(info, target, method, path, opts));
+        return record(call(info, suiteConfig, method, path, opts));
       },
       observe: (clause, aspect, value, reply) => {
         const e = reply?.exchange ?? last;

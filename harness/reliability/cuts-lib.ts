@@ -17,7 +17,8 @@ import { callServer, startServer, type Server } from './server.ts';
 /** An experiment of the seed that the manifest names without giving its overrides to the suite: its owner's. */
 export const OWNER_EXPERIMENT = 'exp_000007';
 
-export interface CutTarget {
+/** The reference server a cut run writes to, its database file and the owners' state set before any run. */
+export interface CutReference {
   dir: string;
   db: string;
   server: Server;
@@ -36,7 +37,7 @@ export interface Owners {
 }
 
 /** A reference server on a database file, with owners' state that differs from the seed's. */
-export async function cutTarget(prefix = 'cc-cuts-'): Promise<CutTarget> {
+export async function startCutReference(prefix = 'cc-cuts-'): Promise<CutReference> {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   const db = join(dir, 'target.db');
   const server = await startServer({ db });
@@ -151,7 +152,7 @@ export interface CutResult {
 }
 
 export interface RunOptions {
-  target: CutTarget;
+  target: CutReference;
   /** Arguments after node (tsx's loader is added): a script and its options. */
   args: string[];
   /** Cut at this many ms after the start, or after `cutWhen` first holds; neither: not cut. */
@@ -167,7 +168,7 @@ export interface RunOptions {
 }
 
 /** The environment that points a command of the suite at the cut target. */
-export function targetEnv(t: CutTarget): NodeJS.ProcessEnv {
+export function targetEnv(t: CutReference): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const k of Object.keys(env)) if (k.startsWith('CONSOLE_')) delete env[k];
   return {

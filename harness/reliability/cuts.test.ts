@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { changed, cpuHog, cutTarget, MOMENTS, readOwners, runCut, type CutPlan, type Moment } from './cuts-lib.ts';
+import { changed, cpuHog, startCutReference, MOMENTS, readOwners, runCut, type CutPlan, type Moment } from './cuts-lib.ts';
 
 const VERIFY = ['scripts/verify.ts', '--skip-load'];
 
@@ -23,7 +23,7 @@ const CUTS: { name: string; when: Moment; afterMs: number; plan: CutPlan }[] = [
 test('cut at any of these moments, the owners keep their gates and overrides; after a SIGKILL the next run gives them back first', {
   timeout: 400_000,
 }, async (t) => {
-  const target = await cutTarget();
+  const target = await startCutReference();
   // At the lowest priority: it takes a core only when nothing else in npm test wants it.
   const hog = cpuHog(400_000, 19);
   t.after(async () => {

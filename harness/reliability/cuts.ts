@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { owedRestores } from '../../core/ledger.ts';
 import { fail, integerOption, parseCommand } from '../../core/command.ts';
 import { median } from '../../core/quantile.ts';
-import { changed, cpuHog, cutTarget, readOwners, runCut, type CutPlan, type CutResult, type CutTarget } from './cuts-lib.ts';
+import { changed, cpuHog, startCutReference, readOwners, runCut, type CutPlan, type CutResult, type CutReference } from './cuts-lib.ts';
 
 const NAME = 'reliability:cuts';
 const HELP = `usage: npm run reliability:cuts -- [--moments N] [--hogs N] [--commands verify,candidate,load] [--plans ci-sigint,ci-sigterm,second-signal,sigkill]
@@ -47,13 +47,13 @@ for (const p of plans) if (!PLANS.includes(p)) fail(NAME, `--plans: one of ${PLA
 
 /** The targets a command writes to, and how to run it against them in a reports folder. */
 interface Subject {
-  targets: CutTarget[];
+  targets: CutReference[];
   run(reportsDir: string, cut?: { atMs: number; plan: CutPlan }): Promise<CutResult>;
 }
 
 async function subject(command: Command): Promise<Subject> {
   if (command === 'candidate') {
-    const [current, candidate] = [await cutTarget('cc-cuts-current-'), await cutTarget('cc-cuts-candidate-')];
+    const [current, candidate] = [await startCutReference('cc-cuts-current-'), await startCutReference('cc-cuts-candidate-')];
     const args = [
       'candidate/command.ts',
       '--current',
@@ -74,7 +74,7 @@ async function subject(command: Command): Promise<Subject> {
       run: (reportsDir, cut) => runCut({ target: current, args, env, reportsDir, cutAtMs: cut?.atMs, plan: cut?.plan }),
     };
   }
-  const target = await cutTarget();
+  const target = await startCutReference();
   const args = command === 'verify' ? ['scripts/verify.ts', '--skip-load'] : ['load/command/load.ts', 'mutation'];
   return { targets: [target], run: (reportsDir, cut) => runCut({ target, args, reportsDir, cutAtMs: cut?.atMs, plan: cut?.plan }) };
 }

@@ -21,7 +21,7 @@ import { restoredLine } from '../../core/ledger.ts';
 import { reportStage } from './verify/report.ts';
 import { notRunStage, type Run, shortPath, type VerifyOptions } from './verify/run.ts';
 import { secretScanStage } from './verify/secret-scan.ts';
-import { targetCheckStage } from './verify/manifest-check.ts';
+import { manifestCheckStage } from './verify/manifest-check.ts';
 import { printVerdict } from './verify/verdict-screen.ts';
 
 export type { VerifyOptions } from './verify/run.ts';
@@ -91,7 +91,7 @@ export async function verify(opts: VerifyOptions): Promise<number> {
 
   // Against a target, the manifest is read against it first: ids it does not know would only make the
   // suite's verdict wrong. A reference server verify starts is new each time: nothing to check.
-  const checked = config.baseUrl ? await targetCheckStage(run) : undefined;
+  const checked = config.baseUrl ? await manifestCheckStage(run) : undefined;
   const conformance = checked?.stop
     ? {
         stage: notRunStage(

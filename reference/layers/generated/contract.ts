@@ -201,7 +201,7 @@ export function otherType(types: readonly string[]): { type: string; value: unkn
 }
 
 /** Where a field clause's field is: the component that starts it, the steps below it (arrays marked), the innermost component and field, and its schema. */
-export interface FieldTarget {
+export interface FieldLocation {
   top: string;
   relative: string;
   inner: string;
@@ -209,7 +209,7 @@ export interface FieldTarget {
   schema: Node;
 }
 
-export function fieldTarget(defs: Node, clause: string): FieldTarget | string {
+export function fieldLocation(defs: Node, clause: string): FieldLocation | string {
   const at = clause.indexOf('.field.');
   const prefix = clause.slice(0, at);
   const steps = clause.slice(at + '.field.'.length).split('.');

@@ -1,21 +1,21 @@
 // Generated faults (layers/generated.ts): field types (spec 2, 4.6 to 4.8) and "Timestamps are integers" (spec 2): a field answered (or, in a request, accepted) as another type; every Timestamp answered with a fraction.
-import { type Context, byOperation, describeOps, fieldTarget, otherType, perPath, typesOf } from './contract.ts';
+import { type Context, byOperation, describeOps, fieldLocation, otherType, perPath, typesOf } from './contract.ts';
 import { retypeField, retypeRequestField } from '../edits.ts';
 
 export function typeFaults({ defs, catalogue, responses, bodies, switches, notGenerated, about }: Context): void {
   for (const c of catalogue.filter((x) => x.level !== 'open' && x.id.includes('.field.'))) {
-    const target = fieldTarget(defs, c.id);
-    if (typeof target === 'string') {
-      notGenerated.push({ clause: c.id, edit: 'type', why: target });
+    const located = fieldLocation(defs, c.id);
+    if (typeof located === 'string') {
+      notGenerated.push({ clause: c.id, edit: 'type', why: located });
       continue;
     }
-    const types = typesOf(defs, target.schema);
+    const types = typesOf(defs, located.schema);
     if (!types) {
-      notGenerated.push({ clause: c.id, edit: 'type', why: `${target.inner}.${target.field} has no type in the contract` });
+      notGenerated.push({ clause: c.id, edit: 'type', why: `${located.inner}.${located.field} has no type in the contract` });
       continue;
     }
     const other = otherType(types);
-    const inResponses = byOperation(responses, target.top, target.relative);
+    const inResponses = byOperation(responses, located.top, located.relative);
     const name = `gen:type:${c.id}`;
     if (Object.keys(inResponses.paths).length > 0) {
       const where = describeOps(Object.keys(inResponses.paths));
@@ -23,7 +23,7 @@ export function typeFaults({ defs, catalogue, responses, bodies, switches, notGe
         ...about(
           name,
           c.id,
-          `${target.inner}.${target.field} (${types.join(' or ')}) answered as ${JSON.stringify(other.value)} by ${where}${inResponses.alongside.length ? ` (shown with --variant ${inResponses.alongside.join(', ')})` : ''}`,
+          `${located.inner}.${located.field} (${types.join(' or ')}) answered as ${JSON.stringify(other.value)} by ${where}${inResponses.alongside.length ? ` (shown with --variant ${inResponses.alongside.join(', ')})` : ''}`,
         ),
         layer: 'response',
         generated: 'type',
@@ -32,16 +32,20 @@ export function typeFaults({ defs, catalogue, responses, bodies, switches, notGe
       });
       continue;
     }
-    const inBodies = [...new Set(bodies.filter((p) => p.component === target.inner).map((p) => p.operationId))];
+    const inBodies = [...new Set(bodies.filter((p) => p.component === located.inner).map((p) => p.operationId))];
     if (inBodies.length === 0) {
-      notGenerated.push({ clause: c.id, edit: 'type', why: `${target.top} is in no response and no request body of the contract` });
+      notGenerated.push({ clause: c.id, edit: 'type', why: `${located.top} is in no response and no request body of the contract` });
       continue;
     }
     switches.push({
-      ...about(name, c.id, `request field ${target.inner}.${target.field} (${types.join(' or ')}) accepted only as ${other.type} by ${describeOps(inBodies)}`),
+      ...about(
+        name,
+        c.id,
+        `request field ${located.inner}.${located.field} (${types.join(' or ')}) accepted only as ${other.type} by ${describeOps(inBodies)}`,
+      ),
       layer: 'request',
       generated: 'type',
-      change: { operations: inBodies, schema: retypeRequestField(target.inner, target.field, other.type) },
+      change: { operations: inBodies, schema: retypeRequestField(located.inner, located.field, other.type) },
     });
   }
 

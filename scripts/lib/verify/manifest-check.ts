@@ -3,15 +3,15 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TARGET_CHECK_FILE } from '../../../manifest-check/check.ts';
-import { runTargetCheck, type TargetCheckOutcome } from '../../../manifest-check/run-check.ts';
+import { runManifestCheck, type ManifestCheckOutcome } from '../../../manifest-check/run-check.ts';
 import type { StageResult } from '../../../core/formats.ts';
 import { type Run, secs, shortPath } from './run.ts';
 
 /** The target check (manifest-check/run-check.ts): the manifest read against the target, and how many nights it lasts. */
-export async function targetCheckStage(run: Run): Promise<{ stage: StageResult; stop: boolean; outcome: TargetCheckOutcome }> {
+export async function manifestCheckStage(run: Run): Promise<{ stage: StageResult; stop: boolean; outcome: ManifestCheckOutcome }> {
   run.say(`target check: the manifest ${shortPath(run.config.manifestPath)} against ${run.config.baseUrl}`);
   const ts = Date.now();
-  const outcome = await runTargetCheck(run.config, { baseUrl: run.config.baseUrl!, apiKey: run.key, reference: false });
+  const outcome = await runManifestCheck(run.config, { baseUrl: run.config.baseUrl!, apiKey: run.key, reference: false });
   for (const line of outcome.lines) console.log(line);
   const check = outcome.check;
   if (check) writeFileSync(join(run.reportsDir, TARGET_CHECK_FILE), `${JSON.stringify(check, null, 2)}\n`);

@@ -5,7 +5,7 @@ import type { ConformanceSummary } from '../../../contracts/support/reporter.ts'
 import type { CompareResult } from '../../../load/compare/baseline.ts';
 import type { ReportInputs } from '../../../report/inputs.ts';
 import { describeChange, trendsOf } from '../../../report/trend.ts';
-import type { TargetCheck } from '../../../manifest-check/check.ts';
+import type { ManifestCheck } from '../../../manifest-check/check.ts';
 import { shortPath } from './run.ts';
 
 const LEVEL_NAMES: Level[] = ['stated', 'inferred', 'open'];
@@ -16,7 +16,7 @@ export function printVerdict(
   compare: CompareResult | undefined,
   page: string | undefined,
   inputs: ReportInputs | undefined,
-  check?: TargetCheck,
+  check?: ManifestCheck,
 ): void {
   const word = run.exitCode === 3 && conf?.verdict === 'incomplete' ? 'INCOMPLETE' : (['PASS', 'FAIL', 'REGRESSION', 'NOT RUN'][run.exitCode] ?? 'NOT RUN');
   const out = ['', '================================ verdict ================================'];
