@@ -9,9 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../core/config.ts';
 import { readCandidate } from '../core/formats.ts';
+import { TS_NODE_OPTIONS } from '../core/package.ts';
 
 const run = (args: string[], env: NodeJS.ProcessEnv = {}) =>
-  spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'candidate/command.ts'), ...args], {
+  spawnSync(process.execPath, [...TS_NODE_OPTIONS, join(ROOT, 'candidate/command.ts'), ...args], {
     cwd: ROOT,
     encoding: 'utf8',
     env: { ...process.env, ...env },

@@ -30,6 +30,7 @@ import { SPEC_ALLOWED, SPEC_RETIRED } from './facts.ts';
 import { factsModule, retiredValues } from './model/facts-module.ts';
 import { parsedOnce } from './model/parsed-yaml.ts';
 import { applyModelToOpenApi, type OpenApiChange } from './model/openapi-facts.ts';
+import { TS_NODE_OPTIONS } from '../core/package.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
@@ -347,7 +348,7 @@ function main(check: boolean): number {
   // Test titles that state a value are made from the facts: when the spec moved, the clauses'
   // checkedBy (the titles naming each) is written again from the suite's own listing.
   if (moved.some(([path]) => path !== OPENAPI_PATH)) {
-    const coverage = spawnSync(process.execPath, ['--import', 'tsx', join(HERE, 'coverage.ts'), '--write'], { encoding: 'utf8' });
+    const coverage = spawnSync(process.execPath, [...TS_NODE_OPTIONS, join(HERE, 'coverage.ts'), '--write'], { encoding: 'utf8' });
     console.log(`contracts/build: ${(coverage.stdout + coverage.stderr).trim().split('\n').join('\ncontracts/build: ')}`);
   }
   console.log(

@@ -4,9 +4,10 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { ROOT } from '../core/config.ts';
+import { TS_NODE_OPTIONS } from '../core/package.ts';
 
 const where = (...args: string[]) =>
-  spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'contracts/clauses-where.ts'), ...args], { cwd: ROOT, encoding: 'utf8' });
+  spawnSync(process.execPath, [...TS_NODE_OPTIONS, join(ROOT, 'contracts/clauses-where.ts'), ...args], { cwd: ROOT, encoding: 'utf8' });
 
 test('clauses:where: a known id exits 0 with its text; an unknown one is one line and exit 3; --help exits 0', () => {
   const found = where('envelope.data');

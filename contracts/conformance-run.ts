@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join, relative } from 'node:path';
 import { type AuthProbes, ConfigError, ROOT, loadConfig, newListSeed, seconds, type Config } from '../core/config.ts';
 import { EXIT } from '../core/exit.ts';
-import { PLAYWRIGHT_CLI, TSX_LOADER } from '../core/package.ts';
+import { PLAYWRIGHT_CLI, TS_NODE_OPTIONS } from '../core/package.ts';
 import { redactText } from '../core/keys.ts';
 import { addLedgerPart, LEDGER_FILE, owe, owedRestores, readLedger, restoredLine, settleOwed, tally } from '../core/ledger.ts';
 import { referenceUnlessTarget } from '../core/reference.ts';
@@ -155,11 +155,12 @@ export async function runConformance(opts: ConformanceOptions): Promise<number> 
 
 /**
  * Playwright as a child (not spawnSync: a signal to this process must still be able to stop it and restore).
- * With tsx's loader: Playwright compiles no TypeScript under a node_modules folder, where the suite is
- * when installed from npm; its workers inherit the loader with the rest of the child's Node options.
+ * With tsx's loader where Node does not strip the types itself (core/package.ts): Playwright compiles no
+ * TypeScript under a node_modules folder, where the suite is when installed from npm; its workers inherit
+ * the loader with the rest of the child's Node options.
  */
 function playwright(args: string[], env: NodeJS.ProcessEnv, timeoutMs: number, guard: CutGuard): Promise<number | 'timeout'> {
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, PLAYWRIGHT_CLI, 'test', '-c', join(ROOT, 'playwright.config.ts'), ...args], {
+  const child = spawn(process.execPath, [...TS_NODE_OPTIONS, PLAYWRIGHT_CLI, 'test', '-c', join(ROOT, 'playwright.config.ts'), ...args], {
     cwd: ROOT,
     env,
     stdio: 'inherit',

@@ -10,10 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../core/config.ts';
 import { startReference } from '../core/reference.ts';
+import { TS_NODE_OPTIONS } from '../core/package.ts';
 
 const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONSOLE_') && !k.startsWith('PLAYWRIGHT_')));
 const tsx = (script: string, args: string[], env: Record<string, string>) =>
-  spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, script), ...args], {
+  spawnSync(process.execPath, [...TS_NODE_OPTIONS, join(ROOT, script), ...args], {
     cwd: ROOT,
     encoding: 'utf8',
     env: { ...clean, ...env },

@@ -9,11 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../core/config.ts';
 import type { ClauseProof } from '../core/formats.ts';
+import { TS_NODE_OPTIONS } from '../core/package.ts';
 
 const FAULT = 'gen:message:pipelines.list.message';
 
 const env = () => Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONSOLE_')));
-const PROOF = ['--import', 'tsx', join(ROOT, 'contracts/proof.ts')];
+const PROOF = [...TS_NODE_OPTIONS, join(ROOT, 'contracts/proof.ts')];
 
 function proof(...args: string[]) {
   return spawnSync(process.execPath, [...PROOF, ...args], { cwd: ROOT, env: env(), encoding: 'utf8', timeout: 240_000 });

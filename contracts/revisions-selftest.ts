@@ -16,6 +16,7 @@ import { randomApiKey, startReference } from '../core/reference.ts';
 import { OVERLAY_PATH, SPEC_PATH } from './build.ts';
 import { type Overlay, readContractModel } from './model/contract-model.ts';
 import { REVISIONS, type Revision } from './model/revisions.ts';
+import { TS_NODE_OPTIONS } from '../core/package.ts';
 
 const NAME = 'selftest:revisions';
 const HELP = `usage: npm run selftest:revisions -- [--only NAME] [--keep]
@@ -58,7 +59,7 @@ function conformance(
   reports: string,
   grep: string,
 ): { status: number; clauses: { id: string; level: string; status: string }[] } {
-  const run = spawnSync(process.execPath, ['--import', 'tsx', join(clone, 'contracts/conformance.ts'), '--grep', grep], {
+  const run = spawnSync(process.execPath, [...TS_NODE_OPTIONS, join(clone, 'contracts/conformance.ts'), '--grep', grep], {
     cwd: clone,
     env: { ...process.env, ...env, CONSOLE_REPORTS_DIR: reports },
     encoding: 'utf8',
@@ -79,9 +80,9 @@ async function check(r: Revision, keep: boolean): Promise<Outcome> {
     const model = readContractModel(spec, parse(readFileSync(OVERLAY_PATH, 'utf8')) as Overlay);
     const revisedPath = join(clone, 'contracts/spec/console-v1.md');
     writeFileSync(revisedPath, r.apply(spec, model));
-    const build = spawnSync(process.execPath, ['--import', 'tsx', join(clone, 'contracts/build.ts')], { cwd: clone, encoding: 'utf8' });
+    const build = spawnSync(process.execPath, [...TS_NODE_OPTIONS, join(clone, 'contracts/build.ts')], { cwd: clone, encoding: 'utf8' });
     out.build = build.status === 0;
-    const diff = spawnSync(process.execPath, ['--import', 'tsx', join(clone, 'contracts/spec-diff.ts'), SPEC_PATH, revisedPath, '--json'], {
+    const diff = spawnSync(process.execPath, [...TS_NODE_OPTIONS, join(clone, 'contracts/spec-diff.ts'), SPEC_PATH, revisedPath, '--json'], {
       cwd: clone,
       encoding: 'utf8',
     });

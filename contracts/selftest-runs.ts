@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ROOT } from '../core/config.ts';
-import { TSX_LOADER } from '../core/package.ts';
+import { TS_NODE_OPTIONS } from '../core/package.ts';
 import type { ClauseResult, ListedSwitch, ListedVariant } from '../core/formats.ts';
 import { startHosted, type HostedServer } from '../core/reference-host.ts';
 
@@ -15,7 +15,7 @@ export { stopHosts } from '../core/reference-host.ts';
 
 /** The reference's faults and variants, from its own list (`serve --list-faults`), never from its code; with `generated`, the generated faults too. */
 export function listSwitches(generated = false): { faults: ListedSwitch[]; variants: ListedVariant[] } {
-  const r = spawnSync(process.execPath, ['--import', TSX_LOADER, join(ROOT, 'reference/cli.ts'), '--list-faults', ...(generated ? ['--generated'] : [])], {
+  const r = spawnSync(process.execPath, [...TS_NODE_OPTIONS, join(ROOT, 'reference/cli.ts'), '--list-faults', ...(generated ? ['--generated'] : [])], {
     cwd: ROOT,
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,

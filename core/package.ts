@@ -13,6 +13,21 @@ const require = createRequire(import.meta.url);
 
 /** tsx's loader, for `node --import` (one process, no tsx launcher in between). */
 export const TSX_LOADER = pathToFileURL(require.resolve('tsx')).href;
+
+/**
+ * Whether this Node runs the suite's TypeScript files itself: Node 24 strips the types (the files use
+ * only erasable syntax, which tsconfig's erasableSyntaxOnly holds), and a process then starts on about
+ * 60% of the CPU it takes through tsx's loader (docs/measurements.md). Node refuses to strip types under
+ * a node_modules folder, where the suite sits when installed from npm, and Node 22 still calls it
+ * experimental on every start: there, and on older Node, tsx's loader.
+ */
+export function nodeStripsTypes(version = process.versions.node, features: object = process.features, root = ROOT): boolean {
+  const typescript = (features as { typescript?: unknown }).typescript;
+  return Number(version.split('.')[0]) >= 24 && Boolean(typescript) && !root.split(/[\\/]/).includes('node_modules');
+}
+
+/** The Node options before one of the suite's TypeScript files on a `node` command line: none, or tsx's loader. */
+export const TS_NODE_OPTIONS: readonly string[] = nodeStripsTypes() ? [] : ['--import', TSX_LOADER];
 /** Playwright's command line (`playwright test`). */
 export const PLAYWRIGHT_CLI = require.resolve('@playwright/test/cli');
 

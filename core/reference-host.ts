@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { ROOT } from './config.ts';
-import { TSX_LOADER } from './package.ts';
+import { TS_NODE_OPTIONS } from './package.ts';
 import { randomApiKey } from './reference.ts';
 
 export interface HostedServer {
@@ -33,7 +33,7 @@ interface Host {
 const idle: Host[] = [];
 
 function startHost(): Host {
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, resolve(ROOT, 'reference/host.ts')], {
+  const child = spawn(process.execPath, [...TS_NODE_OPTIONS, resolve(ROOT, 'reference/host.ts')], {
     cwd: ROOT,
     stdio: ['pipe', 'pipe', 'ignore'],
   });

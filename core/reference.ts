@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { ConfigError, ROOT, type Config } from './config.ts';
-import { TSX_LOADER } from './package.ts';
+import { TS_NODE_OPTIONS } from './package.ts';
 
 export interface ReferenceServer {
   baseUrl: string;
@@ -50,8 +50,7 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Refer
   const apiKey = opts.apiKey ?? randomApiKey();
   const timeoutMs = opts.timeoutMs ?? 60_000;
   const args = [
-    '--import',
-    TSX_LOADER,
+    ...TS_NODE_OPTIONS,
     resolve(ROOT, 'reference/cli.ts'),
     '--port',
     '0',

@@ -25,7 +25,10 @@ export interface Connection {
  */
 export class Phase {
   private gaveUp: string | undefined;
-  constructor(readonly c: Connection) {}
+  readonly c: Connection;
+  constructor(c: Connection) {
+    this.c = c;
+  }
   async send(method: string, path: string, body: unknown): Promise<Answer> {
     if (this.gaveUp) return { status: 0, body: undefined, error: `not sent: ${this.gaveUp}` };
     const a = await send(this.c, method, path, body);

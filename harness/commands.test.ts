@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../core/config.ts';
+import { TS_NODE_OPTIONS } from '../core/package.ts';
 
 /** npm script -> the name its one-line mistakes start with. */
 const SCRIPTS: Record<string, string> = {
@@ -47,7 +48,7 @@ function run(argv: string[]): Promise<{ status: number | null; stdout: string; s
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONSOLE_')));
   // `tsx FILE` starts a second node that runs FILE under tsx's loader; `node --import tsx FILE` is that
   // second node alone: the same loader and output, one start-up instead of two for each of the 44 runs.
-  const child = spawn(process.execPath, ['--import', 'tsx', ...argv], { cwd: ROOT, env: clean });
+  const child = spawn(process.execPath, [...TS_NODE_OPTIONS, ...argv], { cwd: ROOT, env: clean });
   const r = { status: null as number | null, stdout: '', stderr: '' };
   child.stdout.on('data', (d) => (r.stdout += d));
   child.stderr.on('data', (d) => (r.stderr += d));

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from './store/sqlite.ts';
 import { FAULTS, PARAMETRISED_FAULTS, VARIANTS } from './faults.ts';
+import { TS_NODE_OPTIONS } from '../core/package.ts';
 
 /** A metric type the spec allows (the contract's first). */
 const TYPE = METRIC_TYPES[0];
@@ -18,7 +19,7 @@ const TYPE = METRIC_TYPES[0];
 const CLI = fileURLToPath(new URL('./cli.ts', import.meta.url));
 const node = (args: string[], env: NodeJS.ProcessEnv = {}) => {
   const { CONSOLE_API_KEY: _, ...rest } = process.env;
-  return { cmd: process.execPath, args: ['--import', 'tsx', CLI, ...args], env: { ...rest, ...env } };
+  return { cmd: process.execPath, args: [...TS_NODE_OPTIONS, CLI, ...args], env: { ...rest, ...env } };
 };
 
 function run(args: string[]) {

@@ -16,13 +16,13 @@ export const ERROR_CODES = {
 } as const;
 
 export class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    /** Headers the error answer carries (Retry-After of a 429). */
-    readonly headers: Record<string, string> = {},
-  ) {
+  readonly status: number;
+  /** Headers the error answer carries (Retry-After of a 429). */
+  readonly headers: Record<string, string>;
+  constructor(status: number, message: string, headers: Record<string, string> = {}) {
     super(message);
+    this.status = status;
+    this.headers = headers;
   }
 }
 

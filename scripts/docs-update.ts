@@ -8,7 +8,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fail, parseKnown, runCommand } from '../core/command.ts';
 import { ROOT, targetSetInEnv } from '../core/config.ts';
-import { TSX_LOADER } from '../core/package.ts';
+import { TS_NODE_OPTIONS } from '../core/package.ts';
 import { DATED, figures, withFigures } from './lib/doc-figures.ts';
 import { verdictScreenIn, withSample } from './lib/doc-samples.ts';
 
@@ -74,7 +74,7 @@ runCommand(NAME, async () => {
 /** verify's output, shown as it comes and kept. */
 function verify(args: string[]): Promise<string> {
   return new Promise((done, failed) => {
-    const child = spawn(process.execPath, ['--import', TSX_LOADER, join(ROOT, 'scripts/verify.ts'), ...args], {
+    const child = spawn(process.execPath, [...TS_NODE_OPTIONS, join(ROOT, 'scripts/verify.ts'), ...args], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'inherit'],
     });

@@ -10,11 +10,12 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { ROOT } from '../core/config.ts';
 import { type ReferenceServer, startReference } from '../core/reference.ts';
+import { TS_NODE_OPTIONS } from '../core/package.ts';
 
 function run(script: string, args: string[], env: Record<string, string>) {
   const reports = mkdtempSync(join(tmpdir(), 'cc-exit-'));
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONSOLE_')));
-  const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, script), ...args], {
+  const r = spawnSync(process.execPath, [...TS_NODE_OPTIONS, join(ROOT, script), ...args], {
     cwd: ROOT,
     encoding: 'utf8',
     env: { ...clean, CONSOLE_REPORTS_DIR: reports, ...env },
@@ -124,7 +125,7 @@ test('conformance exits 3 at the preflight for a redirect (not followed: the key
     // Asynchronous: the servers live in this process.
     const runAsync = (env: Record<string, string>, args: string[] = []) => {
       const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONSOLE_')));
-      const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'contracts/conformance.ts'), ...args], {
+      const child = spawn(process.execPath, [...TS_NODE_OPTIONS, join(ROOT, 'contracts/conformance.ts'), ...args], {
         cwd: ROOT,
         env: { ...clean, CONSOLE_REPORTS_DIR: mkdtempSync(join(tmpdir(), 'cc-exit-')), ...env },
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -295,7 +296,7 @@ test('verify stopped by SIGTERM exits 3 and leaves no reference server behind', 
   const reports = mkdtempSync(join(tmpdir(), 'cc-exit-'));
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONSOLE_')));
   // One process (node --import tsx), so that the signal reaches verify itself, as a CI cancel does.
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/verify.ts'), '--skip-load'], {
+  const child = spawn(process.execPath, [...TS_NODE_OPTIONS, join(ROOT, 'scripts/verify.ts'), '--skip-load'], {
     cwd: ROOT,
     env: { ...clean, CONSOLE_REPORTS_DIR: reports },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -20,6 +20,7 @@ import { ROOT } from '../core/config.ts';
 import { startReference } from '../core/reference.ts';
 import { derivedKeys, keyForms } from '../core/keys.ts';
 import { scan } from '../core/scan.ts';
+import { TS_NODE_OPTIONS } from '../core/package.ts';
 
 interface Proxy {
   url: string;
@@ -100,7 +101,7 @@ function resettingProxy(upstream: URL, key: string, mode: 'reset' | 'echo' = 're
 /** `npm run conformance -- ARGS` with `env` (target, key, reports folder): its exit code and everything it printed. */
 function conformance(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONSOLE_')));
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'contracts/conformance.ts'), ...args], {
+  const child = spawn(process.execPath, [...TS_NODE_OPTIONS, join(ROOT, 'contracts/conformance.ts'), ...args], {
     cwd: ROOT,
     env: { ...clean, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -14,6 +14,7 @@ import { ROOT } from '../core/config.ts';
 import type { ConformanceReport, Ledger } from '../core/formats.ts';
 import { randomApiKey, startReference, type ReferenceServer } from '../core/reference.ts';
 import Database from '../core/sqlite.ts';
+import { TS_NODE_OPTIONS } from '../core/package.ts';
 
 const REFERENCE_MANIFEST = JSON.parse(readFileSync(join(ROOT, 'fixtures/targets/reference.json'), 'utf8'));
 
@@ -32,7 +33,7 @@ async function longLived(t: TestContext, dir: string): Promise<{ server: Referen
 
 function run(script: string, args: string[], env: Record<string, string>) {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONSOLE_')));
-  return spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, script), ...args], {
+  return spawnSync(process.execPath, [...TS_NODE_OPTIONS, join(ROOT, script), ...args], {
     cwd: ROOT,
     encoding: 'utf8',
     env: { ...clean, ...env },

@@ -19,19 +19,22 @@ export const STOP_AFTER_CONSECUTIVE = 5;
 
 /** An exchange that checked nothing: `reason` is one line, e.g. "no response: ECONNRESET". */
 export class TransportError extends Error {
-  constructor(
-    readonly reason: string,
-    readonly exchange?: unknown,
-  ) {
+  readonly reason: string;
+  readonly exchange?: unknown;
+  constructor(reason: string, exchange?: unknown) {
     super(`inconclusive: transport: ${reason}`);
+    this.reason = reason;
+    this.exchange = exchange;
     this.name = 'TransportError';
   }
 }
 
 /** The run was stopped (deadline or too many transport failures) before this exchange was made. */
 export class RunStopped extends Error {
-  constructor(readonly reason: string) {
+  readonly reason: string;
+  constructor(reason: string) {
     super(`not run: ${reason}`);
+    this.reason = reason;
     this.name = 'RunStopped';
   }
 }

@@ -14,6 +14,7 @@ import { readConformance } from '../../core/formats.ts';
 import { median } from '../../core/quantile.ts';
 import { startReference } from '../../core/reference.ts';
 import { startProxy } from '../transport/proxy.ts';
+import { TS_NODE_OPTIONS } from '../../core/package.ts';
 
 const HELP = `usage: npm run bench:scale -- [--scales 200,50000] [--rounds 1] [--variant NAME]...
 
@@ -50,7 +51,7 @@ async function runOnce(scale: number): Promise<Run> {
   try {
     const t0 = Date.now();
     // Asynchronous: the counting proxy answers from this process's event loop.
-    const child = spawn(process.execPath, ['--import', 'tsx', resolve(ROOT, 'contracts/conformance.ts')], {
+    const child = spawn(process.execPath, [...TS_NODE_OPTIONS, resolve(ROOT, 'contracts/conformance.ts')], {
       cwd: ROOT,
       env: { ...process.env, CONSOLE_BASE_URL: proxy.baseUrl, CONSOLE_API_KEY: server.apiKey, CONSOLE_REPORTS_DIR: reports },
       stdio: ['ignore', 'ignore', 'pipe'],

@@ -8,7 +8,7 @@ import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, loadManifest } from '../../core/config.ts';
-import { TSX_LOADER } from '../../core/package.ts';
+import { TS_NODE_OPTIONS } from '../../core/package.ts';
 import type { Ledger } from '../../core/formats.ts';
 import { readLedger } from '../../core/ledger.ts';
 import Database from '../../reference/store/sqlite.ts';
@@ -183,7 +183,7 @@ export function targetEnv(t: CutReference): NodeJS.ProcessEnv {
 /** Runs a command of the suite in a process group of its own, cut as `plan` says; resolves once the whole group has gone. */
 export function runCut(o: RunOptions): Promise<CutResult> {
   const t0 = Date.now();
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, ...o.args], {
+  const child = spawn(process.execPath, [...TS_NODE_OPTIONS, ...o.args], {
     cwd: ROOT,
     env: { ...targetEnv(o.target), ...(o.reportsDir ? { CONSOLE_REPORTS_DIR: o.reportsDir } : {}), ...o.env },
     stdio: ['ignore', 'pipe', 'pipe'],

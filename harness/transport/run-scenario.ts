@@ -12,6 +12,7 @@ import { ROOT } from '../../core/config.ts';
 import { startReference } from '../../core/reference.ts';
 import { scan } from '../../core/scan.ts';
 import { startProxy, type Scenario } from './proxy.ts';
+import { TS_NODE_OPTIONS } from '../../core/package.ts';
 
 export interface ScenarioSpec {
   name: string;
@@ -78,7 +79,7 @@ export async function runScenario(spec: ScenarioSpec, keep = false): Promise<Sce
     };
     const t0 = Date.now();
     // Asynchronous on purpose: the proxy lives in this process and must keep answering.
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, script), ...args], {
+    const child = spawn(process.execPath, [...TS_NODE_OPTIONS, join(ROOT, script), ...args], {
       cwd: ROOT,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -144,7 +144,9 @@ export function emitMetrics(events: ArtilleryEvents, records: Records, o: { apde
 
 /** An arrival whose requests failed, thrown to Artillery so that it counts the virtual user failed (vusers.failed, errors.<code>). */
 export class ArrivalFailed extends Error {
-  constructor(readonly code: string) {
+  readonly code: string;
+  constructor(code: string) {
     super(`a request failed: ${code}`);
+    this.code = code;
   }
 }

@@ -11,7 +11,7 @@ import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { ROOT } from '../../core/config.ts';
 import type { LoadDelivery } from '../../core/formats.ts';
-import { dependencyDir, dependencyVersion, TSX_LOADER } from '../../core/package.ts';
+import { dependencyDir, dependencyVersion, TS_NODE_OPTIONS } from '../../core/package.ts';
 import { histogramOf, type RunSamples } from '../compare/samples.ts';
 import type { Scenario } from '../lib/profiles.ts';
 import { mergeRecords, newRecords, type Records } from '../lib/runtime.ts';
@@ -184,7 +184,7 @@ export interface Plan {
 
 /** The profile's setup, once, in a process of its own with `env` (load/artillery/setup.ts); its plan, or why it could not run. */
 export async function runSetup(script: string, dataDir: string, env: NodeJS.ProcessEnv): Promise<{ plan: Plan } | { reason: string }> {
-  const setup = await run(process.execPath, ['--import', TSX_LOADER, join(ROOT, 'load/artillery/setup.ts'), script], env, '');
+  const setup = await run(process.execPath, [...TS_NODE_OPTIONS, join(ROOT, 'load/artillery/setup.ts'), script], env, '');
   if (setup.code !== 0) return { reason: setup.tail.at(-1)?.replace(/^load: \w+: /, '') ?? `setup exited ${setup.code}` };
   return { plan: JSON.parse(readFileSync(join(dataDir, `plan-${script}.json`), 'utf8')) as Plan };
 }

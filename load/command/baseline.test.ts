@@ -19,6 +19,7 @@ import {
 import { ROOT } from '../../core/config.ts';
 import { readRunSummary } from '../../core/formats.ts';
 import { startReference } from '../../core/reference.ts';
+import { TS_NODE_OPTIONS } from '../../core/package.ts';
 
 const fig = (p50: number, count = 200, rps = 10, errorRate = 0): Figures => ({ p50, p95: p50 * 2, p99: p50 * 3, count, rps, errorRate });
 const summary = (endpoints: Record<string, Figures>, profile = 'baseline'): RunSummary => ({
@@ -86,7 +87,7 @@ const work = mkdtempSync(join(tmpdir(), 'baseline-merge-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
 function loadRun(env: NodeJS.ProcessEnv): Promise<{ code: number | null; out: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'load/command/load.ts'), 'paging'], {
+  const child = spawn(process.execPath, [...TS_NODE_OPTIONS, join(ROOT, 'load/command/load.ts'), 'paging'], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -151,7 +152,7 @@ test('two real load runs side by side against one target merge into one summary 
 
 /** One of the commands (load/command/load.ts, load/command/baseline.ts) as a user runs it, with only the environment given. */
 function command(script: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, script), ...args], {
+  const child = spawn(process.execPath, [...TS_NODE_OPTIONS, join(ROOT, script), ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -4,9 +4,10 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { ROOT } from '../../core/config.ts';
+import { TS_NODE_OPTIONS } from '../../core/package.ts';
 
 function load(args: string[], env: Record<string, string>) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'load/command/load.ts'), ...args], {
+  const r = spawnSync(process.execPath, [...TS_NODE_OPTIONS, join(ROOT, 'load/command/load.ts'), ...args], {
     cwd: ROOT,
     encoding: 'utf8',
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },

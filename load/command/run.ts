@@ -13,7 +13,7 @@ import { emptyWrites, ledgerWrites, summaryWrites } from '../lib/writes.ts';
 import { type LedgerWrite, type LoadScript, type LoadWrites, type TargetState, readRunSummary, writeRunSummary, type RunSummary } from '../../core/formats.ts';
 import { addLedgerPart, owe, restoredLine, settleOwed, tally } from '../../core/ledger.ts';
 import { finishedLine, finishOwed, restore, restoreAfterCut, takeSnapshot, type Connection, type Snapshot } from '../../core/restore.ts';
-import { TSX_LOADER } from '../../core/package.ts';
+import { TS_NODE_OPTIONS } from '../../core/package.ts';
 import { startReference, type ReferenceServer } from '../../core/reference.ts';
 import { runProfile } from '../artillery/run.ts';
 import { loadOutcome } from './outcome.ts';
@@ -48,8 +48,7 @@ export function writeBodies(o: { seed: number; runId: string; manifestPath: stri
   const gen = spawnSync(
     process.execPath,
     [
-      '--import',
-      TSX_LOADER,
+      ...TS_NODE_OPTIONS,
       join(ROOT, 'fixtures/generate.ts'),
       '--seed',
       String(o.seed),

@@ -4,11 +4,11 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { ROOT } from '../../core/config.ts';
-import { TSX_LOADER } from '../../core/package.ts';
+import { TS_NODE_OPTIONS } from '../../core/package.ts';
 
 export function spawnLoad(args: string[], reports: string, extra: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; out: string }> {
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONSOLE_') && !k.startsWith('LOAD_')));
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, join(ROOT, 'load/command/load.ts'), ...args], {
+  const child = spawn(process.execPath, [...TS_NODE_OPTIONS, join(ROOT, 'load/command/load.ts'), ...args], {
     cwd: ROOT,
     env: { ...env, ...extra, CONSOLE_REPORTS_DIR: reports },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -38,7 +38,10 @@ export function bucketOf(ms: number, growth = GROWTH): number {
 /** Collects durations bucket by bucket; build() gives the compact histogram. */
 export class HistogramBuilder {
   private readonly buckets = new Map<number, number>();
-  constructor(readonly growth = GROWTH) {}
+  readonly growth: number;
+  constructor(growth = GROWTH) {
+    this.growth = growth;
+  }
   add(ms: number): void {
     if (!Number.isFinite(ms)) return;
     const i = bucketOf(ms, this.growth);

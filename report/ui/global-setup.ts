@@ -12,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, loadConfig } from '../../core/config.ts';
-import { TSX_LOADER } from '../../core/package.ts';
+import { TS_NODE_OPTIONS } from '../../core/package.ts';
 import { randomApiKey, startReference } from '../../core/reference.ts';
 
 export const FAULT = 'metric-name-3-accepted';
@@ -22,7 +22,7 @@ export const previousDir = () => join(loadConfig().reportsDir, 'report-test-prev
 
 function verify(server: { baseUrl: string; apiKey: string }, reports: string, args: string[], manifest: string) {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONSOLE_')));
-  return spawnSync(process.execPath, ['--import', TSX_LOADER, join(ROOT, 'scripts/verify.ts'), ...args], {
+  return spawnSync(process.execPath, [...TS_NODE_OPTIONS, join(ROOT, 'scripts/verify.ts'), ...args], {
     cwd: ROOT,
     encoding: 'utf8',
     env: { ...clean, CONSOLE_BASE_URL: server.baseUrl, CONSOLE_API_KEY: server.apiKey, CONSOLE_REPORTS_DIR: reports, CONSOLE_TARGET_MANIFEST: manifest },

@@ -33,10 +33,11 @@ export class Ticker {
   private last = 0;
   private onTerminal: boolean;
   private pending = false;
-  constructor(
-    private readonly everyMs = 5000,
-    private readonly out: NodeJS.WriteStream = process.stdout,
-  ) {
+  private readonly everyMs: number;
+  private readonly out: NodeJS.WriteStream;
+  constructor(everyMs = 5000, out: NodeJS.WriteStream = process.stdout) {
+    this.everyMs = everyMs;
+    this.out = out;
     this.onTerminal = Boolean(out.isTTY);
   }
 

@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { ROOT } from '../../../core/config.ts';
-import { TSX_LOADER } from '../../../core/package.ts';
+import { TS_NODE_OPTIONS } from '../../../core/package.ts';
 import type { ReferenceServer } from '../../../core/reference.ts';
 
 /** The stage's child process now running, to be stopped with verify. */
@@ -20,7 +20,7 @@ export function runTsx(
 ): Promise<number> {
   // Once verify is stopping no stage starts: the signal's handler exits when the running one has ended.
   if (stopping) return new Promise(() => {});
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, join(ROOT, script), ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...TS_NODE_OPTIONS, join(ROOT, script), ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   running = child;
   createInterface({ input: child.stdout! }).on('line', onLine);
   // Passed through as it comes; the caller may keep a line too (the one-line reason of a stage that could not run).
