@@ -3,7 +3,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,8 +12,12 @@ import { ROOT } from '../core/config.ts';
 import { type ReferenceServer, startReference } from '../core/reference.ts';
 import { TS_NODE_OPTIONS } from '../core/package.ts';
 
+// Every run's reports folder is under one folder of this file's, removed at its end.
+const TMP = mkdtempSync(join(tmpdir(), 'cc-exit-'));
+after(() => rmSync(TMP, { recursive: true, force: true }));
+
 function run(script: string, args: string[], env: Record<string, string>) {
-  const reports = mkdtempSync(join(tmpdir(), 'cc-exit-'));
+  const reports = mkdtempSync(join(TMP, 'run-'));
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONSOLE_')));
   const r = spawnSync(process.execPath, [...TS_NODE_OPTIONS, join(ROOT, script), ...args], {
     cwd: ROOT,
@@ -127,7 +131,7 @@ test('conformance exits 3 at the preflight for a redirect (not followed: the key
       const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONSOLE_')));
       const child = spawn(process.execPath, [...TS_NODE_OPTIONS, join(ROOT, 'contracts/conformance.ts'), ...args], {
         cwd: ROOT,
-        env: { ...clean, CONSOLE_REPORTS_DIR: mkdtempSync(join(tmpdir(), 'cc-exit-')), ...env },
+        env: { ...clean, CONSOLE_REPORTS_DIR: mkdtempSync(join(TMP, 'run-')), ...env },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let stderr = '';
@@ -205,7 +209,7 @@ test('verify --skip-load exits 1 on a stated violation and 0 on the clean server
 
 test('verify exits 2 when the load regresses against a (deliberately strict) baseline, confirmed by a second run', async () => {
   // The committed smoke baseline of paging with ten times its throughput: a real run cannot keep up.
-  const baselines = mkdtempSync(join(tmpdir(), 'cc-strict-baseline-'));
+  const baselines = mkdtempSync(join(TMP, 'strict-baseline-'));
   const paging = JSON.parse(readFileSync(join(ROOT, 'load/baselines/paging.json'), 'utf8'));
   for (const [name, e] of Object.entries<{ rps: number }>(paging.endpoints)) if (name !== 'calibration') e.rps *= 10;
   const server = await startReference({ stderr: 'ignore' });
@@ -293,7 +297,7 @@ test('verify exits 3 with one line for a bad --profile, a missing --baselines fo
 });
 
 test('verify stopped by SIGTERM exits 3 and leaves no reference server behind', async () => {
-  const reports = mkdtempSync(join(tmpdir(), 'cc-exit-'));
+  const reports = mkdtempSync(join(TMP, 'run-'));
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONSOLE_')));
   // One process (node --import tsx), so that the signal reaches verify itself, as a CI cancel does.
   const child = spawn(process.execPath, [...TS_NODE_OPTIONS, join(ROOT, 'scripts/verify.ts'), '--skip-load'], {

@@ -1,9 +1,9 @@
 // The scanner finds the key in every encoding and passes a clean tree; its CLI keeps its exit codes
 // and never prints the key.
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ROOT } from '../core/config.ts';
@@ -13,8 +13,12 @@ import { scan } from '../core/scan.ts';
 
 const KEY = 'cc_test_0123456789abcdef0123456789+/=?&';
 
+// Every tree is under one folder of this file's, removed at its end.
+const TMP = mkdtempSync(join(tmpdir(), 'cc-scan-'));
+after(() => rmSync(TMP, { recursive: true, force: true }));
+
 function tree(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'cc-scan-'));
+  const dir = mkdtempSync(join(TMP, 'tree-'));
   for (const [name, text] of Object.entries(files)) {
     mkdirSync(join(dir, name, '..'), { recursive: true });
     writeFileSync(join(dir, name), text);
