@@ -5,13 +5,14 @@
 import { readFileSync } from 'node:fs';
 import { threadId } from 'node:worker_threads';
 import type { Envelope, Gate, Metric, OverridesBody, Override, TriggerBody } from './lib/bodies.ts';
-import { CALIBRATION, calibrationScenario } from './lib/calibration.ts';
+import { CALIBRATION_ENDPOINT as CALIBRATION } from '../core/formats.ts';
+import { calibrationScenario } from './lib/calibration.ts';
 import { answered, checkSuccess, checkThat, succeeded, transportReason } from './lib/checks.ts';
 import { DATA_DIR, GATE_RULES_AT_START, type ProfileName, STRICT } from './lib/env.ts';
 import { ANY_STATUS, callCandidate, callPair, type Expected, parsedBody, type Response, type SideRequest, SUCCESS_OR_REFUSED } from './lib/http.ts';
 import { calibration } from './lib/calibration.ts';
 import type { Profile } from './lib/profile.ts';
-import { arrival, byProfile, type Scenario, SHARED, type Shape } from './lib/profiles.ts';
+import { arrival, byProfile, type ProfileScenario, SHARED, type ScenarioRate } from './lib/profiles.ts';
 import { count, gateHeld, wrote, wroteMetric } from './lib/runtime.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { candidateBody, candidateIds, type SidePlan } from './lib/sides.ts';
@@ -117,9 +118,9 @@ const PHASES = M.triggers.reduce((n, t) => n + t.phaseIDs.length, 0);
 const TRIGGER_OPS = Math.max(1, PHASES * 3);
 
 interface MutationProfile {
-  metrics: Shape;
-  gates: Shape;
-  overrides: Shape;
+  metrics: ScenarioRate;
+  gates: ScenarioRate;
+  overrides: ScenarioRate;
   /** Multiplies every latency limit (ms) written below as the smoke figure. */
   latencyScale: number;
 }
@@ -134,7 +135,7 @@ const P = byProfile(PROFILE_TABLE);
 const limits = (p95: number, p99: number): Limits => ({ p95: p95 * P.latencyScale, p99: p99 * P.latencyScale });
 
 // A manifest without gates, experiments or triggers leaves that scenario out, and so does a budget of no trigger phases.
-const scenarios: Record<string, Scenario> = { metrics: arrival('metrics', P.metrics) };
+const scenarios: Record<string, ProfileScenario> = { metrics: arrival('metrics', P.metrics) };
 if (M.gates.length) scenarios.gates = arrival('gates', P.gates);
 if (M.experiments.length) scenarios.overrides = arrival('overrides', P.overrides);
 // One VU owns every trigger: trigger state is tracked from responses, and two VUs racing on one

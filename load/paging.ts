@@ -3,11 +3,12 @@
 // plus a deep page. Run it with `npm run load:paging -- --profile smoke|baseline|stress`.
 import { createdMs, createdRule, fieldRule, type FieldFilterName, isoDay } from '../core/experiment-filters.ts';
 import type { Experiment, ListBody, ReleasePipeline } from './lib/bodies.ts';
-import { CALIBRATION, calibrationScenario } from './lib/calibration.ts';
+import { CALIBRATION_ENDPOINT as CALIBRATION } from '../core/formats.ts';
+import { calibrationScenario } from './lib/calibration.ts';
 import { checkSuccess, checkThat, parse, transportReason } from './lib/checks.ts';
 import { type ProfileName, STRICT } from './lib/env.ts';
 import { ANY_STATUS, timedCall, query } from './lib/http.ts';
-import { arrival, byProfile, SHARED, type Shape } from './lib/profiles.ts';
+import { arrival, byProfile, SHARED, type ScenarioRate } from './lib/profiles.ts';
 import type { Profile } from './lib/profile.ts';
 import { count } from './lib/runtime.ts';
 import { abort, checkTarget } from './lib/reachability.ts';
@@ -23,8 +24,8 @@ const PAGE_SIZES = { limits: [10, 20, 50, 100], exportLimit: 100 };
 const pagesWalked = 'paging_pages_walked';
 
 interface PagingProfile {
-  dashboard: Shape;
-  deep: Shape;
+  dashboard: ScenarioRate;
+  deep: ScenarioRate;
   /** Iterations of the one export VU, and how many experiment pages each walks at most. */
   exportIterations: number;
   exportPages: number;

@@ -4,7 +4,8 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fail, integerOption, parseCommand, runCommand } from '../core/command.ts';
 import { AUTH_PROBES, type AuthProbes, type ConfigError, seconds } from '../core/config.ts';
-import { PROFILES, verify, type VerifyOptions } from './lib/verify-run.ts';
+import { LOAD_PROFILES } from '../core/formats.ts';
+import { verify, type VerifyOptions } from './lib/verify-run.ts';
 
 const HELP = `usage: npm run verify -- [options]
 
@@ -78,7 +79,7 @@ const { values } = parseCommand({
 
 function options(): VerifyOptions {
   const profile = values.profile ?? 'smoke';
-  if (!(PROFILES as readonly string[]).includes(profile)) fail('verify', `--profile must be smoke, baseline or stress, got ${JSON.stringify(profile)}`);
+  if (!(LOAD_PROFILES as readonly string[]).includes(profile)) fail('verify', `--profile must be smoke, baseline or stress, got ${JSON.stringify(profile)}`);
   const baselines = values.baselines === undefined ? undefined : resolve(values.baselines);
   if (baselines !== undefined && !(existsSync(baselines) && statSync(baselines).isDirectory())) fail('verify', `--baselines: no folder ${values.baselines}`);
   const observationsBaseline = values['observations-baseline'] === undefined ? undefined : resolve(values['observations-baseline']);

@@ -13,7 +13,7 @@ import { ROOT } from '../../core/config.ts';
 import type { LoadDelivery } from '../../core/formats.ts';
 import { dependencyDir, dependencyVersion, TSX_LOADER } from '../../core/package.ts';
 import { histogramOf, type RunSamples } from '../compare/samples.ts';
-import type { Scenario } from '../lib/profiles.ts';
+import type { ProfileScenario } from '../lib/profiles.ts';
 import { mergeRecords, newRecords, type Records } from '../lib/runtime.ts';
 import { summaryData, type Thresholds } from '../lib/summary-data.ts';
 import { summaryFiles } from '../lib/summary.ts';
@@ -176,7 +176,7 @@ export function writeRequestRows(records: Records, file: string): void {
 }
 
 export interface Plan {
-  scenarios: Record<string, Scenario>;
+  scenarios: Record<string, ProfileScenario>;
   thresholds: Thresholds;
   /** The endpoints the profile times (absent from cloud plans prepared before it was kept). */
   endpoints?: string[];

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } fr
 import { join, relative } from 'node:path';
 import { newRunId } from '../../core/random.ts';
 import { writeRunValidators } from '../lib/build-validators.ts';
-import { attachTarget, loadTarget } from '../compare/measured-against.ts';
+import { attachTarget, measuredAgainst } from '../compare/measured-against.ts';
 import { ConfigError, isLoopback, loadConfig, ROOT, requestRowsDirFromEnv, type Config } from '../../core/config.ts';
 import { emptyWrites, ledgerWrites, summaryWrites } from '../lib/writes.ts';
 import { type LedgerWrite, type LoadScript, type LoadWrites, type TargetState, readRunSummary, writeRunSummary, type RunSummary } from '../../core/formats.ts';
@@ -276,7 +276,7 @@ async function runOne(
   if (run.reason) console.error(`load: ${script}: ${run.reason}`);
   const summaryFile = run.summaryFile;
   try {
-    if (existsSync(summaryFile)) attachTarget(summaryFile, loadTarget(config.baseUrl));
+    if (existsSync(summaryFile)) attachTarget(summaryFile, measuredAgainst(config.baseUrl));
   } catch (err) {
     console.error(`load: ${script}: summary.json does not say what it measured: ${(err as Error).message.split('\n')[0]}`);
   }

@@ -10,13 +10,13 @@ import type { Limit } from './thresholds.ts';
  * steps of `rate` x1, x2, x4, x8 (ramp), at most `maxVUs` at once; or `iterations` runs of `exec` one
  * after another by a single user (sequence). load/artillery/config.ts makes Artillery's phases of them.
  */
-export type Scenario =
+export type ProfileScenario =
   | { kind: 'constant'; exec: string; rate: number; seconds: number; maxVUs: number }
   | { kind: 'ramp'; exec: string; rate: number; stepSeconds: number; maxVUs: number }
   | { kind: 'sequence'; exec: string; iterations: number };
 
 /** An arrival-rate scenario's figures: iterations/s (the first step, for stress) and its VU bound. */
-export interface Shape {
+export interface ScenarioRate {
   rate: number;
   maxVUs: number;
 }
@@ -48,7 +48,7 @@ const row = byProfile(SHARED_TABLE);
 export const SHARED: SharedProfile = SECONDS ? { ...row, seconds: SECONDS } : row;
 
 /** A scenario of `exec` at `shape.rate` iterations/s: constant for smoke and baseline, ramping to x8 for stress. */
-export function arrival(exec: string, shape: Shape, seconds = SHARED.seconds): Scenario {
+export function arrival(exec: string, shape: ScenarioRate, seconds = SHARED.seconds): ProfileScenario {
   const { rate, maxVUs } = shape;
   if (PROFILE === 'stress') return { kind: 'ramp', exec, rate, stepSeconds: Math.max(10, Math.round(seconds / 4)), maxVUs };
   return { kind: 'constant', exec, rate, seconds, maxVUs };

@@ -26,8 +26,6 @@ import { printVerdict } from './verify/verdict-screen.ts';
 
 export type { VerifyOptions } from './verify/run.ts';
 
-export const PROFILES = ['smoke', 'baseline', 'stress'] as const;
-
 /** What verify.json records of the tools that ran. */
 function versions(load: boolean): Record<string, string> {
   const commit = packageCommit();
