@@ -24,6 +24,7 @@ import { ConfigError, loadManifest, ROOT, setEnv, targetSetInEnv } from '../../c
 import { type LoadScript, readRunSummary, type RunSummary } from '../../core/formats.ts';
 import { startReference, type ReferenceServer } from '../../core/reference.ts';
 import { compareSummary, DEFAULT_TOLERANCE } from '../../load/compare/baseline.ts';
+import { pairedPlan } from '../../load/command/plan.ts';
 import { runPlan } from '../../load/command/run-plan.ts';
 
 const HELP = `usage: npm run bench:candidate -- [options]
@@ -186,12 +187,11 @@ async function bench(a: Args): Promise<number> {
         break;
       }
       const candidate = condition === 'slowed' ? slowed : same;
-      const { latency } = await runPlan({
-        scripts: a.scripts,
-        profile: a.profile,
-        seed: 1,
-        target: {
-          kind: 'pair',
+      const { latency } = await runPlan(
+        pairedPlan({
+          scripts: a.scripts,
+          profile: a.profile,
+          seed: 1,
           current: side(current),
           candidate: side(candidate),
           seconds: a.seconds,
@@ -199,8 +199,8 @@ async function bench(a: Args): Promise<number> {
           reportDir: join(reports, 'paired'),
           reportsRoot: reports,
           requestTimeoutMs: 15_000,
-        },
-      });
+        }),
+      );
       if (!latency) throw new ConfigError('a paired run gave no side-by-side verdict');
       if (latency.verdict === 'not carried out') throw new ConfigError(`a paired run could not be carried out: ${latency.reason}`);
       const base = await separate(current);

@@ -226,6 +226,30 @@ export async function bundleProgressPlugin(dir: string): Promise<void> {
   });
 }
 
+/** A shape's phases as Artillery takes them: a phase without its own VU limit gets the profile's, the bound every profile has. */
+export function shapePhases(shape: Shape | undefined, plan: Plan): ArtilleryPhase[] | undefined {
+  const vusers = Object.values(plan.scenarios).reduce((n, s) => n + (s.kind === 'sequence' ? 1 : s.maxVUs), 0);
+  return shape?.phases?.map((p): ArtilleryPhase => ({ name: p.name ?? `${p.duration} s`, ...p, maxVusers: p.maxVusers ?? vusers }));
+}
+
+/**
+ * What the processor takes of a shape, beside its data (removed when there is none): the profile's
+ * mix only, not its timing, when the phases are the shape's; the apdex threshold when Artillery's apdex
+ * plugin is to score the suite's requests; the metrics-by-endpoint plugin's prefix.
+ */
+export function writeShapeFile(file: string, shape: Shape | undefined, phases: ArtilleryPhase[] | undefined): void {
+  if (!shape) return rmSync(file, { force: true });
+  const byEndpoint = shape.plugins?.['metrics-by-endpoint'] as { metricsNamespace?: string } | undefined;
+  writeFileSync(
+    file,
+    JSON.stringify({
+      phases,
+      apdexMs: shape.apdexMs,
+      ...(byEndpoint ? { byEndpoint: { prefix: byEndpoint.metricsNamespace ?? 'plugins.metrics-by-endpoint' } } : {}),
+    }),
+  );
+}
+
 export async function runProfile(o: ProfileRunOptions): Promise<ProfileRunResult> {
   const runners = o.runners ?? 1;
   const label = o.label ?? `load: ${o.script}`;
@@ -252,23 +276,8 @@ export async function runProfile(o: ProfileRunOptions): Promise<ProfileRunResult
   await bundleProgressPlugin(join(o.dataDir, 'plugins'));
 
   const t0 = Date.now();
-  // A shape's phase without its own VU limit gets the profile's: the bound every profile has.
-  const profileVusers = Object.values(plan.scenarios).reduce((n, s) => n + (s.kind === 'sequence' ? 1 : s.maxVUs), 0);
-  const phases = o.shape?.phases?.map((p): ArtilleryPhase => ({ name: p.name ?? `${p.duration} s`, ...p, maxVusers: p.maxVusers ?? profileVusers }));
-  // What the processor takes of a shape: the profile's mix only, not its timing, when the phases are
-  // the shape's; the apdex threshold when Artillery's apdex plugin is to score the suite's requests.
-  const shapeFile = join(o.dataDir, `shape-${o.script}.json`);
-  const byEndpoint = o.shape?.plugins?.['metrics-by-endpoint'] as { metricsNamespace?: string } | undefined;
-  if (o.shape)
-    writeFileSync(
-      shapeFile,
-      JSON.stringify({
-        phases,
-        apdexMs: o.shape.apdexMs,
-        ...(byEndpoint ? { byEndpoint: { prefix: byEndpoint.metricsNamespace ?? 'plugins.metrics-by-endpoint' } } : {}),
-      }),
-    );
-  else rmSync(shapeFile, { force: true });
+  const phases = shapePhases(o.shape, plan);
+  writeShapeFile(join(o.dataDir, `shape-${o.script}.json`), o.shape, phases);
   const ensureFile = (i: number) => join(o.dataDir, `ensure-${o.script}-${i + 1}.json`);
   const aggregateFile = (i: number) => join(o.dataDir, `aggregate-${o.script}-${i + 1}.json`);
   const mergedEnsure = runners > 1 && o.shape?.ensure !== undefined;
