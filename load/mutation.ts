@@ -12,7 +12,7 @@ import { DATA_DIR, GATE_RULES_AT_START, type ProfileName, STRICT } from './lib/e
 import { ANY_STATUS, callCandidate, callPair, type Expected, parsedBody, type Response, type SideRequest, SUCCESS_OR_REFUSED } from './lib/http.ts';
 import { calibration } from './lib/calibration.ts';
 import type { Profile } from './lib/profile.ts';
-import { arrival, byProfile, type ProfileScenario, SHARED, type ScenarioRate } from './lib/profiles.ts';
+import { byProfile, ownArrivals, type ProfileScenario, SHARED } from './lib/profiles.ts';
 import { count, gateHeld, wrote, wroteMetric } from './lib/runtime.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { candidateBody, candidateIds, type SidePlan } from './lib/sides.ts';
@@ -118,31 +118,31 @@ const PHASES = M.triggers.reduce((n, t) => n + t.phaseIDs.length, 0);
 const TRIGGER_OPS = Math.max(1, PHASES * 3);
 
 interface MutationProfile {
-  metrics: ScenarioRate;
-  gates: ScenarioRate;
-  overrides: ScenarioRate;
+  /** The mix of jobs, by weight, at the rate of the profile's shape file (load/shapes/mutation.<profile>.yml). */
+  mix: { metrics: number; gates: number; overrides: number };
   /** Multiplies every latency limit (ms) written below as the smoke figure. */
   latencyScale: number;
 }
 
 const PROFILE_TABLE: Record<ProfileName, MutationProfile> = {
-  // A smoke run's VU bound is half its arrivals (as paging's): on a busy machine they wait rather than drop.
-  smoke: { metrics: { rate: 4, maxVUs: 8 }, gates: { rate: 2, maxVUs: 4 }, overrides: { rate: 2, maxVUs: 4 }, latencyScale: 1 },
-  baseline: { metrics: { rate: 5, maxVUs: 10 }, gates: { rate: 2, maxVUs: 6 }, overrides: { rate: 3, maxVUs: 6 }, latencyScale: 0.6 },
-  stress: { metrics: { rate: 5, maxVUs: 40 }, gates: { rate: 2, maxVUs: 30 }, overrides: { rate: 3, maxVUs: 30 }, latencyScale: 3 },
+  smoke: { mix: { metrics: 2, gates: 1, overrides: 1 }, latencyScale: 1 },
+  baseline: { mix: { metrics: 5, gates: 2, overrides: 3 }, latencyScale: 0.6 },
+  stress: { mix: { metrics: 5, gates: 2, overrides: 3 }, latencyScale: 3 },
 };
 const P = byProfile(PROFILE_TABLE);
 const limits = (p95: number, p99: number): Limits => ({ p95: p95 * P.latencyScale, p99: p99 * P.latencyScale });
 
 // A manifest without gates, experiments or triggers leaves that scenario out, and so does a budget of no trigger phases.
-const scenarios: Record<string, ProfileScenario> = { metrics: arrival('metrics', P.metrics) };
-if (M.gates.length) scenarios.gates = arrival('gates', P.gates);
-if (M.experiments.length) scenarios.overrides = arrival('overrides', P.overrides);
+// The shape file's rate is the whole mix's: a scenario left out takes its share with it.
+const own = ownArrivals('mutation', Object.fromEntries(Object.entries(P.mix).map(([exec, weight]) => [exec, { exec, weight }])), 1);
+const scenarios: Record<string, ProfileScenario> = { metrics: own.scenarios.metrics };
+if (M.gates.length) scenarios.gates = own.scenarios.gates;
+if (M.experiments.length) scenarios.overrides = own.scenarios.overrides;
 // One VU owns every trigger: trigger state is tracked from responses, and two VUs racing on one
 // trigger would only turn its skips into 409s.
 if (M.triggers.length && (BUDGET === null || BUDGET.triggerPhasesPerRun > 0))
   scenarios.triggers = { kind: 'sequence', exec: 'triggers', iterations: TRIGGER_OPS };
-scenarios[CALIBRATION] = calibrationScenario();
+scenarios[CALIBRATION] = calibrationScenario(own.seconds);
 
 /** The latency limits (ms) of each endpoint the profile times: every one is in the summary, with its count (0 when none ran). */
 const endpointLimits: Record<string, Limits> = {
@@ -492,7 +492,7 @@ async function triggers(): Promise<void> {
     if (theirNext) followTrigger('candidate', k, theirNext.op, await callCandidate('PUT', theirNext.req, { endpoint: theirNext.op, expected }));
   }
   // Spread the trigger work over the run instead of finishing every trigger in its first second.
-  await sleep((SHARED.seconds / TRIGGER_OPS) * 1000);
+  await sleep((own.seconds / TRIGGER_OPS) * 1000);
 }
 
 /** Moves one side's trigger k by its answer; only the current's answers are checked. */

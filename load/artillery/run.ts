@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
+import { parse as parseYaml } from 'yaml';
 import { ROOT } from '../../core/config.ts';
 import type { LoadDelivery } from '../../core/formats.ts';
 import { dependencyDir, dependencyVersion, TSX_LOADER } from '../../core/package.ts';
@@ -203,7 +204,17 @@ export async function bundleProcessor(outfile: string, settings: Record<string, 
     format: 'esm',
     target: 'node20',
     logLevel: 'error',
-    define: Object.fromEntries(Object.entries(settings).map(([k, v]) => [`process.env.${k}`, JSON.stringify(v)])),
+    define: {
+      ...Object.fromEntries(Object.entries(settings).map(([k, v]) => [`process.env.${k}`, JSON.stringify(v)])),
+      // The profiles read their rates from their shape files (load/lib/profiles.ts): the bundle carries them.
+      LOAD_SHAPES_BUNDLED: JSON.stringify(
+        Object.fromEntries(
+          readdirSync(join(ROOT, 'load/shapes'))
+            .filter((f) => f.endsWith('.yml'))
+            .map((f) => [f, parseYaml(readFileSync(join(ROOT, 'load/shapes', f), 'utf8'))]),
+        ),
+      ),
+    },
   });
 }
 
