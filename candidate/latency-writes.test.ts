@@ -1,5 +1,5 @@
 // The side-by-side latency with writes (`npm run candidate -- --latency --writes`,
-// load/command/paired.ts runPairedLoad) on real parts: two reference servers given as URL targets (so
+// the load runner, load/command/run-plan.ts, given a pair) on real parts: two reference servers given as URL targets (so
 // budgets, snapshots, restores and ledgers apply), the paging and mutation profiles on Artillery, every
 // write sent to both sides with each side's own ids and names. The candidate's manifest names other
 // gates (gate_seed_*, which the current's side also has, so an id sent untranslated would show), its

@@ -1,4 +1,4 @@
-// The side-by-side latency of `npm run candidate -- --latency` (load/command/paired.ts) on real parts:
+// The side-by-side latency of `npm run candidate -- --latency` (the load runner, load/command/run-plan.ts) on real parts:
 // two reference servers, the paging profile on Artillery, every request sent to both. A candidate
 // whose list of experiments is twice as slow is found on that operation; the same build on both sides
 // is not flagged. Outcomes only: the benchmark (npm run bench:candidate) measures how often.

@@ -106,7 +106,7 @@ const metricsCreated = 'mutation_metrics_created';
 // target refuses, not a contract violation: load/command/outcome.ts makes it exit 3, never 1).
 const FULL_AT = 20;
 const gatesRefusingRules = 'mutation_gates_refusing_rules';
-/** Rules each gate held at its last answer: the snapshot before the run (load/command/run.ts), then this VU's answers. */
+/** Rules each gate held at its last answer: the snapshot before the run (load/command/prepare.ts), then this VU's answers. */
 const heldRules: Record<string, number> = { ...GATE_RULES_AT_START };
 const refusing: Record<string, true> = {};
 

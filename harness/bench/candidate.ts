@@ -6,7 +6,7 @@
 // percent (the slow: fault). For every run of a condition (slowed: N runs, same build: M runs), both
 // ways of judging it:
 //  - side by side: one paired paging run, every request sent to the current and to the candidate in
-//    random order (load/command/paired.ts);
+//    random order (load/command/run-plan.ts, given a pair);
 //  - baseline compare: a separate paging run of the current recorded as the baseline, then a separate
 //    run of the candidate compared with it (load/compare/baseline.ts compareSummary), as a nightly job
 //    compares with a baseline recorded before.

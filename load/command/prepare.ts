@@ -5,7 +5,7 @@
 // the run wrote, and the snapshot, restore and ledger of what the mutation profile writes to a side
 // given by URL. docs/load.md has the whole story.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import {
   allowRemoteLoadFromEnv,
@@ -299,7 +299,8 @@ export async function prepareFolder(run: PreparedRun, script: LoadScript): Promi
   });
   // A container runs its share of the phases: the processor times the mix by the phases it runs.
   writeShapeFile(join(dir, `shape-${script}.json`), shape, cloud ? artillery.config.phases : phases);
-  const data = [`${script}.json`, `setup-${script}.json`, ...(shape ? [`shape-${script}.json`] : [])];
+  // The paging profile sends no body: its data is the setup's answer (and the shape's) alone.
+  const data = [`${script}.json`, `setup-${script}.json`, `shape-${script}.json`].filter((f) => existsSync(join(dir, f)));
   if (cloud) {
     const count = run.plan.runners ?? 1;
     writeFileSync(join(dir, 'script.json'), JSON.stringify({ ...artillery, config: { ...artillery.config, includeFiles: data } }, null, 2));

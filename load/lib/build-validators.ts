@@ -23,8 +23,7 @@ const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 
 /**
  * load/data/validators.js for a run: built into a temporary name of the run's, then renamed, so that a
- * run in parallel never reads half a file. Every load run writes it first (load/command/run.ts,
- * paired.ts, load/cloud/cli.ts).
+ * run in parallel never reads half a file. Every load run writes it first (load/command/prepare.ts).
  */
 export async function writeRunValidators(runId: string): Promise<void> {
   const tmp = await buildValidators(join(ROOT, 'load/data', `validators.${runId}.tmp.js`));

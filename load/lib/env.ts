@@ -1,14 +1,14 @@
 // What a load profile knows about its run, from its environment only: the one module of load/ that reads
 // the environment. Its readers run in processes the load runner starts (Artillery's workers, the setup
 // process, a processor bundled for Artillery's own cloud), which get their settings as environment from
-// the runner (load/command/run.ts, loadEnv) and do not load core/config.ts's whole configuration (no
+// the runner (load/command/prepare.ts, workerEnv) and do not load core/config.ts's whole configuration (no
 // target manifest, no reference to start). The names are in docs/environment.md.
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LOAD_PROFILES, type LoadProfile } from '../../core/formats.ts';
 
-/** LOAD_DATA_DIR of an exported script (load/command/export.ts): the data sit beside the processor, wherever the folder is. */
+/** LOAD_DATA_DIR of an exported script (load:* --export, load/command/prepare.ts): the data sit beside the processor, wherever the folder is. */
 export const BESIDE_PROCESSOR = '<beside the processor>';
 /** LOAD_CLAIMS_DIR of an exported script: each `artillery run` (one process, its workers threads) claims in a folder of its own. */
 export const PER_PROCESS = '<per process>';
