@@ -15,7 +15,7 @@ import type { Records } from '../lib/runtime.ts';
 import { sidePlan } from '../lib/sides.ts';
 import { emptyWrites } from '../lib/writes.ts';
 import type { PairedLoadOptions } from './plan.ts';
-import { pairWrites, withSnapshots } from './prepare.ts';
+import { pairWrites, withSnapshots } from './side-writes.ts';
 
 const MANIFEST = join(ROOT, 'fixtures/targets/reference.json');
 

@@ -1,6 +1,6 @@
 // The one runner of load: every entry (`load:*`, verify's load stage, `candidate --latency`, the
 // benchmarks, `load:* --export`, load:cloud) builds a load plan (load/command/plan.ts) and hands it to
-// runPlan. One preparation (load/command/prepare.ts), then one loop over the profiles on one side (the
+// runPlan. One preparation (load/command/prepare.ts; the writes' snapshot and restore: side-writes.ts), then one loop over the profiles on one side (the
 // configured target, or a reference server started for each) or two (a current/candidate pair, every
 // request sent to both), or, for a prepared run, the folder Artillery runs elsewhere; one verdict path
 // (load/command/outcome.ts); the compare with the baselines and the policy of confirming a regression
@@ -18,19 +18,8 @@ import { measuredAgainst } from '../compare/measured-against.ts';
 import { judgePairedRuns, type PairedRun, pairedRunUnjudged } from '../compare/paired-judge.ts';
 import { judgeSummary, latencyCode } from './outcome.ts';
 import { checkPlan, type LoadPlan } from './plan.ts';
-import {
-  assertNoKey,
-  clearPairReports,
-  type KeyedSide,
-  pairWrites,
-  prepareFolder,
-  prepareRun,
-  type PreparedRun,
-  startedSide,
-  withSnapshots,
-  type Writes,
-  workerEnv,
-} from './prepare.ts';
+import { assertNoKey, clearPairReports, type KeyedSide, prepareFolder, prepareRun, type PreparedRun, startedSide, workerEnv } from './prepare.ts';
+import { pairWrites, withSnapshots, type Writes } from './side-writes.ts';
 
 export type { LoadPlan } from './plan.ts';
 
