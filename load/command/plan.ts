@@ -35,7 +35,7 @@ export interface SystemUnderTest {
 }
 
 /** Two deployments loaded side by side: every request sent to both, judged pair by pair (load/compare/paired-judge.ts). */
-export interface SidePair {
+export interface PairedSides {
   kind: 'pair';
   current: LoadSide;
   candidate: LoadSide;
@@ -63,7 +63,7 @@ export interface LoadPlan {
   /** Artillery processes sharing the arrival rates, their records merged exactly; prepared for the cloud: its containers. */
   runners?: number;
   /** The JSON field keeps its name: verify's plan files say "target". */
-  target: SystemUnderTest | SidePair;
+  target: SystemUnderTest | PairedSides;
   /**
    * Compare with the baselines afterwards (one side only): a regression the tolerances found is run
    * again before it is believed (needsConfirmation, load/compare/baseline.ts). `baselinesDir` replaces load/baselines/.
