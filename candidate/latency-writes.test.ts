@@ -1,5 +1,5 @@
 // The side-by-side latency with writes (`npm run candidate -- --latency --writes`,
-// load/command/paired.ts runPairedLoad) on real parts: two reference servers given as URL targets (so
+// the load runner, load/command/run-plan.ts, given a pair) on real parts: two reference servers given as URL targets (so
 // budgets, snapshots, restores and ledgers apply), the paging and mutation profiles on Artillery, every
 // write sent to both sides with each side's own ids and names. The candidate's manifest names other
 // gates (gate_seed_*, which the current's side also has, so an id sent untranslated would show), its
@@ -13,7 +13,8 @@ import { loadManifest, ROOT } from '../core/config.ts';
 import { readLedgerFile, type CandidateLatency, type Ledger, type LoadScript } from '../core/formats.ts';
 import { startReference, type ReferenceServer } from '../core/reference.ts';
 import { scan } from '../core/scan.ts';
-import { runPairedLoad } from '../load/command/paired.ts';
+import { pairedPlan } from '../load/command/plan.ts';
+import { runPlan } from '../load/command/run-plan.ts';
 import { latencyLines } from './report.ts';
 
 const REFERENCE = JSON.parse(readFileSync(join(ROOT, 'fixtures/targets/reference.json'), 'utf8'));
@@ -65,17 +66,21 @@ async function pairedWithWrites(candidate: { faults?: string[]; variants?: strin
       external: true,
     });
     const reportDir = join(dir, 'candidate', 'latency');
-    const latency = await runPairedLoad({
-      scripts,
-      current: side(cur, currentManifest),
-      candidate: side(cand, candidateManifest),
-      profile: 'smoke',
-      seconds: 8,
-      minEffect: 0.1,
-      reportDir,
-      reportsRoot: dir,
-      requestTimeoutMs: 15_000,
-    });
+    const latency = (
+      await runPlan(
+        pairedPlan({
+          scripts,
+          current: side(cur, currentManifest),
+          candidate: side(cand, candidateManifest),
+          profile: 'smoke',
+          seconds: 8,
+          minEffect: 0.1,
+          reportDir,
+          reportsRoot: dir,
+          requestTimeoutMs: 15_000,
+        }),
+      )
+    ).latency!;
     // No form of either key (raw, encoded, near misses) in anything the run wrote: reports, ledgers.
     for (const s of servers) assert.deepEqual(scan([dir], s.apiKey).found, []);
     const ledger = (side: string) => {

@@ -1,4 +1,4 @@
-// The side-by-side latency of `npm run candidate -- --latency` (load/command/paired.ts) on real parts:
+// The side-by-side latency of `npm run candidate -- --latency` (the load runner, load/command/run-plan.ts) on real parts:
 // two reference servers, the paging profile on Artillery, every request sent to both. A candidate
 // whose list of experiments is twice as slow is found on that operation; the same build on both sides
 // is not flagged. Outcomes only: the benchmark (npm run bench:candidate) measures how often.
@@ -9,8 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../core/config.ts';
 import { startReference, type ReferenceServer } from '../core/reference.ts';
-import { runPairedPaging } from '../load/command/paired.ts';
+import { pairedPlan } from '../load/command/plan.ts';
+import { runPlan } from '../load/command/run-plan.ts';
 import { latencyLines } from './report.ts';
+
+/** The paired paging run's side-by-side verdict, as the load runner gives it. */
+const latencyOf = async (o: Parameters<typeof pairedPlan>[0]) => (await runPlan(pairedPlan(o))).latency!;
 
 /** Every file under `dir`, read as text. */
 function allText(dir: string): string {
@@ -30,7 +34,7 @@ async function paired(candidateFaults: string[]) {
     servers.push(await startReference({ latency: '10', stderr: 'ignore' }));
     servers.push(await startReference({ latency: '10', faults: candidateFaults, stderr: 'ignore' }));
     const [current, candidate] = servers;
-    const latency = await runPairedPaging({
+    const latency = await latencyOf({
       current: { baseUrl: current.baseUrl, apiKey: current.apiKey },
       candidate: { baseUrl: candidate.baseUrl, apiKey: candidate.apiKey },
       profile: 'smoke',

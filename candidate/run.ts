@@ -21,6 +21,7 @@ import { redactText } from '../core/keys.ts';
 import { keepOwed, owedRestores } from '../core/ledger.ts';
 import { PREFLIGHT_TIMEOUT_MS, preflight } from '../core/preflight.ts';
 import { startReference, type ReferenceServer } from '../core/reference.ts';
+import { pairedPlan } from '../load/command/plan.ts';
 import { runPlan } from '../load/command/run-plan.ts';
 import { changes, learnNoise, verdicts, withoutExplained, type Read } from './compare.ts';
 import type { Aliases } from './diff.ts';
@@ -267,11 +268,10 @@ export async function runCandidate(o: CandidateOptions): Promise<{ code: number;
     const scripts: LoadScript[] = o.writes ? ['paging', 'mutation'] : ['paging'];
     say(`candidate: latency: the ${scripts.join(' and ')} profile${scripts.length > 1 ? 's' : ''} (${o.latency.profile}) sent to both sides, interleaved`);
     const side = (t: SideUnderTest) => ({ baseUrl: t.baseUrl, apiKey: t.apiKey, manifestPath: t.manifestPath, manifest: t.manifest, external: !t.server });
-    const { latency } = await runPlan({
-      scripts,
-      profile: o.latency.profile,
-      target: {
-        kind: 'pair',
+    const { latency } = await runPlan(
+      pairedPlan({
+        scripts,
+        profile: o.latency.profile,
         current: side(sides[0]),
         candidate: side(sides[1]),
         minEffect: o.latency.minEffect,
@@ -279,8 +279,8 @@ export async function runCandidate(o: CandidateOptions): Promise<{ code: number;
         reportDir: join(dir, 'candidate', 'latency'),
         reportsRoot: dir,
         requestTimeoutMs: requestTimeoutMsFromEnv(o.env ?? process.env),
-      },
-    });
+      }),
+    );
     if (!latency) return finish(worst([code, EXIT.notCarriedOut]), 'latency: the load runner gave no side-by-side verdict');
     report.latency = latency;
     if (report.latency.verdict === 'not carried out') return finish(worst([code, EXIT.notCarriedOut]), `latency: ${report.latency.reason}`);

@@ -209,8 +209,11 @@ export interface ConformanceReport {
 /** The load profiles (load/paging.ts, load/mutation.ts): each writes reports/load/<script>/summary.json. */
 export const LOAD_SCRIPTS = ['paging', 'mutation'] as const;
 export type LoadScript = (typeof LOAD_SCRIPTS)[number];
-/** A load run's size (LOAD_PROFILE, `verify --profile`): its rates and length; summary.json and verify.json record it. */
+/** A load run's size (LOAD_PROFILE, `verify --profile`): its shape (load/shapes/<script>.<profile>.yml) and its baselines; summary.json and verify.json record it. */
 export const LOAD_PROFILES = ['smoke', 'baseline', 'stress'] as const;
+export type LoadProfile = (typeof LOAD_PROFILES)[number];
+/** The calibration request's endpoint in a run's records, summary.json and baselines: the ruler the compare divides by. */
+export const CALIBRATION_ENDPOINT = 'calibration';
 
 // reports/load/compare.json and the run summaries it is made from.
 export interface Figures {
@@ -228,7 +231,7 @@ export interface Figures {
  * What a load run was measured against: the reference server the run started, or a target (its
  * origin: scheme, host and port, no path, credentials or query). Timings of one say nothing of the other.
  */
-export type LoadTarget = { kind: 'reference' } | { kind: 'external'; origin: string };
+export type MeasuredAgainst = { kind: 'reference' } | { kind: 'external'; origin: string };
 
 /** What a load run means (load/command/outcome.ts): its exit code and the one line that decided it. */
 export interface LoadOutcome {
@@ -326,7 +329,7 @@ export interface RunSummary {
   endpoints: Record<string, Figures>;
   runners?: number;
   /** Added after the engine's run (load/compare/measured-against.ts); absent in summaries and baselines written before. */
-  target?: LoadTarget;
+  target?: MeasuredAgainst;
   finishedAt?: string;
   thresholdsOk?: boolean;
   /** Each threshold and whether it held (`judged`: how a merged run's was reached). */
@@ -488,8 +491,6 @@ export interface ManifestState {
   gates: Record<string, { rules: number | null; isEnabled: boolean | null }>;
   triggers: Record<string, { currentPhaseID: string | null; status: string | null }>;
 }
-/** ManifestState's former name, kept while load/command/run.ts imports it. */
-export type TargetState = ManifestState;
 
 export interface Ledger {
   format: 'console-conformance.ledger/1';

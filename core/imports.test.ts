@@ -40,14 +40,14 @@ const DRIVERS = new Set(['scripts', 'harness']);
  * Modules a folder may import beyond core/ and the contract index, each named: candidate/ (current
  * against candidate) runs the conformance runner on each side, the reference's list of switches for its
  * self-test, the load statistics for its latency ratios and the load runner (load/command/run-plan.ts, with
- * load/command/paired.ts's verdict types) of its side-by-side latency. Nothing imports candidate/.
+ * load/command/plan.ts's paired plan) of its side-by-side latency. Nothing imports candidate/.
  */
 const ENTRY_POINTS: Record<string, Set<string>> = {
   candidate: new Set([
     'contracts/conformance-run.ts',
     'contracts/selftest-runs.ts',
     'load/compare/stats.ts',
-    'load/command/paired.ts',
+    'load/command/plan.ts',
     'load/command/run-plan.ts',
   ]),
 };

@@ -9,8 +9,6 @@ export interface ManifestTrigger {
   releasePipelineID: string;
   phaseIDs: string[];
 }
-/** ManifestTrigger's former name, kept while load/mutation.ts imports it. */
-export type TriggerTarget = ManifestTrigger;
 
 /** Clauses the user leaves out on purpose: a glob over clause ids (`*` any characters) and why. */
 export interface Waiver {

@@ -5,18 +5,19 @@
 import { readFileSync } from 'node:fs';
 import { threadId } from 'node:worker_threads';
 import type { Envelope, Gate, Metric, OverridesBody, Override, TriggerBody } from './lib/bodies.ts';
-import { CALIBRATION, calibrationScenario } from './lib/calibration.ts';
+import { CALIBRATION_ENDPOINT as CALIBRATION } from '../core/formats.ts';
+import { calibrationScenario } from './lib/calibration.ts';
 import { answered, checkSuccess, checkThat, succeeded, transportReason } from './lib/checks.ts';
 import { DATA_DIR, GATE_RULES_AT_START, type ProfileName, STRICT } from './lib/env.ts';
 import { ANY_STATUS, callCandidate, callPair, type Expected, parsedBody, type Response, type SideRequest, SUCCESS_OR_REFUSED } from './lib/http.ts';
 import { calibration } from './lib/calibration.ts';
 import type { Profile } from './lib/profile.ts';
-import { arrival, byProfile, type Scenario, SHARED, type Shape } from './lib/profiles.ts';
+import { byProfile, ownArrivals, type ProfileScenario, SHARED } from './lib/profiles.ts';
 import { count, gateHeld, wrote, wroteMetric } from './lib/runtime.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { candidateBody, candidateIds, type SidePlan } from './lib/sides.ts';
 import type { Side } from '../core/formats.ts';
-import type { Budget, RunManifest, TriggerTarget } from '../core/manifest.ts';
+import type { Budget, RunManifest, ManifestTrigger } from '../core/manifest.ts';
 import { abort, checkTarget } from './lib/reachability.ts';
 import { endpointThresholds, type Limits, type Thresholds, verdictThresholds } from './lib/thresholds.ts';
 
@@ -105,7 +106,7 @@ const metricsCreated = 'mutation_metrics_created';
 // target refuses, not a contract violation: load/command/outcome.ts makes it exit 3, never 1).
 const FULL_AT = 20;
 const gatesRefusingRules = 'mutation_gates_refusing_rules';
-/** Rules each gate held at its last answer: the snapshot before the run (load/command/run.ts), then this VU's answers. */
+/** Rules each gate held at its last answer: the snapshot before the run (load/command/prepare.ts), then this VU's answers. */
 const heldRules: Record<string, number> = { ...GATE_RULES_AT_START };
 const refusing: Record<string, true> = {};
 
@@ -117,31 +118,31 @@ const PHASES = M.triggers.reduce((n, t) => n + t.phaseIDs.length, 0);
 const TRIGGER_OPS = Math.max(1, PHASES * 3);
 
 interface MutationProfile {
-  metrics: Shape;
-  gates: Shape;
-  overrides: Shape;
+  /** The mix of jobs, by weight, at the rate of the profile's shape file (load/shapes/mutation.<profile>.yml). */
+  mix: { metrics: number; gates: number; overrides: number };
   /** Multiplies every latency limit (ms) written below as the smoke figure. */
   latencyScale: number;
 }
 
 const PROFILE_TABLE: Record<ProfileName, MutationProfile> = {
-  // A smoke run's VU bound is half its arrivals (as paging's): on a busy machine they wait rather than drop.
-  smoke: { metrics: { rate: 4, maxVUs: 8 }, gates: { rate: 2, maxVUs: 4 }, overrides: { rate: 2, maxVUs: 4 }, latencyScale: 1 },
-  baseline: { metrics: { rate: 5, maxVUs: 10 }, gates: { rate: 2, maxVUs: 6 }, overrides: { rate: 3, maxVUs: 6 }, latencyScale: 0.6 },
-  stress: { metrics: { rate: 5, maxVUs: 40 }, gates: { rate: 2, maxVUs: 30 }, overrides: { rate: 3, maxVUs: 30 }, latencyScale: 3 },
+  smoke: { mix: { metrics: 2, gates: 1, overrides: 1 }, latencyScale: 1 },
+  baseline: { mix: { metrics: 5, gates: 2, overrides: 3 }, latencyScale: 0.6 },
+  stress: { mix: { metrics: 5, gates: 2, overrides: 3 }, latencyScale: 3 },
 };
 const P = byProfile(PROFILE_TABLE);
 const limits = (p95: number, p99: number): Limits => ({ p95: p95 * P.latencyScale, p99: p99 * P.latencyScale });
 
 // A manifest without gates, experiments or triggers leaves that scenario out, and so does a budget of no trigger phases.
-const scenarios: Record<string, Scenario> = { metrics: arrival('metrics', P.metrics) };
-if (M.gates.length) scenarios.gates = arrival('gates', P.gates);
-if (M.experiments.length) scenarios.overrides = arrival('overrides', P.overrides);
+// The shape file's rate is the whole mix's: a scenario left out takes its share with it.
+const own = ownArrivals('mutation', Object.fromEntries(Object.entries(P.mix).map(([exec, weight]) => [exec, { exec, weight }])), 1);
+const scenarios: Record<string, ProfileScenario> = { metrics: own.scenarios.metrics };
+if (M.gates.length) scenarios.gates = own.scenarios.gates;
+if (M.experiments.length) scenarios.overrides = own.scenarios.overrides;
 // One VU owns every trigger: trigger state is tracked from responses, and two VUs racing on one
 // trigger would only turn its skips into 409s.
 if (M.triggers.length && (BUDGET === null || BUDGET.triggerPhasesPerRun > 0))
   scenarios.triggers = { kind: 'sequence', exec: 'triggers', iterations: TRIGGER_OPS };
-scenarios[CALIBRATION] = calibrationScenario();
+scenarios[CALIBRATION] = calibrationScenario(own.seconds);
 
 /** The latency limits (ms) of each endpoint the profile times: every one is in the summary, with its count (0 when none ran). */
 const endpointLimits: Record<string, Limits> = {
@@ -444,8 +445,8 @@ interface TriggerState {
   /** Phases this run skipped. */
   skips: number;
 }
-const TRIGGERS: Record<Side, TriggerTarget[]> = { current: M.triggers, candidate: PAIR?.candidate.triggers ?? [] };
-const newStates = (ts: TriggerTarget[]): TriggerState[] => ts.map(() => ({ idx: 0, paused: false, done: false, skips: 0 }));
+const TRIGGERS: Record<Side, ManifestTrigger[]> = { current: M.triggers, candidate: PAIR?.candidate.triggers ?? [] };
+const newStates = (ts: ManifestTrigger[]): TriggerState[] => ts.map(() => ({ idx: 0, paused: false, done: false, skips: 0 }));
 const states: Record<Side, TriggerState[]> = { current: newStates(TRIGGERS.current), candidate: newStates(TRIGGERS.candidate) };
 // Phases are finite on a real target (there is no operation to reset a trigger): against one, a run
 // skips at most the budget's phases in all (the manifest's budget.triggerPhasesPerRun, default none),
@@ -491,7 +492,7 @@ async function triggers(): Promise<void> {
     if (theirNext) followTrigger('candidate', k, theirNext.op, await callCandidate('PUT', theirNext.req, { endpoint: theirNext.op, expected }));
   }
   // Spread the trigger work over the run instead of finishing every trigger in its first second.
-  await sleep((SHARED.seconds / TRIGGER_OPS) * 1000);
+  await sleep((own.seconds / TRIGGER_OPS) * 1000);
 }
 
 /** Moves one side's trigger k by its answer; only the current's answers are checked. */

@@ -3,11 +3,12 @@
 // plus a deep page. Run it with `npm run load:paging -- --profile smoke|baseline|stress`.
 import { createdMs, createdRule, fieldRule, type FieldFilterName, isoDay } from '../core/experiment-filters.ts';
 import type { Experiment, ListBody, ReleasePipeline } from './lib/bodies.ts';
-import { CALIBRATION, calibrationScenario } from './lib/calibration.ts';
+import { CALIBRATION_ENDPOINT as CALIBRATION } from '../core/formats.ts';
+import { calibrationScenario } from './lib/calibration.ts';
 import { checkSuccess, checkThat, parse, transportReason } from './lib/checks.ts';
 import { type ProfileName, STRICT } from './lib/env.ts';
 import { ANY_STATUS, timedCall, query } from './lib/http.ts';
-import { arrival, byProfile, SHARED, type Shape } from './lib/profiles.ts';
+import { byProfile, ownArrivals, SHARED } from './lib/profiles.ts';
 import type { Profile } from './lib/profile.ts';
 import { count } from './lib/runtime.ts';
 import { abort, checkTarget } from './lib/reachability.ts';
@@ -23,8 +24,6 @@ const PAGE_SIZES = { limits: [10, 20, 50, 100], exportLimit: 100 };
 const pagesWalked = 'paging_pages_walked';
 
 interface PagingProfile {
-  dashboard: Shape;
-  deep: Shape;
   /** Iterations of the one export VU, and how many experiment pages each walks at most. */
   exportIterations: number;
   exportPages: number;
@@ -35,11 +34,7 @@ interface PagingProfile {
 }
 
 const PROFILE_TABLE: Record<ProfileName, PagingProfile> = {
-  // A smoke run's VU bound is half its arrivals: on a busy machine they wait for a VU rather than being
-  // dropped, which would leave the load short of what was asked (load/artillery/delivery.ts).
   smoke: {
-    dashboard: { rate: 10, maxVUs: 20 },
-    deep: { rate: 5, maxVUs: 10 },
     exportIterations: 1,
     exportPages: 5,
     page: { p95: 500, p99: 1000 },
@@ -47,8 +42,6 @@ const PROFILE_TABLE: Record<ProfileName, PagingProfile> = {
     calibration: { p95: 300, p99: 600 },
   },
   baseline: {
-    dashboard: { rate: 20, maxVUs: 10 },
-    deep: { rate: 10, maxVUs: 6 },
     exportIterations: 3,
     exportPages: 40,
     page: { p95: 300, p99: 600 },
@@ -56,8 +49,6 @@ const PROFILE_TABLE: Record<ProfileName, PagingProfile> = {
     calibration: { p95: 100, p99: 200 },
   },
   stress: {
-    dashboard: { rate: 20, maxVUs: 60 },
-    deep: { rate: 10, maxVUs: 40 },
     exportIterations: 4,
     exportPages: 60,
     page: { p95: 1500, p99: 3000 },
@@ -67,11 +58,13 @@ const PROFILE_TABLE: Record<ProfileName, PagingProfile> = {
 };
 const P = byProfile(PROFILE_TABLE);
 
+// The mix of jobs: twice as many dashboards as deep pages, at the rate of the profile's shape file
+// (load/shapes/paging.<profile>.yml), the one export walk beside them.
+const own = ownArrivals('paging', { dashboard: { exec: 'dashboard', weight: 2 }, deep: { exec: 'deepPage', weight: 1 } }, 1);
 const scenarios = {
-  dashboard: arrival('dashboard', P.dashboard),
-  deep: arrival('deepPage', P.deep),
+  ...own.scenarios,
   export: { kind: 'sequence' as const, exec: 'exportWalk', iterations: P.exportIterations },
-  [CALIBRATION]: calibrationScenario(),
+  [CALIBRATION]: calibrationScenario(own.seconds),
 };
 /** The latency limits (ms) of each endpoint the profile times: every one is in the summary, with its count (0 when none ran). */
 const endpointLimits: Record<string, Limits> = {

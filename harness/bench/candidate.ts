@@ -6,7 +6,7 @@
 // percent (the slow: fault). For every run of a condition (slowed: N runs, same build: M runs), both
 // ways of judging it:
 //  - side by side: one paired paging run, every request sent to the current and to the candidate in
-//    random order (load/command/paired.ts);
+//    random order (load/command/run-plan.ts, given a pair);
 //  - baseline compare: a separate paging run of the current recorded as the baseline, then a separate
 //    run of the candidate compared with it (load/compare/baseline.ts compareSummary), as a nightly job
 //    compares with a baseline recorded before.
@@ -24,6 +24,7 @@ import { ConfigError, loadManifest, ROOT, setEnv, targetSetInEnv } from '../../c
 import { type LoadScript, readRunSummary, type RunSummary } from '../../core/formats.ts';
 import { startReference, type ReferenceServer } from '../../core/reference.ts';
 import { compareSummary, DEFAULT_TOLERANCE } from '../../load/compare/baseline.ts';
+import { pairedPlan } from '../../load/command/plan.ts';
 import { runPlan } from '../../load/command/run-plan.ts';
 
 const HELP = `usage: npm run bench:candidate -- [options]
@@ -186,12 +187,11 @@ async function bench(a: Args): Promise<number> {
         break;
       }
       const candidate = condition === 'slowed' ? slowed : same;
-      const { latency } = await runPlan({
-        scripts: a.scripts,
-        profile: a.profile,
-        seed: 1,
-        target: {
-          kind: 'pair',
+      const { latency } = await runPlan(
+        pairedPlan({
+          scripts: a.scripts,
+          profile: a.profile,
+          seed: 1,
           current: side(current),
           candidate: side(candidate),
           seconds: a.seconds,
@@ -199,8 +199,8 @@ async function bench(a: Args): Promise<number> {
           reportDir: join(reports, 'paired'),
           reportsRoot: reports,
           requestTimeoutMs: 15_000,
-        },
-      });
+        }),
+      );
       if (!latency) throw new ConfigError('a paired run gave no side-by-side verdict');
       if (latency.verdict === 'not carried out') throw new ConfigError(`a paired run could not be carried out: ${latency.reason}`);
       const base = await separate(current);

@@ -14,7 +14,7 @@ import { fail, parseCommand, runCommand, integerOption } from '../../core/comman
 import { ConfigError, setEnv, targetSetInEnv } from '../../core/config.ts';
 import type { RunSummary } from '../../core/formats.ts';
 import { runPlan } from '../../load/command/run-plan.ts';
-import type { LoadScript } from '../../load/command/run.ts';
+import type { LoadScript } from '../../core/formats.ts';
 import { type RunnersResult, runnersTable } from './runners-table.ts';
 
 const NAME = 'bench:runners';

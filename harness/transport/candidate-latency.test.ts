@@ -8,8 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../../core/config.ts';
 import { startReference } from '../../core/reference.ts';
-import { runPairedPaging } from '../../load/command/paired.ts';
+import { pairedPlan } from '../../load/command/plan.ts';
+import { runPlan } from '../../load/command/run-plan.ts';
 import { startProxy } from './proxy.ts';
+
+/** The paired paging run's side-by-side verdict, as the load runner gives it. */
+const latencyOf = async (o: Parameters<typeof pairedPlan>[0]) => (await runPlan(pairedPlan(o))).latency!;
 
 test('a candidate whose gateway answers HTML 502s: its latency not carried out, naming the network', { timeout: 90_000 }, async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'candidate-latency-network-'));
@@ -21,7 +25,7 @@ test('a candidate whose gateway answers HTML 502s: its latency not carried out, 
   // Ten faithful answers (the run's first requests), then nginx's HTML 502 page to every request.
   const proxy = await startProxy({ upstream: candidate.baseUrl, scenario: 'html-502', after: 10 });
   t.after(() => proxy.stop());
-  const l = await runPairedPaging({
+  const l = await latencyOf({
     current: { baseUrl: current.baseUrl, apiKey: current.apiKey },
     candidate: { baseUrl: proxy.baseUrl, apiKey: candidate.apiKey },
     profile: 'smoke',

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { histogramQuantile } from '../compare/samples.ts';
-import type { Scenario } from '../lib/profiles.ts';
+import type { ProfileScenario } from '../lib/profiles.ts';
 import { mergeRecords, newEndpoint, newRecords, type Records } from '../lib/runtime.ts';
 import { summaryData, thresholdHolds } from '../lib/summary-data.ts';
 import { fromCounters, toCounters } from './counters.ts';
@@ -12,7 +12,7 @@ import { picker, rateAt } from './processor.ts';
 import { histogramsOf } from './run.ts';
 import { phasesOf, share } from './script.ts';
 
-const PAGING: Record<string, Scenario> = {
+const PAGING: Record<string, ProfileScenario> = {
   dashboard: { kind: 'constant', exec: 'dashboard', rate: 10, seconds: 4, maxVUs: 4 },
   deep: { kind: 'constant', exec: 'deepPage', rate: 5, seconds: 4, maxVUs: 3 },
   export: { kind: 'sequence', exec: 'exportWalk', iterations: 1 },
@@ -37,7 +37,7 @@ test('phases: the sum of the rates, shared among runners in integer shares that 
 });
 
 test('stress: four steps, x1 then ramps to x2, x4, x8, the calibration constant beside them', () => {
-  const stress: Record<string, Scenario> = {
+  const stress: Record<string, ProfileScenario> = {
     a: { kind: 'ramp', exec: 'a', rate: 10, stepSeconds: 30, maxVUs: 20 },
     calibration: { kind: 'constant', exec: 'calibration', rate: 5, seconds: 120, maxVUs: 4 },
   };

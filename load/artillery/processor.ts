@@ -18,13 +18,13 @@ import { performance } from 'node:perf_hooks';
 import { threadId } from 'node:worker_threads';
 import { AS_COUNTERS, CLAIMS_DIR, DATA_DIR, RUNNER, SAMPLES_DIR, SCRIPT } from '../lib/env.ts';
 import type { Profile } from '../lib/profile.ts';
-import type { Scenario } from '../lib/profiles.ts';
+import type { ProfileScenario } from '../lib/profiles.ts';
 import { count, oneArrival, takeRecords } from '../lib/runtime.ts';
 import { toCounters } from './counters.ts';
 import { ArrivalFailed, type ArtilleryEvents, type ByEndpoint, emitMetrics, failureOf, GENERATOR_BUSY } from './metrics.ts';
 
 /** The rate of `s` (arrivals/s) `t` seconds after the start; 0 when it is over. */
-export function rateAt(s: Scenario, t: number): number {
+export function rateAt(s: ProfileScenario, t: number): number {
   if (s.kind === 'constant') return t < s.seconds ? s.rate : 0;
   if (s.kind === 'sequence') return 0;
   // Four steps: x1 for the first, then linear ramps x1->x2, x2->x4, x4->x8 (as a ramping arrival rate's stages).
@@ -40,7 +40,7 @@ export function rateAt(s: Scenario, t: number): number {
  * the richest is picked and pays the total (smooth weighted round robin): the mix follows the rates
  * exactly, in a fixed order, not by chance.
  */
-export function picker(scenarios: Record<string, Scenario>): (t: number) => string | undefined {
+export function picker(scenarios: Record<string, ProfileScenario>): (t: number) => string | undefined {
   const credit: Record<string, number> = {};
   return (t) => {
     let total = 0;

@@ -9,11 +9,12 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
+import { parse as parseYaml } from 'yaml';
 import { ROOT } from '../../core/config.ts';
 import type { LoadDelivery } from '../../core/formats.ts';
 import { dependencyDir, dependencyVersion, TS_NODE_OPTIONS } from '../../core/package.ts';
 import { histogramOf, type RunSamples } from '../compare/samples.ts';
-import type { Scenario } from '../lib/profiles.ts';
+import type { ProfileScenario } from '../lib/profiles.ts';
 import { mergeRecords, newRecords, type Records } from '../lib/runtime.ts';
 import { summaryData, type Thresholds } from '../lib/summary-data.ts';
 import { summaryFiles } from '../lib/summary.ts';
@@ -176,7 +177,7 @@ export function writeRequestRows(records: Records, file: string): void {
 }
 
 export interface Plan {
-  scenarios: Record<string, Scenario>;
+  scenarios: Record<string, ProfileScenario>;
   thresholds: Thresholds;
   /** The endpoints the profile times (absent from cloud plans prepared before it was kept). */
   endpoints?: string[];
@@ -203,7 +204,17 @@ export async function bundleProcessor(outfile: string, settings: Record<string, 
     format: 'esm',
     target: 'node20',
     logLevel: 'error',
-    define: Object.fromEntries(Object.entries(settings).map(([k, v]) => [`process.env.${k}`, JSON.stringify(v)])),
+    define: {
+      ...Object.fromEntries(Object.entries(settings).map(([k, v]) => [`process.env.${k}`, JSON.stringify(v)])),
+      // The profiles read their rates from their shape files (load/lib/profiles.ts): the bundle carries them.
+      LOAD_SHAPES_BUNDLED: JSON.stringify(
+        Object.fromEntries(
+          readdirSync(join(ROOT, 'load/shapes'))
+            .filter((f) => f.endsWith('.yml'))
+            .map((f) => [f, parseYaml(readFileSync(join(ROOT, 'load/shapes', f), 'utf8'))]),
+        ),
+      ),
+    },
   });
 }
 
@@ -224,6 +235,30 @@ export async function bundleProgressPlugin(dir: string): Promise<void> {
     target: 'node20',
     logLevel: 'error',
   });
+}
+
+/** A shape's phases as Artillery takes them: a phase without its own VU limit gets the profile's, the bound every profile has. */
+export function shapePhases(shape: Shape | undefined, plan: Plan): ArtilleryPhase[] | undefined {
+  const vusers = Object.values(plan.scenarios).reduce((n, s) => n + (s.kind === 'sequence' ? 1 : s.maxVUs), 0);
+  return shape?.phases?.map((p): ArtilleryPhase => ({ name: p.name ?? `${p.duration} s`, ...p, maxVusers: p.maxVusers ?? vusers }));
+}
+
+/**
+ * What the processor takes of a shape, beside its data (removed when there is none): the profile's
+ * mix only, not its timing, when the phases are the shape's; the apdex threshold when Artillery's apdex
+ * plugin is to score the suite's requests; the metrics-by-endpoint plugin's prefix.
+ */
+export function writeShapeFile(file: string, shape: Shape | undefined, phases: ArtilleryPhase[] | undefined): void {
+  if (!shape) return rmSync(file, { force: true });
+  const byEndpoint = shape.plugins?.['metrics-by-endpoint'] as { metricsNamespace?: string } | undefined;
+  writeFileSync(
+    file,
+    JSON.stringify({
+      phases,
+      apdexMs: shape.apdexMs,
+      ...(byEndpoint ? { byEndpoint: { prefix: byEndpoint.metricsNamespace ?? 'plugins.metrics-by-endpoint' } } : {}),
+    }),
+  );
 }
 
 export async function runProfile(o: ProfileRunOptions): Promise<ProfileRunResult> {
@@ -252,23 +287,8 @@ export async function runProfile(o: ProfileRunOptions): Promise<ProfileRunResult
   await bundleProgressPlugin(join(o.dataDir, 'plugins'));
 
   const t0 = Date.now();
-  // A shape's phase without its own VU limit gets the profile's: the bound every profile has.
-  const profileVusers = Object.values(plan.scenarios).reduce((n, s) => n + (s.kind === 'sequence' ? 1 : s.maxVUs), 0);
-  const phases = o.shape?.phases?.map((p): ArtilleryPhase => ({ name: p.name ?? `${p.duration} s`, ...p, maxVusers: p.maxVusers ?? profileVusers }));
-  // What the processor takes of a shape: the profile's mix only, not its timing, when the phases are
-  // the shape's; the apdex threshold when Artillery's apdex plugin is to score the suite's requests.
-  const shapeFile = join(o.dataDir, `shape-${o.script}.json`);
-  const byEndpoint = o.shape?.plugins?.['metrics-by-endpoint'] as { metricsNamespace?: string } | undefined;
-  if (o.shape)
-    writeFileSync(
-      shapeFile,
-      JSON.stringify({
-        phases,
-        apdexMs: o.shape.apdexMs,
-        ...(byEndpoint ? { byEndpoint: { prefix: byEndpoint.metricsNamespace ?? 'plugins.metrics-by-endpoint' } } : {}),
-      }),
-    );
-  else rmSync(shapeFile, { force: true });
+  const phases = shapePhases(o.shape, plan);
+  writeShapeFile(join(o.dataDir, `shape-${o.script}.json`), o.shape, phases);
   const ensureFile = (i: number) => join(o.dataDir, `ensure-${o.script}-${i + 1}.json`);
   const aggregateFile = (i: number) => join(o.dataDir, `aggregate-${o.script}-${i + 1}.json`);
   const mergedEnsure = runners > 1 && o.shape?.ensure !== undefined;

@@ -3,7 +3,7 @@
 // shares the arrivals out by rate), one scenario whose single step is the processor's `arrive`.
 // With several runners each gets an equal integer share of every rate, as Artillery shares a phase
 // among its own workers. The key is not in it: the workers read it from their environment.
-import type { Scenario } from '../lib/profiles.ts';
+import type { ProfileScenario } from '../lib/profiles.ts';
 
 export interface ArtilleryPhase {
   name: string;
@@ -33,7 +33,7 @@ export function share(total: number, n: number, i: number): number {
 }
 
 /** The moments at which some scenario's rate changes course: phase boundaries. */
-function boundaries(scenarios: Scenario[]): number[] {
+function boundaries(scenarios: ProfileScenario[]): number[] {
   const b = new Set<number>([0]);
   for (const s of scenarios) {
     if (s.kind === 'constant') b.add(s.seconds);
@@ -42,7 +42,7 @@ function boundaries(scenarios: Scenario[]): number[] {
   return [...b].sort((x, y) => x - y);
 }
 
-function totalRate(scenarios: Scenario[], t: number, end: boolean): number {
+function totalRate(scenarios: ProfileScenario[], t: number, end: boolean): number {
   let sum = 0;
   for (const s of scenarios) {
     if (s.kind === 'constant' && (end ? t <= s.seconds : t < s.seconds)) sum += s.rate;
@@ -65,7 +65,7 @@ function totalRate(scenarios: Scenario[], t: number, end: boolean): number {
  * machine the servers share; a ramp's arrivals are timed by setTimeout (driftless), at the same integer
  * rate each second. A 1-second phase stays as it is: Artillery's ramp of one second has no tick.
  */
-export function phasesOf(scenarios: Record<string, Scenario>, runners = 1, runner = 0): ArtilleryPhase[] {
+export function phasesOf(scenarios: Record<string, ProfileScenario>, runners = 1, runner = 0): ArtilleryPhase[] {
   const list = Object.values(scenarios);
   const times = boundaries(list);
   const maxVUs = list.reduce((n, s) => n + (s.kind === 'sequence' ? 1 : s.maxVUs), 0);
@@ -105,7 +105,7 @@ export function sharePhases(phases: ArtilleryPhase[], runners = 1, runner = 0): 
 }
 
 export function artilleryScript(o: {
-  scenarios: Record<string, Scenario>;
+  scenarios: Record<string, ProfileScenario>;
   target: string;
   processor: string;
   requestTimeoutMs: number;

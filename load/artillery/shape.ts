@@ -9,7 +9,8 @@
 // as is anything else, with one line: a typo in a limit must not pass as a run without it.
 import { existsSync, readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
-import { ConfigError } from '../../core/config.ts';
+import { join } from 'node:path';
+import { ConfigError, ROOT } from '../../core/config.ts';
 
 /** A phase as the shape gives it: an arrival rate (ramped to rampTo) for `duration` seconds, at most maxVusers at once. */
 export interface ShapePhase {
@@ -134,6 +135,18 @@ function pluginsOf(value: unknown, where: string): Record<string, PluginSettings
       throw new ConfigError(`${where}: config.plugins.${name} refers to the API key's variable: the key goes to the target only`);
   }
   return value as Record<string, PluginSettings>;
+}
+
+/** The shapes shipped in load/shapes/, by name (`--config spike`: load/shapes/<script>.spike.yml). */
+export const SHIPPED_SHAPES = ['smoke', 'baseline', 'stress', 'soak', 'spike'];
+
+/** `--config NAME` as the file of a shipped shape of the one profile run; a path as it is. */
+export function shippedShapeFile(config: string | undefined, scripts: readonly string[]): string | undefined {
+  if (config === undefined || !/^[a-z]+$/.test(config) || existsSync(config)) return config;
+  if (scripts.length !== 1) throw new ConfigError(`--config ${config}: a shipped shape is one profile's: run load:paging or load:mutation`);
+  const file = join(ROOT, 'load/shapes', `${scripts[0]}.${config}.yml`);
+  if (!existsSync(file)) throw new ConfigError(`--config ${config}: no such file, and no shipped shape of that name (${SHIPPED_SHAPES.join(', ')})`);
+  return file;
 }
 
 /**

@@ -3,29 +3,29 @@
 // (npm run load:testrun, the k6-operator TestRun, is load/cloud/testrun.ts: a one-line exit 3 pointing here.)
 // Artillery's own distributed runs (its `run-fargate`: N containers, each running the whole script,
 // metrics merged by Artillery) replace the k6-operator TestRun this suite used to write. This command
-// prepares the test folder (Artillery script, processor bundle, request bodies, the setup's answer),
-// scans it for the key, and prints the command to run; the workers read the key from the platform's
-// secret store only. The workers' records travel as Artillery counters, which its merge adds exactly,
-// and `--report` turns the merged report back into summary.json for the compare and the report.
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// hands the load runner (load/command/run-plan.ts) a plan that prepares instead of running: the test
+// folder (Artillery script, processor bundle, request bodies, the setup's answer) scanned for the key;
+// it prints the command to run; the workers read the key from the platform's secret store only. The
+// workers' records travel as Artillery counters, which its merge adds exactly, and `--report` turns the
+// merged report back into summary.json, judged on the runner's one verdict path.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fail, integerOption, parseCommand, runCommand } from '../../core/command.ts';
-import { ConfigError, isLoopback, loadConfig } from '../../core/config.ts';
-import { newRunId } from '../../core/random.ts';
-import { type LoadScript, readRunSummary, writeRunSummary } from '../../core/formats.ts';
+import { ConfigError, loadConfig, reportsDirFromEnv } from '../../core/config.ts';
+import { LOAD_PROFILES, type LoadScript } from '../../core/formats.ts';
 import { fromCounters } from '../artillery/counters.ts';
-import { type Limit, readThresholds } from '../lib/thresholds.ts';
-import { bundleProcessor, histogramsOf, loadRequests, type Plan, runSetup } from '../artillery/run.ts';
 import { type ArtilleryReport, judgeDelivery } from '../artillery/delivery.ts';
 import { judgeReport as judgeLimits } from '../artillery/ensure.ts';
-import { type ArtilleryScript, artilleryScript } from '../artillery/script.ts';
-import { readShape } from '../artillery/shape.ts';
-import { writeRunValidators } from '../lib/build-validators.ts';
+import { type PeriodStats, progressLine } from '../artillery/progress.ts';
+import { histogramsOf, loadRequests, type Plan } from '../artillery/run.ts';
+import type { ArtilleryScript } from '../artillery/script.ts';
+import { readShape, shippedShapeFile } from '../artillery/shape.ts';
+import { measuredAgainst } from '../compare/measured-against.ts';
 import { summaryData } from '../lib/summary-data.ts';
 import { summaryFiles } from '../lib/summary.ts';
-import { loadOutcome } from '../command/outcome.ts';
-import { type LoadPlan, PLAN_PROFILES } from '../command/plan.ts';
-import { assertNoKey, loadEnv, writeBodies } from '../command/run.ts';
+import { type Limit, readThresholds } from '../lib/thresholds.ts';
+import { judgeSummary } from '../command/outcome.ts';
+import { runPlan } from '../command/run-plan.ts';
 
 /**
  * Whether the cloud run delivered what it asked: every container ran the prepared script.json's phases,
@@ -40,7 +40,7 @@ function cloudDelivery(dir: string, count: number, report: ArtilleryReport, requ
   return judgeDelivery([{ runner: 1, report, phases: all }], requests);
 }
 
-const HELP = `usage: npm run load:cloud -- paging|mutation --platform fargate [--profile NAME] [--count N] [--region R] [--out DIR] [--seed N]
+const HELP = `usage: npm run load:cloud -- paging|mutation --platform fargate [--profile NAME] [--count N] [--region R] [--out DIR] [--seed N] [--strict]
        npm run load:cloud -- --report DIR/artillery.json
 
 Prepares a run of a load profile on Artillery's own distributed platform, against CONSOLE_BASE_URL
@@ -59,15 +59,18 @@ removed and the command exits 3. Then it prints the command to run:
 --report FILE  after the run: Artillery's JSON report (--output) of a prepared run, its counters
                (each request's duration as a 2% histogram bucket, checks, counts: added exactly by
                Artillery across containers) turned into reports/load/<script>/summary.json and
-               junit.xml, judged as npm run load:* judges a run (thresholds of DIR/plan.json). Then
+               junit.xml, judged as npm run load:* judges a run (thresholds of DIR/plan.json), with
+               the progress line of each of Artillery's 10 s periods a local run prints. Then
                npm run baseline:compare and npm run report read it like a local run's.
 --profile NAME  smoke, baseline or stress (default baseline)
 --count N       containers (1 to 100, default 1); each runs a 1/N integer share of every rate
 --region R      AWS region of the run and of the secret (default us-east-1)
 --seed N        seed of the request bodies (default 1)
---config FILE, --overrides JSON, -e NAME  the run's shape and limits in Artillery's config format, as
-                npm run load:* takes them (phases shared among the --count containers, config.ensure
-                judged by Artillery's ensure plugin in the run, config.plugins)
+--strict        an inferred check that fails fails the run (as CONSOLE_STRICT=1)
+--config FILE|NAME, --overrides JSON, -e NAME  the run's shape and limits in Artillery's config format, as
+                npm run load:* takes them, shipped shapes by name too (phases shared among the --count
+                containers, config.ensure judged by Artillery's ensure plugin in the run and again by
+                --report, config.plugins)
 
 A sequence scenario (the export walk, the trigger walk) runs once per container: locks are per disk.
 Environment: CONSOLE_BASE_URL, CONSOLE_API_KEY (here only, for the setup; the containers read it from
@@ -79,7 +82,7 @@ Exit 0 prepared (or the report judged as passing); 1 a check failed; 2 latency t
 const PLATFORMS = ['fargate', 'lambda', 'aci'] as const;
 
 function prepareOptions() {
-  const { values, positionals } = parseCommand({
+  return parseCommand({
     name: 'load:cloud',
     help: HELP,
     positionals: true,
@@ -90,13 +93,13 @@ function prepareOptions() {
       region: { type: 'string' },
       out: { type: 'string' },
       seed: { type: 'string' },
+      strict: { type: 'boolean' },
       report: { type: 'string' },
       config: { type: 'string' },
       overrides: { type: 'string' },
       environment: { type: 'string', short: 'e' },
     },
   });
-  return { values, positionals };
 }
 
 /** Artillery's report of a prepared run, back into our summary.json; resolves to the exit code. */
@@ -112,19 +115,16 @@ async function judgeReport(file: string): Promise<number> {
     ensure?: Record<string, unknown>;
   };
   const report = JSON.parse(readFileSync(file, 'utf8')) as ArtilleryReport & {
-    aggregate?: {
-      counters?: Record<string, number>;
-      summaries?: Record<string, unknown>;
-      rates?: Record<string, unknown>;
-      firstMetricAt?: number;
-      lastMetricAt?: number;
-    };
+    aggregate?: PeriodStats & { rates?: Record<string, unknown> };
+    intermediate?: PeriodStats[];
   };
   const counters = report.aggregate?.counters;
   if (!counters) throw new ConfigError(`${file} is not an Artillery JSON report (no aggregate.counters)`);
   const records = fromCounters(counters);
   if (loadRequests(records) === 0)
     throw new ConfigError(`${file} holds no request counted by this suite's processor: was the run prepared by npm run load:cloud?`);
+  // The lines a local run prints while it runs, one per period of the containers' merged report.
+  for (const period of report.intermediate ?? []) console.log(progressLine(`load:cloud: ${plan.script}`, period));
   const agg = report.aggregate ?? {};
   const durationMs = agg.firstMetricAt && agg.lastMetricAt ? agg.lastMetricAt - agg.firstMetricAt : 0;
   // The limits of the prepared shape, judged as a local run judges them: by Artillery's ensure plugin, on the report its platform merged.
@@ -150,33 +150,14 @@ async function judgeReport(file: string): Promise<number> {
   writeFileSync(summaryFile, out.summaryJson);
   writeFileSync(join(reportDir, 'junit.xml'), out.junit);
   process.stdout.write(out.console);
-  const summary = readRunSummary(summaryFile);
-  const crossed = (summary?.thresholds ?? []).some((t) => !t.ok);
-  const outcome = loadOutcome(crossed ? 1 : 0, summary);
-  if (summary) writeRunSummary(summaryFile, { ...summary, verdict: outcome });
-  console.log(`load:cloud: ${plan.script}: ${outcome.note} -> ${relative(process.cwd(), summaryFile)}`);
-  return outcome.code;
+  const crossed = (JSON.parse(out.summaryJson) as { thresholds?: { ok: boolean }[] }).thresholds?.some((t) => !t.ok) ?? false;
+  const code = judgeSummary(summaryFile, crossed ? 1 : 0, { label: 'load:cloud', script: plan.script, against: measuredAgainst(plan.target) });
+  console.log(`load:cloud: ${plan.script} (${plan.profile}) -> ${relative(process.cwd(), reportDir)}`);
+  return code;
 }
 
-/**
- * The load plan of a cloud run, from its options: one profile, its size, the seed of its bodies, and the
- * containers as its runners (each a 1/N share of every rate). Artillery's platform runs it, not runPlan
- * (load/command/run-plan.ts): prepare() writes what the containers need, and --report judges what they did.
- */
-function cloudPlan(values: ReturnType<typeof prepareOptions>['values'], script: LoadScript): LoadPlan {
-  const profile = values.profile ?? 'baseline';
-  if (!(PLAN_PROFILES as readonly string[]).includes(profile))
-    fail('load:cloud', `--profile must be smoke, baseline or stress, got ${JSON.stringify(profile)}`);
-  return {
-    scripts: [script],
-    profile,
-    seed: integerOption('load:cloud', '--seed', values.seed, { min: 0, fallback: 1 }),
-    runners: integerOption('load:cloud', '--count', values.count, { min: 1, max: 100, fallback: 1 }),
-    target: { kind: 'configured' },
-  };
-}
-
-async function prepare(values: ReturnType<typeof prepareOptions>['values'], plan: LoadPlan): Promise<number> {
+/** The run prepared by the load runner, as a local run's plan but for where it runs: the containers (each a 1/N share of every rate). */
+async function prepare(values: ReturnType<typeof prepareOptions>['values'], script: LoadScript): Promise<number> {
   const platform = values.platform ?? '';
   if (!(PLATFORMS as readonly string[]).includes(platform))
     fail('load:cloud', `--platform must be one of ${PLATFORMS.join(', ')}, got ${JSON.stringify(platform)}`);
@@ -184,80 +165,28 @@ async function prepare(values: ReturnType<typeof prepareOptions>['values'], plan
     throw new ConfigError(
       `--platform ${platform}: Artillery gives ${platform === 'lambda' ? 'Lambda' : 'ACI'} workers environment only through a --dotenv file uploaded with the test bundle, so the key would travel in it; use --platform fargate (the key from AWS SSM)`,
     );
-  const [script] = plan.scripts;
-  const { profile } = plan;
-  const count = plan.runners ?? 1;
-  const seed = plan.seed ?? 1;
+  const profile = values.profile ?? 'baseline';
+  if (!(LOAD_PROFILES as readonly string[]).includes(profile))
+    fail('load:cloud', `--profile must be smoke, baseline or stress, got ${JSON.stringify(profile)}`);
   const region = values.region ?? 'us-east-1';
   if (!/^[a-z]{2}(-[a-z]+)+-\d$/.test(region)) fail('load:cloud', `--region must be an AWS region such as us-east-1, got ${JSON.stringify(region)}`);
-  const config = loadConfig();
-  // A shape as a local run takes it (--config, --overrides, -e), checked before anything runs: its phases shared
-  // among the containers, its limits (judged in the run, and again by --report on the merged report) and plugins.
-  const shape = readShape({ configFile: values.config, overrides: values.overrides, environment: values.environment });
-  if (!config.baseUrl) throw new ConfigError('CONSOLE_BASE_URL is not set: a distributed run needs a target its containers can reach');
-  if (isLoopback(config.baseUrl)) throw new ConfigError(`${config.baseUrl} is loopback: the platform's containers cannot reach it`);
-  if (!config.allowRemoteLoad)
-    throw new ConfigError(`refusing to load ${new URL(config.baseUrl).host}: it is not loopback; set CONSOLE_ALLOW_REMOTE_LOAD=1 to allow it`);
-  if (config.readOnly && script === 'mutation') throw new ConfigError('read-only run (CONSOLE_READ_ONLY=1): the mutation profile writes');
-  const apiKey = config.apiKey ?? '';
-  const dir = resolve(values.out ?? join(config.reportsDir, 'load-cloud', script));
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  const runId = newRunId();
-  await writeRunValidators(runId);
-  writeBodies({ seed, runId, manifestPath: config.manifestPath, outDir: dir, budget: true });
-  const env = loadEnv(profile, { baseUrl: config.baseUrl, apiKey }, dir, dir, {
-    strict: config.strict,
-    requestTimeoutMs: config.requestTimeoutMs,
-    external: true,
-  });
-  const setup = await runSetup(script, dir, { ...env, LOAD_SCRIPT: script, LOAD_DATA_DIR: dir, LOAD_SAMPLES_DIR: join(dir, 'setup-records') });
-  if ('reason' in setup) throw new ConfigError(setup.reason);
-  rmSync(join(dir, 'setup-records'), { recursive: true, force: true });
-  writeFileSync(
-    join(dir, 'plan.json'),
-    JSON.stringify({ ...setup.plan, script, profile, target: config.baseUrl, count, ...(shape?.ensure ? { ensure: shape.ensure } : {}) }, null, 2),
-  );
-  // The run's settings are written into the bundle (the containers get no other environment); the key is not among them.
-  const settings: Record<string, string> = {
-    LOAD_SCRIPT: script,
-    LOAD_PROFILE: profile,
-    LOAD_DATA_DIR: '.',
-    LOAD_ARTILLERY_COUNTERS: '1',
-    LOAD_STRICT: config.strict ? '1' : '0',
-    LOAD_REQUEST_TIMEOUT: String(config.requestTimeoutMs / 1000),
-    CONSOLE_BASE_URL: config.baseUrl,
-    CONSOLE_ALLOW_REMOTE_LOAD: '1',
-  };
-  await bundleProcessor(join(dir, 'processor.mjs'), settings);
-  const vusers = Object.values(setup.plan.scenarios).reduce((n, s) => n + (s.kind === 'sequence' ? 1 : s.maxVUs), 0);
-  const scriptJson = artilleryScript({
-    scenarios: setup.plan.scenarios,
-    target: config.baseUrl,
-    processor: './processor.mjs',
-    requestTimeoutMs: config.requestTimeoutMs,
+  const count = integerOption('load:cloud', '--count', values.count, { min: 1, max: 100, fallback: 1 });
+  const dir = resolve(values.out ?? join(reportsDirFromEnv(), 'load-cloud', script));
+  const { prepared } = await runPlan({
+    scripts: [script],
+    profile,
+    seed: integerOption('load:cloud', '--seed', values.seed, { min: 0, fallback: 1 }),
+    strict: values.strict,
     runners: count,
-    runner: 0,
-    phases: shape?.phases?.map((p) => ({ name: p.name ?? `${p.duration} s`, ...p, maxVusers: p.maxVusers ?? vusers })),
-    ensure: shape?.ensure,
-    apdex: shape?.apdex,
-    plugins: shape?.plugins,
+    // A shape as a local run takes it, checked before anything runs: its phases shared among the containers,
+    // its limits (judged in the run, and again by --report on the merged report) and plugins.
+    shape: readShape({ configFile: shippedShapeFile(values.config, [script]), overrides: values.overrides, environment: values.environment }),
+    target: { kind: 'configured' },
+    prepare: { dir, for: 'cloud' },
   });
-  const data = [`${script}.json`, `setup-${script}.json`];
-  // What the processor takes of a shape (load/artillery/run.ts writes the same): the profile's mix only, the phases' timing.
-  if (shape) {
-    writeFileSync(join(dir, `shape-${script}.json`), JSON.stringify({ phases: scriptJson.config.phases, apdexMs: shape.apdexMs }));
-    data.push(`shape-${script}.json`);
-  }
-  writeFileSync(join(dir, 'script.json'), JSON.stringify({ ...scriptJson, config: { ...scriptJson.config, includeFiles: data } }, null, 2));
-  try {
-    assertNoKey(dir, apiKey);
-  } catch (err) {
-    rmSync(dir, { recursive: true, force: true });
-    throw err;
-  }
   const rel = relative(process.cwd(), dir);
-  console.log(`load:cloud: ${script} (${profile}) prepared in ${rel}: script.json, processor.mjs, ${data.join(', ')}; scanned, no key in it`);
+  const files = (prepared ?? []).flatMap((p) => p.files).map((f) => relative(dir, f));
+  console.log(`load:cloud: ${script} (${profile}) prepared in ${rel}: ${files.join(', ')}; scanned, no key in it`);
   console.log('load:cloud: once, put the key into the secret store the containers read (AWS SSM Parameter Store):');
   console.log(`  aws ssm put-parameter --region ${region} --name /artilleryio/CONSOLE_API_KEY --type SecureString --overwrite --value "$CONSOLE_API_KEY"`);
   console.log('load:cloud: then run, and judge its report:');
@@ -277,5 +206,5 @@ runCommand('load:cloud', async () => {
   const [script, ...extra] = positionals;
   if ((script !== 'paging' && script !== 'mutation') || extra.length > 0)
     fail('load:cloud', `first argument must be paging or mutation, got ${JSON.stringify(positionals.join(' '))} (see --help)`);
-  return prepare(values, cloudPlan(values, script));
+  return prepare(values, script);
 });

@@ -1,19 +1,17 @@
 // npm run load:paging | load:mutation | load:smoke -- [--profile smoke|baseline|stress] [--compare] [--seed N] [--scale N]
 //                                                    [--strict] [--latency MS[:S]] [--fault NAME] [--variant NAME] [--runners N]
 //                                                    [--config FILE] [--overrides JSON] [--environment NAME]
-// Parses its options and runs load/command/run.ts: a load profile on Artillery against the target (or a
-// reference server it starts), writing reports/load/<script>/{summary.json,junit.xml,artillery.json}.
-import { fail, parseCommand, runCommand, integerOption } from '../../core/command.ts';
-import { existsSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { ConfigError, ROOT } from '../../core/config.ts';
-import { readShape } from '../artillery/shape.ts';
-import { type LoadPlan, PLAN_PROFILES, readPlanFile } from './plan.ts';
-import { exportProfiles } from './export.ts';
+// Parses its options into a load plan for the runner (load/command/run-plan.ts): a load profile on
+// Artillery against the target (or a reference server it starts), writing
+// reports/load/<script>/{summary.json,junit.xml,artillery.json}; with --export, the profile prepared as
+// a self-contained Artillery script (DIR/<script>.yml, its processor and data) and run by nothing here.
+import { relative, resolve } from 'node:path';
+import { fail, integerOption, parseCommand, runCommand } from '../../core/command.ts';
+import { ConfigError } from '../../core/config.ts';
+import { LOAD_PROFILES, LOAD_SCRIPTS, type LoadScript } from '../../core/formats.ts';
+import { readShape, shippedShapeFile } from '../artillery/shape.ts';
+import { type LoadPlan, readPlanFile } from './plan.ts';
 import { runPlan } from './run-plan.ts';
-import { LOAD_SCRIPTS, type LoadScript } from './run.ts';
-
-const SHAPES = ['smoke', 'baseline', 'stress', 'soak', 'spike'];
 
 const HELP = `usage: npm run load:paging   -- [options]   (load/paging.ts on Artillery)
        npm run load:mutation -- [options]   (load/mutation.ts on Artillery)
@@ -86,16 +84,7 @@ limit broken, or a regression against the baseline (--compare); 3 the run could 
 (target refused, unreachable or answering through a misbehaving network, bad option or shape, or a
 load that fell short of what was asked).`;
 
-/** A shipped shape by its name (`--config spike`: load/shapes/<script>.spike.yml); a path as it is. */
-function shippedShape(config: string | undefined, scripts: LoadScript[]): string | undefined {
-  if (config === undefined || !/^[a-z]+$/.test(config) || existsSync(config)) return config;
-  if (scripts.length !== 1) fail('load', `--config ${config}: a shipped shape is one profile's: run load:paging or load:mutation`);
-  const file = join(ROOT, 'load/shapes', `${scripts[0]}.${config}.yml`);
-  if (!existsSync(file)) fail('load', `--config ${config}: no such file, and no shipped shape of that name (${SHAPES.join(', ')})`);
-  return file;
-}
-
-function options(): LoadPlan | { exportTo: string; plan: LoadPlan } {
+function options(): LoadPlan {
   const { values, positionals } = parseCommand({
     name: 'load',
     help: HELP,
@@ -132,7 +121,7 @@ function options(): LoadPlan | { exportTo: string; plan: LoadPlan } {
   if (scripts.length === 0 || extra.length > 0)
     fail('load', `first argument must be paging, mutation or smoke, got ${JSON.stringify(extra.length ? positionals.join(' ') : which)} (see --help)`);
   const profile = values.profile ?? 'smoke';
-  if (!(PLAN_PROFILES as readonly string[]).includes(profile)) fail('load', `--profile must be smoke, baseline or stress, got ${JSON.stringify(profile)}`);
+  if (!(LOAD_PROFILES as readonly string[]).includes(profile)) fail('load', `--profile must be smoke, baseline or stress, got ${JSON.stringify(profile)}`);
   if (which === 'smoke' && profile !== 'smoke') fail('load', 'load:smoke runs the smoke profile only; use load:paging or load:mutation with --profile');
   const seed = integerOption('load', '--seed', values.seed, { min: 0, fallback: 1 });
   const scale = values.scale === undefined ? undefined : integerOption('load', '--scale', values.scale, { min: 1, max: 1_000_000, fallback: 1 });
@@ -143,7 +132,7 @@ function options(): LoadPlan | { exportTo: string; plan: LoadPlan } {
       : undefined;
   let shape: ReturnType<typeof readShape>;
   try {
-    shape = readShape({ configFile: shippedShape(values.config, scripts), overrides: values.overrides, environment: values.environment });
+    shape = readShape({ configFile: shippedShapeFile(values.config, scripts), overrides: values.overrides, environment: values.environment });
   } catch (err) {
     fail('load', err instanceof ConfigError ? err.message : String(err));
   }
@@ -152,7 +141,7 @@ function options(): LoadPlan | { exportTo: string; plan: LoadPlan } {
   if (values.export !== undefined) {
     if (values.compare || reference || values.runners !== undefined || values.scale !== undefined)
       fail('load', '--export writes the script and runs nothing: no --compare, --runners, --scale, --latency, --fault or --variant with it');
-    return { exportTo: values.export, plan: { scripts, profile, seed, strict: values.strict, shape, target: { kind: 'configured' } } };
+    return { scripts, profile, seed, strict: values.strict, shape, target: { kind: 'configured' }, prepare: { dir: resolve(values.export), for: 'export' } };
   }
   return {
     scripts,
@@ -168,11 +157,11 @@ function options(): LoadPlan | { exportTo: string; plan: LoadPlan } {
 
 // Every failure before or around the run (bad option, config, reference not starting) is exit 3.
 runCommand('load', async () => {
-  const o = options();
-  if (!('exportTo' in o)) return (await runPlan(o)).code;
-  const files = await exportProfiles({ scripts: o.plan.scripts, profile: o.plan.profile, seed: o.plan.seed ?? 1, dir: o.exportTo, shape: o.plan.shape });
-  for (const f of files) console.log(`load: exported ${relative(process.cwd(), f)}`);
-  for (const yml of files.filter((f) => f.endsWith('.yml')))
-    console.log(`load: run it with CONSOLE_API_KEY set: npx artillery run ${relative(process.cwd(), yml)} (no key is in the files: scanned)`);
-  return 0;
+  const plan = options();
+  const result = await runPlan(plan);
+  for (const { files } of result.prepared ?? []) {
+    for (const f of files) console.log(`load: exported ${relative(process.cwd(), f)}`);
+    console.log(`load: run it with CONSOLE_API_KEY set: npx artillery run ${relative(process.cwd(), files[0])} (no key is in the files: scanned)`);
+  }
+  return result.code;
 });

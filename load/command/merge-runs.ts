@@ -1,6 +1,6 @@
 // `baseline:compare --merge`: the runners' summaries (folders copied out of a TestRun's pods, or
 // summary.json files) merged per script into reports/load/<script>/summary.json, judged as a run of
-// load:* is (the verdict kept in it), compared with the baseline like a single run, and, with
+// load:* is (on the runner's one verdict path, load/command/outcome.ts), compared with the baseline like a single run, and, with
 // --history, added to the run history. The merge itself is load/compare/merge.ts.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -13,7 +13,7 @@ import { mergedExit, mergeSummaries } from '../compare/merge.ts';
 import { readRunnerSummary } from '../compare/runner-files.ts';
 import { formatJson } from '../compare/run-samples.ts';
 import { loadHistoryRun } from '../../core/history.ts';
-import { type LoadSummaryVerdictInput, loadOutcome } from './outcome.ts';
+import { judgeSummary } from './outcome.ts';
 
 export interface MergeRunsOptions {
   files: string[];
@@ -39,18 +39,15 @@ export async function mergeRuns(o: MergeRunsOptions): Promise<number> {
   const merged: RunSummary[] = [];
   for (const [script, runners] of byScript) {
     const m = mergeSummaries(runners);
-    const outcome = loadOutcome(mergedExit(m), m as LoadSummaryVerdictInput);
     const dir = join(o.reportsDir, 'load', script);
     mkdirSync(dir, { recursive: true });
-    writeRunSummary(join(dir, 'summary.json'), { ...m, verdict: outcome });
+    writeRunSummary(join(dir, 'summary.json'), m);
     const requests = Object.values(m.endpoints).reduce((n, e) => n + e.count, 0);
     const how = (m.merge as { percentiles?: string } | undefined)?.percentiles === 'exact' ? 'percentiles exact' : 'percentiles approximate (no histograms)';
     console.log(
       `baseline: merged ${m.runners} runners of ${script} (${m.profile}): ${requests} requests, ${how} -> ${relative(ROOT, join(dir, 'summary.json'))}`,
     );
-    for (const w of outcome.warnings) console.error(`baseline: ${script}: warning: inferred check failed: ${w}`);
-    (outcome.code === 0 ? console.log : console.error)(`baseline: ${script}: ${outcome.note}${outcome.code ? ` (exit ${outcome.code})` : ''}`);
-    codes.push(outcome.code);
+    codes.push(judgeSummary(join(dir, 'summary.json'), mergedExit(m), { label: 'baseline', script }));
     merged.push(m);
   }
   const result = compareRun({ scripts: [...byScript.keys()], reportsDir: o.reportsDir, baselinesDir: o.baselinesDir, tolerance: o.tolerance, out: o.out });

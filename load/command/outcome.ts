@@ -1,8 +1,9 @@
-// What a load run means, from its exit code and summary.json, for `load:*` and `verify` alike (docs/load.md,
-// "Levels and transport"): exit 1 only for a failed check (stated; inferred under --strict), exit 3 when
-// the network rather than the target answered too often (no answer, redirects, 429s, pages that are not
-// JSON) or the run could not be carried out, exit 2 for latency thresholds alone.
-
+// What a load run means, from its exit code and summary.json, for every run the load runner judges
+// (local, merged from runners, a cloud run's report) and for `verify` alike (docs/load.md, "Levels and
+// transport"): exit 1 only for a failed check (stated; inferred under --strict), exit 3 when the network
+// rather than the target answered too often (no answer, redirects, 429s, pages that are not JSON) or the
+// run could not be carried out, exit 2 for latency thresholds alone; a paired run's side-by-side verdict
+// as an exit code.
 export interface LoadSummaryVerdictInput {
   thresholds?: { metric: string; threshold?: string; ok: boolean }[];
   checks?: { fails: number; stated?: { fails: number }; inferred?: { fails: number }; failed?: { name: string; level: string; fails: number }[] };
@@ -15,7 +16,7 @@ export interface LoadSummaryVerdictInput {
   shape?: { limits: { check: string; strict: boolean; ok: boolean; runner?: number }[] };
 }
 
-import type { LoadOutcome } from '../../core/formats.ts';
+import { type CandidateLatency, type LoadOutcome, type MeasuredAgainst, readRunSummary, writeRunSummary } from '../../core/formats.ts';
 
 export type { LoadOutcome } from '../../core/formats.ts';
 
@@ -88,3 +89,26 @@ export function loadOutcome(engineExit: number, summary: LoadSummaryVerdictInput
     };
   return { code: 1, note: `thresholds crossed: ${target.map((x) => `${x.metric} ${x.threshold ?? ''}`.trim()).join(', ')}`, warnings };
 }
+
+/**
+ * The one verdict of a run's summary.json: judged by loadOutcome, kept in the file (so that verify and
+ * the report say the same), with what it was measured against when that is known, and said in one line
+ * (`<label>: <script>: <note>`) after any inferred check's warning. A run that wrote no summary that
+ * parses was not carried out. Resolves to the exit code.
+ */
+export function judgeSummary(summaryFile: string, engineExit: number, o: { label: string; script: string; against?: MeasuredAgainst }): number {
+  let summary: ReturnType<typeof readRunSummary>;
+  try {
+    summary = readRunSummary(summaryFile);
+  } catch {
+    summary = undefined;
+  }
+  const outcome = loadOutcome(engineExit, summary);
+  if (summary) writeRunSummary(summaryFile, { ...summary, ...(o.against ? { target: o.against } : {}), verdict: outcome });
+  for (const w of outcome.warnings) console.error(`${o.label}: ${o.script}: warning: inferred check failed: ${w}`);
+  (outcome.code === 0 ? console.log : console.error)(`${o.label}: ${o.script}: ${outcome.note}${outcome.code ? ` (exit ${outcome.code})` : ''}`);
+  return outcome.code;
+}
+
+/** A paired run's exit code: 3 not carried out, 2 a regression, else 0. */
+export const latencyCode = (l: CandidateLatency): number => (l.verdict === 'not carried out' ? 3 : l.verdict === 'regression' ? 2 : 0);

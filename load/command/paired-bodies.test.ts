@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { requestErrors } from '../../contracts/index.ts';
 import { loadManifest, ROOT, type Manifest } from '../../core/config.ts';
 import { candidateBody, sidePlan } from '../lib/sides.ts';
-import { writePairedBodies } from './paired.ts';
+import { writePairedBodies } from './prepare.ts';
 
 const BODIES: Record<string, string> = {
   creates: 'createMetric',

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { TransportKind } from '../../core/transport-rule.ts';
 import { newCandidate, newEndpoint, newRecords, type Records } from '../lib/runtime.ts';
-import { candidateNetwork, pairedRunUnjudged } from './paired.ts';
+import { candidateNetwork, pairedRunUnjudged } from '../compare/paired-judge.ts';
 
 const records = (network: number, own: number, kind: TransportKind = 'not-json'): Records => ({
   endpoints: {

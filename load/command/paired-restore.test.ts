@@ -14,7 +14,8 @@ import { startReference, type ReferenceServer } from '../../core/reference.ts';
 import type { Records } from '../lib/runtime.ts';
 import { sidePlan } from '../lib/sides.ts';
 import { emptyWrites } from '../lib/writes.ts';
-import { type PairedLoadOptions, withSnapshots } from './paired.ts';
+import type { PairedLoadOptions } from './plan.ts';
+import { pairWrites, withSnapshots } from './side-writes.ts';
 
 const MANIFEST = join(ROOT, 'fixtures/targets/reference.json');
 
@@ -62,7 +63,7 @@ test('each side is restored and ledgered on its own: after a run that throws, an
     // A run that throws: nothing says what it toggled, so every gate the snapshot found is written back.
     const ledgers: Partial<Record<Side, string>> = {};
     await assert.rejects(
-      withSnapshots(o, plan, ledgers, async () => {
+      withSnapshots(pairWrites(o, plan), ledgers, async () => {
         for (const s of servers) await disable(s, 'gate_cc_alpha');
         throw new Error('the run broke');
       }),
@@ -82,7 +83,7 @@ test('each side is restored and ledgered on its own: after a run that throws, an
     writeFileSync(join(refused.reportDir, 'current'), 'not a folder');
     let ran = false;
     await assert.rejects(
-      withSnapshots(refused, plan, {}, async () => {
+      withSnapshots(pairWrites(refused, plan), {}, async () => {
         ran = true;
         return { records: toggledAlpha };
       }),
@@ -92,7 +93,7 @@ test('each side is restored and ledgered on its own: after a run that throws, an
     // The current's ledger cannot be written after the run (a file where its folder goes): the candidate is still restored and ledgered.
     const blocked = { ...o, reportDir: join(dir, 'latency2') };
     const after: Partial<Record<Side, string>> = {};
-    const result = await withSnapshots(blocked, plan, after, async () => {
+    const result = await withSnapshots(pairWrites(blocked, plan), after, async () => {
       for (const s of servers) await disable(s, 'gate_cc_alpha');
       rmSync(join(blocked.reportDir, 'current'), { recursive: true, force: true });
       writeFileSync(join(blocked.reportDir, 'current'), 'not a folder');

@@ -1,57 +1,52 @@
 // A load plan: everything a load run is asked for, as one typed value, run by runPlan
-// (load/command/run-plan.ts) for every entry: `load:*`, verify's load stage, `candidate --latency`
-// and load:cloud's preparation (which builds one and hands it to Artillery's own platform). A plan
-// holds no key: keys come from the environment (core/config.ts), so a plan may be written to a file
-// and given to the runner's command (`load/command/load.ts --plan FILE`, as verify does).
+// (load/command/run-plan.ts) for every entry: `load:*`, verify's load stage, `candidate --latency`,
+// the benchmarks, `load:* --export` and load:cloud (which prepare the run for Artillery to make
+// elsewhere). A plan holds no key: each side names the variable of the run's environment that holds
+// its own, so a plan may be written to a file and given to the runner's command
+// (`load/command/load.ts --plan FILE`, as verify does). A field a path cannot honour is refused by
+// checkPlan with one line (exit 3), never dropped.
 import { readFileSync } from 'node:fs';
-import { ConfigError } from '../../core/config.ts';
-import { LOAD_SCRIPTS, type LoadScript } from '../../core/formats.ts';
-import type { Manifest } from '../../core/manifest.ts';
+import { ConfigError, loadManifest, type Manifest } from '../../core/config.ts';
+import { LOAD_PROFILES, LOAD_SCRIPTS, type LoadScript } from '../../core/formats.ts';
 import type { Shape } from '../artillery/shape.ts';
 
-/** The sizes of the profiles' own shapes (load/lib/profiles.ts). */
-export const PLAN_PROFILES = ['smoke', 'baseline', 'stress'] as const;
+/** One deployment a run loads: its URL, the variable of the run's environment that holds its key, its manifest. */
+export interface LoadSide {
+  baseUrl: string;
+  /** The environment variable holding the key (CONSOLE_API_KEY, CONSOLE_CURRENT_API_KEY, ...); never the key itself. */
+  keyVar: string;
+  manifestPath: string;
+  manifest: Manifest;
+  /** Given by URL: its manifest's budget bounds the writes, and it is snapshotted, restored and ledgered. */
+  external: boolean;
+}
 
 /**
- * The configured target (CONSOLE_BASE_URL and its key), or, when none is configured, a reference
- * server started for each profile's run and stopped after it; `reference` shapes that server.
+ * The system under test of a one-sided run: CONSOLE_BASE_URL with CONSOLE_API_KEY (read once by the
+ * runner into one LoadSide), or, when none is configured, a reference server started for each
+ * profile's run and stopped after it; `reference` shapes that server.
  */
-export interface ConfiguredTarget {
+export interface SystemUnderTest {
   kind: 'configured';
-  /** Experiments the started reference server seeds (default: its own); ignored with a target. */
+  /** Experiments the started reference server seeds (default: its own); refused with a target. */
   scale?: number;
   /** For the reference server started for the run (refused with a target): `--latency`, faults such as slow:<op>:<pct>, variants. */
   reference?: { latency?: string; faults?: string[]; variants?: string[] };
 }
 
-/** One deployment of a current/candidate pair, given by URL or started for the side. */
-export interface PairSide {
-  baseUrl: string;
-  apiKey: string;
-  manifestPath: string;
-  manifest: Manifest;
-  /** A deployment given by URL: its manifest's budget bounds the writes, and it is snapshotted, restored and ledgered. */
-  external: boolean;
-}
-
-/** Two deployments loaded side by side: every request sent to both, judged pair by pair (load/command/paired.ts). */
-export interface PairTarget {
+/** Two deployments loaded side by side: every request sent to both, judged pair by pair (load/compare/paired-judge.ts). */
+export interface PairedSides {
   kind: 'pair';
-  current: PairSide;
-  candidate: PairSide;
+  current: LoadSide;
+  candidate: LoadSide;
   /** The smallest slowdown that counts, as a fraction (0.1: 10%). */
   minEffect: number;
   /** Family-wise false-alarm rate over the operations (default 0.01). */
   alpha?: number;
-  /** The arrival-rate scenarios' length (LOAD_SECONDS; default the profile's own). */
-  seconds?: number;
   /** The run's reports (summary.json, junit.xml, artillery.json); the mutation run's in `mutation/`, each side's ledger in `<side>/`. */
   reportDir: string;
-  /** The folder `reports` in the result is relative to. */
+  /** The folder `reports` in the verdict is relative to. */
   reportsRoot: string;
-  requestTimeoutMs: number;
-  /** The environment the runs are given (default this process's). */
-  env?: NodeJS.ProcessEnv;
 }
 
 export interface LoadPlan {
@@ -65,22 +60,96 @@ export interface LoadPlan {
   seed?: number;
   /** Inferred checks fail the run (--strict; else CONSOLE_STRICT). */
   strict?: boolean;
-  /** Artillery processes sharing the arrival rates, their workers' records merged exactly; 1 or absent: one. */
+  /** Artillery processes sharing the arrival rates, their records merged exactly; prepared for the cloud: its containers. */
   runners?: number;
-  target: ConfiguredTarget | PairTarget;
+  /** The JSON field keeps its name: verify's plan files say "target". */
+  target: SystemUnderTest | PairedSides;
   /**
-   * Compare with the baselines afterwards (a configured target only): a regression the tolerances found
-   * is run again before it is believed (needsConfirmation, load/compare/baseline.ts). `baselinesDir`
-   * replaces load/baselines/.
+   * Compare with the baselines afterwards (one side only): a regression the tolerances found is run
+   * again before it is believed (needsConfirmation, load/compare/baseline.ts). `baselinesDir` replaces load/baselines/.
    */
   compare?: { baselinesDir?: string };
+  /** The arrival-rate scenarios' length at the profile's own rates (LOAD_SECONDS; default the profile's). */
+  seconds?: number;
+  /** Each request's time limit (default CONSOLE_REQUEST_TIMEOUT of the environment). */
+  requestTimeoutMs?: number;
+  /** The environment the run reads its configuration and keys from (default this process's); never written to a file. */
+  env?: NodeJS.ProcessEnv;
+  /** Run nothing: prepare the run in `dir` for Artillery to make elsewhere (load:cloud's containers, or a team's own pipeline). */
+  prepare?: { dir: string; for: 'cloud' | 'export' };
 }
+
+/** Why `plan` asks for something its path cannot honour (a ConfigError, exit 3); nothing is dropped silently. */
+export function checkPlan(plan: LoadPlan): void {
+  const refuse = (what: string, why: string) => {
+    throw new ConfigError(`${what}: ${why}`);
+  };
+  if (plan.target.kind === 'pair') {
+    if (plan.shape) refuse('--config/--overrides', 'a paired run keeps the profile’s own shape (its ruler’s rate is paired)');
+    if ((plan.runners ?? 1) > 1) refuse('--runners', 'a paired run is one generator, so that both sides share its moments');
+    if (plan.compare) refuse('--compare', 'a paired run is judged side by side, not against a baseline');
+    if (plan.prepare) refuse('--export/load:cloud', 'a paired run is made here, with both keys');
+    return;
+  }
+  if (!plan.prepare) return;
+  if (plan.compare) refuse('--compare', 'a prepared run has not run yet (judge it with load:cloud --report, then baseline:compare)');
+  if (plan.target.scale !== undefined || plan.target.reference)
+    refuse('--scale/--latency/--fault/--variant', 'a prepared run is for CONSOLE_BASE_URL, no reference server is started');
+  if (plan.prepare.for === 'export' && (plan.runners ?? 1) > 1) refuse('--runners', 'an exported script is one `artillery run`');
+}
+
+/** The sides of a paired run given with their keys (candidate, the benchmarks): the keys go into the plan's environment only. */
+export function pairedPlan(o: {
+  scripts?: LoadScript[];
+  profile: string;
+  current: { baseUrl: string; apiKey: string; manifestPath?: string; manifest?: Manifest; external?: boolean };
+  candidate: { baseUrl: string; apiKey: string; manifestPath?: string; manifest?: Manifest; external?: boolean };
+  /** Both sides' manifest when a side names none. */
+  manifestPath?: string;
+  minEffect: number;
+  alpha?: number;
+  seconds?: number;
+  seed?: number;
+  strict?: boolean;
+  reportDir: string;
+  reportsRoot: string;
+  requestTimeoutMs: number;
+  env?: NodeJS.ProcessEnv;
+}): LoadPlan {
+  const side = (s: typeof o.current, keyVar: string): LoadSide => {
+    const manifestPath = s.manifestPath ?? o.manifestPath;
+    if (!manifestPath) throw new ConfigError('a paired run needs a manifest for each side');
+    return { baseUrl: s.baseUrl, keyVar, manifestPath, manifest: s.manifest ?? loadManifest(manifestPath), external: s.external ?? true };
+  };
+  return {
+    scripts: o.scripts ?? ['paging'],
+    profile: o.profile,
+    seed: o.seed,
+    strict: o.strict,
+    seconds: o.seconds,
+    requestTimeoutMs: o.requestTimeoutMs,
+    env: { ...(o.env ?? process.env), CONSOLE_CURRENT_API_KEY: o.current.apiKey, CONSOLE_CANDIDATE_API_KEY: o.candidate.apiKey },
+    target: {
+      kind: 'pair',
+      current: side(o.current, 'CONSOLE_CURRENT_API_KEY'),
+      candidate: side(o.candidate, 'CONSOLE_CANDIDATE_API_KEY'),
+      minEffect: o.minEffect,
+      alpha: o.alpha,
+      reportDir: o.reportDir,
+      reportsRoot: o.reportsRoot,
+    },
+  };
+}
+
+/** What pairedPlan takes (the sides with their keys). */
+export type PairedLoadOptions = Parameters<typeof pairedPlan>[0];
 
 const isScript = (s: unknown): s is LoadScript => (LOAD_SCRIPTS as readonly unknown[]).includes(s);
 
 /**
- * A plan read from a file written by another command (verify): a configured target only, since a pair
- * holds keys and a plan file none. A file that is not such a plan is a ConfigError naming the problem.
+ * A plan read from a file written by another command (verify): one configured side only, since a
+ * pair's keys are in its environment and a plan file holds none. A file that is not such a plan is a
+ * ConfigError naming the problem.
  */
 export function readPlanFile(file: string): LoadPlan {
   let raw: unknown;
@@ -93,10 +162,11 @@ export function readPlanFile(file: string): LoadPlan {
   if (typeof p !== 'object' || p === null) throw new ConfigError(`--plan ${file}: not a JSON object`);
   if (!Array.isArray(p.scripts) || p.scripts.length === 0 || !p.scripts.every(isScript))
     throw new ConfigError(`--plan ${file}: "scripts" must list ${LOAD_SCRIPTS.join(' and/or ')}`);
-  if (!(PLAN_PROFILES as readonly unknown[]).includes(p.profile)) throw new ConfigError(`--plan ${file}: "profile" must be one of ${PLAN_PROFILES.join(', ')}`);
+  if (!(LOAD_PROFILES as readonly unknown[]).includes(p.profile)) throw new ConfigError(`--plan ${file}: "profile" must be one of ${LOAD_PROFILES.join(', ')}`);
   if (p.seed !== undefined && !(Number.isInteger(p.seed) && p.seed >= 0)) throw new ConfigError(`--plan ${file}: "seed" must be a whole number of 0 or more`);
   if (p.runners !== undefined && !(Number.isInteger(p.runners) && p.runners >= 1 && p.runners <= 16))
     throw new ConfigError(`--plan ${file}: "runners" must be 1 to 16`);
   if (p.target?.kind !== 'configured') throw new ConfigError(`--plan ${file}: "target" must be {"kind": "configured"} (a pair's keys are never in a file)`);
+  if (p.env !== undefined || p.prepare !== undefined) throw new ConfigError(`--plan ${file}: "env" and "prepare" are never read from a file`);
   return p as LoadPlan;
 }

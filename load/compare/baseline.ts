@@ -8,6 +8,7 @@ import { availableParallelism, cpus } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { ConfigError, ROOT, reportsDirFromEnv } from '../../core/config.ts';
 import {
+  CALIBRATION_ENDPOINT as CALIBRATION,
   LOAD_SCRIPTS,
   type CompareResult,
   type EndpointRow,
@@ -41,7 +42,6 @@ export const DEFAULT_TOLERANCE: Tolerance = {
   minEffect: 0.1,
   alpha: 0.01,
 };
-export const CALIBRATION = 'calibration';
 
 const BASELINES = join(ROOT, 'load/baselines');
 

@@ -15,10 +15,9 @@
 // calibration ratio as exact, which is why a regression needs the interval as well as the test.
 // With few requests (a smoke run's 5 against 5) no arrangement of the durations reaches the level:
 // such an endpoint is marked undecidable, and the caller judges it by another rule or not at all.
+import { CALIBRATION_ENDPOINT } from '../../core/formats.ts';
 import { type BootstrapOptions, mannWhitneyGreater, median, medianRatioInterval } from './stats.ts';
 import { type RunSamples, toSamples } from './samples.ts';
-
-export const CALIBRATION_ENDPOINT = 'calibration';
 
 export interface DetectOptions extends BootstrapOptions {
   /** Family-wise false-alarm rate over the endpoints compared (default 0.01). */

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { compareSummary, mergeSummaries, type Figures, type RunSummary } from './baseline.ts';
-import { attachTarget, loadTarget } from './measured-against.ts';
+import { attachTarget, measuredAgainst } from './measured-against.ts';
 
 const fig = (p50: number): Figures => ({ p50, p95: p50 * 2, p99: p50 * 3, count: 200, rps: 10, errorRate: 0 });
 const summary = (deepMs: number, target?: RunSummary['target']): RunSummary => ({
@@ -19,8 +19,8 @@ const summary = (deepMs: number, target?: RunSummary['target']): RunSummary => (
 });
 
 test('the target is the reference server, or only the origin of the base URL: no credentials, path or query', () => {
-  assert.deepEqual(loadTarget(undefined), { kind: 'reference' });
-  assert.deepEqual(loadTarget('https://user:k_secret@staging.example.com:8443/console/v1?key=k_secret'), {
+  assert.deepEqual(measuredAgainst(undefined), { kind: 'reference' });
+  assert.deepEqual(measuredAgainst('https://user:k_secret@staging.example.com:8443/console/v1?key=k_secret'), {
     kind: 'external',
     origin: 'https://staging.example.com:8443',
   });

@@ -4,26 +4,26 @@
 // is not a regression of anything. Only the kind and origin are kept: never a path, a query or
 // credentials a base URL might carry.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { type LoadTarget, type RunSummary, readRunSummary, writeRunSummary } from '../../core/formats.ts';
+import { type MeasuredAgainst, type RunSummary, readRunSummary, writeRunSummary } from '../../core/formats.ts';
 import { formatJson } from './run-samples.ts';
 
 /** The target of a run: the reference server started for it (no base URL), else the base URL's origin. */
-export function loadTarget(baseUrl: string | undefined): LoadTarget {
+export function measuredAgainst(baseUrl: string | undefined): MeasuredAgainst {
   return baseUrl ? { kind: 'external', origin: new URL(baseUrl).origin } : { kind: 'reference' };
 }
 
-export function describeTarget(t: LoadTarget): string {
+export function describeTarget(t: MeasuredAgainst): string {
   return t.kind === 'reference' ? 'the reference server' : t.origin;
 }
 
 /** Adds `target` to the summary.json the run wrote. */
-export function attachTarget(summaryFile: string, target: LoadTarget): void {
+export function attachTarget(summaryFile: string, target: MeasuredAgainst): void {
   const summary = readRunSummary(summaryFile);
   if (!summary) throw new Error(`no ${summaryFile}`);
   writeRunSummary(summaryFile, { ...summary, target });
 }
 
-function isTarget(t: unknown): t is LoadTarget {
+function isTarget(t: unknown): t is MeasuredAgainst {
   if (typeof t !== 'object' || t === null) return false;
   const { kind, origin } = t as Record<string, unknown>;
   return kind === 'reference' || (kind === 'external' && typeof origin === 'string');
@@ -43,7 +43,7 @@ export function targetMismatch(run: RunSummary, baseline: RunSummary): string | 
 }
 
 /** The target several runners share, else undefined. */
-export function commonTarget(summaries: RunSummary[]): LoadTarget | undefined {
+export function commonTarget(summaries: RunSummary[]): MeasuredAgainst | undefined {
   const first = summaries[0]?.target;
   if (!isTarget(first)) return undefined;
   return summaries.every((s) => isTarget(s.target) && JSON.stringify(s.target) === JSON.stringify(first)) ? first : undefined;

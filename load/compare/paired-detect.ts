@@ -15,11 +15,9 @@
 // - size: the lower bound of the 95% bootstrap interval of the effect (each resample redraws the
 //   ruler's pairs too) is above 1 + minEffect.
 // A regression needs both, as the baseline compare's rule (detect.ts) does.
-import type { CandidateLatencyEndpoint } from '../../core/formats.ts';
+import { CALIBRATION_ENDPOINT as CALIBRATION, type CandidateLatencyEndpoint } from '../../core/formats.ts';
 import type { Records } from '../lib/runtime.ts';
 import { type BootstrapOptions, median, shiftInterval, signedRankGreater, smallestSignedRankP, trimmedMean } from './stats.ts';
-
-const CALIBRATION = 'calibration';
 
 export interface PairedDurations {
   /** Durations in ms, aligned: current[i] and candidate[i] are the two answers to one request. */

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { ConfigError } from '../../core/config.ts';
 import { type RunSummary, readRunSummary } from '../../core/formats.ts';
 import { samplesOf } from './run-samples.ts';
-import { loadTarget } from './measured-against.ts';
+import { measuredAgainst } from './measured-against.ts';
 
 /** A runner's summary, given as its summary.json or its folder (its histograms checked when it keeps them). */
 export async function readRunnerSummary(path: string): Promise<RunSummary> {
@@ -26,7 +26,7 @@ export async function readRunnerSummary(path: string): Promise<RunSummary> {
   // A summary may hold the base URL it loaded; what a run of load:* adds is the target's kind and origin.
   if (typeof summary.target === 'string') {
     try {
-      summary.target = loadTarget(summary.target);
+      summary.target = measuredAgainst(summary.target);
     } catch {
       delete summary.target;
     }

@@ -23,8 +23,7 @@ const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 
 /**
  * load/data/validators.js for a run: built into a temporary name of the run's, then renamed, so that a
- * run in parallel never reads half a file. Every load run writes it first (load/command/run.ts,
- * paired.ts, load/cloud/cli.ts).
+ * run in parallel never reads half a file. Every load run writes it first (load/command/prepare.ts).
  */
 export async function writeRunValidators(runId: string): Promise<void> {
   const tmp = await buildValidators(join(ROOT, 'load/data', `validators.${runId}.tmp.js`));
@@ -47,7 +46,7 @@ export async function buildValidators(outFile = join(ROOT, 'load/data/validators
   );
   // The entry re-exports each validator by operationId, plus the operation table (success statuses and
   // the clauses of a success's checks) and the catalogue's levels (load/lib/clause-levels.ts).
-  const entry = `${generated}\nexport const OPERATIONS = ${JSON.stringify(operations)};\nexport const CLAUSE_LEVELS = ${JSON.stringify(clauseLevels(clauseCatalogue()))};\n`;
+  const entry = `${generated}\nexport const CHECKED_OPERATIONS = ${JSON.stringify(operations)};\nexport const CLAUSE_LEVELS = ${JSON.stringify(clauseLevels(clauseCatalogue()))};\n`;
   const bundled = await build({
     stdin: { contents: entry, resolveDir: ROOT, sourcefile: 'validators-entry.js', loader: 'js' },
     bundle: true,

@@ -8,12 +8,11 @@
 // Before, the ruler was `GET /console/v1/release_pipelines?limit=1` without the key: a rule on that
 // route slowed the ruler with the endpoint and the compare divided the slowdown away.
 // A profile adds `calibration: calibrationScenario()` to its scenarios and `calibration` to its jobs.
+import { CALIBRATION_ENDPOINT as CALIBRATION } from '../../core/formats.ts';
 import { answered, checkThat } from './checks.ts';
 import { CALIBRATION_PATH_SET, PAIRED } from './env.ts';
 import { timedCall, REFUSED } from './http.ts';
-import { type Scenario, SHARED } from './profiles.ts';
-
-export const CALIBRATION = 'calibration';
+import { type ProfileScenario, RULER } from './profiles.ts';
 
 /**
  * The path no operation of the spec has (part 4 lists them all). LOAD_CALIBRATION_PATH replaces it
@@ -26,8 +25,8 @@ export const CALIBRATION_PATH = CALIBRATION_PATH_SET ?? '/console/v1/console-con
  * ruler's pairs are subtracted from every operation's, so their noise is in every interval: there it
  * gets as many requests as the busiest operation (20/s), not 5.
  */
-export function calibrationScenario(seconds = SHARED.seconds): Scenario {
-  return { kind: 'constant', exec: CALIBRATION, rate: PAIRED ? 20 : 5, seconds, maxVUs: PAIRED ? 8 : 4 };
+export function calibrationScenario(seconds: number): ProfileScenario {
+  return { kind: 'constant', exec: CALIBRATION, rate: PAIRED ? 20 : RULER.rate, seconds, maxVUs: PAIRED ? 8 : RULER.maxVUs };
 }
 
 /** The job of the calibration scenario. */

@@ -17,7 +17,7 @@ import type { Validator } from '../data/validators.js';
 
 // One validator per operationId, exported under that name (load/data/validators.d.ts).
 const byOperation = validators as unknown as Record<string, Validator | undefined>;
-const { OPERATIONS, CLAUSE_LEVELS } = validators;
+const { CHECKED_OPERATIONS, CLAUSE_LEVELS } = validators;
 
 export { INFERRED_MARK, transportReason };
 
@@ -34,7 +34,7 @@ function report(endpoint: string, what: string, res: Response, detail: string): 
 
 /** Is this status a success of the operation (spec 4.0, core/success-status.ts)? */
 export function succeeded(operationId: string, status: number): boolean {
-  return isSuccessStatus(OPERATIONS[operationId].successStatus, status);
+  return isSuccessStatus(CHECKED_OPERATIONS[operationId].successStatus, status);
 }
 
 /** The answer's body as JSON (parsed once per answer, whoever reads it first), undefined when it is not. */
@@ -67,12 +67,12 @@ export function answered(endpoint: string, res: Response): boolean {
  * (the operationId, or operationId.variant), so a failed check names it. `T` is the part of the body the
  * caller reads (load/lib/bodies.ts): the schema check stands behind it. The status is held to the
  * operation's status clause, the envelope to envelope.successObject, the schema to the operation's own
- * clause (OPERATIONS[op].clauses, load/lib/build-validators.ts).
+ * clause (CHECKED_OPERATIONS[op].clauses, load/lib/build-validators.ts).
  */
 export function checkSuccess<T>(operationId: string, endpoint: string, res: Response): T | undefined {
   if (!answered(endpoint, res)) return undefined;
   const body = parse(res);
-  const clauses = OPERATIONS[operationId].clauses;
+  const clauses = CHECKED_OPERATIONS[operationId].clauses;
   const statusOk = check(res, { [`${endpoint}: status is success`]: (r) => succeeded(operationId, r.status) }, endpoint, levelOf(clauses.status));
   if (!statusOk) {
     report(endpoint, 'status', res, '');

@@ -1,13 +1,14 @@
 // What a load profile knows about its run, from its environment only: the one module of load/ that reads
 // the environment. Its readers run in processes the load runner starts (Artillery's workers, the setup
 // process, a processor bundled for Artillery's own cloud), which get their settings as environment from
-// the runner (load/command/run.ts, loadEnv) and do not load core/config.ts's whole configuration (no
+// the runner (load/command/prepare.ts, workerEnv) and do not load core/config.ts's whole configuration (no
 // target manifest, no reference to start). The names are in docs/environment.md.
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { LOAD_PROFILES, type LoadProfile } from '../../core/formats.ts';
 
-/** LOAD_DATA_DIR of an exported script (load/command/export.ts): the data sit beside the processor, wherever the folder is. */
+/** LOAD_DATA_DIR of an exported script (load:* --export, load/command/prepare.ts): the data sit beside the processor, wherever the folder is. */
 export const BESIDE_PROCESSOR = '<beside the processor>';
 /** LOAD_CLAIMS_DIR of an exported script: each `artillery run` (one process, its workers threads) claims in a folder of its own. */
 export const PER_PROCESS = '<per process>';
@@ -23,11 +24,10 @@ export const PAIRED = CANDIDATE_BASE_URL !== '';
 // The keys are read here and only put into request headers; they are never logged or returned from setup().
 export const API_KEY: string = (PAIRED ? process.env.CONSOLE_CURRENT_API_KEY : process.env.CONSOLE_API_KEY) || '';
 export const CANDIDATE_API_KEY: string = PAIRED ? process.env.CONSOLE_CANDIDATE_API_KEY || '' : '';
-export const PROFILES = ['smoke', 'baseline', 'stress'] as const;
-export type ProfileName = (typeof PROFILES)[number];
-const isProfile = (name: string): name is ProfileName => (PROFILES as readonly string[]).indexOf(name) >= 0;
+export type ProfileName = LoadProfile;
+const isProfile = (name: string): name is ProfileName => (LOAD_PROFILES as readonly string[]).indexOf(name) >= 0;
 const profile = process.env.LOAD_PROFILE || 'smoke';
-if (!isProfile(profile)) throw new Error(`LOAD_PROFILE must be one of ${PROFILES.join(', ')}, got ${profile}`);
+if (!isProfile(profile)) throw new Error(`LOAD_PROFILE must be one of ${LOAD_PROFILES.join(', ')}, got ${profile}`);
 export const PROFILE: ProfileName = profile;
 /** LOAD_SECONDS: the arrival-rate scenarios' length at the profile's own rates (the power benchmark's short runs); undefined: the profile's. */
 export const SECONDS: number | undefined = (() => {
@@ -63,9 +63,7 @@ export const ALLOW_REMOTE_LOAD: boolean = process.env.CONSOLE_ALLOW_REMOTE_LOAD 
 export const GATE_RULES_AT_START: Record<string, number> = JSON.parse(process.env.LOAD_GATE_RULES || '{}');
 /** The calibration request's path (LOAD_CALIBRATION_PATH: the power benchmark's ruler before, --calibration). */
 export const CALIBRATION_PATH_SET: string | undefined = process.env.LOAD_CALIBRATION_PATH || undefined;
-export const KEY_HEADER = 'SERVICE-API-KEY';
 /** CONSOLE_STRICT: an inferred check that fails crosses a threshold (exit 1), as in the conformance suite. */
 export const STRICT: boolean = process.env.LOAD_STRICT === '1';
 /** Seconds one request may take (CONSOLE_REQUEST_TIMEOUT); past it the request counts as a transport failure. */
 export const REQUEST_TIMEOUT_MS = (Number(process.env.LOAD_REQUEST_TIMEOUT) > 0 ? Number(process.env.LOAD_REQUEST_TIMEOUT) : 15) * 1000;
-export const REDACTED = '<redacted>';

@@ -2,7 +2,8 @@
 // under its endpoint (load/lib/runtime.ts) so thresholds and the baseline compare name the endpoint. Each request is timed here
 // with process.hrtime from the call until the whole body is read (microseconds): Artillery's own
 // response_time is whole milliseconds, too coarse for a target on this machine.
-import { API_KEY, BASE_URL, CANDIDATE_API_KEY, CANDIDATE_BASE_URL, KEY_HEADER, PAIRED, REQUEST_TIMEOUT_MS } from './env.ts';
+import { KEY_HEADER } from '../../core/keys.ts';
+import { API_KEY, BASE_URL, CANDIDATE_API_KEY, CANDIDATE_BASE_URL, PAIRED, REQUEST_TIMEOUT_MS } from './env.ts';
 import { candidateOf, count, endpointOf, failed } from './runtime.ts';
 import { transportKind, transportProblem } from '../../core/transport-rule.ts';
 
@@ -55,7 +56,7 @@ export function parsedBody(res: Response): unknown {
 /** Errors of a reused connection that the server had closed (undici's codes). */
 const STALE_CONNECTION = new Set(['UND_ERR_SOCKET', 'ECONNRESET']);
 
-export interface CallOptions {
+export interface TimedCallOptions {
   body?: unknown;
   endpoint: string;
   expected?: Expected;
@@ -66,7 +67,7 @@ export interface CallOptions {
 }
 
 /** One request to `base + path` with `key` (none: anonymous), timed from the call until the body is read; never throws. */
-async function send(base: string, key: string | undefined, method: string, path: string, opts: CallOptions): Promise<Response> {
+async function send(base: string, key: string | undefined, method: string, path: string, opts: TimedCallOptions): Promise<Response> {
   const body = opts.body === undefined ? undefined : JSON.stringify(opts.body);
   const headers: Record<string, string> = { ...(key === undefined ? {} : { [KEY_HEADER]: key }), ...(opts.headers ?? {}) };
   if (body !== undefined) headers['content-type'] = 'application/json';
@@ -156,7 +157,7 @@ function countCandidate(res: Response, endpoint: string, expected: Expected): vo
  * (a 409 beside a 200 is another piece of work, not the same one slower). `cand` null: the current only
  * (the candidate has no counterpart to this request, e.g. an update of a metric its create refused).
  */
-export async function callPair(method: string, cur: SideRequest, cand: SideRequest | null, opts: CallOptions): Promise<PairAnswers> {
+export async function callPair(method: string, cur: SideRequest, cand: SideRequest | null, opts: TimedCallOptions): Promise<PairAnswers> {
   const at = Date.now();
   const paired = PAIRED && opts.endpoint !== 'setup' && cand !== null;
   const candidateFirst = paired && Math.random() < 0.5;
@@ -195,7 +196,7 @@ export async function callPair(method: string, cur: SideRequest, cand: SideReque
  * One request to `BASE_URL + path` (and in paired mode the same request to the candidate), timed and
  * recorded under its endpoint; never throws. The paging profile sends no ids, so both sides get it as it is.
  */
-export async function timedCall(method: string, path: string, opts: CallOptions): Promise<Response> {
+export async function timedCall(method: string, path: string, opts: TimedCallOptions): Promise<Response> {
   const req = { path, body: opts.body };
   return (await callPair(method, req, req, opts)).current;
 }
@@ -205,7 +206,7 @@ export async function timedCall(method: string, path: string, opts: CallOptions)
  * probes to the current are not compared), or a write of the candidate's that has no counterpart on
  * the current at that moment (recorded as unpaired, its unexpected answers counted).
  */
-export async function callCandidate(method: string, req: SideRequest, opts: CallOptions): Promise<Response> {
+export async function callCandidate(method: string, req: SideRequest, opts: TimedCallOptions): Promise<Response> {
   const res = await send(CANDIDATE_BASE_URL, opts.anonymous ? undefined : CANDIDATE_API_KEY, method, req.path, { ...opts, body: req.body });
   if (opts.endpoint !== 'setup') {
     candidateOf(opts.endpoint).alone++;

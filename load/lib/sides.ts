@@ -3,7 +3,7 @@
 // work on its own resources. The manifests pair by position (gates[i] with gates[i], as the contract
 // compare's aliases do, candidate/run.ts), only where both manifests allow the write; a body sent to
 // the current names the current's ids and the candidate's copy names the candidate's. Pure: the
-// command plans the run with it (load/command/paired.ts), the workers translate bodies with it.
+// command plans the run with it (load/command/prepare.ts), the workers translate bodies with it.
 import type { Budget, Manifest, RunManifest } from '../../core/manifest.ts';
 
 export type { RunManifest } from '../../core/manifest.ts';

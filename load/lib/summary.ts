@@ -3,11 +3,10 @@
 // histograms), junit.xml, and a short console summary. Every output passes through redact(): the
 // summary holds no headers, but a key must never reach an artifact even if that changed.
 import type { LoadDelivery, LoadPeriod, LoadShape, LoadWrites } from '../../core/formats.ts';
+import { REDACTED } from '../../core/keys.ts';
 import { profileJunitXml } from './junit.ts';
 import type { GroupData, SummaryData } from './summary-data.ts';
 import type { Limit } from './thresholds.ts';
-
-const REDACTED = '<redacted>';
 
 function redact(text: string, key: string): string {
   if (!key) return text;

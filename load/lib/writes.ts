@@ -1,6 +1,6 @@
 // What a mutation run wrote to a target, per resource, as typed records: the workers record them
 // beside their metrics (load/lib/runtime.ts, `wrote`), the run merges them, summary.json keeps the
-// current side's (`writes`), and load/command/run.ts turns them into reports/ledger.json.
+// current side's (`writes`), and load/command/prepare.ts turns them into reports/ledger.json.
 import type { LedgerWrite, LoadWrites, Side } from '../../core/formats.ts';
 
 export type { LoadWrites } from '../../core/formats.ts';
