@@ -8,6 +8,7 @@
 // A check run by hand or by CI where Prometheus is installed; not in npm test, which installs nothing
 // outside npm.
 import { spawn } from 'node:child_process';
+import { spawnLoad } from '../../load/command/spawn-load.ts';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -57,18 +58,6 @@ async function waitReady(url: string, child: { exitCode: number | null }): Promi
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new ConfigError('prometheus was not ready within 30 s');
-}
-
-function runLoad(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; out: string }> {
-  const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'load/command/load.ts'), ...args], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (out += d));
-  return new Promise((done) => child.on('close', (code) => done({ code, out })));
 }
 
 /** Every file under `dir` holds neither `key` nor its URL-encoded form: the names of those that do. */
@@ -133,12 +122,7 @@ async function main(): Promise<number> {
         },
       },
     };
-    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONSOLE_') && !k.startsWith('LOAD_')));
-    const load = await runLoad(['paging', '--profile', 'smoke', '--overrides', JSON.stringify(publish)], {
-      ...env,
-      CONSOLE_REPORTS_DIR: reports,
-      CONSOLE_API_KEY: key,
-    });
+    const load = await spawnLoad(['paging', '--profile', 'smoke', '--overrides', JSON.stringify(publish)], reports, { CONSOLE_API_KEY: key });
     if (load.code !== 0) throw new ConfigError(`load:paging exited ${load.code}: ${load.out.trim().split('\n').at(-1)}`);
     const summary = readRunSummary(join(reports, 'load/paging/summary.json'));
     if (!summary) throw new ConfigError('load:paging wrote no summary.json');

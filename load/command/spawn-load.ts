@@ -1,4 +1,4 @@
-// `npm run load:*` as a child process, for the tests that judge the command whole: its exit code and
+// `npm run load:*` as a child process, for the tests and benchmarks that judge the command whole: its exit code and
 // everything it printed. The environment's CONSOLE_ and LOAD_ variables are left out, so that a test
 // sees only the target and options it gives (`env`: a target's CONSOLE_BASE_URL and key, for one).
 import { spawn } from 'node:child_process';
