@@ -81,26 +81,24 @@ Exit 0 prepared (or the report judged as passing); 1 a check failed; 2 latency t
 
 const PLATFORMS = ['fargate', 'lambda', 'aci'] as const;
 
-function prepareOptions() {
-  return parseCommand({
-    name: 'load:cloud',
-    help: HELP,
-    positionals: true,
-    options: {
-      platform: { type: 'string' },
-      profile: { type: 'string' },
-      count: { type: 'string' },
-      region: { type: 'string' },
-      out: { type: 'string' },
-      seed: { type: 'string' },
-      strict: { type: 'boolean' },
-      report: { type: 'string' },
-      config: { type: 'string' },
-      overrides: { type: 'string' },
-      environment: { type: 'string', short: 'e' },
-    },
-  });
-}
+const { values, positionals } = parseCommand({
+  name: 'load:cloud',
+  help: HELP,
+  positionals: true,
+  options: {
+    platform: { type: 'string' },
+    profile: { type: 'string' },
+    count: { type: 'string' },
+    region: { type: 'string' },
+    out: { type: 'string' },
+    seed: { type: 'string' },
+    strict: { type: 'boolean' },
+    report: { type: 'string' },
+    config: { type: 'string' },
+    overrides: { type: 'string' },
+    environment: { type: 'string', short: 'e' },
+  },
+});
 
 /** Artillery's report of a prepared run, back into our summary.json; resolves to the exit code. */
 async function judgeReport(file: string): Promise<number> {
@@ -157,7 +155,7 @@ async function judgeReport(file: string): Promise<number> {
 }
 
 /** The run prepared by the load runner, as a local run's plan but for where it runs: the containers (each a 1/N share of every rate). */
-async function prepare(values: ReturnType<typeof prepareOptions>['values'], script: LoadScript): Promise<number> {
+async function prepare(script: LoadScript): Promise<number> {
   const platform = values.platform ?? '';
   if (!(PLATFORMS as readonly string[]).includes(platform))
     fail('load:cloud', `--platform must be one of ${PLATFORMS.join(', ')}, got ${JSON.stringify(platform)}`);
@@ -198,7 +196,6 @@ async function prepare(values: ReturnType<typeof prepareOptions>['values'], scri
 }
 
 runCommand('load:cloud', async () => {
-  const { values, positionals } = prepareOptions();
   if (values.report !== undefined) {
     if (positionals.length > 0) fail('load:cloud', '--report takes no profile name');
     return judgeReport(values.report);
@@ -206,5 +203,5 @@ runCommand('load:cloud', async () => {
   const [script, ...extra] = positionals;
   if ((script !== 'paging' && script !== 'mutation') || extra.length > 0)
     fail('load:cloud', `first argument must be paging or mutation, got ${JSON.stringify(positionals.join(' '))} (see --help)`);
-  return prepare(values, script);
+  return prepare(script);
 });

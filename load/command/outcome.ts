@@ -18,8 +18,6 @@ export interface LoadSummaryVerdictInput {
 
 import { type CandidateLatency, type LoadOutcome, type MeasuredAgainst, readRunSummary, writeRunSummary } from '../../core/formats.ts';
 
-export type { LoadOutcome } from '../../core/formats.ts';
-
 /** `endpoint X: ` for a limit on a `console.<endpoint>.<statistic>` metric, so that the line names the endpoint first. */
 function limitEndpoint(check: string): string {
   const m = /^console\.(.+)\.(p\d+|min|max|mean|median|count|requests|unexpected|network_failures)\b/.exec(check.trim());

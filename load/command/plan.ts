@@ -141,9 +141,6 @@ export function pairedPlan(o: {
   };
 }
 
-/** What pairedPlan takes (the sides with their keys). */
-export type PairedLoadOptions = Parameters<typeof pairedPlan>[0];
-
 const isScript = (s: unknown): s is LoadScript => (LOAD_SCRIPTS as readonly unknown[]).includes(s);
 
 /**

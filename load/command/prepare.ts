@@ -138,18 +138,23 @@ export function startedSide(run: PreparedRun, server: { baseUrl: string; apiKey:
   return { baseUrl: server.baseUrl, keyVar: 'CONSOLE_API_KEY', apiKey: server.apiKey, manifestPath: run.manifestPath, manifest: run.manifest, external: false };
 }
 
+/** The settings every worker of the run reads, here or in a prepared folder (load/lib/env.ts). */
+const settingsOf = (run: PreparedRun, baseUrl: string) => ({
+  CONSOLE_BASE_URL: baseUrl,
+  LOAD_PROFILE: run.plan.profile,
+  LOAD_STRICT: run.strict ? '1' : '0',
+  LOAD_REQUEST_TIMEOUT: String(run.requestTimeoutMs / 1000),
+  ...(run.plan.seconds ? { LOAD_SECONDS: String(run.plan.seconds) } : {}),
+});
+
 /** The environment of a profile's setup and Artillery's workers (load/lib/env.ts): one side's key, or a pair's two. */
 export function workerEnv(run: PreparedRun, sides: KeyedSide[], reportDir: string, gateRules?: Record<string, number>): NodeJS.ProcessEnv {
   const [current, candidate] = sides;
   const env: NodeJS.ProcessEnv = {
     ...run.env,
-    CONSOLE_BASE_URL: current.baseUrl,
-    LOAD_PROFILE: run.plan.profile,
+    ...settingsOf(run, current.baseUrl),
     LOAD_REPORT_DIR: reportDir,
     LOAD_DATA_DIR: run.dataDir,
-    LOAD_STRICT: run.strict ? '1' : '0',
-    LOAD_REQUEST_TIMEOUT: String(run.requestTimeoutMs / 1000),
-    ...(run.plan.seconds ? { LOAD_SECONDS: String(run.plan.seconds) } : {}),
     // Rules each gate held before the run (the snapshot's answers): a full one may refuse more (load/mutation.ts).
     ...(gateRules ? { LOAD_GATE_RULES: JSON.stringify(gateRules) } : {}),
   };
@@ -178,7 +183,7 @@ export function assertNoKey(dir: string, key: string): void {
   for (const name of readdirSync(dir)) {
     const file = join(dir, name);
     if (statSync(file).isDirectory()) assertNoKey(file, key);
-    else if (readFileSync(file, 'latin1').includes(key) || readFileSync(file, 'latin1').includes(encodeURIComponent(key)))
+    else if ([key, encodeURIComponent(key)].some((k) => readFileSync(file, 'latin1').includes(k)))
       throw new ConfigError(`${file} holds the API key: refusing to keep it`);
   }
 }
@@ -253,15 +258,11 @@ export function prepareFolder(run: PreparedRun, script: LoadScript): Promise<str
     shape: run.plan.shape,
     // The workers elsewhere get no other environment; the key is not among these.
     settings: {
+      ...settingsOf(run, side.baseUrl),
       LOAD_SCRIPT: script,
-      LOAD_PROFILE: run.plan.profile,
       LOAD_DATA_DIR: cloud ? '.' : BESIDE_PROCESSOR,
       ...(cloud ? {} : { LOAD_CLAIMS_DIR: PER_PROCESS }),
       LOAD_ARTILLERY_COUNTERS: '1',
-      LOAD_STRICT: run.strict ? '1' : '0',
-      LOAD_REQUEST_TIMEOUT: String(run.requestTimeoutMs / 1000),
-      ...(run.plan.seconds ? { LOAD_SECONDS: String(run.plan.seconds) } : {}),
-      CONSOLE_BASE_URL: side.baseUrl,
       ...(cloud || allowRemoteLoadFromEnv(run.env) ? { CONSOLE_ALLOW_REMOTE_LOAD: '1' } : {}),
     },
   });

@@ -17,11 +17,9 @@ import { compareRun, needsConfirmation, printCompare } from '../compare/baseline
 import { measuredAgainst } from '../compare/measured-against.ts';
 import { judgePairedRuns, type PairedRun, pairedRunUnjudged } from '../compare/paired-judge.ts';
 import { judgeSummary, latencyCode } from './outcome.ts';
-import { checkPlan, type LoadPlan } from './plan.ts';
+import { checkPlan, type LoadPlan, type PairedSides } from './plan.ts';
 import { assertNoKey, clearPairReports, type KeyedSide, prepareFolder, prepareRun, type PreparedRun, startedSide, workerEnv } from './prepare.ts';
 import { pairWrites, withSnapshots, type Writes } from './side-writes.ts';
-
-export type { LoadPlan } from './plan.ts';
 
 export interface PlanResult {
   /** The exit code: the worst of the profiles' verdicts, 2 on a regression (confirmed where it needs to be). */
@@ -149,7 +147,7 @@ async function runPass(plan: LoadPlan, scripts: LoadScript[]): Promise<Pass> {
           r.exit === 3 || !r.records
             ? (r.reason ?? `the paired ${script} run was not carried out`)
             : pairedRunUnjudged({ records: r.records, delivery: r.delivery }, plan.profile);
-        if (unjudged) return { codes, reportsDir: run.reportsDir, latency: verdict(notCarriedOut(plan, `${script}: ${unjudged}`)) };
+        if (unjudged) return { codes, reportsDir: run.reportsDir, latency: verdict(notCarriedOut(plan, pair, `${script}: ${unjudged}`)) };
         runs.push({ script, records: r.records!, reports: relative(pair.reportsRoot, r.reportDir) });
       } finally {
         await server?.stop();
@@ -170,19 +168,18 @@ async function runPass(plan: LoadPlan, scripts: LoadScript[]): Promise<Pass> {
 }
 
 /** A pair's verdict when a run could not be made or judged. */
-function notCarriedOut(plan: LoadPlan, reason: string): CandidateLatency {
-  const pair = plan.target.kind === 'pair' ? plan.target : undefined;
+function notCarriedOut(plan: LoadPlan, pair: PairedSides, reason: string): CandidateLatency {
   return {
     scripts: plan.scripts,
     profile: plan.profile,
     verdict: 'not carried out',
-    minEffect: pair?.minEffect ?? 0,
-    alpha: pair?.alpha ?? 0.01,
+    minEffect: pair.minEffect,
+    alpha: pair.alpha ?? 0.01,
     confidence: 0.95,
     calibration: null,
     endpoints: [],
     requests: { paired: 0, candidateFirst: 0 },
-    reports: pair ? relative(pair.reportsRoot, pair.reportDir) : '',
+    reports: relative(pair.reportsRoot, pair.reportDir),
     reason,
   };
 }

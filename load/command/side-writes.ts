@@ -3,25 +3,20 @@
 // earlier run cut short still owes it given back first), and afterwards restored as the snapshot found
 // it and ledgered with the writes the run recorded (load/lib/writes.ts); a pair's sides each on their own.
 import { join, relative } from 'node:path';
-import { ConfigError, loadManifest, type Manifest, ROOT } from '../../core/config.ts';
+import { ConfigError, type Manifest, ROOT } from '../../core/config.ts';
 import type { LedgerWrite, Side, ManifestState } from '../../core/formats.ts';
 import { addLedgerPart, owe, settleOwed, tally } from '../../core/ledger.ts';
 import { type Connection, finishedLine, finishOwed, restore, restoreAfterCut, type Snapshot, takeSnapshot } from '../../core/restore.ts';
 import type { Records } from '../lib/runtime.ts';
 import type { RunManifest, SidePlan } from '../lib/sides.ts';
 import { emptyWrites, ledgerWrites } from '../lib/writes.ts';
-import type { PairedLoadOptions } from './plan.ts';
+import type { KeyedSide } from './prepare.ts';
+
+/** A side as the writes see it: where it is, its key and manifest. */
+type SideOf = Pick<KeyedSide, 'baseUrl' | 'apiKey' | 'manifestPath' | 'manifest'>;
 
 /** One side whose writes are snapshotted before the mutation profile and written back after it, with its ledger in `reportsDir`. */
-export interface WriteSide {
-  side: Side;
-  baseUrl: string;
-  apiKey: string;
-  reportsDir: string;
-  manifestPath: string;
-  manifest: Manifest;
-  requestTimeoutMs: number;
-}
+export type WriteSide = SideOf & { side: Side; reportsDir: string; requestTimeoutMs: number };
 
 /** The side's manifest narrowed to what a pair's plan pairs: what the snapshot, the restore and the ledger cover. */
 const narrowed = (m: Manifest, p: RunManifest): Manifest => ({
@@ -44,20 +39,20 @@ export interface Writes {
 
 /** A pair's writes: its sides given by URL, each ledgered in `<reportDir>/<side>/`, its manifest narrowed to the plan. */
 export function pairWrites(
-  o: Pick<PairedLoadOptions, 'current' | 'candidate' | 'manifestPath' | 'reportDir' | 'reportsRoot' | 'requestTimeoutMs'>,
+  o: Record<Side, SideOf & { external: boolean }> & { reportDir: string; reportsRoot: string; requestTimeoutMs: number },
   plan: SidePlan,
 ): Writes {
   const sides = (['current', 'candidate'] as const)
-    .filter((s) => o[s].external ?? true)
+    .filter((s) => o[s].external)
     .map((s): WriteSide => {
-      const manifestPath = o[s].manifestPath ?? o.manifestPath ?? '';
+      const { baseUrl, apiKey, manifestPath, manifest } = o[s];
       return {
         side: s,
-        baseUrl: o[s].baseUrl,
-        apiKey: o[s].apiKey,
-        reportsDir: join(o.reportDir, s),
+        baseUrl,
+        apiKey,
         manifestPath,
-        manifest: narrowed(o[s].manifest ?? loadManifest(manifestPath), plan[s]),
+        manifest: narrowed(manifest, plan[s]),
+        reportsDir: join(o.reportDir, s),
         requestTimeoutMs: o.requestTimeoutMs,
       };
     });
