@@ -24,10 +24,6 @@ import { pairWrites, withSnapshots, type Writes } from './side-writes.ts';
 export interface PlanResult {
   /** The exit code: the worst of the profiles' verdicts, 2 on a regression (confirmed where it needs to be). */
   code: number;
-  /** Each profile's exit code (a one-sided run's). */
-  codes: Partial<Record<LoadScript, number>>;
-  /** The compare with the baselines, after any confirmation (reports/load/compare.json). */
-  compare?: CompareResult;
   /** A pair's side-by-side verdict. */
   latency?: CandidateLatency;
   /** A prepared run: the files of each profile in the plan's folder, its Artillery script first. */
@@ -40,15 +36,24 @@ export async function runPlan(plan: LoadPlan): Promise<PlanResult> {
   if (plan.prepare) return prepared(plan);
   const t0 = Date.now();
   const first = await runPass(plan, plan.scripts);
-  if (first.latency) return { code: latencyCode(first.latency), codes: {}, latency: first.latency };
+  if (first.latency) return { code: latencyCode(first.latency), latency: first.latency };
   const { codes, reportsDir } = first;
   const scripts = Object.keys(codes) as LoadScript[];
   console.log(`load: ${scripts.join(' + ')} took ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-  if (!plan.compare || Object.values(codes).includes(3)) return { code: worst(Object.values(codes)), codes };
+  if (!plan.compare || Object.values(codes).includes(3)) return { code: worst(Object.values(codes)) };
   const compareNow = () => compareRun({ scripts, reportsDir, baselinesDir: plan.compare?.baselinesDir });
   let compare = compareNow();
   printCompare(compare);
-  const { rerun, confirmation } = toConfirm(compare, codes);
+  // A regression a rule other than the statistical one flagged (needsConfirmation says why) is run again before
+  // it is believed, and only when its run passed otherwise; one the statistical rule alone found stands on one run.
+  const rerun: LoadScript[] = [];
+  const confirmation: CompareConfirmation[] = [];
+  for (const p of Object.values(compare.profiles)) {
+    const script = p.script as LoadScript;
+    if (p.verdict !== 'regression' || codes[script] !== 0) continue;
+    if (needsConfirmation(p)) rerun.push(script);
+    else confirmation.push({ script, rerun: false, confirmed: true, note: `${script} regression found by the statistical rule (one run is enough)` });
+  }
   if (rerun.length) {
     renameSync(join(reportsDir, 'load', 'compare.json'), join(reportsDir, 'load', FIRST_RUN));
     console.log(`load: ${rerun.join(' and ')} regressed: running ${rerun.length > 1 ? 'them' : 'it'} again to confirm`);
@@ -62,7 +67,7 @@ export async function runPlan(plan: LoadPlan): Promise<PlanResult> {
     writeFileSync(join(reportsDir, 'load', 'compare.json'), `${JSON.stringify(compare, null, 2)}\n`);
   }
   for (const c of confirmation) console.log(`load: ${c.note}`);
-  return { code: worst([...Object.values(codes), compare.verdict === 'regression' ? 2 : 0]), codes, compare };
+  return { code: worst([...Object.values(codes), compare.verdict === 'regression' ? 2 : 0]) };
 }
 
 /** A prepared run: each profile's folder written and scanned for the key, nothing sent but the setup's probes. */
@@ -80,17 +85,12 @@ async function prepared(plan: LoadPlan): Promise<PlanResult> {
     rmSync(run.dataDir, { recursive: true, force: true });
     throw err;
   }
-  return { code: 0, codes: {}, prepared: out };
+  return { code: 0, prepared: out };
 }
 
 const label = (plan: LoadPlan) => (plan.target.kind === 'pair' ? 'candidate: latency' : plan.prepare?.for === 'cloud' ? 'load:cloud' : 'load');
 
-interface Pass {
-  codes: Partial<Record<LoadScript, number>>;
-  reportsDir: string;
-  /** A pair's verdict. */
-  latency?: CandidateLatency;
-}
+type Pass = Pick<PlanResult, 'latency'> & { codes: Partial<Record<LoadScript, number>>; reportsDir: string };
 
 /**
  * One pass of the plan's profiles, each on its side or sides; a one-sided run with no target configured
@@ -158,7 +158,7 @@ async function runPass(plan: LoadPlan, scripts: LoadScript[]): Promise<Pass> {
     const target = run.sides?.[0];
     if (stopped) throw new ConfigError(`stopped by ${stopped}${target?.external ? `: ${restoredLine(run.reportsDir, target.baseUrl)}` : ''}`);
     if (!pair) return { codes, reportsDir: run.reportsDir };
-    const o = { profile: plan.profile, minEffect: pair.minEffect, alpha: pair.alpha, seed: plan.seed, reports: relative(pair.reportsRoot, pair.reportDir) };
+    const o = { profile: plan.profile, minEffect: pair.minEffect, seed: plan.seed, reports: relative(pair.reportsRoot, pair.reportDir) };
     return { codes, reportsDir: run.reportsDir, latency: verdict(judgePairedRuns(runs, o)) };
   } finally {
     process.removeListener('SIGINT', stop);
@@ -174,7 +174,7 @@ function notCarriedOut(plan: LoadPlan, pair: PairedSides, reason: string): Candi
     profile: plan.profile,
     verdict: 'not carried out',
     minEffect: pair.minEffect,
-    alpha: pair.alpha ?? 0.01,
+    alpha: 0.01,
     confidence: 0.95,
     calibration: null,
     endpoints: [],
@@ -224,23 +224,6 @@ async function runScript(run: PreparedRun, script: LoadScript, sides: KeyedSide[
 
 /** Where the first compare is kept when a regression is run again. */
 const FIRST_RUN = 'compare.first-run.json';
-
-/**
- * Which regressed profiles are run again before they are believed: those a rule other than the
- * statistical one flagged (needsConfirmation says why), and only when their run passed otherwise.
- * One the statistical rule alone found stands on one run, with a note saying so.
- */
-function toConfirm(compare: CompareResult, codes: Partial<Record<LoadScript, number>>): { rerun: LoadScript[]; confirmation: CompareConfirmation[] } {
-  const rerun: LoadScript[] = [];
-  const confirmation: CompareConfirmation[] = [];
-  for (const p of Object.values(compare.profiles)) {
-    const script = p.script as LoadScript;
-    if (p.verdict !== 'regression' || codes[script] !== 0) continue;
-    if (needsConfirmation(p)) rerun.push(script);
-    else confirmation.push({ script, rerun: false, confirmed: true, note: `${script} regression found by the statistical rule (one run is enough)` });
-  }
-  return { rerun, confirmation };
-}
 
 function confirmed(script: LoadScript, compare: CompareResult): CompareConfirmation {
   const again = compare.profiles[script]?.verdict === 'regression';
