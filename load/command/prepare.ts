@@ -116,9 +116,6 @@ function configured(plan: LoadPlan, t: SystemUnderTest, env: NodeJS.ProcessEnv, 
   if (config.baseUrl && !isLoopback(config.baseUrl) && !config.allowRemoteLoad) throw remote('', config.baseUrl);
   if (config.baseUrl && (t.reference?.latency || t.reference?.faults?.length || t.reference?.variants?.length))
     throw new ConfigError('--latency, --fault and --variant shape the reference server started for the run; CONSOLE_BASE_URL is set, so none is started');
-  const side: LoadSide | undefined = config.baseUrl
-    ? { baseUrl: config.baseUrl, keyVar: 'CONSOLE_API_KEY', manifestPath: config.manifestPath, manifest: config.manifest, external: true }
-    : undefined;
   return {
     plan,
     scripts,
@@ -126,7 +123,9 @@ function configured(plan: LoadPlan, t: SystemUnderTest, env: NodeJS.ProcessEnv, 
     reportsDir: config.reportsDir,
     requestTimeoutMs: plan.requestTimeoutMs ?? config.requestTimeoutMs,
     strict: plan.strict ?? config.strict,
-    sides: side ? [keyed(side, env)] : undefined,
+    sides: config.baseUrl
+      ? [keyed({ baseUrl: config.baseUrl, keyVar: 'CONSOLE_API_KEY', manifestPath: config.manifestPath, manifest: config.manifest, external: true }, env)]
+      : undefined,
     manifestPath: config.manifestPath,
     manifest: config.manifest,
   };

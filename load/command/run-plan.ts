@@ -9,7 +9,7 @@ import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { ConfigError, requestRowsDirFromEnv } from '../../core/config.ts';
 import { worst } from '../../core/exit.ts';
-import type { CandidateLatency, CompareConfirmation, CompareResult, LoadScript, Side } from '../../core/formats.ts';
+import type { CandidateLatency, CompareConfirmation, LoadScript, Side } from '../../core/formats.ts';
 import { restoredLine } from '../../core/ledger.ts';
 import { type ReferenceServer, startReference } from '../../core/reference.ts';
 import { runProfile } from '../artillery/run.ts';
@@ -17,7 +17,7 @@ import { compareRun, needsConfirmation, printCompare } from '../compare/baseline
 import { measuredAgainst } from '../compare/measured-against.ts';
 import { judgePairedRuns, type PairedRun, pairedRunUnjudged } from '../compare/paired-judge.ts';
 import { judgeSummary, latencyCode } from './outcome.ts';
-import { checkPlan, type LoadPlan, type PairedSides } from './plan.ts';
+import { checkPlan, type LoadPlan, type PairedSides, type SystemUnderTest } from './plan.ts';
 import { assertNoKey, clearPairReports, type KeyedSide, prepareFolder, prepareRun, type PreparedRun, startedSide, workerEnv } from './prepare.ts';
 import { pairWrites, withSnapshots, type Writes } from './side-writes.ts';
 
@@ -60,7 +60,13 @@ export async function runPlan(plan: LoadPlan): Promise<PlanResult> {
     Object.assign(codes, (await runPass(plan, rerun)).codes);
     compare = compareNow();
     printCompare(compare);
-    for (const script of rerun) confirmation.push(confirmed(script, compare));
+    for (const script of rerun) {
+      const again = compare.profiles[script]?.verdict === 'regression';
+      const note = again
+        ? `${script} regression confirmed by a second run`
+        : `${script} regressed on a first run but not on a second (kept the second; the first is in load/${FIRST_RUN})`;
+      confirmation.push({ script, rerun: true, confirmed: again, note });
+    }
   }
   if (confirmation.length) {
     compare = { ...compare, confirmation };
@@ -115,19 +121,21 @@ async function runPass(plan: LoadPlan, scripts: LoadScript[]): Promise<Pass> {
   const runs: PairedRun[] = [];
   const ledgers: Partial<Record<Side, string>> = {};
   const notes = run.sidePlan?.notes.length ? { notes: run.sidePlan.notes } : {};
-  const verdict = (extra: Partial<CandidateLatency>): CandidateLatency =>
-    ({ ...extra, ...(Object.keys(ledgers).length ? { ledgers } : {}), ...notes }) as CandidateLatency;
+  const verdict = (l: CandidateLatency): CandidateLatency => ({ ...l, ...(Object.keys(ledgers).length ? { ledgers } : {}), ...notes });
+  const judge = (runs: PairedRun[], p: PairedSides) =>
+    judgePairedRuns(runs, { profile: plan.profile, minEffect: p.minEffect, seed: plan.seed, reports: relative(p.reportsRoot, p.reportDir) });
   try {
     for (const script of run.scripts) {
       if (stopped) throw new ConfigError(`stopped by ${stopped} before the ${script} profile`);
       let sides = run.sides;
       if (!sides) {
-        try {
-          const sut = plan.target.kind === 'configured' ? plan.target : undefined;
-          server = await startReference({ apiKey: run.env.CONSOLE_API_KEY || undefined, scale: sut?.scale, ...sut?.reference, stderr: 'pipe' });
-        } catch (err) {
-          throw new ConfigError(`cannot start the reference server: ${(err as Error).message}`);
-        }
+        // No sides: a one-sided run (a pair's are given), whose target shapes the server.
+        const sut = plan.target as SystemUnderTest;
+        server = await startReference({ apiKey: run.env.CONSOLE_API_KEY || undefined, scale: sut.scale, ...sut.reference, stderr: 'pipe' }).catch(
+          (err: Error) => {
+            throw new ConfigError(`cannot start the reference server: ${err.message}`);
+          },
+        );
         sides = [startedSide(run, server)];
       }
       try {
@@ -147,7 +155,15 @@ async function runPass(plan: LoadPlan, scripts: LoadScript[]): Promise<Pass> {
           r.exit === 3 || !r.records
             ? (r.reason ?? `the paired ${script} run was not carried out`)
             : pairedRunUnjudged({ records: r.records, delivery: r.delivery }, plan.profile);
-        if (unjudged) return { codes, reportsDir: run.reportsDir, latency: verdict(notCarriedOut(plan, pair, `${script}: ${unjudged}`)) };
+        if (unjudged) {
+          // The verdict of no runs, said to be not carried out, with the reason.
+          const { runs: _none, ...none } = judge([], pair);
+          return {
+            codes,
+            reportsDir: run.reportsDir,
+            latency: verdict({ ...none, scripts: plan.scripts, verdict: 'not carried out', reason: `${script}: ${unjudged}` }),
+          };
+        }
         runs.push({ script, records: r.records!, reports: relative(pair.reportsRoot, r.reportDir) });
       } finally {
         await server?.stop();
@@ -158,30 +174,12 @@ async function runPass(plan: LoadPlan, scripts: LoadScript[]): Promise<Pass> {
     const target = run.sides?.[0];
     if (stopped) throw new ConfigError(`stopped by ${stopped}${target?.external ? `: ${restoredLine(run.reportsDir, target.baseUrl)}` : ''}`);
     if (!pair) return { codes, reportsDir: run.reportsDir };
-    const o = { profile: plan.profile, minEffect: pair.minEffect, seed: plan.seed, reports: relative(pair.reportsRoot, pair.reportDir) };
-    return { codes, reportsDir: run.reportsDir, latency: verdict(judgePairedRuns(runs, o)) };
+    return { codes, reportsDir: run.reportsDir, latency: verdict(judge(runs, pair)) };
   } finally {
     process.removeListener('SIGINT', stop);
     process.removeListener('SIGTERM', stop);
     run.cleanup();
   }
-}
-
-/** A pair's verdict when a run could not be made or judged. */
-function notCarriedOut(plan: LoadPlan, pair: PairedSides, reason: string): CandidateLatency {
-  return {
-    scripts: plan.scripts,
-    profile: plan.profile,
-    verdict: 'not carried out',
-    minEffect: pair.minEffect,
-    alpha: 0.01,
-    confidence: 0.95,
-    calibration: null,
-    endpoints: [],
-    requests: { paired: 0, candidateFirst: 0 },
-    reports: relative(pair.reportsRoot, pair.reportDir),
-    reason,
-  };
 }
 
 /** One profile's run on Artillery on its side or sides: between the snapshots and restores of its writes, its reports scanned for every key. */
@@ -224,15 +222,3 @@ async function runScript(run: PreparedRun, script: LoadScript, sides: KeyedSide[
 
 /** Where the first compare is kept when a regression is run again. */
 const FIRST_RUN = 'compare.first-run.json';
-
-function confirmed(script: LoadScript, compare: CompareResult): CompareConfirmation {
-  const again = compare.profiles[script]?.verdict === 'regression';
-  return {
-    script,
-    rerun: true,
-    confirmed: again,
-    note: again
-      ? `${script} regression confirmed by a second run`
-      : `${script} regressed on a first run but not on a second (kept the second; the first is in load/${FIRST_RUN})`,
-  };
-}

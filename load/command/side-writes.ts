@@ -44,18 +44,15 @@ export function pairWrites(
 ): Writes {
   const sides = (['current', 'candidate'] as const)
     .filter((s) => o[s].external)
-    .map((s): WriteSide => {
-      const { baseUrl, apiKey, manifestPath, manifest } = o[s];
-      return {
+    .map(
+      (s): WriteSide => ({
+        ...o[s],
         side: s,
-        baseUrl,
-        apiKey,
-        manifestPath,
-        manifest: narrowed(manifest, plan[s]),
+        manifest: narrowed(o[s].manifest, plan[s]),
         reportsDir: join(o.reportDir, s),
         requestTimeoutMs: o.requestTimeoutMs,
-      };
-    });
+      }),
+    );
   return { sides, by: 'candidate:latency', label: (s) => `candidate: latency: ${s}`, reportsRoot: o.reportsRoot };
 }
 
