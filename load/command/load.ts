@@ -140,8 +140,7 @@ function options(): LoadPlan {
 
 // Every failure before or around the run (bad option, config, reference not starting) is exit 3.
 runCommand('load', async () => {
-  const plan = options();
-  const result = await runPlan(plan);
+  const result = await runPlan(options());
   for (const { files } of result.prepared ?? []) {
     for (const f of files) console.log(`load: exported ${relative(process.cwd(), f)}`);
     console.log(`load: run it with CONSOLE_API_KEY set: npx artillery run ${relative(process.cwd(), files[0])} (no key is in the files: scanned)`);

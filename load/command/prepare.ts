@@ -15,7 +15,8 @@ import { newRunId } from '../../core/random.ts';
 import { writeFolder } from '../artillery/folder.ts';
 import { writeRunValidators } from '../lib/build-validators.ts';
 import { BESIDE_PROCESSOR, PER_PROCESS } from '../lib/env.ts';
-import { pairedBudget, type RunManifest, type SidePlan, sidePlan } from '../lib/sides.ts';
+import type { RunManifest } from '../../core/manifest.ts';
+import { pairedBudget, type SidePlan, sidePlan } from '../lib/sides.ts';
 import type { LoadPlan, LoadSide, SystemUnderTest } from './plan.ts';
 
 /** A side with its key, read from the run's environment: in memory only. */

@@ -8,7 +8,8 @@ import type { LedgerWrite, Side, ManifestState } from '../../core/formats.ts';
 import { addLedgerPart, owe, settleOwed, tally } from '../../core/ledger.ts';
 import { type Connection, finishedLine, finishOwed, restore, restoreAfterCut, type Snapshot, takeSnapshot } from '../../core/restore.ts';
 import type { Records } from '../lib/runtime.ts';
-import type { RunManifest, SidePlan } from '../lib/sides.ts';
+import type { RunManifest } from '../../core/manifest.ts';
+import type { SidePlan } from '../lib/sides.ts';
 import { emptyWrites, ledgerWrites } from '../lib/writes.ts';
 import type { KeyedSide } from './prepare.ts';
 
