@@ -135,21 +135,21 @@ const isScript = (s: unknown): s is LoadScript => (LOAD_SCRIPTS as readonly unkn
  * ConfigError naming the problem.
  */
 export function readPlanFile(file: string): LoadPlan {
-  let raw: unknown;
+  const refuse = (why: string) => {
+    throw new ConfigError(`--plan ${file}: ${why}`);
+  };
+  let p: Partial<LoadPlan> | null = null;
   try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
+    p = JSON.parse(readFileSync(file, 'utf8'));
   } catch (err) {
-    throw new ConfigError(`--plan ${file}: ${(err as Error).message.split('\n')[0]}`);
+    refuse((err as Error).message.split('\n')[0]);
   }
-  const p = raw as Partial<LoadPlan> | null;
-  if (typeof p !== 'object' || p === null) throw new ConfigError(`--plan ${file}: not a JSON object`);
-  if (!Array.isArray(p.scripts) || p.scripts.length === 0 || !p.scripts.every(isScript))
-    throw new ConfigError(`--plan ${file}: "scripts" must list ${LOAD_SCRIPTS.join(' and/or ')}`);
-  if (!(LOAD_PROFILES as readonly unknown[]).includes(p.profile)) throw new ConfigError(`--plan ${file}: "profile" must be one of ${LOAD_PROFILES.join(', ')}`);
-  if (p.seed !== undefined && !(Number.isInteger(p.seed) && p.seed >= 0)) throw new ConfigError(`--plan ${file}: "seed" must be a whole number of 0 or more`);
-  if (p.runners !== undefined && !(Number.isInteger(p.runners) && p.runners >= 1 && p.runners <= 16))
-    throw new ConfigError(`--plan ${file}: "runners" must be 1 to 16`);
-  if (p.target?.kind !== 'configured') throw new ConfigError(`--plan ${file}: "target" must be {"kind": "configured"} (a pair's keys are never in a file)`);
-  if (p.env !== undefined || p.prepare !== undefined) throw new ConfigError(`--plan ${file}: "env" and "prepare" are never read from a file`);
+  if (typeof p !== 'object' || p === null) return refuse('not a JSON object');
+  if (!Array.isArray(p.scripts) || p.scripts.length === 0 || !p.scripts.every(isScript)) refuse(`"scripts" must list ${LOAD_SCRIPTS.join(' and/or ')}`);
+  if (!(LOAD_PROFILES as readonly unknown[]).includes(p.profile)) refuse(`"profile" must be one of ${LOAD_PROFILES.join(', ')}`);
+  if (p.seed !== undefined && !(Number.isInteger(p.seed) && p.seed >= 0)) refuse('"seed" must be a whole number of 0 or more');
+  if (p.runners !== undefined && !(Number.isInteger(p.runners) && p.runners >= 1 && p.runners <= 16)) refuse('"runners" must be 1 to 16');
+  if (p.target?.kind !== 'configured') refuse('"target" must be {"kind": "configured"} (a pair\'s keys are never in a file)');
+  if (p.env !== undefined || p.prepare !== undefined) refuse('"env" and "prepare" are never read from a file');
   return p as LoadPlan;
 }
