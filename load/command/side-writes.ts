@@ -6,7 +6,7 @@ import { join, relative } from 'node:path';
 import { ConfigError, type Manifest, ROOT } from '../../core/config.ts';
 import type { LedgerWrite, Side, ManifestState } from '../../core/formats.ts';
 import { addLedgerPart, owe, settleOwed, tally } from '../../core/ledger.ts';
-import { type Connection, finishedLine, finishOwed, restore, restoreAfterCut, type Snapshot, takeSnapshot } from '../../core/restore.ts';
+import { type Connection, finishedLine, finishOwed, restore, restoreAfterCut, takeSnapshot } from '../../core/restore.ts';
 import type { Records } from '../lib/runtime.ts';
 import type { RunManifest } from '../../core/manifest.ts';
 import type { SidePlan } from '../lib/sides.ts';
@@ -57,13 +57,8 @@ export function pairWrites(
   return { sides, by: 'candidate:latency', label: (s) => `candidate: latency: ${s}`, reportsRoot: o.reportsRoot };
 }
 
-interface Before {
-  startedAt: string;
-  snapshot: Snapshot;
-  writes: LedgerWrite[];
-  /** Rules each gate held, as the snapshot's answers showed. */
-  gateRules: Record<string, number>;
-}
+/** A side as its snapshot found it: what recordWrites writes back, and the rules each gate held. */
+type Before = Awaited<ReturnType<typeof snapshotFor>>;
 
 /**
  * `run` between each side's snapshot and its restore: every side is snapshotted first (what an earlier
@@ -105,7 +100,7 @@ export async function withSnapshots<T extends { records?: Records }>(
 }
 
 /** The manifest's gates and experiments as the mutation profile finds them on a side, to be written back after it. */
-async function snapshotFor(s: WriteSide, label: string): Promise<Before> {
+async function snapshotFor(s: WriteSide, label: string) {
   const conn: Connection = { baseUrl: s.baseUrl, apiKey: s.apiKey, timeoutMs: s.requestTimeoutMs };
   // What an earlier run cut short still owes this side comes first: its snapshot is the owners' state.
   const f = await finishOwed(s.reportsDir, conn, relative(ROOT, s.manifestPath));
@@ -115,7 +110,7 @@ async function snapshotFor(s: WriteSide, label: string): Promise<Before> {
   for (const note of snap.notes) console.error(`${label}: note: ${note}`);
   // Before the profile's first write: a gate already owed keeps the state recorded first (core/ledger.ts owe).
   snap.snapshot.gates = owe(s.reportsDir, { target: s.baseUrl, by: label, gates: snap.snapshot.gates });
-  const gateRules = Object.fromEntries(Object.entries(snap.state.gates).flatMap(([g, v]) => (v.rules === null ? [] : [[g, v.rules]])));
+  const gateRules: Record<string, number> = Object.fromEntries(Object.entries(snap.state.gates).flatMap(([g, v]) => (v.rules === null ? [] : [[g, v.rules]])));
   return { startedAt: new Date().toISOString(), snapshot: snap.snapshot, writes: snap.writes, gateRules };
 }
 
