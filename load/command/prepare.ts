@@ -15,7 +15,6 @@ import { newRunId } from '../../core/random.ts';
 import { writeFolder } from '../artillery/folder.ts';
 import { writeRunValidators } from '../lib/build-validators.ts';
 import { BESIDE_PROCESSOR, PER_PROCESS } from '../lib/env.ts';
-import type { RunManifest } from '../../core/manifest.ts';
 import { pairedBudget, type SidePlan, sidePlan } from '../lib/sides.ts';
 import type { LoadPlan, LoadSide, SystemUnderTest } from './plan.ts';
 
@@ -207,19 +206,6 @@ function writeBodies(o: { seed: number; runId: string; manifestPath: string; out
   if (gen.status !== 0) throw new ConfigError(`writing the request bodies: ${(gen.stderr || gen.stdout).trim().split('\n')[0]}`);
 }
 
-/** A manifest of what the plan gives one side, as loadManifest reads it (the bodies are written for it). */
-function planManifest(m: RunManifest, budget: ReturnType<typeof pairedBudget>): Record<string, unknown> {
-  return {
-    gates: m.gates,
-    experiments: m.experiments.map((id) => ({ id, overrides: 'suite' })),
-    triggers: m.triggers,
-    metricPrefix: m.metricPrefix,
-    overrideGroupIDs: m.overrideGroupIDs,
-    ...(m.metricOwner ? { metricOwner: m.metricOwner } : {}),
-    ...(budget ? { budget } : {}),
-  };
-}
-
 /**
  * The request bodies of a paired mutation run, into `dataDir`: written for what both sides allow (the
  * current's part of the plan), bounded by the smaller budget of each kind (a side started for the run
@@ -237,7 +223,9 @@ export function writePairedBodies(o: {
   const manifestPath = join(o.dataDir, 'current-manifest.json');
   const pairFile = join(o.dataDir, 'pair.json');
   mkdirSync(o.dataDir, { recursive: true });
-  writeFileSync(manifestPath, JSON.stringify(planManifest(o.plan.current, budget)));
+  // What the plan gives the current, as loadManifest reads a manifest: the bodies are written for it.
+  const m = o.plan.current;
+  writeFileSync(manifestPath, JSON.stringify({ ...m, experiments: m.experiments.map((id) => ({ id, overrides: 'suite' })), ...(budget ? { budget } : {}) }));
   writeFileSync(pairFile, JSON.stringify(o.plan));
   writeBodies({ seed: o.seed, runId: o.runId, manifestPath, outDir: o.dataDir, budget: budget !== null, pairFile });
 }
