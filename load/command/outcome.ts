@@ -39,12 +39,8 @@ export function loadOutcome(engineExit: number, summary: LoadSummaryVerdictInput
   const verdict = (code: LoadOutcome['code'], ...notes: string[]): LoadOutcome => ({ code, note: notes.filter(Boolean).join('; '), warnings });
   if (engineExit !== 0 && engineExit !== 1) return verdict(3, `could not be carried out (engine exit ${engineExit})`);
   const t = summary?.transport;
-  const network =
-    t && t.failures > 0
-      ? `${t.failures} of ${t.answers} answers were the network's, not the target's (${Object.entries(t.kinds)
-          .map(([k, n]) => `${k} ${n}`)
-          .join(', ')})`
-      : '';
+  const kinds = Object.entries(t?.kinds ?? {}).map(([k, n]) => `${k} ${n}`);
+  const network = t && t.failures > 0 ? `${t.failures} of ${t.answers} answers were the network's, not the target's (${kinds.join(', ')})` : '';
   // A gate that refused rules while full is a resource the target refused the suite: the user's to fix.
   const full = summary?.counters?.mutation_gates_refusing_rules ?? 0;
   const refused = full
