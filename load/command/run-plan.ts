@@ -143,11 +143,8 @@ async function runPass(plan: LoadPlan, scripts: LoadScript[]): Promise<Pass> {
         if (stopped) throw new ConfigError(`stopped by ${stopped} before the ${script} profile`);
         const r = await runScript(run, script, sides, ledgers, () => stopped !== undefined);
         if (!pair) {
-          codes[script] = judgeSummary(r.summaryFile, r.exit, {
-            label: 'load',
-            script,
-            against: measuredAgainst(sides[0].external ? sides[0].baseUrl : undefined),
-          });
+          const against = measuredAgainst(sides[0].external ? sides[0].baseUrl : undefined);
+          codes[script] = judgeSummary(r.summaryFile, r.exit, { label: 'load', script, against });
           console.log(`load: ${script} (${plan.profile}) -> ${r.reportDir}`);
           continue;
         }
