@@ -7,6 +7,7 @@
 // checkPlan with one line (exit 3), never dropped.
 import { readFileSync } from 'node:fs';
 import { ConfigError, loadManifest, type Manifest } from '../../core/config.ts';
+import type { ReferenceOptions } from '../../core/reference.ts';
 import { LOAD_PROFILES, LOAD_SCRIPTS, type LoadScript, type Side } from '../../core/formats.ts';
 import type { Shape } from '../artillery/shape.ts';
 
@@ -31,7 +32,7 @@ export interface SystemUnderTest {
   /** Experiments the started reference server seeds (default: its own); refused with a target. */
   scale?: number;
   /** For the reference server started for the run (refused with a target): `--latency`, faults such as slow:<op>:<pct>, variants. */
-  reference?: { latency?: string; faults?: string[]; variants?: string[] };
+  reference?: Pick<ReferenceOptions, 'latency' | 'faults' | 'variants'>;
 }
 
 /** Two deployments loaded side by side: every request sent to both, judged pair by pair (load/compare/paired-judge.ts). */
