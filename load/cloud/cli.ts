@@ -18,6 +18,7 @@ import { type ArtilleryReport, judgeDelivery } from '../artillery/delivery.ts';
 import { judgeReport as judgeLimits } from '../artillery/ensure.ts';
 import { type PeriodStats, progressLine } from '../artillery/progress.ts';
 import { histogramsOf, loadRequests, type Plan } from '../artillery/run.ts';
+import type { FolderOptions } from '../artillery/folder.ts';
 import type { ArtilleryScript } from '../artillery/script.ts';
 import { readShape, shippedShapeFile } from '../artillery/shape.ts';
 import { measuredAgainst } from '../compare/measured-against.ts';
@@ -26,19 +27,6 @@ import { summaryFiles } from '../lib/summary.ts';
 import { type Limit, readThresholds } from '../lib/thresholds.ts';
 import { judgeSummary } from '../command/outcome.ts';
 import { runPlan } from '../command/run-plan.ts';
-
-/**
- * Whether the cloud run delivered what it asked: every container ran the prepared script.json's phases,
- * and Artillery's report adds their arrivals. Undefined when the script is not beside the report.
- */
-function cloudDelivery(dir: string, count: number, report: ArtilleryReport, requests: number) {
-  const file = join(dir, 'script.json');
-  if (!existsSync(file)) return undefined;
-  const phases = (JSON.parse(readFileSync(file, 'utf8')) as ArtilleryScript).config.phases;
-  // The containers run the same phases side by side: the schedule the report is judged against is theirs added.
-  const all = phases.map((p) => ({ ...p, arrivalRate: p.arrivalRate * count, ...(p.rampTo === undefined ? {} : { rampTo: p.rampTo * count }) }));
-  return judgeDelivery([{ runner: 1, report, phases: all }], requests);
-}
 
 const HELP = `usage: npm run load:cloud -- paging|mutation --platform fargate [--profile NAME] [--count N] [--region R] [--out DIR] [--seed N] [--strict]
        npm run load:cloud -- --report DIR/artillery.json
@@ -81,54 +69,52 @@ Exit 0 prepared (or the report judged as passing); 1 a check failed; 2 latency t
 
 const PLATFORMS = ['fargate', 'lambda', 'aci'] as const;
 
-function prepareOptions() {
-  return parseCommand({
-    name: 'load:cloud',
-    help: HELP,
-    positionals: true,
-    options: {
-      platform: { type: 'string' },
-      profile: { type: 'string' },
-      count: { type: 'string' },
-      region: { type: 'string' },
-      out: { type: 'string' },
-      seed: { type: 'string' },
-      strict: { type: 'boolean' },
-      report: { type: 'string' },
-      config: { type: 'string' },
-      overrides: { type: 'string' },
-      environment: { type: 'string', short: 'e' },
-    },
-  });
-}
+const { values, positionals } = parseCommand({
+  name: 'load:cloud',
+  help: HELP,
+  positionals: true,
+  options: {
+    platform: { type: 'string' },
+    profile: { type: 'string' },
+    count: { type: 'string' },
+    region: { type: 'string' },
+    out: { type: 'string' },
+    seed: { type: 'string' },
+    strict: { type: 'boolean' },
+    report: { type: 'string' },
+    config: { type: 'string' },
+    overrides: { type: 'string' },
+    environment: { type: 'string', short: 'e' },
+  },
+});
+
+const readJson = <T>(file: string) => JSON.parse(readFileSync(file, 'utf8')) as T;
+/** The plan.json of a prepared folder (load/artillery/folder.ts). */
+type CloudPlan = Plan & Pick<FolderOptions, 'script' | 'profile'> & { target: string; count: number; ensure?: Record<string, unknown> };
 
 /** Artillery's report of a prepared run, back into our summary.json; resolves to the exit code. */
 async function judgeReport(file: string): Promise<number> {
   const dir = dirname(resolve(file));
   if (!existsSync(file)) throw new ConfigError(`${file}: no such file`);
   if (!existsSync(join(dir, 'plan.json'))) throw new ConfigError(`${dir}: no plan.json: --report reads the report of a run prepared by npm run load:cloud`);
-  const plan = JSON.parse(readFileSync(join(dir, 'plan.json'), 'utf8')) as Plan & {
-    script: LoadScript;
-    profile: string;
-    target: string;
-    count: number;
-    ensure?: Record<string, unknown>;
-  };
-  const report = JSON.parse(readFileSync(file, 'utf8')) as ArtilleryReport & {
-    aggregate?: PeriodStats & { rates?: Record<string, unknown> };
-    intermediate?: PeriodStats[];
-  };
+  const plan = readJson<CloudPlan>(join(dir, 'plan.json'));
+  const report = readJson<ArtilleryReport & { aggregate?: PeriodStats & { rates?: Record<string, unknown> }; intermediate?: PeriodStats[] }>(file);
   const counters = report.aggregate?.counters;
   if (!counters) throw new ConfigError(`${file} is not an Artillery JSON report (no aggregate.counters)`);
   const records = fromCounters(counters);
-  if (loadRequests(records) === 0)
-    throw new ConfigError(`${file} holds no request counted by this suite's processor: was the run prepared by npm run load:cloud?`);
+  const requests = loadRequests(records);
+  if (requests === 0) throw new ConfigError(`${file} holds no request counted by this suite's processor: was the run prepared by npm run load:cloud?`);
   // The lines a local run prints while it runs, one per period of the containers' merged report.
   for (const period of report.intermediate ?? []) console.log(progressLine(`load:cloud: ${plan.script}`, period));
   const agg = report.aggregate ?? {};
   const durationMs = agg.firstMetricAt && agg.lastMetricAt ? agg.lastMetricAt - agg.firstMetricAt : 0;
   // The limits of the prepared shape, judged as a local run judges them: by Artillery's ensure plugin, on the report its platform merged.
   const limits = plan.ensure ? await judgeLimits({ ...plan.ensure }, { counters, histograms: {}, summaries: agg.summaries, rates: agg.rates }) : undefined;
+  // Whether the run delivered what it asked: every container ran the prepared script.json's phases side by side (the
+  // schedule judged is theirs added), and Artillery's report adds their arrivals; not judged without the script beside the report.
+  const scriptFile = join(dir, 'script.json');
+  const phases = existsSync(scriptFile) ? readJson<ArtilleryScript>(scriptFile).config.phases : undefined;
+  const all = phases?.map((p) => ({ ...p, arrivalRate: p.arrivalRate * plan.count, ...(p.rampTo === undefined ? {} : { rampTo: p.rampTo * plan.count }) }));
   const config = loadConfig();
   const reportDir = join(config.reportsDir, 'load', plan.script);
   mkdirSync(reportDir, { recursive: true });
@@ -143,7 +129,7 @@ async function judgeReport(file: string): Promise<number> {
     samples: histogramsOf(records),
     runners: plan.count,
     engine: { name: 'artillery', version: 'cloud' },
-    delivery: cloudDelivery(dir, plan.count, report, loadRequests(records)),
+    delivery: all && judgeDelivery([{ runner: 1, report, phases: all }], requests),
     ...(limits ? { shape: { source: 'load:cloud', phases: [], limits } } : {}),
   });
   const summaryFile = join(reportDir, 'summary.json');
@@ -157,7 +143,7 @@ async function judgeReport(file: string): Promise<number> {
 }
 
 /** The run prepared by the load runner, as a local run's plan but for where it runs: the containers (each a 1/N share of every rate). */
-async function prepare(values: ReturnType<typeof prepareOptions>['values'], script: LoadScript): Promise<number> {
+async function prepare(script: LoadScript): Promise<number> {
   const platform = values.platform ?? '';
   if (!(PLATFORMS as readonly string[]).includes(platform))
     fail('load:cloud', `--platform must be one of ${PLATFORMS.join(', ')}, got ${JSON.stringify(platform)}`);
@@ -198,7 +184,6 @@ async function prepare(values: ReturnType<typeof prepareOptions>['values'], scri
 }
 
 runCommand('load:cloud', async () => {
-  const { values, positionals } = prepareOptions();
   if (values.report !== undefined) {
     if (positionals.length > 0) fail('load:cloud', '--report takes no profile name');
     return judgeReport(values.report);
@@ -206,5 +191,5 @@ runCommand('load:cloud', async () => {
   const [script, ...extra] = positionals;
   if ((script !== 'paging' && script !== 'mutation') || extra.length > 0)
     fail('load:cloud', `first argument must be paging or mutation, got ${JSON.stringify(positionals.join(' '))} (see --help)`);
-  return prepare(values, script);
+  return prepare(script);
 });

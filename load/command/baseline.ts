@@ -124,7 +124,7 @@ async function main(): Promise<number> {
       strict: config.strict,
     });
   }
-  const result = compareRun({ scripts: values.script ? [values.script] : undefined, reportsDir: config.reportsDir, baselinesDir, tolerance, out });
+  const result = compareRun({ scripts, reportsDir: config.reportsDir, baselinesDir, tolerance, out });
   printCompare(result);
   return result.verdict === 'regression' ? 2 : 0;
 }

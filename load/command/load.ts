@@ -7,7 +7,6 @@
 // a self-contained Artillery script (DIR/<script>.yml, its processor and data) and run by nothing here.
 import { relative, resolve } from 'node:path';
 import { fail, integerOption, parseCommand, runCommand } from '../../core/command.ts';
-import { ConfigError } from '../../core/config.ts';
 import { LOAD_PROFILES, LOAD_SCRIPTS, type LoadScript } from '../../core/formats.ts';
 import { readShape, shippedShapeFile } from '../artillery/shape.ts';
 import { type LoadPlan, readPlanFile } from './plan.ts';
@@ -110,11 +109,8 @@ function options(): LoadPlan {
   if (values.plan !== undefined) {
     const others = Object.keys(values).filter((k) => k !== 'plan');
     if (others.length || positionals.length) fail('load', `--plan FILE is the whole run: no ${others.length ? `--${others[0]}` : positionals[0]} with it`);
-    try {
-      return readPlanFile(values.plan);
-    } catch (err) {
-      fail('load', err instanceof ConfigError ? err.message : String(err));
-    }
+    // A plan or shape that cannot be read is a ConfigError: runCommand says it in one line (exit 3).
+    return readPlanFile(values.plan);
   }
   const [which, ...extra] = positionals;
   const scripts: LoadScript[] = which === 'smoke' ? [...LOAD_SCRIPTS] : LOAD_SCRIPTS.includes(which as LoadScript) ? [which as LoadScript] : [];
@@ -130,35 +126,21 @@ function options(): LoadPlan {
     values.latency !== undefined || values.fault?.length || values.variant?.length
       ? { latency: values.latency, faults: values.fault ?? [], variants: values.variant ?? [] }
       : undefined;
-  let shape: ReturnType<typeof readShape>;
-  try {
-    shape = readShape({ configFile: shippedShapeFile(values.config, scripts), overrides: values.overrides, environment: values.environment });
-  } catch (err) {
-    fail('load', err instanceof ConfigError ? err.message : String(err));
-  }
+  const shape = readShape({ configFile: shippedShapeFile(values.config, scripts), overrides: values.overrides, environment: values.environment });
   if (shape && values.compare) fail('load', '--compare judges the profile’s own shape against its baseline; a run shaped by --config or --overrides has none');
   if (shape && scripts.length > 1 && shape.phases) fail('load', 'phases of --config or --overrides are one profile’s shape: run load:paging or load:mutation');
+  const plan = { scripts, profile, seed, strict: values.strict, shape };
   if (values.export !== undefined) {
     if (values.compare || reference || values.runners !== undefined || values.scale !== undefined)
       fail('load', '--export writes the script and runs nothing: no --compare, --runners, --scale, --latency, --fault or --variant with it');
-    return { scripts, profile, seed, strict: values.strict, shape, target: { kind: 'configured' }, prepare: { dir: resolve(values.export), for: 'export' } };
+    return { ...plan, target: { kind: 'configured' }, prepare: { dir: resolve(values.export), for: 'export' } };
   }
-  return {
-    scripts,
-    profile,
-    seed,
-    strict: values.strict,
-    runners,
-    shape,
-    target: { kind: 'configured', scale, reference },
-    ...(values.compare ? { compare: {} } : {}),
-  };
+  return { ...plan, runners, target: { kind: 'configured', scale, reference }, ...(values.compare ? { compare: {} } : {}) };
 }
 
 // Every failure before or around the run (bad option, config, reference not starting) is exit 3.
 runCommand('load', async () => {
-  const plan = options();
-  const result = await runPlan(plan);
+  const result = await runPlan(options());
   for (const { files } of result.prepared ?? []) {
     for (const f of files) console.log(`load: exported ${relative(process.cwd(), f)}`);
     console.log(`load: run it with CONSOLE_API_KEY set: npx artillery run ${relative(process.cwd(), files[0])} (no key is in the files: scanned)`);

@@ -2,17 +2,15 @@
 // summary.json files) merged per script into reports/load/<script>/summary.json, judged as a run of
 // load:* is (on the runner's one verdict path, load/command/outcome.ts), compared with the baseline like a single run, and, with
 // --history, added to the run history. The merge itself is load/compare/merge.ts.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { ROOT } from '../../core/config.ts';
 import { worst } from '../../core/exit.ts';
 import { type RunSummary, type Tolerance, writeRunSummary } from '../../core/formats.ts';
-import { recordRun } from '../../core/history.ts';
+import { loadHistoryRun, recordRun } from '../../core/history.ts';
 import { compareRun, printCompare } from '../compare/baseline.ts';
 import { mergedExit, mergeSummaries } from '../compare/merge.ts';
 import { readRunnerSummary } from '../compare/runner-files.ts';
-import { formatJson } from '../compare/run-samples.ts';
-import { loadHistoryRun } from '../../core/history.ts';
 import { judgeSummary } from './outcome.ts';
 
 export interface MergeRunsOptions {

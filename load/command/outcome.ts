@@ -4,6 +4,8 @@
 // rather than the target answered too often (no answer, redirects, 429s, pages that are not JSON) or the
 // run could not be carried out, exit 2 for latency thresholds alone; a paired run's side-by-side verdict
 // as an exit code.
+import { type CandidateLatency, type LoadOutcome, type MeasuredAgainst, readRunSummary, writeRunSummary } from '../../core/formats.ts';
+
 export interface LoadSummaryVerdictInput {
   thresholds?: { metric: string; threshold?: string; ok: boolean }[];
   checks?: { fails: number; stated?: { fails: number }; inferred?: { fails: number }; failed?: { name: string; level: string; fails: number }[] };
@@ -15,10 +17,6 @@ export interface LoadSummaryVerdictInput {
   /** Limits given as data (config.ensure) and whether they held. */
   shape?: { limits: { check: string; strict: boolean; ok: boolean; runner?: number }[] };
 }
-
-import { type CandidateLatency, type LoadOutcome, type MeasuredAgainst, readRunSummary, writeRunSummary } from '../../core/formats.ts';
-
-export type { LoadOutcome } from '../../core/formats.ts';
 
 /** `endpoint X: ` for a limit on a `console.<endpoint>.<statistic>` metric, so that the line names the endpoint first. */
 function limitEndpoint(check: string): string {
@@ -37,14 +35,12 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
  */
 export function loadOutcome(engineExit: number, summary: LoadSummaryVerdictInput | undefined): LoadOutcome {
   const warnings = (summary?.checks?.failed ?? []).filter((c) => c.level === 'inferred').map((c) => `${c.name} (${plural(c.fails, 'failure')})`);
-  if (engineExit !== 0 && engineExit !== 1) return { code: 3, note: `could not be carried out (engine exit ${engineExit})`, warnings };
+  // Every verdict carries the inferred checks' warnings; its note is the reasons found, joined.
+  const verdict = (code: LoadOutcome['code'], ...notes: string[]): LoadOutcome => ({ code, note: notes.filter(Boolean).join('; '), warnings });
+  if (engineExit !== 0 && engineExit !== 1) return verdict(3, `could not be carried out (engine exit ${engineExit})`);
   const t = summary?.transport;
-  const network =
-    t && t.failures > 0
-      ? `${t.failures} of ${t.answers} answers were the network's, not the target's (${Object.entries(t.kinds)
-          .map(([k, n]) => `${k} ${n}`)
-          .join(', ')})`
-      : '';
+  const kinds = Object.entries(t?.kinds ?? {}).map(([k, n]) => `${k} ${n}`);
+  const network = t && t.failures > 0 ? `${t.failures} of ${t.answers} answers were the network's, not the target's (${kinds.join(', ')})` : '';
   // A gate that refused rules while full is a resource the target refused the suite: the user's to fix.
   const full = summary?.counters?.mutation_gates_refusing_rules ?? 0;
   const refused = full
@@ -60,11 +56,11 @@ export function loadOutcome(engineExit: number, summary: LoadSummaryVerdictInput
     .map((l) => `${limitEndpoint(l.check)}${l.check}${l.runner ? ` (runner ${l.runner})` : ''}`);
   const limitNote = broken.length ? `limit broken: ${broken.join(', ')}` : '';
   if (engineExit === 0) {
-    if (refused || short) return { code: 3, note: [short, refused].filter(Boolean).join('; '), warnings };
-    if (limitNote) return { code: 2, note: limitNote, warnings };
-    return { code: 0, note: ['ok', network ? `${network}, within the profile's budget` : '', saturated].filter(Boolean).join('; '), warnings };
+    if (refused || short) return verdict(3, short, refused);
+    if (limitNote) return verdict(2, limitNote);
+    return verdict(0, 'ok', network ? `${network}, within the profile's budget` : '', saturated);
   }
-  if (!summary) return { code: 3, note: 'a threshold crossed, and no summary.json says which', warnings };
+  if (!summary) return verdict(3, 'a threshold crossed, and no summary.json says which');
   const crossed = (summary.thresholds ?? []).filter((x) => !x.ok);
   const stated = summary.checks?.stated?.fails ?? 0;
   const inferred = summary.checks?.inferred?.fails ?? 0;
@@ -73,21 +69,15 @@ export function loadOutcome(engineExit: number, summary: LoadSummaryVerdictInput
       stated > 0 ? plural(stated, 'stated check') + ' failed' : '',
       crossed.some((x) => x.metric === 'checks{level:inferred}') ? `${plural(inferred, 'inferred check')} failed (--strict)` : '',
     ];
-    return { code: 1, note: parts.filter(Boolean).join(', ') || 'checks failed', warnings };
+    return verdict(1, parts.filter(Boolean).join(', ') || 'checks failed');
   }
-  if (network || refused || short) return { code: 3, note: [network, short, refused].filter(Boolean).join('; '), warnings };
+  if (network || refused || short) return verdict(3, network, short, refused);
   const target = crossed.filter((x) => !x.metric.includes('{endpoint:calibration}'));
   if (target.length === 0)
-    return limitNote
-      ? { code: 2, note: limitNote, warnings }
-      : { code: 0, note: 'only the calibration request crossed its latency thresholds: the machine was slow', warnings };
-  if (target.every((x) => x.metric.startsWith('http_req_duration')))
-    return {
-      code: 2,
-      note: [`latency threshold crossed: ${target.map((x) => `${x.metric} ${x.threshold ?? ''}`.trim()).join(', ')}`, limitNote].filter(Boolean).join('; '),
-      warnings,
-    };
-  return { code: 1, note: `thresholds crossed: ${target.map((x) => `${x.metric} ${x.threshold ?? ''}`.trim()).join(', ')}`, warnings };
+    return limitNote ? verdict(2, limitNote) : verdict(0, 'only the calibration request crossed its latency thresholds: the machine was slow');
+  const named = target.map((x) => `${x.metric} ${x.threshold ?? ''}`.trim()).join(', ');
+  if (target.every((x) => x.metric.startsWith('http_req_duration'))) return verdict(2, `latency threshold crossed: ${named}`, limitNote);
+  return verdict(1, `thresholds crossed: ${named}`);
 }
 
 /**

@@ -14,7 +14,6 @@ import { startReference, type ReferenceServer } from '../../core/reference.ts';
 import type { Records } from '../lib/runtime.ts';
 import { sidePlan } from '../lib/sides.ts';
 import { emptyWrites } from '../lib/writes.ts';
-import type { PairedLoadOptions } from './plan.ts';
 import { pairWrites, withSnapshots } from './side-writes.ts';
 
 const MANIFEST = join(ROOT, 'fixtures/targets/reference.json');
@@ -47,7 +46,7 @@ test('each side is restored and ledgered on its own: after a run that throws, an
   try {
     const manifest = loadManifest(MANIFEST);
     const side = (s: ReferenceServer) => ({ baseUrl: s.baseUrl, apiKey: s.apiKey, manifestPath: MANIFEST, manifest, external: true });
-    const o: PairedLoadOptions = {
+    const o = {
       scripts: ['mutation'],
       current: side(servers[0]),
       candidate: side(servers[1]),

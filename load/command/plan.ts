@@ -7,7 +7,8 @@
 // checkPlan with one line (exit 3), never dropped.
 import { readFileSync } from 'node:fs';
 import { ConfigError, loadManifest, type Manifest } from '../../core/config.ts';
-import { LOAD_PROFILES, LOAD_SCRIPTS, type LoadScript } from '../../core/formats.ts';
+import type { ReferenceOptions } from '../../core/reference.ts';
+import { LOAD_PROFILES, LOAD_SCRIPTS, type LoadScript, type Side } from '../../core/formats.ts';
 import type { Shape } from '../artillery/shape.ts';
 
 /** One deployment a run loads: its URL, the variable of the run's environment that holds its key, its manifest. */
@@ -31,7 +32,7 @@ export interface SystemUnderTest {
   /** Experiments the started reference server seeds (default: its own); refused with a target. */
   scale?: number;
   /** For the reference server started for the run (refused with a target): `--latency`, faults such as slow:<op>:<pct>, variants. */
-  reference?: { latency?: string; faults?: string[]; variants?: string[] };
+  reference?: Pick<ReferenceOptions, 'latency' | 'faults' | 'variants'>;
 }
 
 /** Two deployments loaded side by side: every request sent to both, judged pair by pair (load/compare/paired-judge.ts). */
@@ -39,10 +40,8 @@ export interface PairedSides {
   kind: 'pair';
   current: LoadSide;
   candidate: LoadSide;
-  /** The smallest slowdown that counts, as a fraction (0.1: 10%). */
+  /** The smallest slowdown that counts, as a fraction (0.1: 10%); the family-wise false-alarm rate is paired-judge.ts's 0.01. */
   minEffect: number;
-  /** Family-wise false-alarm rate over the operations (default 0.01). */
-  alpha?: number;
   /** The run's reports (summary.json, junit.xml, artillery.json); the mutation run's in `mutation/`, each side's ledger in `<side>/`. */
   reportDir: string;
   /** The folder `reports` in the verdict is relative to. */
@@ -99,50 +98,35 @@ export function checkPlan(plan: LoadPlan): void {
 }
 
 /** The sides of a paired run given with their keys (candidate, the benchmarks): the keys go into the plan's environment only. */
-export function pairedPlan(o: {
-  scripts?: LoadScript[];
-  profile: string;
-  current: { baseUrl: string; apiKey: string; manifestPath?: string; manifest?: Manifest; external?: boolean };
-  candidate: { baseUrl: string; apiKey: string; manifestPath?: string; manifest?: Manifest; external?: boolean };
-  /** Both sides' manifest when a side names none. */
-  manifestPath?: string;
-  minEffect: number;
-  alpha?: number;
-  seconds?: number;
-  seed?: number;
-  strict?: boolean;
-  reportDir: string;
-  reportsRoot: string;
-  requestTimeoutMs: number;
-  env?: NodeJS.ProcessEnv;
-}): LoadPlan {
-  const side = (s: typeof o.current, keyVar: string): LoadSide => {
-    const manifestPath = s.manifestPath ?? o.manifestPath;
-    if (!manifestPath) throw new ConfigError('a paired run needs a manifest for each side');
-    return { baseUrl: s.baseUrl, keyVar, manifestPath, manifest: s.manifest ?? loadManifest(manifestPath), external: s.external ?? true };
+export function pairedPlan(
+  o: Partial<Pick<LoadPlan, 'scripts' | 'seconds' | 'seed'>> &
+    Required<Pick<LoadPlan, 'profile' | 'requestTimeoutMs'>> &
+    Omit<PairedSides, 'kind' | Side> &
+    Record<Side, Pick<LoadSide, 'baseUrl'> & Partial<Pick<LoadSide, 'manifestPath' | 'manifest' | 'external'>> & { apiKey: string }> & {
+      /** Both sides' manifest when a side names none. */
+      manifestPath?: string;
+    },
+): LoadPlan {
+  const { current, candidate, manifestPath, minEffect, reportDir, reportsRoot, ...rest } = o;
+  const side = (s: typeof current, keyVar: string): LoadSide => {
+    const path = s.manifestPath ?? manifestPath;
+    if (!path) throw new ConfigError('a paired run needs a manifest for each side');
+    return { baseUrl: s.baseUrl, keyVar, manifestPath: path, manifest: s.manifest ?? loadManifest(path), external: s.external ?? true };
   };
   return {
+    ...rest,
     scripts: o.scripts ?? ['paging'],
-    profile: o.profile,
-    seed: o.seed,
-    strict: o.strict,
-    seconds: o.seconds,
-    requestTimeoutMs: o.requestTimeoutMs,
-    env: { ...(o.env ?? process.env), CONSOLE_CURRENT_API_KEY: o.current.apiKey, CONSOLE_CANDIDATE_API_KEY: o.candidate.apiKey },
+    env: { ...process.env, CONSOLE_CURRENT_API_KEY: current.apiKey, CONSOLE_CANDIDATE_API_KEY: candidate.apiKey },
     target: {
       kind: 'pair',
-      current: side(o.current, 'CONSOLE_CURRENT_API_KEY'),
-      candidate: side(o.candidate, 'CONSOLE_CANDIDATE_API_KEY'),
-      minEffect: o.minEffect,
-      alpha: o.alpha,
-      reportDir: o.reportDir,
-      reportsRoot: o.reportsRoot,
+      current: side(current, 'CONSOLE_CURRENT_API_KEY'),
+      candidate: side(candidate, 'CONSOLE_CANDIDATE_API_KEY'),
+      minEffect,
+      reportDir,
+      reportsRoot,
     },
   };
 }
-
-/** What pairedPlan takes (the sides with their keys). */
-export type PairedLoadOptions = Parameters<typeof pairedPlan>[0];
 
 const isScript = (s: unknown): s is LoadScript => (LOAD_SCRIPTS as readonly unknown[]).includes(s);
 
@@ -152,21 +136,21 @@ const isScript = (s: unknown): s is LoadScript => (LOAD_SCRIPTS as readonly unkn
  * ConfigError naming the problem.
  */
 export function readPlanFile(file: string): LoadPlan {
-  let raw: unknown;
+  const refuse = (why: string) => {
+    throw new ConfigError(`--plan ${file}: ${why}`);
+  };
+  let p: Partial<LoadPlan> | null = null;
   try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
+    p = JSON.parse(readFileSync(file, 'utf8'));
   } catch (err) {
-    throw new ConfigError(`--plan ${file}: ${(err as Error).message.split('\n')[0]}`);
+    refuse((err as Error).message.split('\n')[0]);
   }
-  const p = raw as Partial<LoadPlan> | null;
-  if (typeof p !== 'object' || p === null) throw new ConfigError(`--plan ${file}: not a JSON object`);
-  if (!Array.isArray(p.scripts) || p.scripts.length === 0 || !p.scripts.every(isScript))
-    throw new ConfigError(`--plan ${file}: "scripts" must list ${LOAD_SCRIPTS.join(' and/or ')}`);
-  if (!(LOAD_PROFILES as readonly unknown[]).includes(p.profile)) throw new ConfigError(`--plan ${file}: "profile" must be one of ${LOAD_PROFILES.join(', ')}`);
-  if (p.seed !== undefined && !(Number.isInteger(p.seed) && p.seed >= 0)) throw new ConfigError(`--plan ${file}: "seed" must be a whole number of 0 or more`);
-  if (p.runners !== undefined && !(Number.isInteger(p.runners) && p.runners >= 1 && p.runners <= 16))
-    throw new ConfigError(`--plan ${file}: "runners" must be 1 to 16`);
-  if (p.target?.kind !== 'configured') throw new ConfigError(`--plan ${file}: "target" must be {"kind": "configured"} (a pair's keys are never in a file)`);
-  if (p.env !== undefined || p.prepare !== undefined) throw new ConfigError(`--plan ${file}: "env" and "prepare" are never read from a file`);
+  if (typeof p !== 'object' || p === null) return refuse('not a JSON object');
+  if (!Array.isArray(p.scripts) || p.scripts.length === 0 || !p.scripts.every(isScript)) refuse(`"scripts" must list ${LOAD_SCRIPTS.join(' and/or ')}`);
+  if (!(LOAD_PROFILES as readonly unknown[]).includes(p.profile)) refuse(`"profile" must be one of ${LOAD_PROFILES.join(', ')}`);
+  if (p.seed !== undefined && !(Number.isInteger(p.seed) && p.seed >= 0)) refuse('"seed" must be a whole number of 0 or more');
+  if (p.runners !== undefined && !(Number.isInteger(p.runners) && p.runners >= 1 && p.runners <= 16)) refuse('"runners" must be 1 to 16');
+  if (p.target?.kind !== 'configured') refuse('"target" must be {"kind": "configured"} (a pair\'s keys are never in a file)');
+  if (p.env !== undefined || p.prepare !== undefined) refuse('"env" and "prepare" are never read from a file');
   return p as LoadPlan;
 }

@@ -15,7 +15,7 @@ import { newRunId } from '../../core/random.ts';
 import { writeFolder } from '../artillery/folder.ts';
 import { writeRunValidators } from '../lib/build-validators.ts';
 import { BESIDE_PROCESSOR, PER_PROCESS } from '../lib/env.ts';
-import { pairedBudget, type RunManifest, type SidePlan, sidePlan } from '../lib/sides.ts';
+import { pairedBudget, type SidePlan, sidePlan } from '../lib/sides.ts';
 import type { LoadPlan, LoadSide, SystemUnderTest } from './plan.ts';
 
 /** A side with its key, read from the run's environment: in memory only. */
@@ -116,9 +116,6 @@ function configured(plan: LoadPlan, t: SystemUnderTest, env: NodeJS.ProcessEnv, 
   if (config.baseUrl && !isLoopback(config.baseUrl) && !config.allowRemoteLoad) throw remote('', config.baseUrl);
   if (config.baseUrl && (t.reference?.latency || t.reference?.faults?.length || t.reference?.variants?.length))
     throw new ConfigError('--latency, --fault and --variant shape the reference server started for the run; CONSOLE_BASE_URL is set, so none is started');
-  const side: LoadSide | undefined = config.baseUrl
-    ? { baseUrl: config.baseUrl, keyVar: 'CONSOLE_API_KEY', manifestPath: config.manifestPath, manifest: config.manifest, external: true }
-    : undefined;
   return {
     plan,
     scripts,
@@ -126,7 +123,9 @@ function configured(plan: LoadPlan, t: SystemUnderTest, env: NodeJS.ProcessEnv, 
     reportsDir: config.reportsDir,
     requestTimeoutMs: plan.requestTimeoutMs ?? config.requestTimeoutMs,
     strict: plan.strict ?? config.strict,
-    sides: side ? [keyed(side, env)] : undefined,
+    sides: config.baseUrl
+      ? [keyed({ baseUrl: config.baseUrl, keyVar: 'CONSOLE_API_KEY', manifestPath: config.manifestPath, manifest: config.manifest, external: true }, env)]
+      : undefined,
     manifestPath: config.manifestPath,
     manifest: config.manifest,
   };
@@ -138,18 +137,23 @@ export function startedSide(run: PreparedRun, server: { baseUrl: string; apiKey:
   return { baseUrl: server.baseUrl, keyVar: 'CONSOLE_API_KEY', apiKey: server.apiKey, manifestPath: run.manifestPath, manifest: run.manifest, external: false };
 }
 
+/** The settings every worker of the run reads, here or in a prepared folder (load/lib/env.ts). */
+const settingsOf = (run: PreparedRun, baseUrl: string) => ({
+  CONSOLE_BASE_URL: baseUrl,
+  LOAD_PROFILE: run.plan.profile,
+  LOAD_STRICT: run.strict ? '1' : '0',
+  LOAD_REQUEST_TIMEOUT: String(run.requestTimeoutMs / 1000),
+  ...(run.plan.seconds ? { LOAD_SECONDS: String(run.plan.seconds) } : {}),
+});
+
 /** The environment of a profile's setup and Artillery's workers (load/lib/env.ts): one side's key, or a pair's two. */
 export function workerEnv(run: PreparedRun, sides: KeyedSide[], reportDir: string, gateRules?: Record<string, number>): NodeJS.ProcessEnv {
   const [current, candidate] = sides;
   const env: NodeJS.ProcessEnv = {
     ...run.env,
-    CONSOLE_BASE_URL: current.baseUrl,
-    LOAD_PROFILE: run.plan.profile,
+    ...settingsOf(run, current.baseUrl),
     LOAD_REPORT_DIR: reportDir,
     LOAD_DATA_DIR: run.dataDir,
-    LOAD_STRICT: run.strict ? '1' : '0',
-    LOAD_REQUEST_TIMEOUT: String(run.requestTimeoutMs / 1000),
-    ...(run.plan.seconds ? { LOAD_SECONDS: String(run.plan.seconds) } : {}),
     // Rules each gate held before the run (the snapshot's answers): a full one may refuse more (load/mutation.ts).
     ...(gateRules ? { LOAD_GATE_RULES: JSON.stringify(gateRules) } : {}),
   };
@@ -178,7 +182,7 @@ export function assertNoKey(dir: string, key: string): void {
   for (const name of readdirSync(dir)) {
     const file = join(dir, name);
     if (statSync(file).isDirectory()) assertNoKey(file, key);
-    else if (readFileSync(file, 'latin1').includes(key) || readFileSync(file, 'latin1').includes(encodeURIComponent(key)))
+    else if ([key, encodeURIComponent(key)].some((k) => readFileSync(file, 'latin1').includes(k)))
       throw new ConfigError(`${file} holds the API key: refusing to keep it`);
   }
 }
@@ -202,19 +206,6 @@ function writeBodies(o: { seed: number; runId: string; manifestPath: string; out
   if (gen.status !== 0) throw new ConfigError(`writing the request bodies: ${(gen.stderr || gen.stdout).trim().split('\n')[0]}`);
 }
 
-/** A manifest of what the plan gives one side, as loadManifest reads it (the bodies are written for it). */
-function planManifest(m: RunManifest, budget: ReturnType<typeof pairedBudget>): Record<string, unknown> {
-  return {
-    gates: m.gates,
-    experiments: m.experiments.map((id) => ({ id, overrides: 'suite' })),
-    triggers: m.triggers,
-    metricPrefix: m.metricPrefix,
-    overrideGroupIDs: m.overrideGroupIDs,
-    ...(m.metricOwner ? { metricOwner: m.metricOwner } : {}),
-    ...(budget ? { budget } : {}),
-  };
-}
-
 /**
  * The request bodies of a paired mutation run, into `dataDir`: written for what both sides allow (the
  * current's part of the plan), bounded by the smaller budget of each kind (a side started for the run
@@ -232,7 +223,9 @@ export function writePairedBodies(o: {
   const manifestPath = join(o.dataDir, 'current-manifest.json');
   const pairFile = join(o.dataDir, 'pair.json');
   mkdirSync(o.dataDir, { recursive: true });
-  writeFileSync(manifestPath, JSON.stringify(planManifest(o.plan.current, budget)));
+  // What the plan gives the current, as loadManifest reads a manifest: the bodies are written for it.
+  const m = o.plan.current;
+  writeFileSync(manifestPath, JSON.stringify({ ...m, experiments: m.experiments.map((id) => ({ id, overrides: 'suite' })), ...(budget ? { budget } : {}) }));
   writeFileSync(pairFile, JSON.stringify(o.plan));
   writeBodies({ seed: o.seed, runId: o.runId, manifestPath, outDir: o.dataDir, budget: budget !== null, pairFile });
 }
@@ -253,15 +246,11 @@ export function prepareFolder(run: PreparedRun, script: LoadScript): Promise<str
     shape: run.plan.shape,
     // The workers elsewhere get no other environment; the key is not among these.
     settings: {
+      ...settingsOf(run, side.baseUrl),
       LOAD_SCRIPT: script,
-      LOAD_PROFILE: run.plan.profile,
       LOAD_DATA_DIR: cloud ? '.' : BESIDE_PROCESSOR,
       ...(cloud ? {} : { LOAD_CLAIMS_DIR: PER_PROCESS }),
       LOAD_ARTILLERY_COUNTERS: '1',
-      LOAD_STRICT: run.strict ? '1' : '0',
-      LOAD_REQUEST_TIMEOUT: String(run.requestTimeoutMs / 1000),
-      ...(run.plan.seconds ? { LOAD_SECONDS: String(run.plan.seconds) } : {}),
-      CONSOLE_BASE_URL: side.baseUrl,
       ...(cloud || allowRemoteLoadFromEnv(run.env) ? { CONSOLE_ALLOW_REMOTE_LOAD: '1' } : {}),
     },
   });

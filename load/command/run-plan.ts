@@ -9,7 +9,7 @@ import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { ConfigError, requestRowsDirFromEnv } from '../../core/config.ts';
 import { worst } from '../../core/exit.ts';
-import type { CandidateLatency, CompareConfirmation, CompareResult, LoadScript, Side } from '../../core/formats.ts';
+import type { CandidateLatency, CompareConfirmation, LoadScript, Side } from '../../core/formats.ts';
 import { restoredLine } from '../../core/ledger.ts';
 import { type ReferenceServer, startReference } from '../../core/reference.ts';
 import { runProfile } from '../artillery/run.ts';
@@ -17,19 +17,13 @@ import { compareRun, needsConfirmation, printCompare } from '../compare/baseline
 import { measuredAgainst } from '../compare/measured-against.ts';
 import { judgePairedRuns, type PairedRun, pairedRunUnjudged } from '../compare/paired-judge.ts';
 import { judgeSummary, latencyCode } from './outcome.ts';
-import { checkPlan, type LoadPlan } from './plan.ts';
+import { checkPlan, type LoadPlan, type PairedSides, type SystemUnderTest } from './plan.ts';
 import { assertNoKey, clearPairReports, type KeyedSide, prepareFolder, prepareRun, type PreparedRun, startedSide, workerEnv } from './prepare.ts';
 import { pairWrites, withSnapshots, type Writes } from './side-writes.ts';
-
-export type { LoadPlan } from './plan.ts';
 
 export interface PlanResult {
   /** The exit code: the worst of the profiles' verdicts, 2 on a regression (confirmed where it needs to be). */
   code: number;
-  /** Each profile's exit code (a one-sided run's). */
-  codes: Partial<Record<LoadScript, number>>;
-  /** The compare with the baselines, after any confirmation (reports/load/compare.json). */
-  compare?: CompareResult;
   /** A pair's side-by-side verdict. */
   latency?: CandidateLatency;
   /** A prepared run: the files of each profile in the plan's folder, its Artillery script first. */
@@ -42,29 +36,44 @@ export async function runPlan(plan: LoadPlan): Promise<PlanResult> {
   if (plan.prepare) return prepared(plan);
   const t0 = Date.now();
   const first = await runPass(plan, plan.scripts);
-  if (first.latency) return { code: latencyCode(first.latency), codes: {}, latency: first.latency };
+  if (first.latency) return { code: latencyCode(first.latency), latency: first.latency };
   const { codes, reportsDir } = first;
   const scripts = Object.keys(codes) as LoadScript[];
   console.log(`load: ${scripts.join(' + ')} took ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-  if (!plan.compare || Object.values(codes).includes(3)) return { code: worst(Object.values(codes)), codes };
+  if (!plan.compare || Object.values(codes).includes(3)) return { code: worst(Object.values(codes)) };
   const compareNow = () => compareRun({ scripts, reportsDir, baselinesDir: plan.compare?.baselinesDir });
   let compare = compareNow();
   printCompare(compare);
-  const { rerun, confirmation } = toConfirm(compare, codes);
+  // A regression a rule other than the statistical one flagged (needsConfirmation says why) is run again before
+  // it is believed, and only when its run passed otherwise; one the statistical rule alone found stands on one run.
+  const rerun: LoadScript[] = [];
+  const confirmation: CompareConfirmation[] = [];
+  for (const p of Object.values(compare.profiles)) {
+    const script = p.script as LoadScript;
+    if (p.verdict !== 'regression' || codes[script] !== 0) continue;
+    if (needsConfirmation(p)) rerun.push(script);
+    else confirmation.push({ script, rerun: false, confirmed: true, note: `${script} regression found by the statistical rule (one run is enough)` });
+  }
   if (rerun.length) {
     renameSync(join(reportsDir, 'load', 'compare.json'), join(reportsDir, 'load', FIRST_RUN));
     console.log(`load: ${rerun.join(' and ')} regressed: running ${rerun.length > 1 ? 'them' : 'it'} again to confirm`);
     Object.assign(codes, (await runPass(plan, rerun)).codes);
     compare = compareNow();
     printCompare(compare);
-    for (const script of rerun) confirmation.push(confirmed(script, compare));
+    for (const script of rerun) {
+      const again = compare.profiles[script]?.verdict === 'regression';
+      const note = again
+        ? `${script} regression confirmed by a second run`
+        : `${script} regressed on a first run but not on a second (kept the second; the first is in load/${FIRST_RUN})`;
+      confirmation.push({ script, rerun: true, confirmed: again, note });
+    }
   }
   if (confirmation.length) {
     compare = { ...compare, confirmation };
     writeFileSync(join(reportsDir, 'load', 'compare.json'), `${JSON.stringify(compare, null, 2)}\n`);
   }
   for (const c of confirmation) console.log(`load: ${c.note}`);
-  return { code: worst([...Object.values(codes), compare.verdict === 'regression' ? 2 : 0]), codes, compare };
+  return { code: worst([...Object.values(codes), compare.verdict === 'regression' ? 2 : 0]) };
 }
 
 /** A prepared run: each profile's folder written and scanned for the key, nothing sent but the setup's probes. */
@@ -82,17 +91,12 @@ async function prepared(plan: LoadPlan): Promise<PlanResult> {
     rmSync(run.dataDir, { recursive: true, force: true });
     throw err;
   }
-  return { code: 0, codes: {}, prepared: out };
+  return { code: 0, prepared: out };
 }
 
 const label = (plan: LoadPlan) => (plan.target.kind === 'pair' ? 'candidate: latency' : plan.prepare?.for === 'cloud' ? 'load:cloud' : 'load');
 
-interface Pass {
-  codes: Partial<Record<LoadScript, number>>;
-  reportsDir: string;
-  /** A pair's verdict. */
-  latency?: CandidateLatency;
-}
+type Pass = Pick<PlanResult, 'latency'> & { codes: Partial<Record<LoadScript, number>>; reportsDir: string };
 
 /**
  * One pass of the plan's profiles, each on its side or sides; a one-sided run with no target configured
@@ -117,19 +121,21 @@ async function runPass(plan: LoadPlan, scripts: LoadScript[]): Promise<Pass> {
   const runs: PairedRun[] = [];
   const ledgers: Partial<Record<Side, string>> = {};
   const notes = run.sidePlan?.notes.length ? { notes: run.sidePlan.notes } : {};
-  const verdict = (extra: Partial<CandidateLatency>): CandidateLatency =>
-    ({ ...extra, ...(Object.keys(ledgers).length ? { ledgers } : {}), ...notes }) as CandidateLatency;
+  const verdict = (l: CandidateLatency): CandidateLatency => ({ ...l, ...(Object.keys(ledgers).length ? { ledgers } : {}), ...notes });
+  const judge = (runs: PairedRun[], p: PairedSides) =>
+    judgePairedRuns(runs, { profile: plan.profile, minEffect: p.minEffect, seed: plan.seed, reports: relative(p.reportsRoot, p.reportDir) });
   try {
     for (const script of run.scripts) {
       if (stopped) throw new ConfigError(`stopped by ${stopped} before the ${script} profile`);
       let sides = run.sides;
       if (!sides) {
-        try {
-          const sut = plan.target.kind === 'configured' ? plan.target : undefined;
-          server = await startReference({ apiKey: run.env.CONSOLE_API_KEY || undefined, scale: sut?.scale, ...sut?.reference, stderr: 'pipe' });
-        } catch (err) {
-          throw new ConfigError(`cannot start the reference server: ${(err as Error).message}`);
-        }
+        // No sides: a one-sided run (a pair's are given), whose target shapes the server.
+        const sut = plan.target as SystemUnderTest;
+        server = await startReference({ apiKey: run.env.CONSOLE_API_KEY || undefined, scale: sut.scale, ...sut.reference, stderr: 'pipe' }).catch(
+          (err: Error) => {
+            throw new ConfigError(`cannot start the reference server: ${err.message}`);
+          },
+        );
         sides = [startedSide(run, server)];
       }
       try {
@@ -137,11 +143,8 @@ async function runPass(plan: LoadPlan, scripts: LoadScript[]): Promise<Pass> {
         if (stopped) throw new ConfigError(`stopped by ${stopped} before the ${script} profile`);
         const r = await runScript(run, script, sides, ledgers, () => stopped !== undefined);
         if (!pair) {
-          codes[script] = judgeSummary(r.summaryFile, r.exit, {
-            label: 'load',
-            script,
-            against: measuredAgainst(sides[0].external ? sides[0].baseUrl : undefined),
-          });
+          const against = measuredAgainst(sides[0].external ? sides[0].baseUrl : undefined);
+          codes[script] = judgeSummary(r.summaryFile, r.exit, { label: 'load', script, against });
           console.log(`load: ${script} (${plan.profile}) -> ${r.reportDir}`);
           continue;
         }
@@ -149,7 +152,15 @@ async function runPass(plan: LoadPlan, scripts: LoadScript[]): Promise<Pass> {
           r.exit === 3 || !r.records
             ? (r.reason ?? `the paired ${script} run was not carried out`)
             : pairedRunUnjudged({ records: r.records, delivery: r.delivery }, plan.profile);
-        if (unjudged) return { codes, reportsDir: run.reportsDir, latency: verdict(notCarriedOut(plan, `${script}: ${unjudged}`)) };
+        if (unjudged) {
+          // The verdict of no runs, said to be not carried out, with the reason.
+          const { runs: _none, ...none } = judge([], pair);
+          return {
+            codes,
+            reportsDir: run.reportsDir,
+            latency: verdict({ ...none, scripts: plan.scripts, verdict: 'not carried out', reason: `${script}: ${unjudged}` }),
+          };
+        }
         runs.push({ script, records: r.records!, reports: relative(pair.reportsRoot, r.reportDir) });
       } finally {
         await server?.stop();
@@ -160,31 +171,12 @@ async function runPass(plan: LoadPlan, scripts: LoadScript[]): Promise<Pass> {
     const target = run.sides?.[0];
     if (stopped) throw new ConfigError(`stopped by ${stopped}${target?.external ? `: ${restoredLine(run.reportsDir, target.baseUrl)}` : ''}`);
     if (!pair) return { codes, reportsDir: run.reportsDir };
-    const o = { profile: plan.profile, minEffect: pair.minEffect, alpha: pair.alpha, seed: plan.seed, reports: relative(pair.reportsRoot, pair.reportDir) };
-    return { codes, reportsDir: run.reportsDir, latency: verdict(judgePairedRuns(runs, o)) };
+    return { codes, reportsDir: run.reportsDir, latency: verdict(judge(runs, pair)) };
   } finally {
     process.removeListener('SIGINT', stop);
     process.removeListener('SIGTERM', stop);
     run.cleanup();
   }
-}
-
-/** A pair's verdict when a run could not be made or judged. */
-function notCarriedOut(plan: LoadPlan, reason: string): CandidateLatency {
-  const pair = plan.target.kind === 'pair' ? plan.target : undefined;
-  return {
-    scripts: plan.scripts,
-    profile: plan.profile,
-    verdict: 'not carried out',
-    minEffect: pair?.minEffect ?? 0,
-    alpha: pair?.alpha ?? 0.01,
-    confidence: 0.95,
-    calibration: null,
-    endpoints: [],
-    requests: { paired: 0, candidateFirst: 0 },
-    reports: pair ? relative(pair.reportsRoot, pair.reportDir) : '',
-    reason,
-  };
 }
 
 /** One profile's run on Artillery on its side or sides: between the snapshots and restores of its writes, its reports scanned for every key. */
@@ -227,32 +219,3 @@ async function runScript(run: PreparedRun, script: LoadScript, sides: KeyedSide[
 
 /** Where the first compare is kept when a regression is run again. */
 const FIRST_RUN = 'compare.first-run.json';
-
-/**
- * Which regressed profiles are run again before they are believed: those a rule other than the
- * statistical one flagged (needsConfirmation says why), and only when their run passed otherwise.
- * One the statistical rule alone found stands on one run, with a note saying so.
- */
-function toConfirm(compare: CompareResult, codes: Partial<Record<LoadScript, number>>): { rerun: LoadScript[]; confirmation: CompareConfirmation[] } {
-  const rerun: LoadScript[] = [];
-  const confirmation: CompareConfirmation[] = [];
-  for (const p of Object.values(compare.profiles)) {
-    const script = p.script as LoadScript;
-    if (p.verdict !== 'regression' || codes[script] !== 0) continue;
-    if (needsConfirmation(p)) rerun.push(script);
-    else confirmation.push({ script, rerun: false, confirmed: true, note: `${script} regression found by the statistical rule (one run is enough)` });
-  }
-  return { rerun, confirmation };
-}
-
-function confirmed(script: LoadScript, compare: CompareResult): CompareConfirmation {
-  const again = compare.profiles[script]?.verdict === 'regression';
-  return {
-    script,
-    rerun: true,
-    confirmed: again,
-    note: again
-      ? `${script} regression confirmed by a second run`
-      : `${script} regressed on a first run but not on a second (kept the second; the first is in load/${FIRST_RUN})`,
-  };
-}

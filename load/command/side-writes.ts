@@ -3,25 +3,21 @@
 // earlier run cut short still owes it given back first), and afterwards restored as the snapshot found
 // it and ledgered with the writes the run recorded (load/lib/writes.ts); a pair's sides each on their own.
 import { join, relative } from 'node:path';
-import { ConfigError, loadManifest, type Manifest, ROOT } from '../../core/config.ts';
+import { ConfigError, type Manifest, ROOT } from '../../core/config.ts';
 import type { LedgerWrite, Side, ManifestState } from '../../core/formats.ts';
 import { addLedgerPart, owe, settleOwed, tally } from '../../core/ledger.ts';
-import { type Connection, finishedLine, finishOwed, restore, restoreAfterCut, type Snapshot, takeSnapshot } from '../../core/restore.ts';
+import { type Connection, finishedLine, finishOwed, restore, restoreAfterCut, takeSnapshot } from '../../core/restore.ts';
 import type { Records } from '../lib/runtime.ts';
-import type { RunManifest, SidePlan } from '../lib/sides.ts';
+import type { RunManifest } from '../../core/manifest.ts';
+import type { SidePlan } from '../lib/sides.ts';
 import { emptyWrites, ledgerWrites } from '../lib/writes.ts';
-import type { PairedLoadOptions } from './plan.ts';
+import type { KeyedSide } from './prepare.ts';
+
+/** A side as the writes see it: where it is, its key and manifest. */
+type SideOf = Pick<KeyedSide, 'baseUrl' | 'apiKey' | 'manifestPath' | 'manifest'>;
 
 /** One side whose writes are snapshotted before the mutation profile and written back after it, with its ledger in `reportsDir`. */
-export interface WriteSide {
-  side: Side;
-  baseUrl: string;
-  apiKey: string;
-  reportsDir: string;
-  manifestPath: string;
-  manifest: Manifest;
-  requestTimeoutMs: number;
-}
+export type WriteSide = SideOf & { side: Side; reportsDir: string; requestTimeoutMs: number };
 
 /** The side's manifest narrowed to what a pair's plan pairs: what the snapshot, the restore and the ledger cover. */
 const narrowed = (m: Manifest, p: RunManifest): Manifest => ({
@@ -44,33 +40,25 @@ export interface Writes {
 
 /** A pair's writes: its sides given by URL, each ledgered in `<reportDir>/<side>/`, its manifest narrowed to the plan. */
 export function pairWrites(
-  o: Pick<PairedLoadOptions, 'current' | 'candidate' | 'manifestPath' | 'reportDir' | 'reportsRoot' | 'requestTimeoutMs'>,
+  o: Record<Side, SideOf & { external: boolean }> & { reportDir: string; reportsRoot: string; requestTimeoutMs: number },
   plan: SidePlan,
 ): Writes {
   const sides = (['current', 'candidate'] as const)
-    .filter((s) => o[s].external ?? true)
-    .map((s): WriteSide => {
-      const manifestPath = o[s].manifestPath ?? o.manifestPath ?? '';
-      return {
+    .filter((s) => o[s].external)
+    .map(
+      (s): WriteSide => ({
+        ...o[s],
         side: s,
-        baseUrl: o[s].baseUrl,
-        apiKey: o[s].apiKey,
+        manifest: narrowed(o[s].manifest, plan[s]),
         reportsDir: join(o.reportDir, s),
-        manifestPath,
-        manifest: narrowed(o[s].manifest ?? loadManifest(manifestPath), plan[s]),
         requestTimeoutMs: o.requestTimeoutMs,
-      };
-    });
+      }),
+    );
   return { sides, by: 'candidate:latency', label: (s) => `candidate: latency: ${s}`, reportsRoot: o.reportsRoot };
 }
 
-interface Before {
-  startedAt: string;
-  snapshot: Snapshot;
-  writes: LedgerWrite[];
-  /** Rules each gate held, as the snapshot's answers showed. */
-  gateRules: Record<string, number>;
-}
+/** A side as its snapshot found it: what recordWrites writes back, and the rules each gate held. */
+type Before = Awaited<ReturnType<typeof snapshotFor>>;
 
 /**
  * `run` between each side's snapshot and its restore: every side is snapshotted first (what an earlier
@@ -112,7 +100,7 @@ export async function withSnapshots<T extends { records?: Records }>(
 }
 
 /** The manifest's gates and experiments as the mutation profile finds them on a side, to be written back after it. */
-async function snapshotFor(s: WriteSide, label: string): Promise<Before> {
+async function snapshotFor(s: WriteSide, label: string) {
   const conn: Connection = { baseUrl: s.baseUrl, apiKey: s.apiKey, timeoutMs: s.requestTimeoutMs };
   // What an earlier run cut short still owes this side comes first: its snapshot is the owners' state.
   const f = await finishOwed(s.reportsDir, conn, relative(ROOT, s.manifestPath));
@@ -122,7 +110,7 @@ async function snapshotFor(s: WriteSide, label: string): Promise<Before> {
   for (const note of snap.notes) console.error(`${label}: note: ${note}`);
   // Before the profile's first write: a gate already owed keeps the state recorded first (core/ledger.ts owe).
   snap.snapshot.gates = owe(s.reportsDir, { target: s.baseUrl, by: label, gates: snap.snapshot.gates });
-  const gateRules = Object.fromEntries(Object.entries(snap.state.gates).flatMap(([g, v]) => (v.rules === null ? [] : [[g, v.rules]])));
+  const gateRules: Record<string, number> = Object.fromEntries(Object.entries(snap.state.gates).flatMap(([g, v]) => (v.rules === null ? [] : [[g, v.rules]])));
   return { startedAt: new Date().toISOString(), snapshot: snap.snapshot, writes: snap.writes, gateRules };
 }
 

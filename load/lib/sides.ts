@@ -6,8 +6,6 @@
 // command plans the run with it (load/command/prepare.ts), the workers translate bodies with it.
 import type { Budget, Manifest, RunManifest } from '../../core/manifest.ts';
 
-export type { RunManifest } from '../../core/manifest.ts';
-
 export interface SidePlan {
   current: RunManifest;
   candidate: RunManifest;
