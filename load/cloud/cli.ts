@@ -26,6 +26,7 @@ import { summaryData } from '../lib/summary-data.ts';
 import { summaryFiles } from '../lib/summary.ts';
 import { type Limit, readThresholds } from '../lib/thresholds.ts';
 import { judgeSummary } from '../command/outcome.ts';
+import { LOAD_PLAN_OPTIONS } from '../command/plan.ts';
 import { runPlan } from '../command/run-plan.ts';
 
 const HELP = `usage: npm run load:cloud -- paging|mutation --platform fargate [--profile NAME] [--count N] [--region R] [--out DIR] [--seed N] [--strict]
@@ -74,17 +75,12 @@ const { values, positionals } = parseCommand({
   help: HELP,
   positionals: true,
   options: {
+    ...LOAD_PLAN_OPTIONS,
     platform: { type: 'string' },
-    profile: { type: 'string' },
     count: { type: 'string' },
     region: { type: 'string' },
     out: { type: 'string' },
-    seed: { type: 'string' },
-    strict: { type: 'boolean' },
     report: { type: 'string' },
-    config: { type: 'string' },
-    overrides: { type: 'string' },
-    environment: { type: 'string', short: 'e' },
   },
 });
 

@@ -9,7 +9,7 @@ import { relative, resolve } from 'node:path';
 import { fail, integerOption, parseCommand, runCommand } from '../../core/command.ts';
 import { LOAD_PROFILES, LOAD_SCRIPTS, type LoadScript } from '../../core/formats.ts';
 import { readShape, shippedShapeFile } from '../artillery/shape.ts';
-import { type LoadPlan, readPlanFile } from './plan.ts';
+import { LOAD_PLAN_OPTIONS, type LoadPlan, readPlanFile } from './plan.ts';
 import { runPlan } from './run-plan.ts';
 
 const HELP = `usage: npm run load:paging   -- [options]   (load/paging.ts on Artillery)
@@ -90,18 +90,13 @@ function options(): LoadPlan {
     target: true,
     positionals: true,
     options: {
-      profile: { type: 'string' },
+      ...LOAD_PLAN_OPTIONS,
       compare: { type: 'boolean' },
-      seed: { type: 'string' },
       scale: { type: 'string' },
       latency: { type: 'string' },
       fault: { type: 'string', multiple: true },
       variant: { type: 'string', multiple: true },
-      strict: { type: 'boolean' },
       runners: { type: 'string' },
-      config: { type: 'string' },
-      overrides: { type: 'string' },
-      environment: { type: 'string', short: 'e' },
       plan: { type: 'string' },
       export: { type: 'string' },
     },

@@ -11,6 +11,19 @@ import type { ReferenceOptions } from '../../core/reference.ts';
 import { LOAD_PROFILES, LOAD_SCRIPTS, type LoadScript, type Side } from '../../core/formats.ts';
 import type { Shape } from '../artillery/shape.ts';
 
+/**
+ * The command-line options of every command that builds a one-sided plan (`load:*`, load:cloud): the
+ * profile, its seed and strictness, and a shape of the user's in Artillery's own forms.
+ */
+export const LOAD_PLAN_OPTIONS = {
+  profile: { type: 'string' },
+  seed: { type: 'string' },
+  strict: { type: 'boolean' },
+  config: { type: 'string' },
+  overrides: { type: 'string' },
+  environment: { type: 'string', short: 'e' },
+} as const;
+
 /** One deployment a run loads: its URL, the variable of the run's environment that holds its key, its manifest. */
 export interface LoadSide {
   baseUrl: string;
