@@ -5,25 +5,14 @@
 // not text that merely looks like one (a template string writing a module's source, a comment).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import ts from 'typescript';
 import { ROOT } from './config.ts';
+import { repositoryFiles } from './repository-files.ts';
 
-// Installed packages, what runs write, and every dot folder (tools, CI state, the mutation runner's copy).
-const SKIP_DIRS = new Set(['node_modules', 'reports', 'test-results', 'playwright-report', 'blob-report']);
-
-/** Every .ts, .mts and .mjs file under `dir` (declaration files included), relative to `root`. */
-export function sourceFiles(root: string, dir = root): string[] {
-  const out: string[] = [];
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, e.name);
-    if (e.isDirectory()) {
-      if (!SKIP_DIRS.has(e.name) && !e.name.startsWith('.')) out.push(...sourceFiles(root, path));
-    } else if (/\.(ts|mts|mjs)$/.test(e.name)) out.push(relative(root, path));
-  }
-  return out.sort();
-}
+/** Every .ts, .mts and .mjs file of the repository (declaration files included). */
+const sourceFiles = () => repositoryFiles().filter((f) => /\.(ts|mts|mjs)$/.test(f));
 
 /**
  * The module a file defines: a declaration file (`x.d.mts`, `x.d.ts`) declares the types of the
@@ -144,7 +133,7 @@ test('duplicateExports: a type, const, class or interface defined twice; a decla
 });
 
 test('no exported name is defined in two modules', () => {
-  const files = sourceFiles(ROOT).map((file) => ({ file, source: readFileSync(join(ROOT, file), 'utf8') }));
+  const files = sourceFiles().map((file) => ({ file, source: readFileSync(join(ROOT, file), 'utf8') }));
   assert.ok(files.length > 300, `only ${files.length} source files found: the scan is not reading the sources`);
   // Each duplicate as `name: file, file`.
   assert.deepEqual(

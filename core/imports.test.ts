@@ -9,18 +9,12 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { ROOT } from './config.ts';
+import { repositoryFiles } from './repository-files.ts';
 
-const SKIP = new Set(['node_modules', '.git', 'reports', 'test-results', 'playwright-report', 'blob-report', '.tools', '.venv', '.stryker-tmp', 'data']);
 const CONTRACT_INDEX = 'contracts/index.ts';
 
-function* tsFiles(dir: string): Generator<string> {
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    if (SKIP.has(e.name)) continue;
-    const path = join(dir, e.name);
-    if (e.isDirectory()) yield* tsFiles(path);
-    else if (/\.(ts|mts)$/.test(e.name) && !e.name.endsWith('.d.ts')) yield path;
-  }
-}
+/** The TypeScript modules of the repository (declaration files declare, they import nothing that runs). */
+const tsFiles = () => repositoryFiles().filter((f) => /\.(ts|mts)$/.test(f) && !f.endsWith('.d.ts'));
 
 /** Every relative module specifier of a file: static imports and exports, and dynamic import(). */
 export function specifiers(source: string): string[] {
@@ -92,8 +86,8 @@ test('specifiers: static, re-exported, side-effect and dynamic imports', () => {
 test('no file imports across folders except through core/ and the contract index', () => {
   const problems: string[] = [];
   let seen = 0;
-  for (const path of tsFiles(ROOT)) {
-    const file = relative(ROOT, path);
+  for (const file of tsFiles()) {
+    const path = join(ROOT, file);
     for (const spec of specifiers(readFileSync(path, 'utf8'))) {
       seen++;
       const target = relative(ROOT, resolve(dirname(path), spec));
@@ -106,9 +100,7 @@ test('no file imports across folders except through core/ and the contract index
 });
 
 test("a clause's level has one type, core/formats.ts's Level", () => {
-  const declaring = [...tsFiles(ROOT)]
-    .map((path) => relative(ROOT, path))
-    .filter((file) => /^export type Level\s*=/m.test(readFileSync(join(ROOT, file), 'utf8')));
+  const declaring = tsFiles().filter((file) => /^export type Level\s*=/m.test(readFileSync(join(ROOT, file), 'utf8')));
   assert.deepEqual(declaring, ['core/formats.ts']);
 });
 
@@ -145,8 +137,7 @@ test('a quantile is computed in one place, core/quantile.ts', () => {
   // expected figure by hand; load/compare/stats.ts's bootstrapMedian draws a resample's median
   // from the Beta distribution of its order statistics, which no sorted array gives.
   const hand = Object.fromEntries(
-    [...tsFiles(ROOT)]
-      .map((path) => relative(ROOT, path))
+    tsFiles()
       .filter((file) => !file.endsWith('.test.ts'))
       .map((file) => [file, handQuantiles(readFileSync(join(ROOT, file), 'utf8'))] as const)
       .filter(([, found]) => found.length > 0),

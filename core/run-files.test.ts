@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { ROOT } from './config.ts';
+import { repositoryFiles } from './repository-files.ts';
 
 const NOT_RUN_FILES: Record<string, string> = {
   'core/formats.ts': 'the one reader of the run files',
@@ -23,18 +24,10 @@ const NOT_RUN_FILES: Record<string, string> = {
   'harness/reliability/cuts-lib.ts': 'the reference target manifest, copied with one more experiment for the cut runs',
   'harness/bench/generator.ts': "Artillery's own JSON report of the run of its own HTTP engine",
 };
-const SKIP = new Set(['node_modules', '.git', 'reports', 'test-results', 'playwright-report', '.tools', '.venv', 'data', 'schemas']);
-
-function* sources(dir: string): Generator<string> {
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    if (SKIP.has(e.name)) continue;
-    const path = join(dir, e.name);
-    if (e.isDirectory()) yield* sources(path);
-    else if (/\.ts$/.test(e.name) && !/\.(test|spec)\.ts$/.test(e.name)) yield path;
-  }
-}
+/** The TypeScript modules of the repository but its tests. */
+const sources = () => repositoryFiles().filter((f) => /\.ts$/.test(f) && !/\.(test|spec)\.ts$/.test(f));
 
 test('no file but core/formats.ts parses a JSON file it reads, except those named with their reason', () => {
-  const readers = [...sources(ROOT)].filter((f) => /JSON\.parse\(readFileSync/.test(readFileSync(f, 'utf8'))).map((f) => relative(ROOT, f));
+  const readers = sources().filter((f) => /JSON\.parse\(readFileSync/.test(readFileSync(join(ROOT, f), 'utf8')));
   assert.deepEqual(readers.sort(), Object.keys(NOT_RUN_FILES).sort());
 });

@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { ROOT } from '../core/config.ts';
+import { repositoryFiles, repositoryFolders } from '../core/repository-files.ts';
 import { FAULTS, VARIANTS } from '../reference/faults.ts';
 import { DATED, figures, staleFigures, withFigures } from './lib/doc-figures.ts';
 import { samplesIn, verdictScreenIn, withSample } from './lib/doc-samples.ts';
@@ -111,19 +112,8 @@ test('docs: docs/commands.md lists every npm script of package.json', () => {
 
 /** Every file and folder of the repository, as paths from its root (folders with a trailing slash). */
 function tree(): string[] {
-  const out: string[] = [];
-  const walk = (dir: string) => {
-    for (const e of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
-      if (e.name.startsWith('.') || ['node_modules', 'reports', 'test-results'].includes(e.name)) continue;
-      const path = dir ? `${dir}/${e.name}` : e.name;
-      if (e.isDirectory()) {
-        out.push(`${path}/`);
-        walk(path);
-      } else out.push(path);
-    }
-  };
-  walk('');
-  return out;
+  const files = repositoryFiles();
+  return [...files, ...repositoryFolders(files).map((f) => `${f}/`)];
 }
 
 test('docs: every path docs/architecture.md names exists (from the root, or under the folder its row is about)', () => {
@@ -147,9 +137,6 @@ test('docs: every path docs/architecture.md names exists (from the root, or unde
   assert.deepEqual(missing, [], 'paths named in docs/architecture.md that do not exist');
 });
 
-/** Folders the environment rule does not walk: installed, generated or written by runs. */
-const NOT_SOURCE = new Set(['node_modules', 'reports', 'test-results', 'playwright-report', 'blob-report', 'data']);
-
 /**
  * The modules that read the environment: core/config.ts for every command, and load/lib/env.ts for the
  * processes the load runner starts (Artillery's workers, the profile's setup), which get their settings
@@ -159,26 +146,17 @@ const ENV_READERS = ['core/config.ts', 'load/lib/env.ts'];
 
 test('docs: the environment is read and written only in core/config.ts and load/lib/env.ts (a child given a copy is neither), in every folder', () => {
   const offenders: string[] = [];
-  const walked: string[] = [];
-  const walk = (dir: string) => {
-    for (const e of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
-      if (e.name.startsWith('.') || NOT_SOURCE.has(e.name)) continue;
-      const path = dir ? `${dir}/${e.name}` : e.name;
-      if (e.isDirectory()) {
-        if (!dir) walked.push(path);
-        walk(path);
-      } else if (/\.(ts|mts|mjs)$/.test(e.name) && !e.name.endsWith('.test.ts') && !ENV_READERS.includes(path))
-        read(path)
-          .split('\n')
-          .forEach((line, i) => {
-            // `(env ?? process.env).NAME` reads a variable as surely as `process.env.NAME` does.
-            if (/process\.env(\.[A-Za-z_]|\[|\)\.[A-Z_])/.test(line) && !/^\s*(\/\/|\*)/.test(line)) offenders.push(`${path}:${i + 1}`);
-          });
-    }
-  };
-  walk('');
+  const files = repositoryFiles();
+  const walked = new Set(files.filter((f) => f.includes('/')).map((f) => f.slice(0, f.indexOf('/'))));
+  for (const path of files.filter((f) => /\.(ts|mts|mjs)$/.test(f) && !f.endsWith('.test.ts') && !ENV_READERS.includes(f)))
+    read(path)
+      .split('\n')
+      .forEach((line, i) => {
+        // `(env ?? process.env).NAME` reads a variable as surely as `process.env.NAME` does.
+        if (/process\.env(\.[A-Za-z_]|\[|\)\.[A-Z_])/.test(line) && !/^\s*(\/\/|\*)/.test(line)) offenders.push(`${path}:${i + 1}`);
+      });
   for (const folder of ['candidate', 'contracts', 'core', 'harness', 'load', 'manifest-check', 'reference', 'report', 'scripts', 'bin'])
-    assert.ok(walked.includes(folder), `the rule walks ${folder}/`);
+    assert.ok(walked.has(folder), `the rule walks ${folder}/`);
   assert.deepEqual(offenders, []);
 });
 

@@ -5,27 +5,18 @@
 // from contracts/facts.ts, so the guard follows the spec too. A line that gives a value a meaning of its
 // own (the reference's seed: which status has a launched group) says so with `spec-literal: <reason>`.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { ROOT } from '../core/config.ts';
+import { repositoryFiles } from '../core/repository-files.ts';
 import { SPEC_ALLOWED, SPEC_DEFAULTS, SPEC_LIMITS, SPEC_MESSAGES, SPEC_MESSAGES_SEEN, SPEC_RESOURCE_ALLOWED } from '../contracts/index.ts';
 
 // What is generated from the spec, or reads the spec's words rather than its values.
 const GENERATED = [/^contracts\/facts\.ts$/, /^contracts\/schemas\//, /^contracts\/model\//, /^load\/data\//];
 
-// Installed packages, tools and what runs write hold none of the project's code.
-const SKIP = new Set(['node_modules', 'reports', 'test-results', 'playwright-report', 'blob-report']);
-
-function sources(dir = ROOT): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) {
-      if (!SKIP.has(entry.name) && !entry.name.startsWith('.')) out.push(...sources(path));
-    } else if (/\.(ts|mjs)$/.test(entry.name)) out.push(relative(ROOT, path));
-  }
-  return out.filter((f) => !GENERATED.some((g) => g.test(f)));
+function sources(): string[] {
+  return repositoryFiles().filter((f) => /\.(ts|mjs)$/.test(f) && !GENERATED.some((g) => g.test(f)));
 }
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

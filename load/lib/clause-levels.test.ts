@@ -6,6 +6,7 @@ import { join, relative } from 'node:path';
 import { test } from 'node:test';
 import { clauseCatalogue, OPERATIONS } from '../../contracts/index.ts';
 import { ROOT } from '../../core/config.ts';
+import { repositoryFiles } from '../../core/repository-files.ts';
 import { successClauses } from './build-validators.ts';
 import { clauseLevel, clauseLevels } from './clause-levels.ts';
 
@@ -29,23 +30,17 @@ test("a success's status and schema are held to stated clauses of the operation,
   assert.deepEqual(successClauses('createMetric'), { status: 'metrics.create.path', schema: 'metrics.create.path' });
 });
 
-function* sources(dir: string): Generator<string> {
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, e.name);
-    if (e.isDirectory()) {
-      if (e.name !== 'data') yield* sources(path);
-    } else if (e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') && !e.name.endsWith('.d.ts')) yield path;
-  }
-}
+/** The load's TypeScript modules but its tests and declaration files. */
+const loadSources = () => repositoryFiles().filter((f) => f.startsWith('load/') && f.endsWith('.ts') && !f.endsWith('.test.ts') && !f.endsWith('.d.ts'));
 
 test('every clause id the load profiles name is in contracts/clauses.yaml at a level checked under load', () => {
   // A dotted literal that starts as a clause id does (paging., writes., gates., ...) is read as one, so
   // a misspelt id is found here before a run throws on it.
   const heads = new Set(clauseCatalogue().map((c) => c.id.split('.')[0]));
   const named = new Map<string, string>();
-  for (const file of sources(join(ROOT, 'load')))
-    for (const [, id] of readFileSync(file, 'utf8').matchAll(/'([a-z][A-Za-z0-9]*(?:\.[A-Za-z0-9]+)+)'/g))
-      if (heads.has(id.split('.')[0]) && !/\.(json|ya?ml|js|ts|csv)$/.test(id)) named.set(id, relative(ROOT, file));
+  for (const file of loadSources())
+    for (const [, id] of readFileSync(join(ROOT, file), 'utf8').matchAll(/'([a-z][A-Za-z0-9]*(?:\.[A-Za-z0-9]+)+)'/g))
+      if (heads.has(id.split('.')[0]) && !/\.(json|ya?ml|js|ts|csv)$/.test(id)) named.set(id, file);
   assert.ok(named.size >= 15, `only ${named.size} clause ids found in load/: ${[...named.keys()].join(', ')}`);
   for (const [id, file] of named) assert.doesNotThrow(() => clauseLevel(LEVELS, id), `${file}: ${id}`);
 });
