@@ -5,13 +5,14 @@
 // looked for in everything the run wrote. The snapshot and restore of a side's writes are
 // load/command/side-writes.ts's. docs/load.md has the whole story.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { allowRemoteLoadFromEnv, ConfigError, isLoopback, loadBudget, loadConfig, type Manifest, ROOT, requestTimeoutMsFromEnv } from '../../core/config.ts';
 import type { LoadScript } from '../../core/formats.ts';
 import { keepOwed, owedRestores } from '../../core/ledger.ts';
 import { TS_NODE_OPTIONS } from '../../core/package.ts';
 import { newRunId } from '../../core/random.ts';
+import { scan } from '../../core/scan.ts';
 import { writeFolder } from '../artillery/folder.ts';
 import { writeRunValidators } from '../lib/build-validators.ts';
 import { BESIDE_PROCESSOR, PER_PROCESS } from '../lib/env.ts';
@@ -176,15 +177,15 @@ export function clearPairReports(reportDir: string): void {
   for (const [s, list] of owed) keepOwed(join(reportDir, s), list);
 }
 
-/** The key must be in no artifact: look for it in everything the run wrote (docs/reports.md), the runners' folders too. */
+/**
+ * The key must be in no artifact: everything the run wrote (docs/reports.md), the runners' folders too,
+ * looked through by the secret scan verify runs (core/scan.ts: the key and its near misses, raw,
+ * URL-encoded, base64 and hex, inside archives too).
+ */
 export function assertNoKey(dir: string, key: string): void {
   if (!key) return;
-  for (const name of readdirSync(dir)) {
-    const file = join(dir, name);
-    if (statSync(file).isDirectory()) assertNoKey(file, key);
-    else if ([key, encodeURIComponent(key)].some((k) => readFileSync(file, 'latin1').includes(k)))
-      throw new ConfigError(`${file} holds the API key: refusing to keep it`);
-  }
+  const [file] = scan([dir], key).found;
+  if (file) throw new ConfigError(`${file} holds the API key: refusing to keep it`);
 }
 
 /**
